@@ -1,0 +1,1 @@
+"""Camera and table geometry, zones, the printable kit and tokens, saved profiles."""

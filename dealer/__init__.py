@@ -1,0 +1,1 @@
+"""The application: wires camera, vision, engine, voice and recording (`eleusis`)."""

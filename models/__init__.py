@@ -1,0 +1,1 @@
+"""The ONNX model files, their model card, and the scripts that rebuild them."""

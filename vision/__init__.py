@@ -1,0 +1,1 @@
+"""Frames in, card readings out. Knows nothing of the rules."""
