@@ -1,0 +1,224 @@
+"""The dealer's voice: verdicts and penalty draws said out loud.
+
+Everything speaks through the small :class:`Voice` protocol, so pyttsx3 stays in this
+module (STYLE.md, "pyttsx3 itself: a warning"). Implementations:
+
+- :class:`TextVoice` prints each sentence (always works, and always runs alongside sound
+  so a deaf terminal or a log still has every verdict);
+- :class:`FakeVoice` keeps the sentences in a list: the contract, for tests;
+- :class:`SpeechVoice` synthesises each sentence to a WAV file with pyttsx3 (or the
+  ``espeak-ng`` command when pyttsx3 cannot start), keeps the files when asked to, and
+  plays them when the machine has a sound device (``aplay``).
+
+:func:`open_voice` picks what the machine can do and says what it picked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol, TextIO
+
+__all__ = [
+    "FakeVoice",
+    "SpeechVoice",
+    "TextVoice",
+    "Voice",
+    "VoiceError",
+    "has_sound_device",
+    "open_voice",
+]
+
+LANGUAGES = {"en": "gmw/en", "ru": "zle/ru", "pt": "roa/pt"}
+
+
+class VoiceError(RuntimeError):
+    """Speech synthesis is not possible here (no pyttsx3 engine and no espeak-ng)."""
+
+
+class Voice(Protocol):
+    """Says one sentence. ``say`` returns when the sentence is out (or queued to be)."""
+
+    def say(self, text: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class TextVoice:
+    """Prints each sentence, prefixed so a reader can tell speech from other output."""
+
+    def __init__(self, stream: TextIO | None = None, prefix: str = "dealer: ") -> None:
+        self._stream = stream
+        self._prefix = prefix
+
+    def say(self, text: str) -> None:
+        stream = self._stream or sys.stdout
+        print(f"{self._prefix}{text}", file=stream, flush=True)
+
+    def close(self) -> None:
+        pass
+
+
+class FakeVoice:
+    """Keeps what was said, in order. ``closed`` tells whether close() was called."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self.closed = False
+
+    def say(self, text: str) -> None:
+        if self.closed:
+            raise VoiceError("say() after close()")
+        self.said.append(text)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def has_sound_device() -> bool:
+    """True when ALSA shows a sound card and ``aplay`` exists to play on it."""
+    cards = Path("/proc/asound/cards")
+    try:
+        listed = cards.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return "no soundcards" not in listed and bool(listed.strip()) and shutil.which("aplay") is not None
+
+
+Synthesiser = Callable[[str, Path], None]
+
+
+def _pyttsx3_synthesiser(voice_id: str | None, rate: int | None) -> Synthesiser:
+    import pyttsx3  # imported here: the rest of the dealer runs without it
+
+    try:
+        engine = pyttsx3.init()
+    except Exception as exc:  # pyttsx3 raises bare RuntimeError/OSError variants
+        raise VoiceError(f"pyttsx3 could not start ({exc}); install espeak-ng") from exc
+    if voice_id:
+        engine.setProperty("voice", voice_id)
+    if rate:
+        engine.setProperty("rate", rate)
+
+    def synthesise(text: str, path: Path) -> None:
+        # pyttsx3 prints "Audio saved to ..." on every save: keep our stdout clean.
+        with contextlib.redirect_stdout(io.StringIO()):
+            engine.save_to_file(text, str(path))
+            engine.runAndWait()  # one runAndWait per save, or only the last file is written
+
+    return synthesise
+
+
+def _espeak_synthesiser(voice_id: str | None, rate: int | None) -> Synthesiser:
+    exe = shutil.which("espeak-ng")
+    if exe is None:
+        raise VoiceError("neither pyttsx3 nor the espeak-ng command can speak here: apt-get install espeak-ng")
+
+    def synthesise(text: str, path: Path) -> None:
+        cmd = [exe, "-w", str(path)]
+        if voice_id:
+            cmd += ["-v", voice_id.split("/")[-1]]
+        if rate:
+            cmd += ["-s", str(rate)]
+        subprocess.run([*cmd, text], check=True, capture_output=True)
+
+    return synthesise
+
+
+class SpeechVoice:
+    """Synthesises each sentence to ``NNNN.wav`` and plays it when a sound device exists.
+
+    ``keep_dir`` keeps the WAV files (numbered in speaking order); otherwise they go to a
+    temporary folder removed by :meth:`close`. ``echo`` also prints each sentence.
+    """
+
+    def __init__(
+        self,
+        synthesise: Synthesiser,
+        keep_dir: Path | None = None,
+        play: bool | None = None,
+        echo: TextVoice | None = None,
+        player: Callable[[Path], None] | None = None,
+    ) -> None:
+        self._synthesise = synthesise
+        self._tmp = None if keep_dir else tempfile.TemporaryDirectory(prefix="eleusis-voice-")
+        self.directory = Path(keep_dir) if keep_dir else Path(self._tmp.name)  # type: ignore[union-attr]
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._play = has_sound_device() if play is None else play
+        self._player = player or _aplay
+        self._echo = echo
+        self.files: list[Path] = []
+
+    @classmethod
+    def open(
+        cls,
+        language: str = "en",
+        keep_dir: Path | None = None,
+        play: bool | None = None,
+        echo: TextVoice | None = None,
+        rate: int | None = None,
+    ) -> SpeechVoice:
+        voice_id = LANGUAGES.get(language, language)
+        try:
+            synth = _pyttsx3_synthesiser(voice_id, rate)
+        except (VoiceError, ImportError):
+            synth = _espeak_synthesiser(voice_id, rate)
+        return cls(synth, keep_dir=keep_dir, play=play, echo=echo)
+
+    def say(self, text: str) -> None:
+        if self._echo is not None:
+            self._echo.say(text)
+        path = self.directory / f"{len(self.files) + 1:04d}.wav"
+        self._synthesise(text, path)
+        if not path.exists() or path.stat().st_size <= 44:
+            raise VoiceError(f"speech synthesis wrote no audio for {text!r} (expected {path})")
+        self.files.append(path)
+        if self._play:
+            self._player(path)
+
+    def close(self) -> None:
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+
+def _aplay(path: Path) -> None:
+    subprocess.run(["aplay", "-q", str(path)], check=False, capture_output=True)
+
+
+def open_voice(
+    mode: str = "auto",
+    language: str = "en",
+    keep_dir: Path | None = None,
+    stream: TextIO | None = None,
+) -> tuple[Voice, str]:
+    """The best voice for ``mode`` ('auto', 'speech' or 'text'), and a line saying which.
+
+    'auto' speaks through the sound device when there is one, writes WAV files to
+    ``keep_dir`` when given, and always prints the text too. 'speech' insists on
+    synthesis (raises VoiceError when impossible); 'text' only prints.
+    """
+    echo = TextVoice(stream)
+    if mode == "text":
+        return echo, "voice: text only"
+    if mode not in ("auto", "speech"):
+        raise ValueError(f"voice mode must be auto, speech or text, got {mode!r}")
+    sound = has_sound_device()
+    if mode == "auto" and not sound and keep_dir is None:
+        return echo, "voice: no sound device found, so the verdicts are printed (use --wav-dir to keep spoken audio)"
+    try:
+        voice = SpeechVoice.open(language=language, keep_dir=keep_dir, play=sound, echo=echo)
+    except VoiceError as exc:
+        if mode == "speech":
+            raise
+        return echo, f"voice: {exc}; the verdicts are printed"
+    where = "through the sound device" if sound else "to files only (no sound device)"
+    saved = f", WAV files in {keep_dir}" if keep_dir else ""
+    return voice, f"voice: speaking {where}{saved}"
+
