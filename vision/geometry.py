@@ -1,0 +1,95 @@
+"""Small geometry on card quads: corner order, overlap, sides.
+
+A quad is a (4, 2) float array of image points. Card quads follow the order of
+:mod:`vision.readings`: top-left, top-right, bottom-right, bottom-left of the card
+upright in portrait, so corner 0 -> 1 is a short side.
+
+>>> square = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float32)
+>>> round(quad_iou(square, square + [5, 0]), 3)
+0.333
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "CARD_ASPECT",
+    "CARD_H_MM",
+    "CARD_W_MM",
+    "clockwise",
+    "match_quads",
+    "portrait_order",
+    "quad_iou",
+    "side_lengths",
+]
+
+FloatArray = npt.NDArray[np.float32]
+
+CARD_W_MM = 63.5  # a standard poker card
+CARD_H_MM = 88.9
+CARD_ASPECT = CARD_H_MM / CARD_W_MM  # 1.4
+
+
+def clockwise(quad_xy: npt.ArrayLike) -> FloatArray:
+    """The same four points, clockwise on screen (y down), starting nearest the top-left."""
+    q = np.asarray(quad_xy, np.float32).reshape(4, 2)
+    center = q.mean(axis=0)
+    angle = np.arctan2(q[:, 1] - center[1], q[:, 0] - center[0])
+    q = q[np.argsort(angle)]  # increasing angle = clockwise when y points down
+    start = int(np.argmin(q[:, 0] + q[:, 1]))
+    return np.roll(q, -start, axis=0)
+
+
+def side_lengths(quad_xy: npt.ArrayLike) -> FloatArray:
+    """Lengths of sides 0-1, 1-2, 2-3, 3-0."""
+    q = np.asarray(quad_xy, np.float32).reshape(4, 2)
+    return np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1).astype(np.float32)
+
+
+def portrait_order(quad_xy: npt.ArrayLike, long_pair: int | None = None) -> FloatArray:
+    """Clockwise corners with corner 0 -> 1 on a short side (the card in portrait).
+
+    ``long_pair`` 0 says sides 0-1 and 2-3 of the clockwise quad are the card's long
+    sides, 1 says sides 1-2 and 3-0 are; ``None`` picks the pair that looks longer in
+    the image (right from above, a guess at a slant: see :mod:`vision.rectify`).
+    """
+    q = clockwise(quad_xy)
+    sides = side_lengths(q)
+    if long_pair is None:
+        long_pair = 0 if sides[0] + sides[2] > sides[1] + sides[3] else 1
+    return np.roll(q, -1, axis=0) if long_pair == 0 else q
+
+
+def quad_iou(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
+    """Intersection over union of two convex quads (0 when they do not overlap)."""
+    qa = clockwise(a)
+    qb = clockwise(b)
+    area_a = abs(cv2.contourArea(qa))
+    area_b = abs(cv2.contourArea(qb))
+    inter, _ = cv2.intersectConvexConvex(qa, qb)
+    union = area_a + area_b - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def match_quads(truth: FloatArray, found: FloatArray, min_iou: float = 0.6
+                ) -> list[tuple[int, int, float]]:
+    """Greedy one-to-one matching by IoU: (truth index, found index, IoU) pairs."""
+    pairs = []
+    for i in range(len(truth)):
+        for j in range(len(found)):
+            iou = quad_iou(truth[i], found[j])
+            if iou >= min_iou:
+                pairs.append((iou, i, j))
+    pairs.sort(reverse=True)
+    used_t: set[int] = set()
+    used_f: set[int] = set()
+    out = []
+    for iou, i, j in pairs:
+        if i not in used_t and j not in used_f:
+            used_t.add(i)
+            used_f.add(j)
+            out.append((i, j, iou))
+    return sorted(out)
