@@ -45,7 +45,7 @@ def deal_starters(rule: Rule, stock: Iterable[Card]) -> tuple[tuple[Card, ...], 
     misses = 0
     while len(line) < rule.starter_count:
         if not queue or misses > len(queue):
-            raise RoundSetupError(f"no card of the stock can start the line of rule {rule.text!r} (C4)")
+            raise RoundSetupError("no card of the stock can start the line of this rule (C4)", "start")
         card = queue.popleft()
         if rule.legal(line, card):
             line.append(card)
@@ -60,33 +60,35 @@ def check_start(rule: Rule, start: RoundStarted) -> None:
     """Refuse a round that cannot start: C1, C2, C3, C4; names fit the record format."""
     names = start.players
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise RoundSetupError(f"{len(names)} players: a round needs {MIN_PLAYERS} to {MAX_PLAYERS} (C2)")
+        raise RoundSetupError(f"{len(names)} players: a round needs {MIN_PLAYERS} to {MAX_PLAYERS} (C2)", "players")
     for name in names:
         if not name or any(ch.isspace() or ch in _BAD_NAME_CHARS for ch in name):
-            raise RoundSetupError(f"{name!r} is not a player name (one word, no ':', '#' or '|')")
+            raise RoundSetupError(f"{name!r} is not a player name (one word, no ':', '#' or '|')", "players")
     if len(set(names)) != len(names):
         twice = sorted(n for n, k in Counter(names).items() if k > 1)
-        raise RoundSetupError(f"the player {twice[0]!r} sits twice")
-    if start.decks < 1 or start.hand_size < 1:
-        raise RoundSetupError(f"decks {start.decks} and hand {start.hand_size} must be at least 1")
+        raise RoundSetupError(f"the player {twice[0]!r} sits twice", "players")
+    if start.decks < 1:
+        raise RoundSetupError(f"decks: {start.decks}: a shoe needs at least 1 deck (C1)", "decks")
+    if start.hand_size < 1:
+        raise RoundSetupError(f"hand: {start.hand_size}: a hand needs at least 1 card (C3)", "hand")
     need = rule.starter_count
     if len(start.starters) > need:
         raise RoundSetupError(
             f"{len(start.starters)} starter cards, but the rule needs {need} (C4): "
-            + " ".join(str(c) for c in start.starters))
+            + " ".join(str(c) for c in start.starters), "start")
     if len(start.starters) < need:
-        raise RoundSetupError(f"the rule needs {need} starter cards, got {len(start.starters)} (C4)")
+        raise RoundSetupError(f"the rule needs {need} starter cards, got {len(start.starters)} (C4)", "start")
     over = {c: k for c, k in Counter(start.starters).items() if k > start.decks}
     if over:
         card = min(over)
-        raise RoundSetupError(f"{over[card]} copies of {card} among the starters, {start.decks} decks hold {start.decks} (C1)")
+        raise RoundSetupError(f"{over[card]} copies of {card} among the starters, {start.decks} decks hold {start.decks} (C1)", "start")
     line: list[Card] = []
     for card in start.starters:
         if not rule.legal(line, card):
             where = "first card" if not line else f"card {len(line) + 1}"
-            raise RoundSetupError(f"the rule does not accept {card} as the {where} of the line (C4)")
+            raise RoundSetupError(f"the rule does not accept {card} as the {where} of the line (C4)", "start")
         line.append(card)
     total = start.decks * DECK_SIZE
     if start.hand_size * len(names) + len(start.starters) > total:
         raise RoundSetupError(
-            f"{len(names)} hands of {start.hand_size} and the starters need more than {total} cards (C1, C3)")
+            f"{len(names)} hands of {start.hand_size} and the starters need more than {total} cards (C1, C3)", "hand")

@@ -14,7 +14,15 @@ class RoundError(ValueError):
 
 
 class RoundSetupError(RoundError):
-    """A round that cannot start: players (C2), starters (C4), deal (C3), shoe (C1)."""
+    """A round that cannot start: players (C2), starters (C4), deal (C3), shoe (C1).
+
+    ``field`` names the setting at fault (``players``, ``start``, ``hand``, ``decks``) so a
+    record can point at its header line.
+    """
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class IllegalActionError(RoundError):

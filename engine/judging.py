@@ -1,0 +1,102 @@
+"""Judge a game record against its rule: replay it through a :class:`Round` (issue 2).
+
+Every rule violation comes back as a :class:`RecordError` naming the record's line
+(RULES.md "Game records: what makes a record impossible").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import RecordError, RoundError, RoundSetupError
+from engine.events import TurnOutcome
+from engine.record import GameRecord, parse_record
+from engine.round import Round
+from engine.rules.base import Rule
+
+__all__ = ["Judgement", "RuleResolver", "judge_record", "judge_text", "judgement_json"]
+
+RuleResolver = Callable[[str], Rule]
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """A judged record: the round after its last line, each turn with its line number."""
+
+    record: GameRecord
+    round: Round
+    turns: tuple[tuple[int, TurnOutcome], ...]
+
+
+def judge_record(record: GameRecord, resolve_rule: RuleResolver) -> Judgement:
+    """Replay ``record``; the first impossible line raises :class:`RecordError`."""
+    rule_line = record.header_line("rule")
+    try:
+        rule = resolve_rule(record.start.rule)
+    except ValueError as exc:
+        raise RecordError(rule_line, f"rule: {exc}") from None
+    try:
+        rnd = Round(rule, record.start)
+    except RoundSetupError as exc:
+        raise RecordError(record.header_line(exc.field or "players"), str(exc)) from None
+    turns: list[tuple[int, TurnOutcome]] = []
+    ended_at: int | None = None
+    for line in record.actions:
+        if ended_at is not None:
+            assert rnd.ended is not None
+            raise RecordError(line.number, f"the round ended on line {ended_at} ({rnd.ended.value}, G1); nothing may follow")
+        try:
+            outcome = rnd.apply(line.action)
+        except RoundError as exc:
+            raise RecordError(line.number, str(exc)) from None
+        turns.append((line.number, outcome))
+        if rnd.ended is not None:
+            ended_at = line.number
+    return Judgement(record, rnd, tuple(turns))
+
+
+def judge_text(text: str, resolve_rule: RuleResolver) -> Judgement:
+    """Parse and judge a record's text."""
+    return judge_record(parse_record(text), resolve_rule)
+
+
+def judgement_json(judgement: Judgement) -> dict[str, Any]:
+    """The summary of ``eleusis judge --json`` (issue 2), scored as if ended now when not ended."""
+    rnd = judgement.round
+    result = rnd.result()
+    layout = rnd.layout
+    return {
+        "ended": None if result.ended is None else result.ended.value,
+        "table": layout.table_count,
+        "stock": rnd.stock,
+        "line": [str(c) for c in layout.main],
+        "branches": [
+            {"after": str(layout.main[b.anchor]), "anchor": b.anchor, "player": b.player,
+             "cards": [str(c) for c in b.cards]}
+            for b in layout.branches
+        ],
+        "hands": result.hands,
+        "prophet": result.prophet,
+        "expelled": list(result.expelled),
+        "emptied": result.emptied,
+        "whose_turn": rnd.whose_turn,
+        "scores": result.scores,
+        "dealer": result.dealer,
+        "turns": [
+            {
+                "line": number,
+                "player": t.player,
+                "verdict": t.verdict.value,
+                "cards": [str(c) for c in t.cards],
+                "penalty": t.penalty,
+                "new_hand": t.new_hand,
+                "expelled": t.expelled,
+                "overthrown": t.overthrown,
+                "prophet_penalty": t.prophet_penalty,
+                "card": None if t.card is None else str(t.card),
+            }
+            for number, t in judgement.turns
+        ],
+    }
