@@ -1,0 +1,99 @@
+"""A rule written in the rule language, compiled to closures: an ``engine.rules.base.Rule``.
+
+>>> rule = parse_rule('if prev.red then card.black else card.red')
+>>> from engine.cards import parse_cards
+>>> line = parse_cards('7H')
+>>> rule.legal(line, Card.parse('4C')), rule.legal(line, Card.parse('QD'))
+(True, False)
+>>> rule.legal((), Card.parse('QD'))  # no start clause: any card may start the line (C4)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.cards import Card
+from engine.rules.compiler import TYPE_NAMES, Fn, compile_node, dependencies
+from engine.rules.errors import RuleSyntaxError
+from engine.rules.parser import parse
+from engine.rules.tree import Node, RuleTree
+
+__all__ = ["CompiledRule", "parse_rule"]
+
+_MEMO_LIMIT = 4096
+
+
+def _any_card(line: Sequence[Card], card: Card, each: Card | None) -> bool:
+    return True
+
+
+class CompiledRule:
+    """A secret rule (R1): ``legal(line, card)`` decides whether ``card`` may continue ``line``.
+
+    While the line is shorter than ``starter_count`` the start clause decides (C4); after
+    that the main expression. Raises RuleEvaluationError when the rule cannot decide.
+    """
+
+    __slots__ = ("_main", "_memo", "_starter", "_starter_count", "_text", "_tree")
+
+    def __init__(self, text: str, tree: RuleTree) -> None:
+        self._text = text
+        self._tree = tree
+        self._starter_count = tree.starter_count
+        self._starter: Fn = _any_card
+        if tree.starter is not None:
+            self._starter = _boolean(tree.starter, "the start clause")
+        self._main: Fn = _boolean(tree.main, "a rule")
+        deps = dependencies(tree.main)
+        # A rule that only looks at the last card and the card tried may cache its answers.
+        self._memo: dict[tuple[Card, Card], bool] | None = (
+            {} if not deps.dynamic and deps.max_back <= 1 else None)
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    @property
+    def starter_count(self) -> int:
+        return self._starter_count
+
+    @property
+    def tree(self) -> RuleTree:
+        return self._tree
+
+    def legal(self, line: Sequence[Card], card: Card) -> bool:
+        if len(line) < self._starter_count:
+            return bool(self._starter(line, card, None))
+        memo = self._memo
+        if memo is None:
+            return bool(self._main(line, card, None))
+        key = (line[-1], card)
+        try:
+            return memo[key]
+        except KeyError:
+            verdict = bool(self._main(line, card, None))
+            if len(memo) < _MEMO_LIMIT:
+                memo[key] = verdict
+            return verdict
+
+    def __repr__(self) -> str:
+        return f"parse_rule({self._text!r})"
+
+
+def _boolean(node: Node, what: str) -> Fn:
+    kind, fn = compile_node(node)
+    if kind != "bool":
+        raise RuleSyntaxError(f"{what} must be true or false, but this is {TYPE_NAMES[kind]}",
+                              node.line, node.column)
+    return fn
+
+
+def parse_rule(text: str) -> CompiledRule:
+    """Parse and compile a rule text; raises RuleSyntaxError (``line L, column C: ...``)."""
+    if not isinstance(text, str):
+        raise TypeError(f"a rule text must be a str, got {type(text).__name__}")
+    if not text.strip():
+        raise RuleSyntaxError("the rule is empty", 1, 1)
+    return CompiledRule(text, parse(text))
+
