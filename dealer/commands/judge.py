@@ -1,0 +1,96 @@
+"""`eleusis judge FILE [--json] [--say]`: judge a game record (issue 2).
+
+Prints each turn's verdict and the result in words, or one JSON object with ``--json``.
+A record that breaks the rules exits with status 2 and a message ``line N: ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from dealer.narrate import describe_result, describe_turn
+from engine.errors import RecordError
+from engine.judging import Judgement, judge_text, judgement_json
+from engine.rules.base import Rule
+
+__all__ = ["register", "run"]
+
+
+def resolve_rule(text: str) -> Rule:
+    """A library id (``alternate-colour``) or a rule text in the rule language."""
+    from engine.rules import resolve_rule as resolve
+
+    return resolve(text)
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "judge",
+        help="judge a game record: each verdict and the scores",
+        description="Judge a game record (see docs/record-format.md): print each turn's verdict "
+        "and the result in words, or as JSON.",
+    )
+    parser.add_argument("file", type=Path, help="a game record, e.g. examples/demo-round.eleusis ('-' reads stdin)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of sentences")
+    parser.add_argument("--say", action="store_true", help="say the verdicts aloud (printed as well)")
+    parser.add_argument("--wav-dir", type=Path, default=None, help="with --say: keep the spoken sentences as WAV files here")
+    parser.add_argument("--reveal", action="store_true", help="print the rule after the result (G6)")
+    parser.set_defaults(run=run)
+
+
+def _read(path: Path) -> str:
+    if str(path) == "-":
+        return sys.stdin.read()
+    return path.read_text(encoding="utf-8")
+
+
+def _sentences(judgement: Judgement, reveal: bool) -> list[tuple[int | None, str]]:
+    out: list[tuple[int | None, str]] = []
+    for number, turn in judgement.turns:
+        out.append((number, describe_turn(turn)))
+    out.append((None, describe_result(judgement.round.result())))
+    if reveal:
+        out.append((None, f"The rule was: {judgement.record.start.rule}."))  # G6
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        text = _read(args.file)
+    except OSError as exc:
+        print(f"eleusis judge: cannot read {str(args.file)!r}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"eleusis judge: {str(args.file)!r} is not UTF-8 text", file=sys.stderr)
+        return 2
+    try:
+        judgement = judge_text(text, resolve_rule)
+    except RecordError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(judgement_json(judgement), ensure_ascii=False))
+        return 0
+    sentences = _sentences(judgement, args.reveal)
+    if not args.say:
+        for number, sentence in sentences:
+            print(f"line {number}: {sentence}" if number is not None else sentence)
+        return 0
+    from dealer.voice import VoiceError, open_voice
+
+    try:
+        voice, how = open_voice("auto", keep_dir=args.wav_dir)
+    except VoiceError as exc:  # pragma: no cover - 'auto' falls back to text
+        print(f"eleusis judge: {exc}", file=sys.stderr)
+        return 2
+    print(how, file=sys.stderr)
+    try:
+        for _number, sentence in sentences:
+            voice.say(sentence)
+    finally:
+        voice.close()
+    return 0
