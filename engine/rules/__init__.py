@@ -13,11 +13,13 @@ False
 from __future__ import annotations
 
 from engine.rules.base import Rule
+from engine.rules.checker import FAIRNESS_MIN_KINDS, RuleReport, check_rule
 from engine.rules.errors import RuleError, RuleEvaluationError, RuleSyntaxError
 from engine.rules.language import CompiledRule, parse_rule
 from engine.rules.library import LIBRARY, TIERS, LibraryRule
 
 __all__ = [
+    "FAIRNESS_MIN_KINDS",
     "LIBRARY",
     "TIERS",
     "CompiledRule",
@@ -25,7 +27,9 @@ __all__ = [
     "Rule",
     "RuleError",
     "RuleEvaluationError",
+    "RuleReport",
     "RuleSyntaxError",
+    "check_rule",
     "parse_rule",
     "resolve_rule",
 ]
