@@ -14,9 +14,16 @@ import json
 import sys
 from typing import Any
 
-from engine.rules import LIBRARY, TIERS, RuleReport, RuleSyntaxError, check_rule, resolve_rule
+from engine.rules import (
+    LIBRARY,
+    TIERS,
+    RuleReport,
+    RuleSyntaxError,
+    check_rule,
+    resolve_rule,
+)
 
-__all__ = ["register", "run_list", "run_check", "run_show", "report_json"]
+__all__ = ["register", "report_json", "run_check", "run_list", "run_show"]
 
 
 def register(subparsers: Any) -> None:
