@@ -32,7 +32,9 @@ def first_seat(player_count: int, last_starter: Card) -> int:
 
 def deal_starters(rule: Rule, stock: Iterable[Card]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """C4: lay the starters from the top of ``stock``; a card the rule does not accept goes
-    back to the bottom unseen. Returns the starters and the stock left, top first.
+    back to the bottom unseen. A starting sequence of several cards that no card can
+    continue goes back to the bottom as well, and the dealing starts again. Returns the
+    starters and the stock left, top first.
 
     >>> class Red:
     ...     text, starter_count = 'red only', 1
@@ -42,10 +44,15 @@ def deal_starters(rule: Rule, stock: Iterable[Card]) -> tuple[tuple[Card, ...], 
     """
     queue = deque(stock)
     line: list[Card] = []
-    misses = 0
+    misses = restarts = 0
     while len(line) < rule.starter_count:
-        if not queue or misses > len(queue):
-            raise RoundSetupError("no card of the stock can start the line of this rule (C4)", "start")
+        if misses >= len(queue):  # a whole turn of the stock and no card fits
+            if not line or restarts > len(queue) + len(line):
+                raise RoundSetupError("no card of the stock can start the line of this rule (C4)", "start")
+            queue.extend(line)  # an incomplete starting sequence goes back to the bottom too
+            line.clear()
+            misses, restarts = 0, restarts + 1
+            continue
         card = queue.popleft()
         if rule.legal(line, card):
             line.append(card)

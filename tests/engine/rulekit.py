@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.cards import Card
+from engine.cards import Card, Suit, parse_cards
+from engine.round import Round
+from engine.rules.base import Rule
 
 
 @dataclass(frozen=True)
@@ -79,3 +81,36 @@ def resolve(text: str) -> AlternateColour | AnyCard | RedOnly | PairStart:
         return RULES_BY_ID[text]
     except KeyError:
         raise ValueError(f"unknown rule {text!r}") from None
+
+
+_REDS = tuple(Card(rank, suit) for suit in (Suit.HEARTS, Suit.DIAMONDS) for rank in range(1, 14))
+_BLACKS = tuple(Card(rank, suit) for suit in (Suit.CLUBS, Suit.SPADES) for rank in range(1, 14))
+
+
+def alternating(count: int, first_red: bool, offset: int = 0) -> tuple[Card, ...]:
+    """``count`` cards alternating in colour, each kind at most once per 26 of a colour.
+
+    >>> [str(c) for c in alternating(4, True)]
+    ['AH', 'AC', '2H', '2C']
+    """
+    out = []
+    for i in range(count):
+        red = (i % 2 == 0) == first_red
+        pool = _REDS if red else _BLACKS
+        out.append(pool[(offset + i // 2) % 26])
+    return tuple(out)
+
+
+def new_round(
+    start: str = "KH",
+    players: Sequence[str] = ("Ana", "Bo", "Cy"),
+    rule: Rule | None = None,
+    hand: int = 14,
+    decks: int = 3,
+) -> Round:
+    """A round with AlternateColour by default; with 3 players a KH start seats Ana first (C5)."""
+    return Round.new(rule or AlternateColour(), list(players), parse_cards(start), hand_size=hand, decks=decks)
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return parse_cards(text)
