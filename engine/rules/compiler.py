@@ -241,6 +241,9 @@ def _binary(node: Binary) -> tuple[str, Fn]:
         return "int", lambda line, card, each: x(line, card, each) - y(line, card, each)
     if op == "*":
         return "int", lambda line, card, each: x(line, card, each) * y(line, card, each)
+    if isinstance(node.right, Literal) and int(node.right.value) > 0:
+        n = int(node.right.value)
+        return "int", lambda line, card, each: x(line, card, each) % n
     mod = _modulo(_where(node))
     return "int", lambda line, card, each: mod(x(line, card, each), y(line, card, each))
 

@@ -47,7 +47,7 @@ class CompiledRule:
         self._main: Fn = _boolean(tree.main, "a rule")
         deps = dependencies(tree.main)
         # A rule that only looks at the last card and the card tried may cache its answers.
-        self._memo: dict[tuple[Card, Card], bool] | None = (
+        self._memo: dict[tuple[int, str, int, str], bool] | None = (
             {} if not deps.dynamic and deps.max_back <= 1 else None)
 
     @property
@@ -68,7 +68,9 @@ class CompiledRule:
         memo = self._memo
         if memo is None:
             return bool(self._main(line, card, None))
-        key = (line[-1], card)
+        last = line[-1]
+        # Cards hash slowly (their suit is an Enum); rank and suit letter hash fast.
+        key = (last.rank, last.suit._value_, card.rank, card.suit._value_)
         try:
             return memo[key]
         except KeyError:
