@@ -1,0 +1,201 @@
+"""Print the classifier's figures (not part of the test suite).
+
+(a) held-out synthetic designs (never trained on, never used for calibration);
+(b) the 52 real single cards of ``/work/shared/data/real-cards/single`` (check only), both
+    ways up;
+(c) crops around the labelled corner-index boxes of the real deal photos (check only): each
+    box is turned into a "rectified card" whose top-left corner box shows that index (the
+    rest of the crop is whatever lies there: often other cards); of the two turns the box's
+    shape allows, the more confident reading is kept;
+(d) milliseconds per card (preprocess + onnxruntime, batched and single).
+
+A reading is *right* or *wrong* when its calibrated confidence reaches the accept threshold,
+*unsure* otherwise. Run: ``python -m models.evaluate [--json out.json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+from engine.cards import Card
+from models.dataset import HOLDOUT_DESIGNS, build_feeds, dequantise, rendered_designs
+from vision.preprocess import RECT_H, RECT_W, preprocess
+
+REAL = Path("/work/shared/data/real-cards")
+# where the index (rank over suit) sits on a real rectified card, as fractions of (W, H)
+INDEX_CENTRE = (0.085, 0.14)
+INDEX_LONG = 0.22
+
+
+class Reader:
+    """The committed model with its metadata: calibrated probabilities for feeds."""
+
+    def __init__(self, model_dir: Path) -> None:
+        self.meta = json.loads((model_dir / "card_classifier.json").read_text())
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 2
+        self.session = ort.InferenceSession(
+            str(model_dir / "card_classifier.onnx"), options, providers=["CPUExecutionProvider"]
+        )
+        self.classes: list[str] = self.meta["classes"]
+        self.temperature = float(self.meta["temperature"])
+        self.threshold = float(self.meta["accept_threshold"])
+
+    def probs_of_feeds(self, feeds: dict[str, np.ndarray]) -> np.ndarray:
+        logits = self.session.run(None, feeds)[0] / self.temperature
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def probs(self, cards: list[np.ndarray]) -> np.ndarray:
+        out = [self.probs_of_feeds(preprocess(cards[i : i + 64])) for i in range(0, len(cards), 64)]
+        return np.concatenate(out)
+
+
+def summarise(name: str, probs: np.ndarray, labels: np.ndarray, threshold: float) -> dict[str, float]:
+    conf, pred = probs.max(axis=1), probs.argmax(axis=1)
+    ok, accepted = pred == labels, conf >= threshold
+    row = {
+        "set": name,
+        "n": int(len(labels)),
+        "top1": round(float(ok.mean()), 4),
+        "right": round(float((ok & accepted).mean()), 4),
+        "wrong": round(float((~ok & accepted).mean()), 4),
+        "unsure": round(float((~accepted).mean()), 4),
+    }
+    print(f"{name:32s} n={row['n']:5d}  top1={row['top1']:.3f}  right={row['right']:.3f}  "
+          f"wrong={row['wrong']:.4f}  unsure={row['unsure']:.3f}")
+    return row
+
+
+def eval_holdout(reader: Reader, renders: Path, count: int, seed: int) -> list[dict[str, float]]:
+    names = [n for n in rendered_designs(renders) if n in set(HOLDOUT_DESIGNS) - set(reader.meta["holdout"]["calibration_designs"])]
+    rows = []
+    for name in names:
+        feeds = build_feeds([name], renders, count, seed, jobs=2, chunk=max(1, count // 2))
+        probs = reader.probs_of_feeds({"corners": dequantise(feeds.corners), "face": dequantise(feeds.face)})
+        rows.append(summarise(f"unseen design {name}", probs, feeds.labels, reader.threshold))
+    return rows
+
+
+def real_label(stem: str, classes: list[str]) -> int:
+    return classes.index(str(Card.parse(stem)))
+
+
+def eval_singles(reader: Reader, folder: Path, show_errors: bool = True) -> dict[str, float] | None:
+    files = sorted(folder.glob("*.jpg"))
+    if not files:
+        print(f"no real singles under {folder}: skipped")
+        return None
+    cards, labels = [], []
+    for path in files:
+        image = cv2.imread(str(path))
+        card = cv2.resize(image, (RECT_W, RECT_H), interpolation=cv2.INTER_AREA)
+        for turned in (card, np.ascontiguousarray(card[::-1, ::-1])):
+            cards.append(turned)
+            labels.append(real_label(path.stem, reader.classes))
+    probs = reader.probs(cards)
+    label_arr = np.array(labels)
+    if show_errors:
+        for i in np.nonzero(probs.argmax(axis=1) != label_arr)[0]:
+            print(f"   {files[i // 2].name} (turn {i % 2}): read {reader.classes[probs[i].argmax()]} "
+                  f"conf {probs[i].max():.2f}")
+    return summarise("real singles (both ways up)", probs, label_arr, reader.threshold)
+
+
+def deal_crop(image: np.ndarray, cx: float, cy: float, long_px: float, turn: int) -> np.ndarray:
+    """A rectified-card-sized crop whose top-left index box shows the index centred at (cx, cy).
+
+    ``turn`` (0..3) is the card's rotation in the photo in quarter turns.
+    """
+    scale = INDEX_LONG * RECT_H / long_px
+    # rectified point p maps to photo point: centre + R(turn) @ (p - index_centre) / scale
+    angle = turn * np.pi / 2
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    centre_rect = np.array([INDEX_CENTRE[0] * RECT_W, INDEX_CENTRE[1] * RECT_H])
+    a = rot / scale
+    b = np.array([cx, cy]) - a @ centre_rect
+    matrix = np.hstack([a, b[:, None]])
+    return cv2.warpAffine(image, matrix, (RECT_W, RECT_H), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def eval_deals(reader: Reader, folder: Path) -> dict[str, float] | None:
+    photos = sorted(folder.glob("deal*-md-sq.jpg"))
+    if not photos:
+        print(f"no deal photos under {folder}: skipped")
+        return None
+    best_probs, labels = [], []
+    for photo in photos:
+        image = cv2.imread(str(photo))
+        h, w = image.shape[:2]
+        boxes = json.loads(photo.with_name(photo.stem + "-net1280-labels.json").read_text())
+        for box in boxes:
+            rc = box["relative_coordinates"]
+            cx, cy, bw, bh = rc["center_x"] * w, rc["center_y"] * h, rc["width"] * w, rc["height"] * h
+            turns = (0, 2) if bh >= bw else (1, 3)
+            crops = [deal_crop(image, cx, cy, max(bw, bh), t) for t in turns]
+            probs = reader.probs(crops)
+            best_probs.append(probs[int(probs.max(axis=1).argmax())])
+            labels.append(real_label(box["name"], reader.classes))
+    return summarise("real deal index crops", np.stack(best_probs), np.array(labels), reader.threshold)
+
+
+def timing(reader: Reader) -> dict[str, float]:
+    rng = np.random.default_rng(0)
+    cards = [rng.integers(0, 256, (RECT_H, RECT_W, 3), dtype=np.uint8) for _ in range(32)]
+    reader.probs(cards)
+    runs = 20
+    t0 = time.perf_counter()
+    for _ in range(runs):
+        reader.probs(cards)
+    batched = (time.perf_counter() - t0) / runs / len(cards) * 1000
+    t0 = time.perf_counter()
+    for _ in range(runs):
+        reader.probs(cards[:1])
+    single = (time.perf_counter() - t0) / runs * 1000
+    print(f"ms per card: {batched:.3f} in batches of 32, {single:.3f} alone (preprocess + onnxruntime, 2 threads)")
+    return {"ms_per_card_batch32": round(batched, 3), "ms_per_card_single": round(single, 3)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=Path, default=Path("models"))
+    parser.add_argument("--renders", type=Path, default=Path("cache/cards"))
+    parser.add_argument("--real", type=Path, default=REAL)
+    parser.add_argument("--holdout-samples", type=int, default=1500, help="per unseen design")
+    parser.add_argument("--seed", type=int, default=777)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    os.environ.setdefault("OMP_NUM_THREADS", "2")
+    reader = Reader(args.models)
+    print(f"model {reader.meta['version']}: temperature {reader.temperature}, accept threshold {reader.threshold}")
+    report: dict[str, object] = {"threshold": reader.threshold}
+    if rendered_designs(args.renders):
+        rows = eval_holdout(reader, args.renders, args.holdout_samples, args.seed)
+        report["holdout"] = rows
+        if rows:
+            mean = {k: round(float(np.mean([r[k] for r in rows])), 4) for k in ("top1", "right", "wrong", "unsure")}
+            print(f"{'unseen designs, mean':32s} {mean}")
+            report["holdout_mean"] = mean
+    else:
+        print("no renders: held-out designs skipped (python -m models.render_cards)")
+    report["singles"] = eval_singles(reader, args.real / "single")
+    report["deals"] = eval_deals(reader, args.real / "deals")
+    report["timing"] = timing(reader)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
