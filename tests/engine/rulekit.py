@@ -114,3 +114,32 @@ def new_round(
 
 def cards(text: str) -> tuple[Card, ...]:
     return parse_cards(text)
+
+
+class CardSource:
+    """Hands out red and black cards round-robin over the 26 kinds of each colour, so a
+    long test round never shows a 4th copy (C1) unless it means to."""
+
+    def __init__(self) -> None:
+        self._next = {True: 0, False: 0}
+
+    def card(self, red: bool) -> Card:
+        pool = _REDS if red else _BLACKS
+        i = self._next[red]
+        self._next[red] = i + 1
+        return pool[(i * 7) % 26]  # 7 is prime to 26: every kind once per 26 draws
+
+    def chain(self, count: int, first_red: bool) -> tuple[Card, ...]:
+        """``count`` cards alternating in colour, starting with ``first_red``."""
+        return tuple(self.card((i % 2 == 0) == first_red) for i in range(count))
+
+    def legal_chain(self, rnd: Round, count: int) -> tuple[Card, ...]:
+        """A chain AlternateColour accepts after ``rnd``'s line."""
+        return self.chain(count, not rnd.line[-1].is_red)
+
+    def wrong(self, rnd: Round, count: int = 1) -> tuple[Card, ...]:
+        """An attempt AlternateColour rejects after ``rnd``'s line: same colour as the end."""
+        return tuple(self.card(rnd.line[-1].is_red) for _ in range(count))
+
+    def hand(self, count: int, red: bool) -> tuple[Card, ...]:
+        return tuple(self.card(red) for _ in range(count))
