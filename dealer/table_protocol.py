@@ -122,6 +122,11 @@ class TableProtocol:
         self._pending = None
         self._shown = []
 
+    def expect_clear(self) -> None:
+        """Before the first turn: wait for the play zone to empty; nobody has played yet (F1)."""
+        self.phase = Phase.CLEARING
+        self._last_player = None
+
     def deposed(self) -> None:
         """The prophet was overthrown (F4): a token left out must not re-appoint anyone."""
         self._prophet_token_seen = True
