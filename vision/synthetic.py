@@ -91,6 +91,9 @@ def draw_card(card: Card | None, px_per_mm: float = _PX_PER_MM) -> tuple[BgrImag
                         cv2.FONT_HERSHEY_DUPLEX, 1.2 * scale, colour, max(1, round(2 * scale)),
                         cv2.LINE_AA)
         del text
+    # the rim: a card's cut edge and thickness show as a thin grey line
+    rim = cv2.erode(alpha, np.ones((3, 3), np.uint8), iterations=max(1, round(0.25 * px_per_mm)))
+    face[(alpha > 0) & (rim == 0)] = (165, 168, 170)
     return face, alpha.astype(np.float32) / 255.0
 
 

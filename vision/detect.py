@@ -1,0 +1,271 @@
+"""Find the cards lying on the table in a frame: their four corners, at full resolution.
+
+Classical CV, one call per frame, the input never modified:
+
+1. Downscale to about ``detect_width_px`` wide; Canny edges (thresholds from the
+   frame's own contrast), dilated a little.
+2. The regions between edges are candidates: every contour (any nesting level,
+   since a card on the table is a hole in the table's region). A card is a region
+   with a convex, four-sided outline (solidity, fill of its quad), a plausible size
+   and a side ratio a card can show under a 30-90 degree camera tilt.
+3. A candidate inside a larger one is dropped (the picture frame of a court card,
+   a pip); of near duplicates the larger is kept.
+4. Each side is refined at full resolution: the strongest edge along the side's
+   normal at a dozen points, a robust line fit, corners where the lines meet.
+5. A region that touches the frame edge is a card cut by the frame: flagged ``cut``,
+   never read.
+
+Touching cards separate when the thin shadow line between them shows as an edge
+(it does on real tables, and in :mod:`vision.synthetic`); two cards merged into one
+region are dropped as not card-shaped, or split in two when the region is exactly
+two cards side by side (twice the usual card area), never read as one card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.geometry import clockwise, portrait_order, quad_iou, side_lengths
+from vision.readings import CardDetections
+
+__all__ = ["DetectConfig", "detect_cards"]
+
+BgrImage = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class DetectConfig:
+    detect_width_px: int = 1280  # work width for finding candidates
+    min_area_frac: float = 0.0012  # of the frame: a card smaller than this is unreadable
+    max_area_frac: float = 0.35
+    max_side_ratio: float = 3.4  # long/short side in the image: 1.4 / sin(25 deg)
+    min_fill: float = 0.88  # region area / its quad area (rounded corners lose ~2%)
+    min_solidity: float = 0.92
+    refine: bool = True
+    border_px: int = 2  # a region this close to the frame edge is a cut card
+
+
+def _edges(gray: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    blur = cv2.GaussianBlur(gray, (5, 5), 0)
+    high = float(np.clip(np.percentile(cv2.Laplacian(blur, cv2.CV_16S, ksize=3).__abs__(), 97), 25, 90))
+    edges = cv2.Canny(blur, 0.4 * high, high, L2gradient=True)
+    return cv2.dilate(edges, np.ones((3, 3), np.uint8))
+
+
+def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray | None:
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.03, 0.045, 0.06, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return clockwise(approx.reshape(4, 2).astype(np.float32))
+        if len(approx) < 4:
+            return None
+    return None
+
+
+def _grow(quad: FloatArray, by_px: float) -> FloatArray:
+    """Move every side outward by ``by_px`` (undo the edge dilation)."""
+    q = clockwise(quad)
+    lines = []
+    for i in range(4):
+        p, r = q[i], q[(i + 1) % 4]
+        d = (r - p) / max(float(np.linalg.norm(r - p)), 1e-6)
+        n = np.array([d[1], -d[0]], np.float32)  # outward for a clockwise quad (y down)
+        lines.append((p + n * by_px, d))
+    return _intersect_all(lines, q)
+
+
+def _intersect_all(lines: list[tuple[FloatArray, FloatArray]], fallback: FloatArray) -> FloatArray:
+    out = fallback.copy()
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[(i - 1) % 4], lines[i]
+        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float64)
+        if abs(np.linalg.det(m)) < 1e-6:
+            continue
+        t = np.linalg.solve(m, (p2 - p1).astype(np.float64))
+        out[i] = (p1 + t[0] * d1).astype(np.float32)
+    return out
+
+
+def _refine(gray: npt.NDArray[np.uint8], quads: FloatArray, radius_px: float) -> FloatArray:
+    """Snap each side to the strongest edge along its normal, at full resolution."""
+    if len(quads) == 0:
+        return quads
+    n_samples, n_steps = 14, int(2 * radius_px) + 1
+    ts = np.linspace(0.15, 0.85, n_samples, dtype=np.float32)
+    offsets = np.linspace(-radius_px, radius_px, n_steps, dtype=np.float32)
+    p = quads
+    r = np.roll(quads, -1, axis=1)
+    d = r - p
+    length = np.linalg.norm(d, axis=2, keepdims=True)
+    d = d / np.maximum(length, 1e-6)
+    nrm = np.stack([d[..., 1], -d[..., 0]], axis=-1)
+    base = p[:, :, None, :] + ts[None, None, :, None] * (r - p)[:, :, None, :]  # (n,4,S,2)
+    pts = base[..., None, :] + offsets[None, None, None, :, None] * nrm[:, :, None, None, :]
+    mx = pts[..., 0].reshape(1, -1).astype(np.float32)
+    my = pts[..., 1].reshape(1, -1).astype(np.float32)
+    prof = cv2.remap(gray.astype(np.float32), mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    prof = prof.reshape(pts.shape[:-1])  # (n,4,S,steps)
+    grad = np.abs(np.diff(prof, axis=-1))
+    # the outermost strong edge: the card's rim, not the print just inside it
+    peak = grad.max(axis=-1, keepdims=True)
+    strong = grad >= 0.5 * peak
+    best = (grad.shape[-1] - 1) - np.argmax(strong[..., ::-1], axis=-1)
+    strength = np.take_along_axis(grad, best[..., None], axis=-1)[..., 0]
+    shift = (offsets[best] + offsets[best + 1]) / 2
+    edge_pts = base + shift[..., None] * nrm[:, :, None, :]
+    out = quads.copy()
+    for i in range(len(quads)):
+        lines = []
+        for s in range(4):
+            good = strength[i, s] >= max(8.0, 0.3 * float(strength[i, s].max()))
+            pts_s = edge_pts[i, s][good]
+            if len(pts_s) < 4:
+                lines.append((p[i, s] + 0 * nrm[i, s], d[i, s]))
+                continue
+            vx, vy, x0, y0 = cv2.fitLine(pts_s.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4)
+            lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+        refined = _intersect_all(lines, quads[i])
+        if np.max(np.linalg.norm(refined - quads[i], axis=1)) <= 2.5 * radius_px:
+            out[i] = refined
+    return out
+
+
+def _longest_run(column: npt.NDArray[np.bool_], max_gap: int) -> int:
+    """Longest stretch of hits, bridging gaps of up to ``max_gap`` misses."""
+    idx = np.flatnonzero(column)
+    if idx.size == 0:
+        return 0
+    breaks = np.flatnonzero(np.diff(idx) > max_gap + 1)
+    starts = np.concatenate([[idx[0]], idx[breaks + 1]])
+    ends = np.concatenate([idx[breaks], [idx[-1]]])
+    return int((ends - starts + 1).max())
+
+
+def _split_at_seams(edges: npt.NDArray[np.uint8], quad: FloatArray, min_cover: float = 0.9
+                    ) -> list[FloatArray]:
+    """Cut a region where a straight edge crosses it from side to side (touching cards).
+
+    The region is warped flat; an edge line parallel to a pair of sides that covers
+    ``min_cover`` of the way across, away from the rim, is a seam between two cards.
+    A court card's frame (about 65% of the width) or a row of pips is not.
+    """
+    q = clockwise(quad)
+    sides = side_lengths(q)
+    along = max(8, int(round((sides[0] + sides[2]) / 2)))
+    across = max(8, int(round((sides[1] + sides[3]) / 2)))
+    dst = np.array([[0, 0], [along, 0], [along, across], [0, across]], np.float32)
+    flat = cv2.warpPerspective(edges, cv2.getPerspectiveTransform(q, dst), (along + 1, across + 1),
+                               flags=cv2.INTER_NEAREST)
+    pieces = [q]
+    for axis in (0, 1):  # 0: seams across sides 0-1/2-3; 1: seams across sides 1-2/3-0
+        length = along if axis == 0 else across
+        width = across if axis == 0 else along
+        inner = flat[3:-3, :] if axis == 0 else flat[:, 3:-3]
+        hit = inner > 0 if axis == 0 else (inner > 0).T  # (width, length)
+        hit = hit | np.roll(hit, 1, axis=1) | np.roll(hit, -1, axis=1)
+        cover = hit.mean(axis=0)
+        # a seam is a thin line: the rows a few pixels away on one side at least are mostly clear
+        side = np.minimum(np.roll(cover, 6), np.roll(cover, -6))
+        for k in np.flatnonzero((cover >= min_cover) & (side <= 0.5)):
+            cover[k] = _longest_run(hit[:, k], max_gap=2) / hit.shape[0]
+        cover[(cover < min_cover) | (side > 0.5)] = 0.0
+        seams = []
+        lo, hi = int(0.2 * min(width, length)), length - int(0.2 * min(width, length))
+        k = lo
+        while k < hi:
+            if cover[k] >= min_cover:
+                run = k
+                while run + 1 < hi and cover[run + 1] >= min_cover:
+                    run += 1
+                seams.append((k + run) / 2 / length)
+                k = run + 3
+            else:
+                k += 1
+        if not seams:
+            continue
+        cuts = [0.0, *seams, 1.0]
+        new: list[FloatArray] = []
+        for piece in pieces:
+            a0, a1, a2, a3 = piece if axis == 0 else np.roll(piece, -1, axis=0)
+            for t0, t1 in zip(cuts[:-1], cuts[1:]):
+                top0, top1 = a0 + t0 * (a1 - a0), a0 + t1 * (a1 - a0)
+                bot0, bot1 = a3 + t0 * (a2 - a3), a3 + t1 * (a2 - a3)
+                new.append(clockwise(np.array([top0, top1, bot1, bot0], np.float32)))
+        pieces = new
+    return pieces
+
+
+def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> CardDetections:
+    """Cards in the frame: ``quad_xy`` in full-resolution pixels, ``cut`` set, labels None."""
+    h, w = frame_bgr.shape[:2]
+    scale = min(1.0, config.detect_width_px / w)
+    small = cv2.resize(frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) \
+        if scale < 1 else frame_bgr
+    sh, sw = small.shape[:2]
+    gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    edges = _edges(gray_small)
+    regions = cv2.bitwise_not(edges)
+    regions[:1, :], regions[-1:, :], regions[:, :1], regions[:, -1:] = 0, 0, 0, 0
+    contours, _ = cv2.findContours(regions, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    frame_area = float(sw * sh)
+    cands: list[tuple[float, FloatArray, bool]] = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < config.min_area_frac * frame_area or area > config.max_area_frac * frame_area:
+            continue
+        hull_area = cv2.contourArea(cv2.convexHull(contour))
+        if hull_area <= 0 or area / hull_area < config.min_solidity:
+            continue
+        quad = _quad_of(contour)
+        if quad is None:
+            continue
+        quad_area = abs(cv2.contourArea(quad))
+        if quad_area <= 0 or area / quad_area < config.min_fill or area / quad_area > 1.15:
+            continue
+        sides = side_lengths(quad)
+        if sides.min() < 6 or sides.max() / sides.min() > 2 * config.max_side_ratio:
+            continue
+        xs, ys = contour[:, 0, 0], contour[:, 0, 1]
+        b = config.border_px + 1
+        cut = bool(xs.min() <= b or ys.min() <= b or xs.max() >= sw - 1 - b or ys.max() >= sh - 1 - b)
+        for piece in _split_at_seams(edges, quad):
+            piece_area = abs(cv2.contourArea(piece))
+            if piece_area >= config.min_area_frac * frame_area:
+                cands.append((area * piece_area / quad_area, _grow(piece, 1.0), cut))
+    cands.sort(key=lambda c: -c[0])
+    kept: list[tuple[float, FloatArray, bool]] = []
+    for area, quad, cut in cands:
+        center = quad.mean(axis=0)
+        twin = next((i for i, k in enumerate(kept) if quad_iou(quad, k[1]) > 0.75), None)
+        if twin is not None:  # the card's own region inside the table's hole around it
+            kept[twin] = (area, quad, cut or kept[twin][2])
+            continue
+        inside = any(cv2.pointPolygonTest(k[1].reshape(-1, 1, 2), (float(center[0]), float(center[1])),
+                                          False) >= 0 for k in kept)
+        if not inside:
+            kept.append((area, quad, cut))
+    kept = [k for k in kept if side_ratio(k[1]) <= config.max_side_ratio]
+    if not kept:
+        return CardDetections.empty()
+    quads = np.stack([k[1] for k in kept]).astype(np.float32) / np.float32(scale)
+    if config.refine:
+        gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY) if scale < 1 else gray_small
+        quads = _refine(gray, quads, radius_px=max(3.0, 2.5 / scale))
+    quads = np.stack([portrait_order(q) for q in quads])
+    cut_flags = np.array([k[2] for k in kept], bool)
+    outside = np.any((quads < -1) | (quads > np.array([w, h], np.float32)), axis=(1, 2))
+    return CardDetections(quad_xy=quads, cut=cut_flags | outside)
+
+
+def side_ratio(quad: FloatArray) -> float:
+    """Long over short side of a quad, averaging opposite sides."""
+    s = side_lengths(quad)
+    a, b = (s[0] + s[2]) / 2, (s[1] + s[3]) / 2
+    return float(max(a, b) / max(min(a, b), 1e-6))
