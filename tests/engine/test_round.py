@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 import pytest
-from rulekit import AlternateColour, AnyCard, PairStart, RedOnly, alternating, cards, new_round
+from rulekit import (
+    AlternateColour,
+    AnyCard,
+    PairStart,
+    RedOnly,
+    alternating,
+    cards,
+    new_round,
+)
 
 from engine.cards import Card, parse_cards
 from engine.errors import IllegalActionError, RoundError, RoundSetupError
-from engine.events import Attempt, BecomeProphet, EndReason, NoPlay, ProphetDecision, RoundStarted, Verdict
+from engine.events import (
+    Attempt,
+    BecomeProphet,
+    EndReason,
+    NoPlay,
+    ProphetDecision,
+    RoundStarted,
+    Verdict,
+)
 from engine.round import Round, deal_starters, first_seat
 
 # ----- C1-C5: before the first turn ----------------------------------------------------
