@@ -89,10 +89,10 @@ def tokenize(text: str) -> list[Token]:
             elif word[0].isdigit():
                 raise RuleSyntaxError(f"{word!r} is neither a number nor a card (write 7H, 10S, QD)",
                                       line, column)
-            elif word in KEYWORDS:
-                tokens.append(Token("KEYWORD", word, line, column, newline_before))
+            elif word.lower() in KEYWORDS:  # keywords and names are read in any case
+                tokens.append(Token("KEYWORD", word.lower(), line, column, newline_before))
             else:
-                tokens.append(Token("NAME", word, line, column, newline_before))
+                tokens.append(Token("NAME", word.lower(), line, column, newline_before))
             i = j
             newline_before = False
             continue

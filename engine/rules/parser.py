@@ -84,7 +84,7 @@ class _Parser:
     def rule(self) -> RuleTree:
         starter_count, starter = 1, None
         if self.at("start"):
-            start_tok = self.advance()
+            self.advance()
             if self.tok.kind == "INT":
                 count_tok = self.advance()
                 starter_count = _int_value(count_tok)
@@ -98,7 +98,6 @@ class _Parser:
                 self.advance()
             elif not self.tok.newline_before or self.tok.kind == "END":
                 raise self.error("';' or a new line after the start clause")
-            del start_tok
         main = self.expr()
         if self.tok.kind != "END":
             raise self.error("an operator or the end of the rule")
@@ -161,9 +160,12 @@ class _Parser:
                     items.append(self.item())
                 self.expect("}")
             else:
+                item_tok = self.tok
                 item = self.item()
                 if not isinstance(item, RangeItem):
-                    raise self.error("'..' (a range such as 1..7) or a set such as {1, 11..13}")
+                    raise RuleSyntaxError(
+                        f"expected a range such as 1..7 or a set such as {{1, 11..13}} after 'in', "
+                        f"found {item_tok.describe()}", item_tok.line, item_tok.column)
                 items.append(item)
             return Member(t.line, t.column, left, tuple(items), negated, self.modulus())
         if negated:

@@ -44,7 +44,9 @@ SYNTAX_ERRORS = [
     ("card.rank ==", "line 1, column 13: expected a value"),
     ("if prev.red card.black", "line 1, column 13: expected 'then', found 'card'"),
     ("if prev.red then card.black", "line 1, column 28: expected 'else', found the end of the rule"),
-    ("card.rank in 3", "expected '..'"),
+    ("card.rank in 3", "line 1, column 14: expected a range such as 1..7 or a set such as {1, 11..13} after 'in', found '3'"),
+    ("card.rank in {1, 2", "line 1, column 19: expected '}', found the end of the rule"),
+    ("card.rank in {1 2}", "line 1, column 17: expected '}', found '2'"),
     ("foo > 2", "line 1, column 1: unknown name 'foo'"),
     ("card.red\nand $", "line 2, column 5: unexpected character '$'"),
     ("card.rank > 1X", "line 1, column 13: '1X' is neither a number nor a card"),
@@ -114,6 +116,9 @@ SEMANTICS = [
     ("(card.rank + prev.rank).prime", "2C", "5D", True),  # 7
     ("(card.rank + prev.rank).prime", "2C", "7D", False),  # 9
     ("card.rank = 4", "2C", "4S", True),  # '=' reads as '=='
+    ("If Prev.RED Then Card.Black Else card.red", "2C 4D", "4S", True),  # keywords in any case
+    ("Card.Rank IN 1..3 AND Prev.RED", "2C 4D", "3S", True),
+    ("Card.Rank IN 1..3 AND Prev.RED", "2C 4S", "3S", False),
     # relations to the previous cards
     ("card.suit == prev.suit", "2C 9H", "KH", True),
     ("card.colour != prev.colour", "2C 9H", "KD", False),
