@@ -24,11 +24,10 @@ exactly. The live dealer drives the same machine turn by turn::
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from engine.cards import DECK_SIZE, DEFAULT_DECKS, Card
+from engine.cards import DECK_SIZE, DEFAULT_DECKS, Card, Suit
 from engine.deal import MAX_PLAYERS, MIN_PLAYERS, check_start, deal_starters, first_seat
 from engine.errors import IllegalActionError, RoundError, RoundSetupError
 from engine.events import (
@@ -67,6 +66,12 @@ NOPLAY_SHRINK = 4  # N2
 PROPHET_PENALTY = 5  # F4
 EXPULSION_TABLE = 30  # E2, no prophet
 EXPULSION_AFTER_MARKER = 20  # E2, with a prophet
+_SUIT_SLOT = {id(suit): i for i, suit in enumerate(Suit)}  # by identity: hashing an enum is slow
+
+
+def _kind(card: Card) -> int:
+    """A small int per kind of card, for counting copies fast (C1)."""
+    return card.rank * 4 + _SUIT_SLOT[id(card.suit)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +120,7 @@ class Round:
         self._main: list[Card] = list(start.starters)  # C4: starters are main-line cards
         self._branches: list[Branch] = []
         self._laid: list[LaidCard] = []
-        self._counts: Counter[Card] = Counter()
+        self._counts = [0] * (14 * 4)  # copies on the table by _kind (C1)
         for card in start.starters:
             self._lay(card, None)
         self._expelled: set[int] = set()
@@ -346,16 +351,21 @@ class Round:
                 raise IllegalActionError(f"the prophet names {decision.card}, which is not in the shown hand (F6)")
 
     def _check_copies(self, cards: tuple[Card, ...], what: str) -> None:
+        """C1: the table and the cards shown now never hold more copies than the decks."""
         decks = self.start.decks
-        for card, k in Counter(cards).items():
-            on_table = self._counts[card]
-            if on_table + k > decks:
+        counts = self._counts
+        seen: dict[int, int] = {}
+        for card in cards:
+            kind = _kind(card)
+            copies = seen.get(kind, counts[kind]) + 1
+            if copies > decks:
                 raise IllegalActionError(
-                    f"{what} {card}: {on_table + k} copies with the table, but {decks} decks hold {decks} (C1)")
+                    f"{what} {card}: {copies} copies with the table, but {decks} decks hold {decks} (C1)")
+            seen[kind] = copies
 
     def _lay(self, card: Card, branch: int | None) -> None:
         self._laid.append(LaidCard(card, branch, (len(self._laid) + 1) % MARK_EVERY == 0))  # E1
-        self._counts[card] += 1
+        self._counts[_kind(card)] += 1
 
     def _draw(self, wanted: int) -> int:
         """Draw from the stock; a short stock ends the round (G1) after the turn."""
