@@ -268,3 +268,30 @@ def test_doctests_pass(module: str) -> None:
     # given a module's docstring examples, when run, then they all pass
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0
+
+
+def _doc_blocks() -> list[str]:
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "rule-language.md"
+    parts = doc.read_text(encoding="utf-8").split("```")
+    return [parts[i] for i in range(1, len(parts), 2)]
+
+
+def test_one_minute_examples_of_the_docs_parse_and_pass_the_checker() -> None:
+    # given the "In one minute" examples of docs/rule-language.md, when parsed and checked, then all are fine
+    from engine.rules import check_rule
+
+    block = next(b for b in _doc_blocks() if "alternate colours" in b)
+    examples = [line for line in block.splitlines() if line.strip()]
+    assert len(examples) >= 8
+    for text in examples:
+        report = check_rule(parse_rule(text), walks=4, adversarial=1)
+        assert report.ok, f"{text}: {report.problems}"
+
+
+def test_start_clause_example_of_the_docs_is_one_rule() -> None:
+    # given the docs' three-line rule with a starting sequence, then it parses with starter_count 3
+    block = next(b for b in _doc_blocks() if "start 3:" in b)
+    text = "\n".join(line for line in block.splitlines() if "start: card.red" not in line)
+    assert parse_rule(text).starter_count == 3
