@@ -97,5 +97,8 @@ def parse_rule(text: str) -> CompiledRule:
         raise TypeError(f"a rule text must be a str, got {type(text).__name__}")
     if not text.strip():
         raise RuleSyntaxError("the rule is empty", 1, 1)
-    return CompiledRule(text, parse(text))
+    try:
+        return CompiledRule(text, parse(text))
+    except RecursionError:  # a guard behind the parser's own limits
+        raise RuleSyntaxError("the rule is nested too deeply", 1, 1) from None
 

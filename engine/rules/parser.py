@@ -24,6 +24,8 @@ Grammar (lowest precedence first)::
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.rules.errors import RuleSyntaxError
 from engine.rules.lexer import Token, tokenize
 from engine.rules.tree import (
@@ -49,12 +51,19 @@ SUIT_NAMES = frozenset({"clubs", "diamonds", "hearts", "spades"})
 COLOUR_NAMES = frozenset({"red", "black"})
 _COMPARE_OPS = frozenset({"==", "=", "!=", "<", "<=", ">", ">="})
 _MAX_STARTER = 8
+_MAX_TOKENS = 300  # a rule written in a minute has a few dozen
+_MAX_NESTING = 60  # parentheses, if/else, function arguments: keeps recursion far from Python's limit
 
 
 class _Parser:
     def __init__(self, text: str) -> None:
         self.tokens = tokenize(text)
+        if len(self.tokens) > _MAX_TOKENS:
+            t = self.tokens[_MAX_TOKENS]
+            raise RuleSyntaxError(f"the rule is too long: more than {_MAX_TOKENS} words and signs",
+                                  t.line, t.column)
         self.i = 0
+        self.depth = 0
 
     # -- token helpers ------------------------------------------------------------
     @property
@@ -104,6 +113,9 @@ class _Parser:
         return RuleTree(starter_count, starter, main)
 
     def expr(self) -> Node:
+        return self.nested(self._expr)
+
+    def _expr(self) -> Node:
         if self.at("if"):
             t = self.advance()
             cond = self.expr()
@@ -134,8 +146,18 @@ class _Parser:
     def not_expr(self) -> Node:
         if self.at("not"):
             t = self.advance()
-            return Unary(t.line, t.column, "not", self.not_expr())
+            return Unary(t.line, t.column, "not", self.nested(self.not_expr))
         return self.comparison()
+
+    def nested(self, parse: Callable[[], Node]) -> Node:
+        self.depth += 1
+        try:
+            if self.depth > _MAX_NESTING:
+                raise RuleSyntaxError(f"the rule is nested more than {_MAX_NESTING} deep", self.tok.line,
+                                      self.tok.column)
+            return parse()
+        finally:
+            self.depth -= 1
 
     def comparison(self) -> Node:
         left = self.sum(allow_mod=True)
@@ -203,7 +225,7 @@ class _Parser:
     def unary(self) -> Node:
         if self.at("-"):
             t = self.advance()
-            return Unary(t.line, t.column, "-", self.unary())
+            return Unary(t.line, t.column, "-", self.nested(self.unary))
         node = self.primary()
         while self.at("."):
             self.advance()

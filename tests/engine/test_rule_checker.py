@@ -16,6 +16,7 @@ from engine.rules import FAIRNESS_MIN_KINDS, check_rule, parse_rule
     ("card.rank == prev.rank", "unfair: only 4 of 52 kinds"),
     ("false", "unfair: only 0 of 52 kinds"),
     ("true", "accepts everything"),
+    ("start: card.red; true", "accepts everything"),  # the starter is dealt, not played
     ("card.rank > 0 or prev.red", "accepts everything"),
     ("prev(2).red != card.red", "cannot decide AC after AC: prev(2) does not exist at position 1"),
     ("start: false; true", "accepts nothing: no card may start the line"),
@@ -111,3 +112,10 @@ def test_checker_rejects_hand_written_rules_that_do_not_decide(rule: object, pro
     report = check_rule(rule)  # type: ignore[arg-type]
     assert not report.ok
     assert any(problem in p for p in report.problems), report.problems
+
+
+def test_checker_takes_a_library_id_or_a_text() -> None:
+    # given an id and the same rule as text, when checked, then the reports agree
+    by_id = check_rule("suit-cycle")
+    by_text = check_rule("card.suit == next(prev.suit)")
+    assert by_id.ok and (by_id.min_legal, by_id.max_legal) == (by_text.min_legal, by_text.max_legal) == (13, 13)

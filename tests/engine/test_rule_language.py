@@ -74,6 +74,9 @@ SYNTAX_ERRORS = [
     ("abs(1, 2) == 1", "abs() takes 1 argument(s), got 2"),
     ("line == line", "sequences cannot be compared"),
     ("start: card.red; pos", "line 1, column 18: a rule must be true or false"),
+    ("(" * 100 + "true" + ")" * 100, "line 1, column 61: the rule is nested more than 60 deep"),
+    ("not " * 100 + "true", "the rule is nested more than 60 deep"),
+    ("1" + " + 1" * 400 + " > 0", "the rule is too long"),
     ("start: card.rank; true", "line 1, column 13: the start clause must be true or false"),
 ]
 
