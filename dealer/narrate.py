@@ -103,13 +103,11 @@ def describe_scores(result: RoundResult) -> str:
 
 def describe_result(result: RoundResult) -> str:
     """The end (or that the round goes on), the hands and the scores."""
-    if result.ended is None:
-        head = "The round is not over; scored as if it ended now."
-    else:
-        head = describe_end(result.ended, result.emptied) if result.emptied or result.ended is not EndReason.EMPTIED \
-            else "The round is over: a hand is empty."
     hands = ", ".join(f"{name} {size}" for name, size in result.hands.items())
-    lines = [head, f"Hands: {hands}."]
+    if result.ended is None:
+        lines = ["The round is not over; scored as if it ended now.", f"Hands: {hands}."]
+    else:
+        lines = [f"Final hands: {hands}."]
     if result.prophet is not None:
         lines.append(f"{result.prophet} is prophet at the end.")
     if result.expelled:
