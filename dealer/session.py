@@ -73,8 +73,8 @@ class DealerSession:
         self._starter_waiting_clear = False
         self.protocol = TableProtocol(_NoRoundYet(), settle_s=config.settle_s)
         self._t = 0.0
-        self._turn_frames: list[int | None] = []
         self.revealed = False
+        self.decisions = 0  # verdicts, starter decisions and troubles: the frames worth keeping
 
     # -- speaking and recording --------------------------------------------------------
     def _say(self, text: str) -> None:
@@ -83,6 +83,7 @@ class DealerSession:
             self.recorder.write(Said(t=self._t, text=text))
 
     def _trouble(self, text: str, frame: int | None) -> None:
+        self.decisions += 1
         self.voice.say(text)
         if self.recorder:
             self.recorder.write(Trouble(t=self._t, text=text, frame=frame))
@@ -126,6 +127,7 @@ class DealerSession:
             self._starter_since = view.t + 1e9  # say it once for this picture
             return
         card = Card.parse(labels[0])
+        self.decisions += 1
         self._starter_waiting_clear = True
         if not self.rule.legal(tuple(self.starters), card):
             # C4: back to the bottom of the stock, and the next card is tried.
@@ -162,7 +164,7 @@ class DealerSession:
             self._trouble(f"I cannot take that: {exc}", frame)
             self.protocol.judged(action.player)
             return
-        self._turn_frames.append(frame)
+        self.decisions += 1
         sentence = describe_turn(outcome, spoken=self.config.spoken_cards)
         self._say(sentence + self._placement(outcome))
         if self.recorder:
@@ -193,7 +195,7 @@ class DealerSession:
         self.revealed = True
         if self.round is not None:
             self._say(describe_result(self.round.result()))
-        self._say(f"The rule was: {self.config.rule}.")  # R2, G6
+        self._say(rule_in_words(self.config.rule))  # R2, G6
         if self.recorder:
             self.recorder.write(RuleRevealed(t=self._t, rule=self.config.rule, nonce=self.nonce))
 
@@ -211,6 +213,16 @@ def _verdict_event(t: float, outcome: TurnOutcome, action: Attempt | NoPlay | Be
         verdict=outcome.verdict.value, penalty=outcome.penalty, expelled=outcome.expelled,
         overthrown=outcome.overthrown, card=str(outcome.card) if outcome.card else None, frame=frame,
     )
+
+
+def rule_in_words(rule: str) -> str:
+    """The reveal (G6): a library rule by its id and description, else the rule text."""
+    from engine.rules import LIBRARY
+
+    entry = LIBRARY.get(rule.strip())
+    if entry is not None:
+        return f"The rule was {entry.id}: {entry.description}"
+    return f"The rule was: {rule.strip()}."
 
 
 def players_from_text(text: str | Sequence[str]) -> tuple[str, ...]:

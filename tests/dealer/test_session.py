@@ -105,7 +105,7 @@ def test_the_end_reveals_the_rule_and_scores(tmp_path: Path) -> None:
     table.lay("4C 9D 2S")
     assert session.round.ended is not None
     assert any(s.startswith("Scores:") or "Scores:" in s for s in voice.said)
-    assert voice.said[-1] == "The rule was: alternate-colour."
+    assert voice.said[-1].startswith("The rule was alternate-colour: ")
     (revealed,) = load_recording(tmp_path).of_type(RuleRevealed)
     assert revealed.nonce == "fixed-nonce-0123456789"
 

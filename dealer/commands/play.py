@@ -1,0 +1,85 @@
+"""`eleusis play`: deal a round at the table, or from a recording of one.
+
+With no source it plays the recorded table shipped in the repo (a video of a whole
+round on the printed mat, when present; otherwise the shipped example game record), so a
+newcomer hears a full round at once. ``--camera N`` watches a real table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from dealer import demo
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="deal a round: from a camera, a video, or the shipped recorded table",
+        description="Deal a round of Eleusis. With no source, plays the recorded table shipped "
+        "in the repo and says every verdict.",
+    )
+    src = parser.add_mutually_exclusive_group()
+    src.add_argument("--camera", type=int, default=None, metavar="N", help="watch camera N (0 = the first webcam)")
+    src.add_argument("--video", type=Path, default=None, help="a recorded video of the table")
+    src.add_argument("--record", type=Path, default=None,
+                     help="a game record (docs/record-format.md) to deal aloud turn by turn")
+    parser.add_argument("--players", default=None, help="seats from the dealer's left, e.g. 'Ana Bo Cy Dee' (C2, C5)")
+    parser.add_argument("--rule", default=None, help="the secret rule: a library id or a rule text (R1)")
+    parser.add_argument("--hand", type=int, default=None, help="cards dealt to each player (C3, default 14)")
+    parser.add_argument("--profile", type=Path, default=None, help="table profile from `eleusis calibrate table`")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for the recording of this round (default: recordings/<date-time>)")
+    parser.add_argument("--voice", choices=("auto", "speech", "text"), default="auto",
+                        help="auto: speak when possible and print always (default)")
+    parser.add_argument("--wav-dir", type=Path, default=None, help="keep every spoken sentence as a WAV file here")
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="with --record: seconds to wait between turns (default 0)")
+    parser.set_defaults(run=run)
+
+
+def _default_out() -> Path:
+    return Path("recordings") / time.strftime("%Y%m%d-%H%M%S")
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer.voice import VoiceError, open_voice
+
+    wav_dir = args.wav_dir
+    if args.camera is None and args.video is None and args.record is None:
+        video = demo.shipped_video()
+        if video is not None:
+            args.video = video
+            args.players = args.players or demo.DEMO_PLAYERS
+            args.rule = args.rule or demo.DEMO_RULE
+            args.hand = args.hand or demo.DEMO_HAND
+            print(f"No camera given: playing the recorded table {video}.", file=sys.stderr)
+        else:
+            args.record = demo.shipped_record()
+            print(f"No camera given: dealing the example round {args.record}.", file=sys.stderr)
+        if wav_dir is None and args.voice != "text":
+            wav_dir = (args.out or _default_out()) / "voice"
+    try:
+        voice, how = open_voice(args.voice, keep_dir=wav_dir)
+    except VoiceError as exc:
+        print(f"eleusis play: {exc}", file=sys.stderr)
+        return 2
+    print(how, file=sys.stderr)
+    try:
+        if args.record is not None:
+            return demo.deal_record_aloud(args.record, voice, pace_s=args.pace)
+        from dealer.live import LiveOptions, run_live
+
+        options = LiveOptions(
+            camera=args.camera, video=args.video, players=args.players, rule=args.rule,
+            hand=args.hand, profile=args.profile, out=args.out or _default_out(),
+        )
+        return run_live(options, voice)
+    finally:
+        voice.close()

@@ -1,0 +1,67 @@
+"""The embedded default: what `eleusis play` deals when no camera is given.
+
+Two shipped recordings, the first one present wins:
+- ``dealer/data/demo-table.mp4``: a video of a whole round on the printed mat, made by
+  ``python -m dealer.make_demo`` (synthetic camera, Debian card art). The live dealer
+  watches it exactly as it would watch a webcam.
+- ``examples/demo-round.eleusis``: a game record, dealt aloud turn by turn.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from dealer.narrate import card_words, describe_result, describe_turn
+from dealer.session import rule_in_words
+from dealer.voice import Voice
+from engine.errors import RecordError
+from engine.judging import judge_text
+from engine.rules import resolve_rule
+
+__all__ = ["DEMO_HAND", "DEMO_PLAYERS", "DEMO_RULE", "deal_record_aloud", "shipped_record", "shipped_video"]
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data"
+DEMO_VIDEO = DATA / "demo-table.mp4"
+DEMO_RECORD_NAMES = (HERE.parent / "examples" / "demo-round.eleusis", DATA / "demo-round.eleusis")
+# The round in the shipped video (dealer/make_demo.py writes the same values).
+DEMO_PLAYERS = "Ana Bo Cy"
+DEMO_RULE = "alternate-colour"
+DEMO_HAND = 5
+
+
+def shipped_video() -> Path | None:
+    return DEMO_VIDEO if DEMO_VIDEO.exists() else None
+
+
+def shipped_record() -> Path:
+    for path in DEMO_RECORD_NAMES:
+        if path.exists():
+            return path
+    raise FileNotFoundError("no shipped demo round: expected " + " or ".join(map(str, DEMO_RECORD_NAMES)))
+
+
+def deal_record_aloud(path: Path, voice: Voice, pace_s: float = 0.0) -> int:
+    """Deal a game record turn by turn: each verdict said, then the result and the rule."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"eleusis play: cannot read the game record {str(path)!r}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        judgement = judge_text(text, resolve_rule)
+    except RecordError as exc:
+        print(f"eleusis play: {path}: {exc}", file=sys.stderr)
+        return 2
+    start = judgement.record.start
+    voice.say(f"A round of Eleusis for {', '.join(start.players)}. The rule is sealed.")
+    voice.say("The starter: " + ", ".join(card_words(c) for c in start.starters) + ".")
+    for _number, turn in judgement.turns:
+        voice.say(describe_turn(turn, spoken=True))
+        if pace_s:
+            time.sleep(pace_s)
+    voice.say(describe_result(judgement.round.result()))
+    voice.say(rule_in_words(start.rule))  # G6
+    return 0

@@ -1,0 +1,167 @@
+"""`eleusis play` at a table: frames -> table views -> the dealer session -> voice and recording.
+
+The camera (or a video of a table) is read frame by frame; each frame is understood by
+the :class:`~dealer.observer.TableObserver` and handed to the
+:class:`~dealer.session.DealerSession`. Everything is written to the recording folder
+as it happens: a vanished camera ends the round with what was already judged kept on
+disk (the recording, the frames judged on, and the game record so far).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from dealer.observer import CardReader, TableObserver
+from dealer.recording import RecordingWriter, Seen
+from dealer.session import DealerSession, SessionConfig, players_from_text
+from dealer.voice import Voice
+from engine.events import DEFAULT_HAND
+
+__all__ = ["LiveOptions", "run_live"]
+
+RECORD_FILE = "round.eleusis"
+
+
+@dataclass(frozen=True)
+class LiveOptions:
+    camera: int | None = None
+    video: Path | None = None
+    players: str | None = None
+    rule: str | None = None
+    hand: int | None = None
+    profile: Path | None = None
+    out: Path = Path("recordings/latest")
+    settle_s: float = 2.0
+    max_frames: int | None = None
+
+
+def _pick_rule(rule: str | None) -> str:
+    """The machine is the dealer: with no rule given it picks an easy library rule (R1)."""
+    if rule:
+        return rule
+    from engine.rules import LIBRARY
+
+    easy = sorted(r.id for r in LIBRARY.values() if r.tier == "easy")
+    return random.SystemRandom().choice(easy)
+
+
+def _open_source(options: LiveOptions):  # type: ignore[no-untyped-def]
+    from vision.frames import CameraSource, VideoFileSource
+
+    if options.camera is not None:
+        return CameraSource(options.camera)
+    assert options.video is not None
+    return VideoFileSource(options.video)
+
+
+def _load_layout(profile: Path | None):  # type: ignore[no-untyped-def]
+    from calibration.layout import default_layout
+
+    if profile is None:
+        return default_layout()
+    from calibration.profile import load_table_profile
+
+    return load_table_profile(profile).layout
+
+
+def default_reader() -> CardReader:
+    from vision.pipeline import CardPipeline
+
+    return CardPipeline.default()
+
+
+def run_live(options: LiveOptions, voice: Voice, reader: CardReader | None = None) -> int:
+    if not options.players:
+        print("eleusis play: name the players, e.g. --players 'Ana Bo Cy' (3 to 8, C2)", file=sys.stderr)
+        return 2
+    try:
+        layout = _load_layout(options.profile)
+        source = _open_source(options)
+    except (ValueError, OSError, RuntimeError) as exc:
+        print(f"eleusis play: {exc}", file=sys.stderr)
+        return 2
+    config = SessionConfig(players=players_from_text(options.players), rule=_pick_rule(options.rule),
+                           hand_size=options.hand or DEFAULT_HAND, settle_s=options.settle_s)
+    out = Path(options.out)
+    try:
+        recorder = RecordingWriter(out, {"players": list(config.players), "hand": config.hand_size,
+                                         "decks": config.decks, "source": str(options.video or options.camera)})
+    except (FileExistsError, OSError) as exc:
+        print(f"eleusis play: {exc}", file=sys.stderr)
+        return 2
+    print(f"recording to {out}", file=sys.stderr)
+    observer = TableObserver(layout, reader or default_reader())
+    try:
+        session = DealerSession(config, voice, recorder)
+    except ValueError as exc:
+        print(f"eleusis play: the rule: {exc}", file=sys.stderr)
+        recorder.close()
+        return 2
+    return _loop(source, observer, session, recorder, out, options)
+
+
+def _loop(source, observer: TableObserver, session: DealerSession, recorder: RecordingWriter,  # type: ignore[no-untyped-def]
+          out: Path, options: LiveOptions) -> int:
+    from vision.errors import CameraError
+
+    session.begin()
+    kept: set[int] = set()
+    last_message = ""
+    code = 0
+    frames = 0
+    try:
+        for frame in source.frames():
+            frames += 1
+            obs = observer.observe(frame.bgr, frame.time_s, frame.index)
+            if obs.message != last_message and obs.view is None:
+                print(f"table: {obs.message}", file=sys.stderr)
+            last_message = obs.message
+            if obs.view is None:
+                continue
+            before = session.decisions
+            session.observe(obs.view)
+            if session.decisions != before and frame.index not in kept:
+                kept.add(frame.index)
+                _keep_frame(recorder, frame.time_s, frame.index, frame.bgr)
+                recorder.write(Seen(t=frame.time_s, frame=frame.index, zone="play", cards=obs.readings,
+                                    tokens=sorted(t.value for t in obs.view.tokens_in_play)))
+                _save_record(session, out)
+            if session.round is not None and session.round.ended is not None:
+                break
+            if options.max_frames is not None and frames >= options.max_frames:
+                break
+    except CameraError as exc:
+        session.voice.say(f"The camera is gone: {exc}. Everything judged so far is saved in {out}.")
+        code = 3
+    finally:
+        if session.round is not None and session.round.ended is None:
+            session.voice.say("The recording ended before the round did; the round is scored as it stands.")
+            session.finish()
+        _save_record(session, out)
+        recorder.close()
+    print(f"round recorded in {out} (game record: {out / RECORD_FILE})", file=sys.stderr)
+    return code
+
+
+def _keep_frame(recorder: RecordingWriter, t: float, index: int, bgr: np.ndarray) -> None:
+    h, w = bgr.shape[:2]
+    scale = min(1.0, 1280.0 / max(w, h))
+    small = cv2.resize(bgr, (int(w * scale), int(h * scale))) if scale < 1.0 else bgr
+    ok, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    if ok:
+        recorder.save_frame(t, index, jpeg.tobytes())
+
+
+def _save_record(session: DealerSession, out: Path) -> None:
+    text = session.game_record()
+    if not text:
+        return
+    tmp = out / (RECORD_FILE + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(out / RECORD_FILE)

@@ -1,0 +1,121 @@
+"""The live loop on rendered frames of the mat: real marker and token finding, a card
+reader that knows the truth (vision has its own tests), the real session and recording."""
+
+from pathlib import Path
+
+import numpy as np
+
+from calibration.synthetic import PinholeView
+from dealer.live import LiveOptions, _loop
+from dealer.make_demo import Step, _positions, render_steps
+from dealer.observer import TableObserver
+from dealer.recording import Frame, Trouble, Verdict, load_recording
+from dealer.session import DealerSession, SessionConfig
+from dealer.voice import FakeVoice
+from calibration.layout import default_layout
+from engine.cards import Card
+from vision.errors import CameraLost
+from vision.frames import FakeSource
+from vision.readings import CardDetections
+
+VIEW = PinholeView(tilt_deg=62.0, distance_mm=430.0, target_mm=(132.5, 95.0), size_wh=(960, 540))
+FPS = 2.0
+
+
+def truth_per_frame(steps: tuple[Step, ...]) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = []
+    for step in steps:
+        out += [step.cards] * max(1, round(step.seconds * FPS))
+    return out
+
+
+class TruthReader:
+    """Reads each frame's cards from the script: quads projected with the true homography."""
+
+    def __init__(self, steps: tuple[Step, ...], unreadable: set[int] = frozenset()) -> None:
+        self.frames = truth_per_frame(steps)
+        self.steps = steps
+        self.count = 0
+        self.unreadable = unreadable
+
+    def read(self, frame_bgr: np.ndarray) -> CardDetections:
+        labels = self.frames[self.count]
+        tokens = [s for s in self.steps for _ in range(max(1, round(s.seconds * FPS)))][self.count].tokens
+        index = self.count
+        self.count += 1
+        if not labels:
+            return CardDetections.empty()
+        hom = VIEW.table_to_px
+        quads = []
+        for x, y in _positions(len(labels), 75.0 if tokens else 0.0):
+            mm = np.array([[x - 31.5, y - 44, 1], [x + 31.5, y - 44, 1], [x + 31.5, y + 44, 1], [x - 31.5, y + 44, 1]])
+            px = (hom @ mm.T).T
+            quads.append(px[:, :2] / px[:, 2:])
+        names = [None if index in self.unreadable else Card.parse(l) for l in labels]
+        return CardDetections(quad_xy=np.array(quads, np.float32), label=names,
+                              confidence=np.full(len(labels), 0.99, np.float32))
+
+
+SCRIPT = (
+    Step((), (), 1.0),
+    Step(("7H",), (), 3.0), Step((), (), 1.0),  # starter
+    Step(("4C",), (), 3.0), Step((), (), 1.0),  # Ana: accepted
+    Step(("QC",), (), 3.0), Step((), (), 1.0),  # Bo: rejected
+    Step((), ("no_play",), 1.0),  # Cy: no play, hand of 3 shown in two batches
+    Step(("2D", "4H"), ("no_play",), 3.0), Step((), ("no_play",), 1.0),
+    Step(("6S",), ("no_play",), 3.0), Step((), (), 1.0),
+)
+
+
+def run_script(tmp_path: Path, source: FakeSource, reader: TruthReader) -> tuple[int, FakeVoice]:
+    from dealer.recording import RecordingWriter
+
+    voice = FakeVoice()
+    config = SessionConfig(players=("Ana", "Bo", "Cy"), rule="alternate-colour", hand_size=3, settle_s=1.0,
+                           spoken_cards=False)
+    recorder = RecordingWriter(tmp_path, {"players": ["Ana", "Bo", "Cy"]}, fsync=False)
+    session = DealerSession(config, voice, recorder)
+    observer = TableObserver(default_layout(), reader)
+    code = _loop(source, observer, session, recorder, tmp_path, LiveOptions(out=tmp_path))
+    return code, voice
+
+
+def test_a_rendered_round_is_judged_from_the_frames(tmp_path: Path) -> None:
+    # given rendered frames of the mat with the script's cards and the NO PLAY token
+    frames = list(render_steps(SCRIPT, {}, view=VIEW))
+    code, voice = run_script(tmp_path, FakeSource(frames, fps=FPS), TruthReader(SCRIPT))
+    # then the starter, two attempts and a wrong no play (Cy holds 2D, legal after QC? no:
+    # the line ends 4C, so the red 2D is legal: N3, the dealer plays it) are judged
+    assert code == 0
+    said = "\n".join(voice.said)
+    assert "Starter 7H" in said and "Ana plays 4C: accepted." in said
+    assert "Bo plays QC: rejected, a side branch. Bo draws 2." in said
+    assert "2 of 3 seen. Show the other 1." in said
+    assert "Cy declares no play: wrong. The dealer plays 2D." in said
+    rec = load_recording(tmp_path)
+    assert [v.verdict for v in rec.of_type(Verdict)] == ["accepted", "rejected", "noplay-wrong"]
+    # and each verdict's frame was kept on disk, and the game record was saved
+    kept = {f.index for f in rec.of_type(Frame)}
+    assert all(v.frame in kept for v in rec.of_type(Verdict))
+    assert all(rec.frame_path(i).stat().st_size > 1000 for i in kept)
+    assert "Cy: noplay 2D 4H 6S" in (tmp_path / "round.eleusis").read_text()
+
+
+def test_a_camera_that_vanishes_keeps_everything_judged(tmp_path: Path) -> None:
+    frames = list(render_steps(SCRIPT, {}, view=VIEW))
+    lose_at = 14  # after Ana's verdict, during Bo's attempt
+    code, voice = run_script(tmp_path, FakeSource(frames, fps=FPS, lose_after=lose_at), TruthReader(SCRIPT))
+    assert code == 3
+    assert any("The camera is gone" in s for s in voice.said)
+    rec = load_recording(tmp_path)
+    assert [v.verdict for v in rec.of_type(Verdict)] == ["accepted"]
+    assert "Ana: play 4C" in (tmp_path / "round.eleusis").read_text()
+
+
+def test_an_unreadable_card_is_reported_and_waits(tmp_path: Path) -> None:
+    frames = list(render_steps(SCRIPT[:5], {}, view=VIEW))
+    unreadable = set(range(8, 14))  # all of Ana's 4C frames
+    code, voice = run_script(tmp_path, FakeSource(frames, fps=FPS), TruthReader(SCRIPT[:5], unreadable))
+    assert any("cannot read the first card" in s for s in voice.said)
+    assert not load_recording(tmp_path).of_type(Verdict)
+    assert load_recording(tmp_path).of_type(Trouble)
