@@ -1,7 +1,7 @@
 """The game record: a plain-text round, for people to write and read (issue 2).
 
 What PGN is to chess: headers, then one line per action. Blank lines and ``#`` comments
-are ignored. :func:`parse_record` reads the text into the round's own events (it needs no
+are ignored; a rule of several lines continues on indented lines after ``rule:``. :func:`parse_record` reads the text into the round's own events (it needs no
 rule); :func:`format_record` prints any event log, the live dealer's included, back to
 text; the two round-trip. Judging a record against its rule is engine/judging.py.
 
@@ -28,6 +28,7 @@ Ana: prophet
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -48,6 +49,8 @@ __all__ = ["HEADERS", "GameRecord", "RecordLine", "format_action", "format_recor
 
 HEADERS = ("players", "rule", "start", "hand", "decks")
 _REQUIRED = ("players", "rule", "start")
+# A header or a turn; any other indented line right after ``rule:`` continues the rule.
+_LINE_START = re.compile(r"^(?:(?:players|rule|start|hand|decks)\s*:|[^\s:]+\s*:\s*(?:play|noplay|prophet)\b)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,10 +140,15 @@ def parse_record(text: str) -> GameRecord:
     headers: dict[str, str] = {}
     header_lines: dict[str, int] = {}
     actions: list[RecordLine] = []
+    continues_rule = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
+        if continues_rule and raw[:1].isspace() and not _LINE_START.match(line):
+            headers["rule"] += "\n" + line  # an indented line continues a rule of several lines
+            continue
+        continues_rule = False
         key, colon, value = line.partition(":")
         key, value = key.strip(), value.strip()
         if not colon or not key or " " in key:
@@ -150,6 +158,7 @@ def parse_record(text: str) -> GameRecord:
             if name in headers:
                 raise RecordError(number, f"the header '{name}:' is given twice (first on line {header_lines[name]})")
             headers[name], header_lines[name] = value, number
+            continues_rule = name == "rule"
             continue
         if key.lower() in HEADERS:
             raise RecordError(number, f"the header '{key}:' comes after the first turn; headers come first")
@@ -213,7 +222,7 @@ def format_record(events: Iterable[Event], comments: Iterable[str | None] | None
         raise TypeError(f"an event log starts with RoundStarted, not {start!r}")
     lines = [
         f"players: {' '.join(start.players)}",
-        f"rule: {start.rule}",
+        "rule: " + "\n      ".join(start.rule.split("\n")),
         f"start: {_card_list(start.starters)}",
     ]
     if start.hand_size != DEFAULT_HAND:
