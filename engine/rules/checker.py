@@ -19,7 +19,7 @@ restrictive lines -- deterministically from a seed, and rejects a rule that
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -58,6 +58,7 @@ class RuleReport:
     max_legal: int
     mean_legal: float  # mean count of kinds legal after lines past the starter
     worst_line: tuple[Card, ...] = field(default=())
+    exhaustive: bool = False  # every reachable history was judged (a rule looking at 1-2 last cards)
 
     @property
     def ok(self) -> bool:
@@ -81,7 +82,9 @@ class RuleReport:
             (f"  legal after a line: mean {self.mean_legal:.1f} of 52 kinds ({self.mean_fraction:.0%}), "
              f"min {self.min_legal}, max {self.max_legal}"),
             f"  most restrictive line found: {_show(self.worst_line)}",
-            f"  explored {self.lines_explored} lines, up to {self.depth} cards long",
+            (f"  explored every reachable history: {self.lines_explored} lines judged"
+             if self.exhaustive else
+             f"  explored {self.lines_explored} lines, up to {self.depth} cards long (a sample)"),
         ]
         return "\n".join(lines)
 
@@ -128,19 +131,44 @@ class _Explorer:
         used = Counter(line)
         return [c for c in legal if used[c] < self.decks]  # C1: no fourth copy
 
-    def breadth_first(self, levels: int, cap: int) -> list[tuple[Card, ...]]:
-        frontier: list[tuple[Card, ...]] = [()]
-        for _ in range(levels):
-            children = [line + (c,) for line in frontier
-                        for c in self.playable(line, self.legal_kinds(line))]
-            if len(children) > cap:
-                children = self.rng.sample(children, cap)
-            frontier = children
-            if not frontier:
-                break
-        for line in frontier:
+    def starter_lines(self, first: list[Card], cap: int) -> tuple[list[tuple[Card, ...]], bool]:
+        """Every line as long as the starter (sampled down to ``cap`` a level); True if sampled."""
+        lines: list[tuple[Card, ...]] = [(c,) for c in self.playable((), first)]
+        sampled = False
+        for _ in range(self.rule.starter_count - 1):
+            lines = [line + (c,) for line in lines for c in self.playable(line, self.legal_kinds(line))]
+            if len(lines) > cap:
+                lines = self.rng.sample(lines, cap)
+                sampled = True
+        return lines, sampled
+
+    def next_level(self, lines: list[tuple[Card, ...]], cap: int) -> list[tuple[Card, ...]]:
+        """The lines one card longer, sampled down to ``cap``, each judged."""
+        children = [line + (c,) for line in lines for c in self.playable(line, self.legal_kinds(line))]
+        if len(children) > cap:
+            children = self.rng.sample(children, cap)
+        for line in children:
             self.legal_kinds(line)
-        return frontier
+        return children
+
+    def windows(self, starts: list[tuple[Card, ...]], k: int) -> None:
+        """For a rule that looks only at the last k cards: judge every reachable window of
+        k cards once (a fixpoint), which covers every reachable history."""
+        seen: set[tuple[Card, ...]] = set()
+        queue: deque[tuple[Card, ...]] = deque()
+        for line in starts:
+            key = line[len(line) - k:]
+            if key not in seen:
+                seen.add(key)
+                queue.append(line)
+        while queue:
+            line = queue.popleft()
+            for card in self.playable(line, self.legal_kinds(line)):
+                longer = line + (card,)
+                key = longer[len(longer) - k:]
+                if key not in seen:
+                    seen.add(key)
+                    queue.append(longer)
 
     def walk(self, start: tuple[Card, ...], depth: int, lookahead: int) -> None:
         line = start
@@ -164,11 +192,12 @@ class _Explorer:
 
 def check_rule(rule: Rule | str, *, seed: int = 0, walks: int = 24, adversarial: int = 3,
                depth: int = 40, min_kinds: int = FAIRNESS_MIN_KINDS, decks: int = DEFAULT_DECKS,
-               level_cap: int = 300) -> RuleReport:
+               level_cap: int = 300, starter_cap: int = 3000) -> RuleReport:
     """Explore reachable main lines of ``rule`` and report whether it is fair (see module doc).
 
     ``rule`` is a Rule, a library id or a rule text. Deterministic for a given ``seed``;
-    ``depth`` bounds the length of the lines explored.
+    ``depth`` bounds the length of the lines explored. A compiled rule that looks only at
+    the last one or two cards (``CompiledRule.window``) is explored exhaustively.
     """
     if isinstance(rule, str):
         from engine.rules import resolve_rule
@@ -177,15 +206,22 @@ def check_rule(rule: Rule | str, *, seed: int = 0, walks: int = 24, adversarial:
     rng = random.Random(seed)
     ex = _Explorer(rule, rng, decks)
     problems: list[str] = []
-    starter = rule.starter_count
     first_cards = 0
+    exhaustive = False
+    window = getattr(rule, "window", None)
     try:
-        first_cards = len(ex.legal_kinds(()))
-        frontier = ex.breadth_first(min(starter + 1, depth), level_cap)
-        if frontier:
-            for i in range(walks + adversarial):
-                start = frontier[rng.randrange(len(frontier))]
-                ex.walk(start, depth, lookahead=6 if i >= walks else 0)
+        first = ex.legal_kinds(())
+        first_cards = len(first)
+        starts, sampled = ex.starter_lines(first, starter_cap)
+        if isinstance(window, int) and window <= 2 and not sampled:
+            ex.windows(starts, window)
+            exhaustive = True
+        else:
+            frontier = ex.next_level(starts, level_cap) or starts
+            if frontier:
+                for i in range(walks + adversarial):
+                    start = frontier[rng.randrange(len(frontier))]
+                    ex.walk(start, max(depth, rule.starter_count + 1), lookahead=6 if i >= walks else 0)
         ex.determinism(samples=20)
     except _Undecided as exc:
         problems.append(exc.problem)
@@ -206,7 +242,7 @@ def check_rule(rule: Rule | str, *, seed: int = 0, walks: int = 24, adversarial:
     return RuleReport(
         text=rule.text,
         problems=tuple(problems),
-        starter_count=starter,
+        starter_count=rule.starter_count,
         lines_explored=ex.explored,
         depth=ex.deepest,
         first_cards=first_cards,
@@ -214,4 +250,5 @@ def check_rule(rule: Rule | str, *, seed: int = 0, walks: int = 24, adversarial:
         max_legal=max(counts, default=0),
         mean_legal=sum(counts) / len(counts) if counts else 0.0,
         worst_line=worst[1],
+        exhaustive=exhaustive,
     )

@@ -35,7 +35,7 @@ class CompiledRule:
     that the main expression. Raises RuleEvaluationError when the rule cannot decide.
     """
 
-    __slots__ = ("_main", "_memo", "_starter", "_starter_count", "_text", "_tree")
+    __slots__ = ("_main", "_memo", "_starter", "_starter_count", "_text", "_tree", "_window")
 
     def __init__(self, text: str, tree: RuleTree) -> None:
         self._text = text
@@ -46,9 +46,10 @@ class CompiledRule:
             self._starter = _boolean(tree.starter, "the start clause")
         self._main: Fn = _boolean(tree.main, "a rule")
         deps = dependencies(tree.main)
+        self._window = None if deps.dynamic else deps.max_back
         # A rule that only looks at the last card and the card tried may cache its answers.
         self._memo: dict[tuple[int, str, int, str], bool] | None = (
-            {} if not deps.dynamic and deps.max_back <= 1 else None)
+            {} if self._window is not None and self._window <= 1 else None)
 
     @property
     def text(self) -> str:
@@ -61,6 +62,13 @@ class CompiledRule:
     @property
     def tree(self) -> RuleTree:
         return self._tree
+
+    @property
+    def window(self) -> int | None:
+        """k when the main test looks only at the card tried and the last k cards (not at
+        ``pos``, ``line`` or aggregates); None otherwise. The checker explores such rules
+        exhaustively."""
+        return self._window
 
     def legal(self, line: Sequence[Card], card: Card) -> bool:
         if len(line) < self._starter_count:

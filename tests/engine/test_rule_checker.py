@@ -119,3 +119,18 @@ def test_checker_takes_a_library_id_or_a_text() -> None:
     by_id = check_rule("suit-cycle")
     by_text = check_rule("card.suit == next(prev.suit)")
     assert by_id.ok and (by_id.min_legal, by_id.max_legal) == (by_text.min_legal, by_text.max_legal) == (13, 13)
+
+
+@pytest.mark.parametrize(("text", "exhaustive", "min_legal", "max_legal"), [
+    ("card.red or card.face", True, 32, 32),  # looks at no earlier card
+    ("card.suit != prev.suit", True, 39, 39),  # the last card: 52 situations
+    ("start 2: true; card.rank != prev.rank or card.rank != prev(2).rank", True, 48, 52),  # the last two
+    ("pos < 2 or card.suit == prev(2).suit", False, 13, 52),  # pos: sampled
+])
+def test_rules_that_look_at_the_last_cards_only_are_explored_exhaustively(
+        text: str, exhaustive: bool, min_legal: int, max_legal: int) -> None:
+    # given a rule looking at the last 0-2 cards only, when checked, then every reachable history is judged
+    report = check_rule(text)
+    assert report.exhaustive is exhaustive
+    assert (report.min_legal, report.max_legal) == (min_legal, max_legal)
+    assert ("every reachable history" in report.summary()) is exhaustive
