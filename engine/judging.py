@@ -36,7 +36,8 @@ def judge_record(record: GameRecord, resolve_rule: RuleResolver) -> Judgement:
     try:
         rule = resolve_rule(record.start.rule)
     except ValueError as exc:
-        raise RecordError(rule_line, f"rule: {exc}") from None
+        shown = record.start.rule if "\n" not in record.start.rule else record.start.rule.split("\n")[0] + " ..."
+        raise RecordError(rule_line, f"rule: {shown!r} is not a library id, and as a rule text: {exc}") from None
     try:
         rnd = Round(rule, record.start)
     except RoundSetupError as exc:
