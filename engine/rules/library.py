@@ -1,9 +1,11 @@
 """The rule library (R1): classic Eleusis rules with stable ids and difficulty tiers.
 
 Sources: Mendelev's encyclopedia (seeds/003: Abbott's examples "from the easiest to the
-hardest"), Gardner's and Wikipedia's "higher unless face" (seeds/002), Golden's Eleusis
-Express, and the rule classes of the SPARC/E research (Dietterich and Michalski):
-periodic, decomposition (if/then on the last card) and disjunctive rules.
+hardest", seven of the eight fixed ids), Gardner's "higher unless face" (Wikipedia,
+seeds/002); the others are written after Abbott's kinds of rules, Golden's Eleusis Express
+(matching rules) and the rule classes of the SPARC/E research (Dietterich and Michalski):
+periodic, decomposition (if/then on the last card) and disjunctive rules. ``source`` says
+which.
 
 >>> LIBRARY['alternate-colour'].text
 'if prev.red then card.black else card.red'
@@ -24,12 +26,12 @@ __all__ = ["LIBRARY", "TIERS", "LibraryRule"]
 TIERS = ("easy", "medium", "hard")
 
 MENDELEV = "Mendelev, Encyclopedia of games (Abbott's examples; seeds/003)"
-GARDNER = "Gardner / Abbott, via Wikipedia (seeds/002)"
-GOLDEN = "Golden, Eleusis Express"
+GARDNER = "Gardner's example, via Wikipedia (seeds/002)"
+GOLDEN = "after Golden's Eleusis Express (matching rules)"
 SPARC_PERIODIC = "SPARC/E rule class: periodic"
 SPARC_DECOMPOSITION = "SPARC/E rule class: decomposition"
 SPARC_DISJUNCTIVE = "SPARC/E rule class: disjunctive"
-ABBOTT = "Abbott, Eleusis (single-card and sequence rules)"
+ABBOTT = "after Abbott's single-card and sequence rules"
 HOUSE = "this project (shows a feature of the language)"
 
 
