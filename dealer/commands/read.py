@@ -1,0 +1,119 @@
+"""`eleusis read IMAGE... [--json] [--single] [--decks N] [--known CARDS]`: read still images.
+
+With ``--json`` one JSON object per image, one per line::
+
+    {"image": "a.jpg", "ms": 41.0, "cards": [{"card": "QS", "confidence": 0.98,
+     "corners": [[x, y], [x, y], [x, y], [x, y]]}]}
+
+A card found but not read with confidence has ``"card": null`` (a back adds
+``"face_down": true``, a card cut by the frame ``"cut": true``, a fourth copy of a card
+with 3 decks ``"over_shoe": true`` and the doubtful label under ``"misread"``, C1).
+A missing or unreadable image is reported on stderr, the other images are still
+read, and the exit status is 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any, TextIO
+
+from engine.cards import Card, CardParseError, parse_cards
+
+__all__ = ["load_classifier", "register", "run"]
+
+
+def load_classifier(model: str | None, meta: str | None) -> Any:
+    """The classifier the command uses (a seam for tests)."""
+    from vision.classify import OnnxClassifier
+
+    return OnnxClassifier(model, meta)
+
+
+def _decks(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--decks must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"--decks must be at least 1, got {text!r}")
+    return value
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    try:
+        return parse_cards(text)
+    except CardParseError as exc:
+        raise argparse.ArgumentTypeError(f"--known: {exc}") from None
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "read", help="read the cards in still images",
+        description="Find and read the cards in still images (photos of cards on a table).")
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (jpg, png, ...)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
+    parser.add_argument("--single", action="store_true",
+                        help="each image is one card filling most of the frame: skip detection")
+    parser.add_argument("--decks", type=_decks, default=3, metavar="N",
+                        help="decks in the shoe (C1; default 3): more copies than that is a misreading")
+    parser.add_argument("--known", type=_cards, default=(), metavar="CARDS",
+                        help="cards known to be on the table already, e.g. '7H 7H QS' (count toward C1)")
+    parser.add_argument("--model", default=None, help="ONNX model (default models/card_classifier.onnx)")
+    parser.add_argument("--meta", default=None, help="model metadata JSON (default next to the model)")
+    parser.set_defaults(run=run)
+
+
+def _print_text(path: str, ms: float, cards: list[dict[str, Any]], out: TextIO) -> None:
+    print(f"{path}: {len(cards)} card{'s' if len(cards) != 1 else ''} ({ms:.0f} ms)", file=out)
+    for item in cards:
+        x = sum(c[0] for c in item["corners"]) / 4
+        y = sum(c[1] for c in item["corners"]) / 4
+        if item["card"]:
+            what = f"{item['card']:>3}  {item['confidence']:.2f}"
+        elif item.get("cut"):
+            what = "cut by the frame edge, not read"
+        elif item.get("over_shoe"):
+            what = f"  ?  read as {item['misread']}, but more copies than the shoe holds (C1): re-read"
+        elif item.get("face_down"):
+            what = "face down"
+        else:
+            what = "  ?  not sure"
+        print(f"  {what}  at ({x:.0f}, {y:.0f})", file=out)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    from vision.errors import ImageReadError, ModelLoadError
+    from vision.frames import read_image
+    from vision.pipeline import CardReader, ReaderConfig
+
+    meta = args.meta
+    if args.model and not meta:
+        meta = str(args.model).removesuffix(".onnx") + ".json"
+    try:
+        classifier = load_classifier(args.model, meta)
+    except ModelLoadError as exc:
+        print(f"eleusis read: {exc}", file=err)
+        return 2
+    reader = CardReader(classifier, ReaderConfig(decks=args.decks), known=args.known)
+    status = 0
+    for path in args.images:
+        try:
+            image = read_image(path)
+        except ImageReadError as exc:
+            print(f"eleusis read: {exc}", file=err)
+            status = 2
+            continue
+        start = time.perf_counter()
+        found = reader.read_single(image) if args.single else reader.read_frame(image)
+        ms = (time.perf_counter() - start) * 1000
+        cards = found.to_json_cards()
+        if args.json:
+            print(json.dumps({"image": path, "ms": round(ms, 1), "cards": cards}), file=out, flush=True)
+        else:
+            _print_text(path, ms, cards, out)
+    return status

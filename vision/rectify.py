@@ -1,0 +1,64 @@
+"""Warp each card quad to the canonical upright portrait image the classifier reads.
+
+The canonical card is BGR uint8 of shape ``(RECT_H, RECT_W, 3)`` = ``(280, 200, 3)``
+(from :mod:`vision.preprocess`, the classifier's contract), edge to edge. Corner 0 of a
+quad goes to the top-left, corner 1 to the top-right (see :mod:`vision.readings`).
+
+Which pair of sides is the card's long pair is clear from straight above but not at a
+slant: at 30 degrees of tilt a card lying along the line of sight looks wider than
+long. :func:`rectify_cards` with ``quarter_turn=True`` gives the other reading of the
+quad (its corners shifted by one), which the pipeline classifies too when in doubt.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import VisionError
+from vision.preprocess import RECT_H, RECT_W
+
+__all__ = ["RECT_H", "RECT_W", "rectify_cards", "rectify_whole_image", "whole_image_quad"]
+
+BgrImage = npt.NDArray[np.uint8]
+
+_CANONICAL = np.array([[0, 0], [RECT_W, 0], [RECT_W, RECT_H], [0, RECT_H]], np.float32)
+
+
+def rectify_cards(frame_bgr: BgrImage, quad_xy: npt.ArrayLike, quarter_turn: bool = False
+                  ) -> npt.NDArray[np.uint8]:
+    """(n, RECT_H, RECT_W, 3) upright cards from (n, 4, 2) quads; the frame is not modified."""
+    quads = np.asarray(quad_xy, np.float32)
+    if quads.size == 0:
+        return np.zeros((0, RECT_H, RECT_W, 3), np.uint8)
+    if quads.ndim != 3 or quads.shape[1:] != (4, 2):
+        raise VisionError(f"quad_xy must have shape (n, 4, 2), got {quads.shape}")
+    if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3 or frame_bgr.dtype != np.uint8:
+        raise VisionError(f"frame must be BGR uint8 (h, w, 3), got {frame_bgr.shape} {frame_bgr.dtype}")
+    if quarter_turn:
+        quads = np.roll(quads, -1, axis=1)
+    out = np.empty((len(quads), RECT_H, RECT_W, 3), np.uint8)
+    for i, quad in enumerate(quads):
+        m = cv2.getPerspectiveTransform(quad, _CANONICAL)
+        out[i] = cv2.warpPerspective(frame_bgr, m, (RECT_W, RECT_H), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def rectify_whole_image(image_bgr: BgrImage) -> BgrImage:
+    """A crop of one card (``eleusis read --single``): turned to portrait and resized."""
+    if image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
+        raise VisionError(f"an image must be BGR (h, w, 3), got shape {image_bgr.shape}")
+    h, w = image_bgr.shape[:2]
+    if w > h:
+        image_bgr = cv2.rotate(image_bgr, cv2.ROTATE_90_CLOCKWISE)
+    return cv2.resize(image_bgr, (RECT_W, RECT_H), interpolation=cv2.INTER_AREA)
+
+
+def whole_image_quad(image_bgr: BgrImage) -> npt.NDArray[np.float32]:
+    """The corners of the whole image as a card quad, in the order rectification uses."""
+    h, w = image_bgr.shape[:2]
+    quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    # turned clockwise, the image's bottom-left corner becomes the card's top-left
+    return np.roll(quad, 1, axis=0) if w > h else quad
