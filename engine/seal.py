@@ -72,4 +72,4 @@ def verify(seal_or_commitment: Seal | str, text: str, nonce: str) -> bool:
         actual = _digest(text, nonce)
     except SealError:
         return False
-    return hmac.compare_digest(expected, actual)
+    return hmac.compare_digest(expected.encode("utf-8"), actual.encode("ascii"))

@@ -5,12 +5,17 @@
   reads stdin). Exit 0 when the checker accepts the rule, 1 when it rejects it, 2 for a
   syntax error (``line L, column C: ...``).
 * ``eleusis rules show ID``: the rule text of a library rule, with its source.
+* ``eleusis rules seal TEXT``: a fresh nonce and the commitment to show before the deal (R2);
+  the rule text is never printed.
+* ``eleusis rules verify COMMITMENT NONCE TEXT``: after the reveal (G6), exit 0 when the
+  revealed rule and nonce are the sealed ones, 1 when they are not.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 from typing import Any
 
@@ -22,6 +27,7 @@ from engine.rules import (
     check_rule,
     resolve_rule,
 )
+from engine.seal import seal, verify
 
 __all__ = ["register", "report_json", "run_check", "run_list", "run_show"]
 
@@ -47,6 +53,16 @@ def register(subparsers: Any) -> None:
     check.add_argument("--depth", type=int, default=40, help="longest main line explored (default 40)")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.set_defaults(run=run_check)
+
+    sealing = sub.add_parser("seal", help="seal a rule before the deal: print its commitment (R2)")
+    sealing.add_argument("text", nargs="+", help="a library id or a rule text ('-' reads stdin)")
+    sealing.set_defaults(run=run_seal)
+
+    verifying = sub.add_parser("verify", help="after the reveal: check a rule and nonce against the seal (G6)")
+    verifying.add_argument("commitment", help="the commitment shown before the deal (sha256:... or 64 hex digits)")
+    verifying.add_argument("nonce", help="the nonce revealed with the rule")
+    verifying.add_argument("text", nargs="+", help="the revealed rule text or library id, exactly as sealed")
+    verifying.set_defaults(run=run_verify)
 
     show = sub.add_parser("show", help="the text of a library rule")
     show.add_argument("id", help="a library id, e.g. alternate-colour")
@@ -116,3 +132,30 @@ def run_show(args: argparse.Namespace) -> int:
     print(f"source: {entry.source}")
     print(entry.text)
     return 0
+
+
+def _rule_text(words: list[str]) -> str:
+    text = " ".join(words)
+    return sys.stdin.read() if text == "-" else text
+
+
+def run_seal(args: argparse.Namespace) -> int:
+    text = _rule_text(args.text)
+    try:
+        resolve_rule(text)  # seal only a rule that parses
+    except RuleSyntaxError as exc:
+        print(f"eleusis rules seal: {exc}", file=sys.stderr)
+        return 2
+    nonce = secrets.token_hex(16)
+    print(f"seal: {seal(text, nonce)}")
+    print(f"nonce: {nonce}   (keep it with the rule; reveal both after the round)")
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    text = _rule_text(args.text)
+    if verify(args.commitment, text, args.nonce):
+        print("the revealed rule is the sealed one")
+        return 0
+    print("the revealed rule and nonce do NOT match the seal")
+    return 1

@@ -100,3 +100,23 @@ def test_console_script_gives_no_traceback_on_bad_rule() -> None:
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert "line 1, column" in done.stderr
+
+
+def test_seal_then_verify_round_trip(capsys: pytest.CaptureFixture[str]) -> None:
+    # given a rule sealed by the command line, when the revealed rule and nonce are verified, then exit 0;
+    # a different rule exits 1; the sealed rule's text is never printed by `seal`
+    text = "card.suit == next(prev.suit)"
+    code, out, _ = run(["rules", "seal", text], capsys)
+    assert code == 0 and "next(prev.suit)" not in out
+    commitment = out.split("seal: ")[1].split()[0]
+    nonce = out.split("nonce: ")[1].split()[0]
+    assert run(["rules", "verify", commitment, nonce, text], capsys)[0] == 0
+    assert run(["rules", "verify", commitment, nonce, "card.suit", "==", "next(prev.suit)"], capsys)[0] == 0
+    code, out, _ = run(["rules", "verify", commitment, nonce, "card.suit != prev.suit"], capsys)
+    assert code == 1 and "do NOT match" in out
+
+
+def test_seal_refuses_a_rule_that_does_not_parse(capsys: pytest.CaptureFixture[str]) -> None:
+    # given a bad rule text, when sealed, then exit 2 with line and column (never seal a broken rule)
+    code, out, err = run(["rules", "seal", "card.red and"], capsys)
+    assert code == 2 and out == "" and "line 1, column 13" in err

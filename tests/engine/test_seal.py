@@ -68,3 +68,9 @@ def test_seal_module_doctests() -> None:
     import engine.seal
 
     assert doctest.testmod(engine.seal).failed == 0
+
+
+@pytest.mark.parametrize("commitment", ["", "sha256:", "é" * 64, "not hex at all"])
+def test_verify_of_a_malformed_commitment_is_false(commitment: str) -> None:
+    # given something that is no commitment, when verified, then False (never an exception)
+    assert verify(commitment, RULE, NONCE) is False
