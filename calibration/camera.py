@@ -19,18 +19,22 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.errors import CalibrationFailedError, ProfileFileError, UnsupportedVersionError
+from calibration.errors import (
+    CalibrationFailedError,
+    ProfileFileError,
+    UnsupportedVersionError,
+)
 from calibration.markers import aruco_dictionary
 
 __all__ = [
     "CAMERA_FORMAT",
     "CAMERA_VERSION",
-    "CharucoSpec",
     "CHARUCO",
-    "CameraProfile",
-    "default_camera",
-    "calibrate_from_frames",
     "DEFAULT_HFOV_DEG",
+    "CameraProfile",
+    "CharucoSpec",
+    "calibrate_from_frames",
+    "default_camera",
 ]
 
 CAMERA_FORMAT = "eleusis-camera"

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 __all__ = [
     "CalibrationError",
+    "CalibrationFailedError",
+    "FrameSourceError",
     "ProfileFileError",
     "UnsupportedVersionError",
-    "FrameSourceError",
-    "CalibrationFailedError",
 ]
 
 

@@ -37,7 +37,7 @@ from calibration.layout import (
 )
 from calibration.markers import marker_bits
 
-__all__ = ["PAPER_SIZES_PT", "KitPage", "kit_pages", "write_kit_pdf", "PROTOCOL"]
+__all__ = ["PAPER_SIZES_PT", "PROTOCOL", "KitPage", "kit_pages", "write_kit_pdf"]
 
 PAPER_SIZES_PT = {"a4": A4, "letter": LETTER}
 _FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")

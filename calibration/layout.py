@@ -29,18 +29,18 @@ from calibration.errors import ProfileFileError, UnsupportedVersionError
 __all__ = [
     "LAYOUT_FORMAT",
     "LAYOUT_VERSION",
-    "MarkerPlacement",
-    "Zone",
-    "TokenSpec",
-    "TableLayout",
-    "default_layout",
-    "PLAY_SHEET_W_MM",
     "PLAY_SHEET_H_MM",
-    "ZONE_PLAY",
-    "TOKEN_TILE_MM",
+    "PLAY_SHEET_W_MM",
     "TOKEN_MARKER_TOP_MM",
+    "TOKEN_TILE_MM",
     "ZONE_MAIN_LINE",
+    "ZONE_PLAY",
     "ZONE_SIDE_BRANCHES",
+    "MarkerPlacement",
+    "TableLayout",
+    "TokenSpec",
+    "Zone",
+    "default_layout",
 ]
 
 LAYOUT_FORMAT = "eleusis-table-layout"

@@ -16,10 +16,10 @@ import numpy.typing as npt
 __all__ = [
     "MarkerDetections",
     "aruco_dictionary",
-    "marker_bits",
-    "marker_image",
     "detect_markers",
     "make_detector",
+    "marker_bits",
+    "marker_image",
 ]
 
 _DICTIONARIES = {

@@ -31,15 +31,16 @@ from calibration.layout import (
 from calibration.markers import marker_bits
 
 __all__ = [
-    "PinholeView",
-    "Lighting",
-    "TokenPlacement",
+    "TOKEN_TILE_MM",
     "CardPlacement",
+    "Lighting",
+    "PinholeView",
     "Scene",
+    "TokenPlacement",
+    "random_lighting",
+    "render_flat_view",
     "render_scene",
     "render_table_texture",
-    "random_lighting",
-    "TOKEN_TILE_MM",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -318,6 +319,20 @@ def render_scene(layout: TableLayout | None = None, view: PinholeView | None = N
                                 borderMode=cv2.BORDER_CONSTANT, borderValue=TABLE_BGR)
     frame = _apply_lighting(frame, lighting, rng)
     return Scene(frame, table_to_px, view, tuple(tokens), tuple(cards))
+
+
+def render_flat_view(picture: ImageBGR, picture_px_per_mm: float, view: PinholeView,
+                     lighting: Lighting | None = None, rng: np.random.Generator | None = None,
+                     background_bgr: tuple[int, int, int] = TABLE_BGR) -> Scene:
+    """A flat picture (its top-left corner at table (0, 0) mm) seen by the camera, e.g. the
+    ChArUco board lying on the table."""
+    img = picture if picture.ndim == 3 else cv2.cvtColor(picture, cv2.COLOR_GRAY2BGR)
+    scale = np.array([[picture_px_per_mm, 0, 0], [0, picture_px_per_mm, 0], [0, 0, 1.0]])
+    table_to_px = view.table_to_px
+    frame = cv2.warpPerspective(img, table_to_px @ np.linalg.inv(scale), view.size_wh, flags=cv2.INTER_AREA,
+                                borderMode=cv2.BORDER_CONSTANT, borderValue=background_bgr)
+    frame = _apply_lighting(np.asarray(frame, dtype=np.uint8), lighting or Lighting(), rng or np.random.default_rng(0))
+    return Scene(frame, table_to_px, view)
 
 
 def _apply_lighting(frame: ImageBGR, light: Lighting, rng: np.random.Generator) -> ImageBGR:

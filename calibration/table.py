@@ -22,13 +22,13 @@ from calibration.markers import MarkerDetections
 
 __all__ = [
     "TableHomography",
+    "TableTracker",
+    "TrackState",
+    "TrackUpdate",
     "estimate_homography",
     "map_points",
     "px_per_mm_at",
     "zone_polygon_px",
-    "TrackState",
-    "TrackUpdate",
-    "TableTracker",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -64,13 +64,15 @@ def map_points(homography: FloatArray, points: npt.ArrayLike) -> FloatArray:
     return np.asarray(out.reshape(pts.shape), dtype=np.float64)
 
 
-def px_per_mm_at(table_to_px: FloatArray, x_mm: float, y_mm: float) -> float:
-    """Pixels per millimetre at a table point, in the direction the view squashes most."""
+def px_per_mm_at(table_to_px: FloatArray, x_mm: float, y_mm: float, widest: bool = False) -> float:
+    """Pixels per millimetre at a table point, in the direction the view squashes most
+    (or, with ``widest``, the least)."""
     jac = np.empty((2, 2))
     base = map_points(table_to_px, [(x_mm, y_mm)])[0]
     for k, (dx, dy) in enumerate(((1.0, 0.0), (0.0, 1.0))):
         jac[:, k] = map_points(table_to_px, [(x_mm + dx, y_mm + dy)])[0] - base
-    return float(np.linalg.svd(jac, compute_uv=False).min())
+    singular = np.linalg.svd(jac, compute_uv=False)
+    return float(singular.max() if widest else singular.min())
 
 
 def zone_polygon_px(table_to_px: FloatArray, polygon_mm: tuple[tuple[float, float], ...]) -> FloatArray:

@@ -16,8 +16,13 @@ from calibration.layout import TOKEN_MARKER_TOP_MM, TOKEN_TILE_MM, TableLayout
 from calibration.markers import MarkerDetections, detect_markers
 from calibration.table import TableHomography
 
-__all__ = ["TokenSighting", "find_tokens", "tokens_from_detections", "TOKEN_TILE_MM",
-           "TOKEN_MARKER_TOP_MM"]
+__all__ = [
+    "TOKEN_MARKER_TOP_MM",
+    "TOKEN_TILE_MM",
+    "TokenSighting",
+    "find_tokens",
+    "tokens_from_detections",
+]
 
 ImageBGR = npt.NDArray[np.uint8]
 

@@ -1,0 +1,292 @@
+"""The guided table check and the table profile that ``eleusis play`` reads.
+
+``check_table`` runs over frames (a video, a still, a camera): it tracks the mat,
+measures the guide tiles, and judges the picture at the play zone: pixels per
+millimetre, glare (the fraction of saturated pixels) and exposure. It says plainly
+whether card indices will be readable and what to change if not.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.camera import CameraProfile, default_camera
+from calibration.errors import ProfileFileError, UnsupportedVersionError
+from calibration.layout import ZONE_PLAY, MarkerPlacement, TableLayout
+from calibration.markers import detect_markers
+from calibration.table import (
+    TableHomography,
+    TableTracker,
+    TrackState,
+    estimate_homography,
+    map_points,
+    px_per_mm_at,
+)
+
+__all__ = [
+    "GLARE_MAX_FRACTION",
+    "INDEX_HEIGHT_MM",
+    "INDEX_MIN_PX",
+    "PROFILE_FORMAT",
+    "PROFILE_VERSION",
+    "TableCheck",
+    "TableProfile",
+    "check_table",
+    "frame_quality",
+]
+
+PROFILE_FORMAT = "eleusis-table-profile"
+PROFILE_VERSION = 1
+
+INDEX_HEIGHT_MM = 7.0  # the rank letter in a card's corner index, standard poker cards
+INDEX_MIN_PX = 14.0  # the height the reader needs to tell 6 from 8 and Q from O
+GLARE_MAX_FRACTION = 0.01  # saturated pixels allowed in the play zone
+DARK_LEVEL = 80.0  # mean grey level of the (light) play zone below which it is too dark
+BRIGHT_LEVEL = 235.0
+
+FloatArray = npt.NDArray[np.float64]
+ImageBGR = npt.NDArray[np.uint8]
+
+
+def frame_quality(frame: ImageBGR, table_to_px: FloatArray, layout: TableLayout) -> tuple[float, float]:
+    """(glare fraction, mean grey level) inside the play zone as seen in the frame."""
+    poly = map_points(table_to_px, list(layout.zone(ZONE_PLAY).polygon_mm))
+    mask = np.zeros(frame.shape[:2], dtype=np.uint8)
+    cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 255)
+    inside = mask > 0
+    if not inside.any():
+        return 0.0, 0.0
+    saturated = frame.max(axis=2) >= 250 if frame.ndim == 3 else frame >= 250
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    return float(saturated[inside].mean()), float(grey[inside].mean())
+
+
+@dataclass
+class TableCheck:
+    """What the check found; ``advice`` lists plain sentences (empty when all is well)."""
+
+    frames_seen: int = 0
+    frames_located: int = 0
+    frame_size_wh: tuple[int, int] | None = None
+    markers_seen: tuple[int, ...] = ()
+    homography: TableHomography | None = None
+    px_per_mm: float | None = None
+    glare_fraction: float = 0.0
+    mean_level: float = 0.0
+    guides_measured: dict[int, tuple[tuple[float, float], ...]] = field(default_factory=dict)
+    moves: int = 0
+    slant: float = 1.0  # how much the view squashes the play zone: 1 looks straight down
+    advice: list[str] = field(default_factory=list)
+
+    @property
+    def found(self) -> bool:
+        return self.homography is not None
+
+    @property
+    def index_px(self) -> float | None:
+        return None if self.px_per_mm is None else self.px_per_mm * INDEX_HEIGHT_MM
+
+    @property
+    def exposure(self) -> str:
+        if self.mean_level < DARK_LEVEL:
+            return "too dark"
+        if self.mean_level > BRIGHT_LEVEL:
+            return "too bright"
+        return "good"
+
+    @property
+    def readable(self) -> bool:
+        return (self.found and self.index_px is not None and self.index_px >= INDEX_MIN_PX
+                and self.glare_fraction <= GLARE_MAX_FRACTION and self.exposure == "good")
+
+    def report_lines(self) -> list[str]:
+        if not self.found:
+            return [f"The mat was not found in {self.frames_seen} frame(s): no PLAY sheet markers in view."] + self.advice
+        assert self.px_per_mm is not None and self.index_px is not None
+        lines = [
+            f"Mat found in {self.frames_located} of {self.frames_seen} frame(s); markers seen: "
+            f"{', '.join(str(i) for i in self.markers_seen)}.",
+            f"Resolution at the play zone: {self.px_per_mm:.2f} px/mm: a card index "
+            f"({INDEX_HEIGHT_MM:g} mm) is {self.index_px:.0f} px high (needs {INDEX_MIN_PX:g}).",
+            f"Glare: {100 * self.glare_fraction:.1f}% of the play zone is saturated "
+            f"(at most {100 * GLARE_MAX_FRACTION:g}%).",
+            f"Exposure: {self.exposure} (mean level {self.mean_level:.0f} of 255).",
+        ]
+        if self.moves:
+            lines.append(f"The camera or the mat moved {self.moves} time(s) during the check.")
+        for marker_id in sorted(self.guides_measured):
+            lines.append(f"Guide tile {marker_id} measured at "
+                         f"({_centre(self.guides_measured[marker_id])[0]:.0f}, "
+                         f"{_centre(self.guides_measured[marker_id])[1]:.0f}) mm.")
+        lines.append("Card indices will be readable." if self.readable
+                     else "Card indices will NOT be readable reliably:")
+        return lines + [f"- {a}" for a in self.advice]
+
+
+def _centre(corners: tuple[tuple[float, float], ...]) -> tuple[float, float]:
+    arr = np.asarray(corners)
+    c = arr.mean(axis=0)
+    return float(c[0]), float(c[1])
+
+
+def _advise(check: TableCheck) -> list[str]:
+    advice: list[str] = []
+    if not check.found:
+        return ["Put the whole PLAY sheet in view, flat and unhidden, and light it evenly."]
+    assert check.homography is not None and check.px_per_mm is not None
+    need = INDEX_MIN_PX / INDEX_HEIGHT_MM
+    if check.px_per_mm < need:
+        factor = check.px_per_mm / need
+        advice.append(
+            f"Bring the camera closer, to about {100 * factor:.0f}% of its present distance, or use a "
+            f"higher resolution (x{need / check.px_per_mm:.1f} more pixels across, e.g. 1920x1080 "
+            f"instead of 1280x720).")
+    if check.slant < 0.6:
+        advice.append("The camera looks at the table at a low slant: raise it so it looks down more steeply.")
+    if check.glare_fraction > GLARE_MAX_FRACTION:
+        advice.append("Less light from the side: glare washes out part of the play zone. Move the lamp, "
+                      "dim it, or turn the mat.")
+    if check.exposure == "too dark":
+        advice.append("More light on the table (or a longer exposure): the play zone is too dark.")
+    elif check.exposure == "too bright":
+        advice.append("Less light or a shorter exposure: the play zone is washed out.")
+    return advice
+
+
+def check_table(frames: Iterable[ImageBGR], layout: TableLayout, camera: CameraProfile | None = None,
+                max_frames: int = 90) -> tuple[TableCheck, ImageBGR | None]:
+    """Run the check; returns it with the last frame where the mat was found (for drawing)."""
+    tracker = TableTracker(layout)
+    anchors_only = layout.with_markers(tuple(m for m in layout.markers if m.role == "anchor"))
+    check = TableCheck()
+    seen_ids: set[int] = set()
+    glare: list[float] = []
+    levels: list[float] = []
+    guide_samples: dict[int, list[FloatArray]] = {}
+    last: ImageBGR | None = None
+    for frame in frames:
+        if check.frames_seen >= max_frames:
+            break
+        check.frames_seen += 1
+        if camera is None:
+            camera = default_camera((frame.shape[1], frame.shape[0]))
+        frame = camera.for_size((frame.shape[1], frame.shape[0])).undistort(frame)
+        check.frame_size_wh = (frame.shape[1], frame.shape[0])
+        detections = detect_markers(frame, layout.dictionary)
+        update = tracker.update(detections)
+        if update.state == TrackState.MOVED:
+            check.moves += 1
+        if update.homography is None or update.state == TrackState.LOST or update.markers_seen == 0:
+            continue
+        check.frames_located += 1
+        seen_ids.update(update.homography.marker_ids)
+        last = frame
+        g, lvl = frame_quality(frame, update.homography.table_to_px, layout)
+        glare.append(g)
+        levels.append(lvl)
+        anchor_fit = estimate_homography(detections, anchors_only)
+        if anchor_fit is not None:
+            for marker_id, corners in detections.as_dict().items():
+                if marker_id in layout.table_marker_ids and layout.marker(marker_id).role == "guide":
+                    guide_samples.setdefault(marker_id, []).append(anchor_fit.to_table_mm(corners))
+    check.homography = tracker.homography if check.frames_located else None
+    check.markers_seen = tuple(sorted(seen_ids))
+    if check.homography is not None:
+        cx, cy = layout.zone(ZONE_PLAY).centre_mm
+        check.px_per_mm = px_per_mm_at(check.homography.table_to_px, cx, cy)
+        widest = px_per_mm_at(check.homography.table_to_px, cx, cy, widest=True)
+        check.slant = check.px_per_mm / widest if widest > 0 else 1.0
+        check.glare_fraction = float(np.median(glare))
+        check.mean_level = float(np.median(levels))
+        for marker_id, samples in guide_samples.items():
+            mean = np.median(np.stack(samples), axis=0)
+            check.guides_measured[marker_id] = tuple((float(x), float(y)) for x, y in mean)
+    check.advice = _advise(check)
+    return check, last
+
+
+@dataclass(frozen=True)
+class TableProfile:
+    """What ``eleusis play`` needs about this table: the layout as measured, the camera, the check."""
+
+    layout: TableLayout
+    camera: CameraProfile
+    table_to_px: FloatArray
+    px_per_mm: float
+    glare_fraction: float
+    mean_level: float
+    readable: bool
+    advice: tuple[str, ...] = ()
+    source: str = ""
+    created: str = ""
+
+    @classmethod
+    def from_check(cls, check: TableCheck, layout: TableLayout, camera: CameraProfile | None,
+                   source: str) -> TableProfile:
+        if check.homography is None or check.px_per_mm is None or check.frame_size_wh is None:
+            raise ProfileFileError(f"{source}: the mat was not found, so there is no table profile to write")
+        markers = tuple(
+            MarkerPlacement(m.marker_id, check.guides_measured[m.marker_id], "guide")  # type: ignore[arg-type]
+            if m.marker_id in check.guides_measured else m
+            for m in layout.markers)
+        cam = (camera or default_camera(check.frame_size_wh)).for_size(check.frame_size_wh)
+        created = _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
+        return cls(layout.with_markers(markers), cam, check.homography.table_to_px, check.px_per_mm,
+                   check.glare_fraction, check.mean_level, check.readable, tuple(check.advice), source, created)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": PROFILE_FORMAT,
+            "version": PROFILE_VERSION,
+            "created": self.created,
+            "source": self.source,
+            "table_to_px": np.asarray(self.table_to_px).round(9).tolist(),
+            "px_per_mm_play_zone": round(self.px_per_mm, 4),
+            "glare_fraction": round(self.glare_fraction, 5),
+            "mean_level": round(self.mean_level, 2),
+            "readable": self.readable,
+            "advice": list(self.advice),
+            "camera": self.camera.to_dict(),
+            "layout": self.layout.to_dict(),
+        }
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> TableProfile:
+        p = Path(path)
+        where = repr(str(p))
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ProfileFileError(f"{where}: cannot read the table profile ({exc.strerror})") from exc
+        except json.JSONDecodeError as exc:
+            raise ProfileFileError(f"{where}: not JSON ({exc})") from exc
+        if not isinstance(data, dict) or data.get("format") != PROFILE_FORMAT:
+            raise ProfileFileError(f"{where}: not an Eleusis table profile (format {PROFILE_FORMAT!r})")
+        if data.get("version") != PROFILE_VERSION:
+            raise UnsupportedVersionError(
+                f"{where}: table profile version {data.get('version')!r} is not supported (this dealer "
+                f"reads version {PROFILE_VERSION}); run `eleusis calibrate table` again")
+        try:
+            hom = np.array(data["table_to_px"], dtype=np.float64)
+            if hom.shape != (3, 3):
+                raise ValueError(f"table_to_px must be 3x3, got shape {hom.shape}")
+            return cls(TableLayout.from_dict(data["layout"], where), CameraProfile.from_dict(data["camera"], where),
+                       hom, float(data["px_per_mm_play_zone"]), float(data["glare_fraction"]),
+                       float(data["mean_level"]), bool(data["readable"]), tuple(data.get("advice", ())),
+                       str(data.get("source", "")), str(data.get("created", "")))
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, ProfileFileError):
+                raise
+            raise ProfileFileError(f"{where}: bad or missing field: {exc}") from exc

@@ -1,0 +1,188 @@
+"""`eleusis calibrate table|camera`: check the table view and write the profiles `eleusis play` uses.
+
+    eleusis calibrate table [--video FILE | --image FILE | --camera N] [--headless]
+                            [--out PROFILE.json] [--annotated PNG] [--camera-profile CAM.json]
+    eleusis calibrate camera (--video FILE | --images FILE... | --camera N) [--out CAM.json]
+
+Exit status: 0 when the mat was found and cards will be readable; 1 when the check
+found a problem (the table profile is still written if the mat was found); 2 for bad
+input (a missing file, an unreadable profile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from calibration.camera import CHARUCO, CameraProfile, calibrate_from_frames
+from calibration.check import TableCheck, TableProfile, check_table
+from calibration.errors import CalibrationError
+from calibration.frames import camera_frames, image_frames, video_frames
+from calibration.layout import TableLayout, default_layout
+from calibration.markers import detect_markers
+from calibration.overlay import draw_table_overlay
+from calibration.table import TableTracker
+from calibration.tokens import tokens_from_detections
+
+ImageBGR = npt.NDArray[np.uint8]
+
+DEFAULT_TABLE_PROFILE = "eleusis-table.json"
+DEFAULT_CAMERA_PROFILE = "eleusis-camera.json"
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "calibrate", help="check the camera's view of the table; write the table or camera profile",
+        description="Calibrate the table (the mat's markers, zones, readability) or the camera (ChArUco board).")
+    sub = parser.add_subparsers(dest="target", metavar="WHAT")
+    parser.set_defaults(run=_no_target(parser))
+
+    table = sub.add_parser("table", help="find the mat, show the zones, judge readability, write a profile")
+    source = table.add_mutually_exclusive_group()
+    source.add_argument("--video", metavar="FILE", help="a recorded video of the table")
+    source.add_argument("--image", metavar="FILE", help="a still photograph of the table")
+    source.add_argument("--camera", metavar="N", type=int, help="a live camera index (default 0)")
+    table.add_argument("--headless", action="store_true", help="no preview window: check and report only")
+    table.add_argument("--out", metavar="PROFILE.json", default=DEFAULT_TABLE_PROFILE,
+                       help=f"the table profile to write (default {DEFAULT_TABLE_PROFILE})")
+    table.add_argument("--annotated", metavar="PNG", help="also save a picture of the zones drawn on the view")
+    table.add_argument("--camera-profile", metavar="CAM.json", help="intrinsics from `eleusis calibrate camera`")
+    table.add_argument("--layout", metavar="LAYOUT.json", help="a table layout other than the kit's")
+    table.add_argument("--frames", type=int, default=90, metavar="N", help="frames to check (default 90)")
+    table.set_defaults(run=run_table)
+
+    camera = sub.add_parser("camera", help="intrinsics from views of the kit's ChArUco board")
+    csource = camera.add_mutually_exclusive_group(required=True)
+    csource.add_argument("--video", metavar="FILE", help="a video showing the board at several angles")
+    csource.add_argument("--images", metavar="FILE", nargs="+", help="still photographs of the board")
+    csource.add_argument("--camera", metavar="N", type=int, help="a live camera index")
+    camera.add_argument("--out", metavar="CAM.json", default=DEFAULT_CAMERA_PROFILE,
+                        help=f"the camera profile to write (default {DEFAULT_CAMERA_PROFILE})")
+    camera.add_argument("--frames", type=int, default=300, metavar="N", help="frames to read at most")
+    camera.add_argument("--step", type=int, default=10, metavar="K", help="use every K-th video frame")
+    camera.set_defaults(run=run_camera)
+
+
+def _no_target(parser: argparse.ArgumentParser) -> Any:
+    def run(_args: argparse.Namespace) -> int:
+        parser.print_help(sys.stderr)
+        return 2
+    return run
+
+
+def _error(message: str) -> int:
+    print(f"eleusis calibrate: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _has_display() -> bool:
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def _table_frames(args: argparse.Namespace) -> Iterator[ImageBGR]:
+    if args.video:
+        return video_frames(args.video, max_frames=args.frames)
+    if args.image:
+        return image_frames([args.image])
+    return camera_frames(0 if args.camera is None else args.camera, max_frames=args.frames)
+
+
+def run_table(args: argparse.Namespace) -> int:
+    if args.frames < 1:
+        return _error(f"--frames must be at least 1, got {args.frames}")
+    try:
+        layout = TableLayout.load(args.layout) if args.layout else default_layout()
+        camera = CameraProfile.load(args.camera_profile) if args.camera_profile else None
+        frames = _table_frames(args)
+        source = args.video or args.image or f"camera {0 if args.camera is None else args.camera}"
+        if not args.headless and _has_display():
+            frames = _live_preview(frames, layout)
+        check, last = check_table(frames, layout, camera, max_frames=args.frames)
+    except CalibrationError as exc:
+        return _error(str(exc))
+    for line in check.report_lines():
+        print(line)
+    if not check.found:
+        print("No profile written.")
+        return 1
+    try:
+        profile = TableProfile.from_check(check, layout, camera, source)
+        profile.save(args.out)
+    except (CalibrationError, OSError) as exc:
+        return _error(f"cannot write {args.out!r}: {exc}")
+    print(f"Table profile written to {args.out}")
+    if args.annotated and last is not None:
+        if not _save_annotated(args.annotated, last, check, layout):
+            return _error(f"cannot write the picture {args.annotated!r}")
+        print(f"Zones drawn in {args.annotated}")
+    return 0 if check.readable else 1
+
+
+def _save_annotated(path: str, frame: ImageBGR, check: TableCheck, layout: TableLayout) -> bool:
+    import cv2
+
+    tokens = tokens_from_detections(detect_markers(frame, layout.dictionary), layout, check.homography)
+    lines = [f"{check.px_per_mm:.2f} px/mm at the play zone, glare {100 * check.glare_fraction:.1f}%, "
+             f"exposure {check.exposure}", "READABLE" if check.readable else "NOT READABLE: see the report"]
+    return bool(cv2.imwrite(path, draw_table_overlay(frame, check.homography, layout, tokens, lines)))
+
+
+def _live_preview(frames: Iterator[ImageBGR], layout: TableLayout) -> Iterator[ImageBGR]:
+    """Show each frame with the zones; yields the frames to the check. Keys: Enter/s check now, q/Esc quit."""
+    import cv2
+
+    tracker = TableTracker(layout)
+    recent: deque[ImageBGR] = deque(maxlen=30)
+    try:
+        for frame in frames:
+            detections = detect_markers(frame, layout.dictionary)
+            update = tracker.update(detections)
+            tokens = tokens_from_detections(detections, layout, update.homography)
+            recent.append(frame)
+            shown = draw_table_overlay(frame, update.homography, layout, tokens,
+                                       [update.message, "Enter or s: check now   q: quit"])
+            cv2.imshow("eleusis calibrate table", shown)
+            key = cv2.waitKey(1) & 0xFF
+            if key in (ord("q"), 27):
+                return
+            if key in (ord("s"), 13, 10):
+                break
+        yield from recent
+    finally:
+        cv2.destroyAllWindows()
+
+
+def run_camera(args: argparse.Namespace) -> int:
+    try:
+        if args.video:
+            frames = video_frames(args.video, max_frames=args.frames, step=max(1, args.step))
+            source = args.video
+        elif args.images:
+            frames = image_frames(args.images)
+            source = f"{len(args.images)} image(s)"
+        else:
+            frames = camera_frames(args.camera, max_frames=args.frames)
+            source = f"camera {args.camera}"
+        profile = calibrate_from_frames(frames, CHARUCO, source=source)
+    except CalibrationError as exc:
+        return _error(str(exc))
+    try:
+        profile.save(args.out)
+    except OSError as exc:
+        return _error(f"cannot write {args.out!r}: {exc.strerror}")
+    w, h = profile.size_wh
+    print(f"Camera calibrated from {profile.views} views at {w}x{h}: focal length {profile.focal_px:.0f} px, "
+          f"reprojection error {profile.rms_px:.2f} px.")
+    if profile.rms_px is not None and profile.rms_px > 1.0:
+        print("The error is high: hold the board flat and still, and film it in sharper light.")
+    print(f"Camera profile written to {args.out}")
+    return 0
