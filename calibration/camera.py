@@ -64,7 +64,7 @@ class CharucoSpec:
 
     def image(self, px_per_mm: float) -> ImageBGR:
         w, h = self.size_mm
-        grey = self.board().generateImage((int(round(w * px_per_mm)), int(round(h * px_per_mm))))
+        grey = self.board().generateImage((round(w * px_per_mm), round(h * px_per_mm)))
         return np.asarray(grey, dtype=np.uint8)
 
 

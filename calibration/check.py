@@ -113,12 +113,12 @@ class TableCheck:
             return [f"The mat was not found in {self.frames_seen} frame(s): no PLAY sheet markers in view."] + self.advice
         assert self.px_per_mm is not None and self.index_px is not None
         lines = [
-            f"Mat found in {self.frames_located} of {self.frames_seen} frame(s); markers seen: "
-            f"{', '.join(str(i) for i in self.markers_seen)}.",
-            f"Resolution at the play zone: {self.px_per_mm:.2f} px/mm: a card index "
-            f"({INDEX_HEIGHT_MM:g} mm) is {self.index_px:.0f} px high (needs {INDEX_MIN_PX:g}).",
-            f"Glare: {100 * self.glare_fraction:.1f}% of the play zone is saturated "
-            f"(at most {100 * GLARE_MAX_FRACTION:g}%).",
+            (f"Mat found in {self.frames_located} of {self.frames_seen} frame(s); markers seen: "
+            f"{', '.join(str(i) for i in self.markers_seen)}."),
+            (f"Resolution at the play zone: {self.px_per_mm:.2f} px/mm: a card index "
+            f"({INDEX_HEIGHT_MM:g} mm) is {self.index_px:.0f} px high (needs {INDEX_MIN_PX:g})."),
+            (f"Glare: {100 * self.glare_fraction:.1f}% of the play zone is saturated "
+            f"(at most {100 * GLARE_MAX_FRACTION:g}%)."),
             f"Exposure: {self.exposure} (mean level {self.mean_level:.0f} of 255).",
         ]
         if self.moves:

@@ -23,7 +23,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
@@ -44,30 +44,30 @@ _FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 
 # The plain-language protocol, printed on the kit's first page (title, paragraphs).
 PROTOCOL: tuple[tuple[str, str], ...] = (
-    ("Set up", "Lay the PLAY sheet flat in front of the camera. The layout grows on the table "
+    ("Set up", ("Lay the PLAY sheet flat in front of the camera. The layout grows on the table "
      "beyond its top edge: first the side branches, then the main line, read left to right. "
      "Put guide tile 6 at the top-left and guide tile 7 at the top-right of the main-line area. "
-     "Run <b>eleusis calibrate table</b> once: it says whether the camera sees well enough."),
-    ("Your turn: an attempt", "Lay your card or cards face up in the PLAY ZONE, left to right in "
+     "Run <b>eleusis calibrate table</b> once: it says whether the camera sees well enough.")),
+    ("Your turn: an attempt", ("Lay your card or cards face up in the PLAY ZONE, left to right in "
      "the order you play them, not overlapping. Take your hand away. The dealer reads the cards "
-     "and says its verdict."),
-    ("Follow the verdict", "Accepted: move the cards, in the same order, to the right end of the "
+     "and says its verdict.")),
+    ("Follow the verdict", ("Accepted: move the cards, in the same order, to the right end of the "
      "main line. Rejected: move the whole attempt below the last card of the main line as one "
-     "side branch, going down, and draw 2 cards for each card you played (P4)."),
-    ("No play", "Lay the NO PLAY token in the play zone, then your whole hand face up, cards not "
+     "side branch, going down, and draw 2 cards for each card you played (P4).")),
+    ("No play", ("Lay the NO PLAY token in the play zone, then your whole hand face up, cards not "
      "overlapping. If it does not fit, show it in batches: the dealer says how many cards it "
-     "still needs to see; take the seen cards back and lay the next ones."),
-    ("The prophet", "Right after your own turn you may take office: lay the PROPHET token just "
+     "still needs to see; take the seen cards back and lay the next ones.")),
+    ("The prophet", ("Right after your own turn you may take office: lay the PROPHET token just "
      "after the last card of the main line (F2) and set your hand aside. From then on, after each "
      "attempt, the prophet lays ACCEPT or REJECT in the play zone. For a no play the prophet lays "
      "ACCEPT, or lays REJECT just below the one card they say is legal. The dealer checks every "
-     "decision (F3)."),
-    ("Corrections", "After each verdict the dealer compares the table with its record. If a card "
+     "decision (F3).")),
+    ("Corrections", ("After each verdict the dealer compares the table with its record. If a card "
      "lies in the wrong place, it says which and where it belongs (\"QD should be in the side "
-     "branch under 7H, it is on the main line\"). Move it; the dealer looks again."),
-    ("Keys, if the table is not enough", "Space or Enter: read the play zone now. n: no play. "
+     "branch under 7H, it is on the main line\"). Move it; the dealer looks again.")),
+    ("Keys, if the table is not enough", ("Space or Enter: read the play zone now. n: no play. "
      "p: prophet. a / r: accept / reject. u: undo the last reading. c: the layout is corrected, "
-     "check again. h: say the last verdict again. q: quit."),
+     "check again. h: say the last verdict again. q: quit.")),
 )
 
 
@@ -94,7 +94,7 @@ def _fonts() -> tuple[str, str]:
             pdfmetrics.registerFont(TTFont("DejaVu", str(_FONT_DIR / "DejaVuSans.ttf")))
             pdfmetrics.registerFont(TTFont("DejaVu-Bold", str(_FONT_DIR / "DejaVuSans-Bold.ttf")))
         return "DejaVu", "DejaVu-Bold"
-    except Exception:  # no DejaVu: plain fonts, and symbols fall back to words
+    except (OSError, TTFError):  # no DejaVu: plain fonts, and symbols fall back to words
         return "Helvetica", "Helvetica-Bold"
 
 

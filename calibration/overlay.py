@@ -48,7 +48,7 @@ def draw_table_overlay(frame: ImageBGR, homography: TableHomography | None, layo
                 pts = homography.to_px(list(m.corners_mm))
                 cv2.polylines(out, [np.round(pts).astype(np.int32)], True, (0, 255, 255), 1, cv2.LINE_AA)
     for t in tokens:
-        cx, cy = (int(round(v)) for v in t.centre_px)
+        cx, cy = (round(v) for v in t.centre_px)
         cv2.circle(out, (cx, cy), 8, (255, 0, 255), 2, cv2.LINE_AA)
         cv2.putText(out, f"{t.word} ({t.zone or 'off zones'})", (cx + 10, cy), cv2.FONT_HERSHEY_SIMPLEX,
                     0.55, (255, 0, 255), 2, cv2.LINE_AA)

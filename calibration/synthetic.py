@@ -196,7 +196,7 @@ def _put_text_mm(img: ImageBGR, tex: _Texture, text: str, x_mm: float, y_mm: flo
                  height_mm: float, colour: tuple[int, int, int] = (40, 40, 40)) -> None:
     s, (ox, oy) = tex.px_per_mm, tex.origin_mm
     scale = height_mm * s / 22.0
-    thickness = max(1, int(round(scale * 2)))
+    thickness = max(1, round(scale * 2))
     cv2.putText(img, text, (int((x_mm - ox) * s), int((y_mm - oy) * s)), cv2.FONT_HERSHEY_SIMPLEX,
                 scale, colour, thickness, cv2.LINE_AA)
 

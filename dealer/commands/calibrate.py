@@ -131,8 +131,8 @@ def _save_annotated(path: str, frame: ImageBGR, check: TableCheck, layout: Table
     import cv2
 
     tokens = tokens_from_detections(detect_markers(frame, layout.dictionary), layout, check.homography)
-    lines = [f"{check.px_per_mm:.2f} px/mm at the play zone, glare {100 * check.glare_fraction:.1f}%, "
-             f"exposure {check.exposure}", "READABLE" if check.readable else "NOT READABLE: see the report"]
+    lines = [(f"{check.px_per_mm:.2f} px/mm at the play zone, glare {100 * check.glare_fraction:.1f}%, "
+             f"exposure {check.exposure}"), "READABLE" if check.readable else "NOT READABLE: see the report"]
     return bool(cv2.imwrite(path, draw_table_overlay(frame, check.homography, layout, tokens, lines)))
 
 
