@@ -25,6 +25,9 @@ class RuleSyntaxError(RuleError):
         self.column = column
         self.reason = message
 
+    def __reduce__(self) -> tuple[type[RuleSyntaxError], tuple[str, int, int]]:
+        return (type(self), (self.reason, self.line, self.column))
+
 
 class RuleEvaluationError(RuleError):
     """A rule that cannot decide an attempt on some line (R1: it must decide every one),

@@ -24,6 +24,7 @@ SUIT_SYMBOLS = {"♣": "clubs", "♧": "clubs", "♦": "diamonds", "♢": "diamo
 _RANK_WORDS = {"A", "J", "Q", "K"}
 _CARD_RANKS = {"A", "J", "Q", "K", "T"} | {str(n) for n in range(2, 11)}
 _SUIT_LETTERS = {"C", "D", "H", "S"}
+_UNICODE_OPERATORS = {"≠": "!=", "≤": "<=", "≥": ">="}
 # Longest first, so '==' wins over '='.
 _OPERATORS = ("==", "!=", "<=", ">=", "..", "=", "<", ">", "+", "-", "*", "%",
               "(", ")", "[", "]", "{", "}", ",", ".", ":", ";")
@@ -98,6 +99,11 @@ def tokenize(text: str) -> list[Token]:
             continue
         if ch in SUIT_SYMBOLS:
             tokens.append(Token("SUIT", SUIT_SYMBOLS[ch], line, column, newline_before))
+            i += 1
+            newline_before = False
+            continue
+        if ch in _UNICODE_OPERATORS:
+            tokens.append(Token("OP", _UNICODE_OPERATORS[ch], line, column, newline_before))
             i += 1
             newline_before = False
             continue

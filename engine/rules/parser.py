@@ -44,10 +44,12 @@ from engine.rules.tree import (
     Unary,
 )
 
-__all__ = ["COLOUR_NAMES", "FUNCTIONS", "SUIT_NAMES", "parse"]
+__all__ = ["COLOUR_NAMES", "FUNCTIONS", "RANK_NAMES", "SUIT_NAMES", "parse"]
 
 FUNCTIONS = frozenset({"count", "any", "all", "sum", "len", "abs", "min", "max", "next", "suit"})
-SUIT_NAMES = frozenset({"clubs", "diamonds", "hearts", "spades"})
+# Words for suits and ranks, singular or plural: `card.suit == heart`, `card.rank < king`.
+SUIT_NAMES = {name + end: name + "s" for name in ("club", "diamond", "heart", "spade") for end in ("", "s")}
+RANK_NAMES = {"ace": 1, "jack": 11, "queen": 12, "king": 13}
 COLOUR_NAMES = frozenset({"red", "black"})
 _COMPARE_OPS = frozenset({"==", "=", "!=", "<", "<=", ">", ">="})
 _MAX_STARTER = 8
@@ -286,7 +288,9 @@ class _Parser:
         if t.kind == "NAME":
             self.advance()
             if t.text in SUIT_NAMES:
-                return Literal(t.line, t.column, "suit", t.text)
+                return Literal(t.line, t.column, "suit", SUIT_NAMES[t.text])
+            if t.text in RANK_NAMES:
+                return Literal(t.line, t.column, "int", str(RANK_NAMES[t.text]))
             if t.text in COLOUR_NAMES:
                 return Literal(t.line, t.column, "colour", t.text)
             if t.text in FUNCTIONS:

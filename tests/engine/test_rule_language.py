@@ -119,6 +119,10 @@ SEMANTICS = [
     ("(card.rank + prev.rank).prime", "2C", "5D", True),  # 7
     ("(card.rank + prev.rank).prime", "2C", "7D", False),  # 9
     ("card.rank = 4", "2C", "4S", True),  # '=' reads as '=='
+    ("card.rank ≠ 4 and card.rank ≤ 9 and card.rank ≥ 3", "2C", "5S", True),
+    ("card.rank ≠ 4 and card.rank ≤ 9 and card.rank ≥ 3", "2C", "4S", False),
+    ("card.suit == heart and card.rank < king", "2C", "QH", True),
+    ("card.suit == spades or card.rank in {ace, jack, queen}", "2C", "KH", False),
     ("If Prev.RED Then Card.Black Else card.red", "2C 4D", "4S", True),  # keywords in any case
     ("Card.Rank IN 1..3 AND Prev.RED", "2C 4D", "3S", True),
     ("Card.Rank IN 1..3 AND Prev.RED", "2C 4S", "3S", False),
@@ -298,3 +302,13 @@ def test_start_clause_example_of_the_docs_is_one_rule() -> None:
     block = next(b for b in _doc_blocks() if "start 3:" in b)
     text = "\n".join(line for line in block.splitlines() if "start: card.red" not in line)
     assert parse_rule(text).starter_count == 3
+
+
+def test_syntax_error_survives_pickling() -> None:
+    # given a syntax error, when pickled and unpickled (e.g. across processes), then it is the same
+    import pickle
+
+    with pytest.raises(RuleSyntaxError) as caught:
+        parse_rule("card.red and")
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert (str(again), again.line, again.column) == (str(caught.value), 1, 13)
