@@ -45,7 +45,7 @@ def test_worked_example_in_words(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[0] == "line 7: Ana plays QD: rejected, a side branch. Ana draws 2."
     assert lines[1] == "line 8: Bo plays 4C 9H: accepted."
     assert "Scores: Ana 0, Bo 3, Cy 1." in lines[2]
-    assert "alternate" not in out  # the rule is revealed only when asked (G6)
+    assert "alternate" not in out  # sealed for the round (R2): revealed only when asked (G6)
 
 
 def test_reveal_comes_after_the_result(capsys: pytest.CaptureFixture[str]) -> None:

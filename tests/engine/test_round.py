@@ -280,3 +280,21 @@ def test_replaying_a_prefix_gives_the_state_at_that_time() -> None:
 def test_a_log_starts_with_round_started(events: list[object]) -> None:
     with pytest.raises(RoundSetupError):
         Round.replay(AnyCard(), events)  # type: ignore[arg-type]
+
+
+# ----- R1, R2: the rule alone decides, and only G1 ends the round ------------------------
+
+
+@pytest.mark.parametrize("first", ["Ana", "Bo", "Cy"])
+def test_verdicts_do_not_depend_on_who_plays(first: str) -> None:
+    # given the same line, when any player offers the same cards, then the verdict is the same (R1)
+    starter = {"Ana": "KH", "Bo": "2H", "Cy": "3H"}[first]  # C5 seats `first` first
+    rnd = new_round(start=starter)
+    assert rnd.whose_turn == first
+    assert rnd.attempt(first, cards("4C 9H")).verdict is Verdict.ACCEPTED
+    assert rnd.attempt(rnd.whose_turn or "", cards("2H")).verdict is Verdict.REJECTED
+
+
+def test_only_g1_ends_a_round() -> None:
+    # the ends are G1's three; guessing the rule is no event and ends nothing (R2)
+    assert {reason.value for reason in EndReason} == {"emptied", "expelled", "stock"}
