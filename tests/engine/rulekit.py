@@ -72,10 +72,10 @@ class Predicate:
         return self.test(line, card)
 
 
-RULES_BY_ID = {"alternate-colour": AlternateColour(), "any": AnyCard(), "red-only": RedOnly(), "pair-start": PairStart()}
+RULES_BY_ID: dict[str, Rule] = {"alternate-colour": AlternateColour(), "any": AnyCard(), "red-only": RedOnly(), "pair-start": PairStart()}
 
 
-def resolve(text: str) -> AlternateColour | AnyCard | RedOnly | PairStart:
+def resolve(text: str) -> Rule:
     """A stand-in for engine.rules.resolve_rule over this kit's rules."""
     try:
         return RULES_BY_ID[text]
