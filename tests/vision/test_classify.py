@@ -1,0 +1,120 @@
+"""Model output converted at the edge: calibrated softmax, reject option, backs; fake contract."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.cards import Card
+from vision.classify import (
+    CardReading,
+    ClassifierMeta,
+    FakeClassifier,
+    OnnxClassifier,
+    combine_readings,
+    from_onnx_output,
+)
+from vision.errors import ModelLoadError, VisionError
+
+CLASSES = ["QS", "10H", "AC", "back", "none"]
+
+
+@pytest.mark.parametrize(
+    ("logits", "label", "face_down", "best"),
+    [
+        ([9, 0, 0, 0, 0], "QS", False, "QS"),
+        ([0, 9, 0, 0, 0], "10H", False, "10H"),
+        ([0, 0, 0, 9, 0], None, True, "back"),
+        ([0, 0, 0, 0, 9], None, False, "none"),
+        ([2, 1.8, 0, 0, 0], None, False, "QS"),  # best but under the threshold: unsure
+        ([0, 0, 0, 2, 1.9], None, False, "back"),  # an unsure back is no back
+    ],
+)
+def test_given_logits_when_converted_then_reject_rule_applies(logits, label, face_down, best) -> None:
+    (reading,) = from_onnx_output(np.array([logits], np.float32), CLASSES, 1.0, 0.9)
+    assert reading.label == (Card.parse(label) if label else None)
+    assert (reading.face_down, reading.best) == (face_down, best)
+
+
+@pytest.mark.parametrize(("temperature", "accepted"), [(1.0, True), (4.0, False)])
+def test_given_a_temperature_when_converted_then_logits_are_divided_by_it(temperature, accepted) -> None:
+    (reading,) = from_onnx_output(np.array([[5.0, 0, 0, 0, 0]]), CLASSES, temperature, 0.9)
+    expected = 1 / (1 + 4 * np.exp(-5.0 / temperature))
+    assert reading.confidence == pytest.approx(expected, rel=1e-5)
+    assert (reading.label is not None) == accepted
+
+
+def test_given_logits_of_the_wrong_width_then_refused() -> None:
+    with pytest.raises(VisionError, match=r"shape \(n, 5\), got \(1, 3\)"):
+        from_onnx_output(np.zeros((1, 3)), CLASSES, 1.0, 0.5)
+
+
+QS, KD = Card.parse("QS"), Card.parse("KD")
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "label", "face_down"),
+    [
+        (CardReading(QS, 0.95), CardReading(QS, 0.97), QS, False),
+        (CardReading(QS, 0.95), CardReading.unsure("KD", 0.4), QS, False),
+        (CardReading.unsure(), CardReading(QS, 0.95), QS, False),
+        (CardReading(QS, 0.95), CardReading(KD, 0.99), None, False),  # sure but disagreeing: unsure
+        (CardReading(None, 0.9, True, "back"), CardReading.unsure(), None, True),
+        (CardReading(None, 0.9, True, "back"), CardReading(KD, 0.95), KD, False),
+    ],
+)
+def test_given_two_views_when_combined_then_agreement_or_the_only_sure_one(a, b, label, face_down) -> None:
+    for first, second in ((a, b), (b, a)):
+        out = combine_readings(first, second)
+        assert (out.label, out.face_down) == (label, face_down)
+
+
+def _meta(tmp_path: Path, **changes) -> Path:
+    raw = {"classes": CLASSES, "temperature": 1.5, "input_names": ["corners", "face"],
+           "accept_threshold": 0.9, **changes}
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(raw))
+    return path
+
+
+def test_given_good_metadata_when_loaded_then_fields_come_through(tmp_path: Path) -> None:
+    meta = ClassifierMeta.load(_meta(tmp_path))
+    assert meta.classes == tuple(CLASSES) and meta.temperature == 1.5 and meta.accept_threshold == 0.9
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"classes": ["QS", "joker"]}, "'joker' is not a card"),
+        ({"temperature": 0}, "temperature must be > 0"),
+        ({"accept_threshold": 1.5}, "accept_threshold in"),
+        ({"classes": None}, "needs classes"),
+    ],
+)
+def test_given_bad_metadata_when_loaded_then_the_error_names_the_file(tmp_path: Path, changes, message) -> None:
+    with pytest.raises(ModelLoadError, match=message):
+        ClassifierMeta.load(_meta(tmp_path, **changes))
+
+
+def test_given_missing_files_when_loading_the_model_then_a_model_load_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelLoadError, match="nothing.json"):
+        OnnxClassifier(tmp_path / "nothing.onnx", tmp_path / "nothing.json")
+    with pytest.raises(ModelLoadError, match="nothing.onnx"):
+        OnnxClassifier(tmp_path / "nothing.onnx", _meta(tmp_path))
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [np.zeros((200, 280, 3), np.uint8), np.zeros((280, 200, 3), np.float32), np.zeros((280, 200), np.uint8)],
+)
+def test_given_cards_breaking_the_contract_when_faked_then_refused(bad) -> None:
+    with pytest.raises(VisionError, match=r"card 1: expected BGR uint8 of shape \(280, 200, 3\)"):
+        FakeClassifier().classify([np.zeros((280, 200, 3), np.uint8), bad])
+
+
+def test_given_a_batch_when_faked_then_one_reading_per_card_in_order() -> None:
+    fake = FakeClassifier(lambda img, i: CardReading(Card.from_index(int(img[0, 0, 0])), 0.9))
+    cards = [np.full((280, 200, 3), k, np.uint8) for k in (5, 40)]
+    assert [r.label for r in fake.classify(cards)] == [Card.from_index(5), Card.from_index(40)]
+    assert (fake.batches, fake.cards_seen) == (1, 2)
