@@ -1,0 +1,293 @@
+"""Layout watch: does what lies on the table match the dealer's record of the layout (P5)?
+
+After each verdict the players move the cards (P3: to the end of the main line; P4: the
+whole attempt below the line end as one side branch). The dealer compares what the
+camera sees with its record and says, in words a player understands, what is out of
+place, instead of judging the next attempt on a wrong picture.
+
+Plain data in, plain data out. Conventions of the table (docs/playing-at-the-table.md):
+the main line runs left to right in the main-line zone; a side branch hangs below the
+main-line card that was the line end when it was laid, top to bottom in the order
+played, and a later branch under the same card continues that column further down.
+Cards in the play zone or off every zone that the record does not hold are ignored (a
+new attempt may already be on its way); cards the record holds are reported wherever
+they are.
+
+>>> from engine.cards import parse_cards
+>>> record = ExpectedLayout(parse_cards("7H 4C"), (SideBranch(0, parse_cards("QD")),))
+>>> seen = [ObservedCard.at("7H", 0, 0, "main_line"), ObservedCard.at("QD", 70, 0, "main_line"),
+...         ObservedCard.at("4C", 140, 0, "main_line")]
+>>> check_layout(record, seen).messages()
+['QD should be in the side branch under 7H, it is on the main line.']
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.cards import Card
+
+__all__ = [
+    "SideBranch",
+    "ExpectedLayout",
+    "ObservedCard",
+    "Problem",
+    "Discrepancy",
+    "LayoutCheck",
+    "check_layout",
+    "MAIN_LINE",
+    "SIDE_BRANCHES",
+    "PLAY",
+]
+
+MAIN_LINE = "main_line"
+SIDE_BRANCHES = "side_branches"
+PLAY = "play"
+
+
+class LayoutRecordError(ValueError):
+    """An expected layout that cannot be: a side branch under a card the line does not have."""
+
+
+@dataclass(frozen=True, slots=True)
+class SideBranch:
+    """One rejected attempt (P4), laid under the main-line card ``after_index`` (0-based)."""
+
+    after_index: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectedLayout:
+    """The dealer's record: the main line in order, the side branches in the order laid,
+    and where the prophet's marker lies (after main-line card ``prophet_after``, F2)."""
+
+    main_line: tuple[Card, ...]
+    branches: tuple[SideBranch, ...] = ()
+    prophet_after: int | None = None
+
+    def __post_init__(self) -> None:
+        for k, branch in enumerate(self.branches):
+            if not 0 <= branch.after_index < len(self.main_line):
+                raise LayoutRecordError(
+                    f"side branch {k + 1} hangs under main-line card {branch.after_index}, but the "
+                    f"main line has {len(self.main_line)} cards")
+            if not branch.cards:
+                raise LayoutRecordError(f"side branch {k + 1} has no cards")
+        if self.prophet_after is not None and not 0 <= self.prophet_after < len(self.main_line):
+            raise LayoutRecordError(
+                f"the prophet's marker lies after main-line card {self.prophet_after}, but the main "
+                f"line has {len(self.main_line)} cards")
+
+
+@dataclass(frozen=True, slots=True)
+class ObservedCard:
+    """A card read on the table: its centre in table mm and the zone holding it (or None)."""
+
+    card: Card
+    x_mm: float
+    y_mm: float
+    zone: str | None
+
+    @classmethod
+    def at(cls, label: str, x_mm: float, y_mm: float, zone: str | None) -> ObservedCard:
+        return cls(Card.parse(label), float(x_mm), float(y_mm), zone)
+
+
+class Problem(enum.Enum):
+    MISSING = "missing"
+    EXTRA = "extra"
+    WRONG_ZONE = "wrong zone"  # main line <-> side branch, or still in the play zone / off the layout
+    WRONG_BRANCH = "wrong branch"  # in a side branch, but under another main-line card
+    OUT_OF_ORDER = "out of order"  # in the right line or column, in the wrong place
+    PROPHET_MARKER = "prophet marker"
+
+
+@dataclass(frozen=True, slots=True)
+class Discrepancy:
+    problem: Problem
+    card: Card | None
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutCheck:
+    discrepancies: tuple[Discrepancy, ...]
+
+    @property
+    def matches(self) -> bool:
+        return not self.discrepancies
+
+    def messages(self) -> list[str]:
+        return [d.message for d in self.discrepancies]
+
+
+# -- the record's slots ------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Slot:
+    card: Card
+    main_index: int | None  # on the main line
+    anchor: int | None  # in the side column under this main-line index
+    column_pos: int | None = None
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+class _Words:
+    """Names places on the record the way players say them."""
+
+    def __init__(self, expected: ExpectedLayout) -> None:
+        self.main = expected.main_line
+
+    def card_on_line(self, index: int) -> str:
+        card = self.main[index]
+        copies = [i for i, c in enumerate(self.main) if c == card]
+        if len(copies) == 1:
+            return str(card)
+        return f"the {_ordinal(copies.index(index) + 1)} {card}"
+
+    def place(self, slot: _Slot) -> str:
+        if slot.main_index is not None:
+            if slot.main_index == 0:
+                return "at the start of the main line"
+            return f"on the main line after {self.card_on_line(slot.main_index - 1)}"
+        assert slot.anchor is not None
+        return f"in the side branch under {self.card_on_line(slot.anchor)}"
+
+
+def _lcs_pairs(a: Sequence[Card], b: Sequence[Card]) -> list[tuple[int, int]]:
+    """Index pairs of a longest common subsequence of two card sequences."""
+    n, m = len(a), len(b)
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            table[i][j] = table[i + 1][j + 1] + 1 if a[i] == b[j] else max(table[i + 1][j], table[i][j + 1])
+    pairs, i, j = [], 0, 0
+    while i < n and j < m:
+        if a[i] == b[j]:
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return pairs
+
+
+def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
+                 prophet_token_x_mm: float | None = None) -> LayoutCheck:
+    """Compare the record with the cards seen; an empty result means the table matches.
+
+    ``prophet_token_x_mm`` is where the PROPHET token was seen (None: not seen); it is
+    checked only when the record has a prophet's marker.
+    """
+    words = _Words(expected)
+    slots_main = [_Slot(c, i, None) for i, c in enumerate(expected.main_line)]
+    columns: dict[int, list[_Slot]] = {}
+    for branch in expected.branches:
+        col = columns.setdefault(branch.after_index, [])
+        for card in branch.cards:
+            col.append(_Slot(card, None, branch.after_index, len(col)))
+
+    obs_main = sorted((o for o in observed if o.zone == MAIN_LINE), key=lambda o: o.x_mm)
+    obs_side = [o for o in observed if o.zone == SIDE_BRANCHES]
+    obs_other = [o for o in observed if o.zone not in (MAIN_LINE, SIDE_BRANCHES)]
+
+    matched_slots: set[int] = set()  # id() of slots
+    matched_obs: set[int] = set()  # id() of observations
+    problems: list[Discrepancy] = []
+
+    # 1. the main line: the longest run in the record's order is in place
+    main_pairs = _lcs_pairs([s.card for s in slots_main], [o.card for o in obs_main])
+    obs_to_index: dict[int, int] = {}
+    for si, oi in main_pairs:
+        matched_slots.add(id(slots_main[si]))
+        matched_obs.add(id(obs_main[oi]))
+        obs_to_index[oi] = si
+
+    # 2. side columns: each side card hangs under the nearest main-line card (by x)
+    side_cols: dict[int | None, list[ObservedCard]] = {}
+    for o in obs_side:
+        anchor: int | None = None
+        if obs_main:
+            nearest = min(range(len(obs_main)), key=lambda k: abs(obs_main[k].x_mm - o.x_mm))
+            anchor = obs_to_index.get(nearest)
+        side_cols.setdefault(anchor, []).append(o)
+    for col in side_cols.values():
+        col.sort(key=lambda o: o.y_mm)
+    for anchor_index, slots in columns.items():
+        seen_col = side_cols.get(anchor_index, [])
+        pairs = _lcs_pairs([s.card for s in slots], [o.card for o in seen_col])
+        for si, oi in pairs:
+            matched_slots.add(id(slots[si]))
+            matched_obs.add(id(seen_col[oi]))
+
+    # 3. what is left: the same card elsewhere is misplaced; otherwise missing or extra
+    all_slots = slots_main + [s for a in sorted(columns) for s in columns[a]]
+    left_obs = [o for o in obs_main + obs_side + obs_other if id(o) not in matched_obs]
+    obs_anchor = {id(o): a for a, col in side_cols.items() for o in col}
+    disordered_columns: set[int] = set()
+    for slot in all_slots:
+        if id(slot) in matched_slots:
+            continue
+        found = next((o for o in left_obs if o.card == slot.card), None)
+        if found is None:
+            problems.append(Discrepancy(Problem.MISSING, slot.card, f"{slot.card} is missing: it belongs "
+                                        f"{words.place(slot)}."))
+            continue
+        left_obs.remove(found)
+        problems.append(_misplaced(slot, found, obs_anchor.get(id(found)), words, disordered_columns))
+
+    for o in left_obs:
+        if o.zone in (MAIN_LINE, SIDE_BRANCHES):
+            where = "on the main line" if o.zone == MAIN_LINE else "among the side branches"
+            problems.append(Discrepancy(Problem.EXTRA, o.card,
+                                        f"{o.card} lies {where}, but the record has no {o.card} there: "
+                                        f"take it away."))
+
+    if expected.prophet_after is not None:
+        problems.extend(_check_prophet(expected.prophet_after, prophet_token_x_mm, obs_main, obs_to_index, words))
+    return LayoutCheck(tuple(problems))
+
+
+def _misplaced(slot: _Slot, found: ObservedCard, found_anchor: int | None, words: _Words,
+               disordered_columns: set[int]) -> Discrepancy:
+    card, should = slot.card, words.place(slot)
+    if found.zone == PLAY:
+        return Discrepancy(Problem.WRONG_ZONE, card, f"{card} is still in the play zone: it belongs {should}.")
+    if found.zone not in (MAIN_LINE, SIDE_BRANCHES):
+        return Discrepancy(Problem.WRONG_ZONE, card, f"{card} lies outside the layout: it belongs {should}.")
+    if slot.main_index is not None:
+        if found.zone == MAIN_LINE:
+            return Discrepancy(Problem.OUT_OF_ORDER, card,
+                               f"{card} is out of order on the main line: it belongs {should}.")
+        return Discrepancy(Problem.WRONG_ZONE, card,
+                           f"{card} should be {should}, it is in a side branch.")
+    assert slot.anchor is not None
+    if found.zone == MAIN_LINE:
+        return Discrepancy(Problem.WRONG_ZONE, card, f"{card} should be {should}, it is on the main line.")
+    if found_anchor == slot.anchor:
+        disordered_columns.add(slot.anchor)
+        return Discrepancy(Problem.OUT_OF_ORDER, card,
+                           f"{card} is out of order in the side branch under {words.card_on_line(slot.anchor)}: "
+                           f"the branch reads top to bottom in the order played.")
+    under = "under a card the record does not place" if found_anchor is None else \
+        f"under {words.card_on_line(found_anchor)}"
+    return Discrepancy(Problem.WRONG_BRANCH, card, f"{card} should be {should}, it is {under}.")
+
+
+def _check_prophet(after: int, token_x: float | None, obs_main: list[ObservedCard],
+                   obs_to_index: dict[int, int], words: _Words) -> list[Discrepancy]:
+    place = f"on the main line just after {words.card_on_line(after)}"
+    if token_x is None:
+        return [Discrepancy(Problem.PROPHET_MARKER, None, f"The PROPHET token is not on the table: lay it {place}.")]
+    left = next((o.x_mm for k, o in enumerate(obs_main) if obs_to_index.get(k) == after), None)
+    right = next((o.x_mm for k, o in enumerate(obs_main) if obs_to_index.get(k) == after + 1), None)
+    if (left is not None and token_x < left) or (right is not None and token_x > right):
+        return [Discrepancy(Problem.PROPHET_MARKER, None, f"The PROPHET token has moved: it belongs {place}.")]
+    return []
