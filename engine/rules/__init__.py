@@ -17,6 +17,7 @@ from engine.rules.checker import FAIRNESS_MIN_KINDS, RuleReport, check_rule
 from engine.rules.errors import RuleError, RuleEvaluationError, RuleSyntaxError
 from engine.rules.language import CompiledRule, parse_rule
 from engine.rules.library import LIBRARY, TIERS, LibraryRule
+from engine.rules.printer import format_rule
 
 __all__ = [
     "FAIRNESS_MIN_KINDS",
@@ -30,6 +31,7 @@ __all__ = [
     "RuleReport",
     "RuleSyntaxError",
     "check_rule",
+    "format_rule",
     "parse_rule",
     "resolve_rule",
 ]
