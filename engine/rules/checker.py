@@ -1,8 +1,10 @@
 """The rule checker (R1): is a rule fair and does it decide every attempt?
 
-It explores reachable main lines -- every line up to one card past the starter (sampled when
-there are too many), random walks and adversarial walks that steer towards the most
-restrictive lines -- deterministically from a seed, and rejects a rule that
+It explores reachable main lines deterministically from a seed: exhaustively for a rule
+that looks only at the last one or two cards (every reachable window of last cards),
+otherwise every line up to one card past the starter (sampled when there are too many),
+random walks and adversarial walks that steer towards the most restrictive lines. It
+rejects a rule that
 
 * fails to decide some attempt (an evaluation error, or an answer that is not True/False),
 * is ambiguous (two different answers for the same line and card),
@@ -11,9 +13,11 @@ restrictive lines -- deterministically from a seed, and rejects a rule that
 * leaves fewer than ``min_kinds`` (10) of the 52 kinds legal after some reachable line: the
   seeds' fairness bound ("at least ten possibilities from a whole deck", seeds/003).
 
->>> report = check_rule(resolve_rule_text('if prev.red then card.black else card.red'))
->>> report.ok, report.min_legal, report.max_legal
-(True, 26, 26)
+>>> report = check_rule('if prev.red then card.black else card.red')
+>>> report.ok, report.min_legal, report.max_legal, report.exhaustive
+(True, 26, 26, True)
+>>> check_rule('card.rank > prev.rank').problems
+('unfair: only 0 of 52 kinds are legal after KC (at least 10 are needed)',)
 """
 
 from __future__ import annotations
@@ -27,17 +31,10 @@ from engine.cards import DEFAULT_DECKS, Card, all_kinds
 from engine.rules.base import Rule
 from engine.rules.errors import RuleError
 
-__all__ = ["FAIRNESS_MIN_KINDS", "RuleReport", "check_rule", "resolve_rule_text"]
+__all__ = ["FAIRNESS_MIN_KINDS", "RuleReport", "check_rule"]
 
 FAIRNESS_MIN_KINDS = 10  # seeds/003: "not fewer than ten possibilities from a whole deck"
 _KINDS = all_kinds()
-
-
-def resolve_rule_text(text: str) -> Rule:
-    """Parse a rule text (for doctests; ``engine.rules.resolve_rule`` also knows library ids)."""
-    from engine.rules.language import parse_rule
-
-    return parse_rule(text)
 
 
 def _show(line: Sequence[Card]) -> str:
