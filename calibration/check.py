@@ -1,4 +1,4 @@
-"""The guided table check and the table profile that ``eleusis play`` reads.
+"""The guided table check behind ``eleusis calibrate table``.
 
 ``check_table`` runs over frames (a video, a still, a camera): it tracks the mat,
 measures the guide tiles, and judges the picture at the play zone: pixels per
@@ -8,20 +8,15 @@ whether card indices will be readable and what to change if not.
 
 from __future__ import annotations
 
-import datetime as _dt
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from calibration.camera import CameraProfile, default_camera
-from calibration.errors import ProfileFileError, UnsupportedVersionError
-from calibration.layout import ZONE_PLAY, MarkerPlacement, TableLayout
+from calibration.layout import ZONE_PLAY, TableLayout
 from calibration.markers import detect_markers
 from calibration.table import (
     TableHomography,
@@ -36,16 +31,10 @@ __all__ = [
     "GLARE_MAX_FRACTION",
     "INDEX_HEIGHT_MM",
     "INDEX_MIN_PX",
-    "PROFILE_FORMAT",
-    "PROFILE_VERSION",
     "TableCheck",
-    "TableProfile",
     "check_table",
     "frame_quality",
 ]
-
-PROFILE_FORMAT = "eleusis-table-profile"
-PROFILE_VERSION = 1
 
 INDEX_HEIGHT_MM = 7.0  # the rank letter in a card's corner index, standard poker cards
 INDEX_MIN_PX = 14.0  # the height the reader needs to tell 6 from 8 and Q from O
@@ -212,81 +201,3 @@ def check_table(frames: Iterable[ImageBGR], layout: TableLayout, camera: CameraP
             check.guides_measured[marker_id] = tuple((float(x), float(y)) for x, y in mean)
     check.advice = _advise(check)
     return check, last
-
-
-@dataclass(frozen=True)
-class TableProfile:
-    """What ``eleusis play`` needs about this table: the layout as measured, the camera, the check."""
-
-    layout: TableLayout
-    camera: CameraProfile
-    table_to_px: FloatArray
-    px_per_mm: float
-    glare_fraction: float
-    mean_level: float
-    readable: bool
-    advice: tuple[str, ...] = ()
-    source: str = ""
-    created: str = ""
-
-    @classmethod
-    def from_check(cls, check: TableCheck, layout: TableLayout, camera: CameraProfile | None,
-                   source: str) -> TableProfile:
-        if check.homography is None or check.px_per_mm is None or check.frame_size_wh is None:
-            raise ProfileFileError(f"{source}: the mat was not found, so there is no table profile to write")
-        markers = tuple(
-            MarkerPlacement(m.marker_id, check.guides_measured[m.marker_id], "guide")  # type: ignore[arg-type]
-            if m.marker_id in check.guides_measured else m
-            for m in layout.markers)
-        cam = (camera or default_camera(check.frame_size_wh)).for_size(check.frame_size_wh)
-        created = _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
-        return cls(layout.with_markers(markers), cam, check.homography.table_to_px, check.px_per_mm,
-                   check.glare_fraction, check.mean_level, check.readable, tuple(check.advice), source, created)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": PROFILE_FORMAT,
-            "version": PROFILE_VERSION,
-            "created": self.created,
-            "source": self.source,
-            "table_to_px": np.asarray(self.table_to_px).round(9).tolist(),
-            "px_per_mm_play_zone": round(self.px_per_mm, 4),
-            "glare_fraction": round(self.glare_fraction, 5),
-            "mean_level": round(self.mean_level, 2),
-            "readable": self.readable,
-            "advice": list(self.advice),
-            "camera": self.camera.to_dict(),
-            "layout": self.layout.to_dict(),
-        }
-
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-
-    @classmethod
-    def load(cls, path: str | Path) -> TableProfile:
-        p = Path(path)
-        where = repr(str(p))
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ProfileFileError(f"{where}: cannot read the table profile ({exc.strerror})") from exc
-        except json.JSONDecodeError as exc:
-            raise ProfileFileError(f"{where}: not JSON ({exc})") from exc
-        if not isinstance(data, dict) or data.get("format") != PROFILE_FORMAT:
-            raise ProfileFileError(f"{where}: not an Eleusis table profile (format {PROFILE_FORMAT!r})")
-        if data.get("version") != PROFILE_VERSION:
-            raise UnsupportedVersionError(
-                f"{where}: table profile version {data.get('version')!r} is not supported (this dealer "
-                f"reads version {PROFILE_VERSION}); run `eleusis calibrate table` again")
-        try:
-            hom = np.array(data["table_to_px"], dtype=np.float64)
-            if hom.shape != (3, 3):
-                raise ValueError(f"table_to_px must be 3x3, got shape {hom.shape}")
-            return cls(TableLayout.from_dict(data["layout"], where), CameraProfile.from_dict(data["camera"], where),
-                       hom, float(data["px_per_mm_play_zone"]), float(data["glare_fraction"]),
-                       float(data["mean_level"]), bool(data["readable"]), tuple(data.get("advice", ())),
-                       str(data.get("source", "")), str(data.get("created", "")))
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, ProfileFileError):
-                raise
-            raise ProfileFileError(f"{where}: bad or missing field: {exc}") from exc

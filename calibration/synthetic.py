@@ -211,10 +211,13 @@ def render_table_texture(layout: TableLayout, px_per_mm: float = 2.5,
     img[:] = TABLE_BGR
     rng = rng or np.random.default_rng(1)
     # wood grain: slow stripes along x plus fine noise
-    ys = np.arange(h, dtype=np.float64)[:, None]
-    grain = 10.0 * np.sin(ys / (7.0 * px_per_mm) + 3.0 * np.sin(np.arange(w)[None, :] / (90.0 * px_per_mm)))
-    noise = cv2.resize(rng.normal(0, 6, (max(1, h // 8), max(1, w // 8))), (w, h))
-    img = np.clip(img.astype(np.float64) + (grain + noise)[:, :, None], 0, 255).astype(np.uint8)
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    wave = np.sin(np.arange(w, dtype=np.float32)[None, :] / np.float32(90.0 * px_per_mm)) * np.float32(3.0)
+    grain = np.float32(10.0) * np.sin(ys / np.float32(7.0 * px_per_mm) + wave)
+    noise = cv2.resize(rng.normal(0, 6, (max(1, h // 8), max(1, w // 8))).astype(np.float32), (w, h))
+    shade = (grain + noise).astype(np.float32)
+    img = cv2.add(img.astype(np.float32), cv2.merge([shade, shade, shade]))
+    img = np.clip(img, 0, 255).astype(np.uint8)
     tex = _Texture(img, (x0, y0), px_per_mm)
     sw, sh = layout.sheet_size_mm
     px0, py0 = -(PAPER_MM[0] - sw) / 2.0, -(PAPER_MM[1] - sh) / 2.0
@@ -290,7 +293,7 @@ def _paste(tex: _Texture, tile: ImageBGR, centre_mm: tuple[float, float], angle_
     tex.image[ya:yb, xa:xb] = np.clip(region * (1 - alpha) + warped.astype(np.float32) * alpha, 0, 255).astype(np.uint8)
 
 
-_TEXTURE_CACHE: dict[tuple[int, float], _Texture] = {}
+_TEXTURE_CACHE: dict[tuple[TableLayout, float], _Texture] = {}
 
 
 def render_scene(layout: TableLayout | None = None, view: PinholeView | None = None,
@@ -302,7 +305,7 @@ def render_scene(layout: TableLayout | None = None, view: PinholeView | None = N
     view = view or PinholeView()
     lighting = lighting or Lighting()
     rng = rng or np.random.default_rng(0)
-    key = (id(layout), px_per_mm)
+    key = (layout, px_per_mm)
     base = _TEXTURE_CACHE.get(key)
     if base is None:
         _TEXTURE_CACHE.clear()

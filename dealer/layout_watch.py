@@ -30,16 +30,17 @@ from dataclasses import dataclass
 from engine.cards import Card
 
 __all__ = [
-    "SideBranch",
+    "MAIN_LINE",
+    "PLAY",
+    "SIDE_BRANCHES",
+    "Discrepancy",
     "ExpectedLayout",
+    "LayoutCheck",
+    "LayoutRecordError",
     "ObservedCard",
     "Problem",
-    "Discrepancy",
-    "LayoutCheck",
+    "SideBranch",
     "check_layout",
-    "MAIN_LINE",
-    "SIDE_BRANCHES",
-    "PLAY",
 ]
 
 MAIN_LINE = "main_line"

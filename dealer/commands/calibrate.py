@@ -22,12 +22,13 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.camera import CHARUCO, CameraProfile, calibrate_from_frames
-from calibration.check import TableCheck, TableProfile, check_table
+from calibration.check import TableCheck, check_table
 from calibration.errors import CalibrationError
 from calibration.frames import camera_frames, image_frames, video_frames
 from calibration.layout import TableLayout, default_layout
 from calibration.markers import detect_markers
 from calibration.overlay import draw_table_overlay
+from calibration.profile import TableProfile
 from calibration.table import TableTracker
 from calibration.tokens import tokens_from_detections
 
