@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from dealer.keys import KEY_HELP, KeyState, stdin_keys
 from dealer.observer import CardReader, TableObserver
 from dealer.recording import RecordingWriter, Seen
 from dealer.session import DealerSession, SessionConfig, players_from_text
@@ -103,14 +105,18 @@ def run_live(options: LiveOptions, voice: Voice, reader: CardReader | None = Non
         print(f"eleusis play: the rule: {exc}", file=sys.stderr)
         recorder.close()
         return 2
-    return _loop(source, observer, session, recorder, out, options)
+    keys = stdin_keys() if options.camera is not None and sys.stdin.isatty() else None
+    return _loop(source, observer, session, recorder, out, options, keys)
 
 
 def _loop(source, observer: TableObserver, session: DealerSession, recorder: RecordingWriter,  # type: ignore[no-untyped-def]
-          out: Path, options: LiveOptions) -> int:
+          out: Path, options: LiveOptions, keys: Callable[[], str] | None = None) -> int:
     from vision.errors import CameraError
 
+    state = KeyState()
     session.begin()
+    if keys is not None:
+        print(KEY_HELP, file=sys.stderr)
     kept: set[int] = set()
     last_message = ""
     code = 0
@@ -118,14 +124,24 @@ def _loop(source, observer: TableObserver, session: DealerSession, recorder: Rec
     try:
         for frame in source.frames():
             frames += 1
+            if keys is not None:
+                state.press(keys())
+                if state.quit:
+                    break
             obs = observer.observe(frame.bgr, frame.time_s, frame.index)
             if obs.message != last_message and obs.view is None:
                 print(f"table: {obs.message}", file=sys.stderr)
             last_message = obs.message
             if obs.view is None:
                 continue
+            view = state.apply(obs.view)
+            if state.judge_now:
+                session.protocol.settle_now()
+                state.judge_now = False
             before = session.decisions
-            session.observe(obs.view)
+            session.observe(view)
+            if session.decisions != before:
+                state.after_verdict()
             if session.decisions != before and frame.index not in kept:
                 kept.add(frame.index)
                 _keep_frame(recorder, frame.time_s, frame.index, frame.bgr)

@@ -127,6 +127,10 @@ class TableProtocol:
         self.phase = Phase.CLEARING
         self._last_player = None
 
+    def settle_now(self) -> None:
+        """The keyboard's "judge now": what lies in the play zone counts as settled."""
+        self._since = float("-inf")
+
     def deposed(self) -> None:
         """The prophet was overthrown (F4): a token left out must not re-appoint anyone."""
         self._prophet_token_seen = True

@@ -119,3 +119,32 @@ def test_an_unreadable_card_is_reported_and_waits(tmp_path: Path) -> None:
     assert any("cannot read the first card" in s for s in voice.said)
     assert not load_recording(tmp_path).of_type(Verdict)
     assert load_recording(tmp_path).of_type(Trouble)
+
+
+def test_keys_stand_in_for_tokens(tmp_path: Path) -> None:
+    # given a table with no NO PLAY token printed in view, when Cy presses n (no play)
+    # and the hand is shown in one batch, then the no play is judged as with the token
+    script = (
+        Step((), (), 1.0),
+        Step(("7H",), (), 3.0), Step((), (), 1.0),
+        Step(("4C",), (), 3.0), Step((), (), 1.0),
+        Step(("QC",), (), 3.0), Step((), (), 1.0),
+        Step(("2D", "4H", "6S"), (), 3.0), Step((), (), 1.0),
+    )
+    frames = list(render_steps(script, {}, view=VIEW))
+    presses = iter([""] * 25 + ["n"] + [""] * 100)
+    code, voice = run_script_with_keys(tmp_path, FakeSource(frames, fps=FPS), TruthReader(script), lambda: next(presses))
+    assert "Cy declares no play: wrong. The dealer plays 2D." in "\n".join(voice.said)
+
+
+def run_script_with_keys(tmp_path, source, reader, keys):  # type: ignore[no-untyped-def]
+    from dealer.recording import RecordingWriter
+
+    voice = FakeVoice()
+    config = SessionConfig(players=("Ana", "Bo", "Cy"), rule="alternate-colour", hand_size=3, settle_s=1.0,
+                           spoken_cards=False)
+    recorder = RecordingWriter(tmp_path, {}, fsync=False)
+    session = DealerSession(config, voice, recorder)
+    code = _loop(source, TableObserver(default_layout(), reader), session, recorder, tmp_path,
+                 LiveOptions(out=tmp_path), keys)
+    return code, voice
