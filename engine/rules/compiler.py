@@ -27,7 +27,14 @@ from engine.rules.tree import (
     Unary,
 )
 
-__all__ = ["TYPE_NAMES", "Dependencies", "Fn", "compile_node", "dependencies"]
+__all__ = [
+    "TYPE_NAMES",
+    "Dependencies",
+    "Fn",
+    "check_each_scope",
+    "compile_node",
+    "dependencies",
+]
 
 Fn = Callable[[Sequence[Card], Card, "Card | None"], Any]
 TYPE_NAMES = {"int": "a number", "bool": "true/false", "suit": "a suit", "colour": "a colour",
@@ -137,7 +144,7 @@ def _name(node: Name) -> tuple[str, Fn]:
     where = _where(node)
 
     def each_card(line: Sequence[Card], card: Card, each: Card | None) -> Card:
-        if each is None:
+        if each is None:  # pragma: no cover -- check_each_scope refuses such a rule
             raise RuleEvaluationError(f"'each' used outside count/any/all/sum {where}")
         return each
 
@@ -416,6 +423,20 @@ def _call(node: Call) -> tuple[str, Fn]:
         i = _expect(args[0], compile_node(args[0]), "int", "suit()")
         return "suit", lambda line, card, each: _SUIT_ORDER[i(line, card, each) % 4]
     raise _type_error(node, f"unknown function {name!r}")  # pragma: no cover
+
+
+def check_each_scope(node: Node, inside: bool = False) -> None:
+    """``each`` means the card an aggregate visits: refuse it anywhere else, at parse time."""
+    if isinstance(node, Name) and node.name == "each" and not inside:
+        raise _type_error(node, "'each' only means something inside count/any/all/sum(cards, ...)")
+    if isinstance(node, Call) and node.name in ("count", "any", "all", "sum") and len(node.args) == 2:
+        check_each_scope(node.args[0], inside)
+        check_each_scope(node.args[1], True)
+        return
+    for value in (getattr(node, f) for f in getattr(node, "__slots__", ())):
+        for child in (value if isinstance(value, tuple) else (value,)):
+            if isinstance(child, Node):
+                check_each_scope(child, inside)
 
 
 class Dependencies:

@@ -14,7 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import Card
-from engine.rules.compiler import TYPE_NAMES, Fn, compile_node, dependencies
+from engine.rules.compiler import (
+    TYPE_NAMES,
+    Fn,
+    check_each_scope,
+    compile_node,
+    dependencies,
+)
 from engine.rules.errors import RuleSyntaxError
 from engine.rules.parser import parse
 from engine.rules.tree import Node, RuleTree
@@ -92,6 +98,7 @@ class CompiledRule:
 
 
 def _boolean(node: Node, what: str) -> Fn:
+    check_each_scope(node)
     kind, fn = compile_node(node)
     if kind != "bool":
         raise RuleSyntaxError(f"{what} must be true or false, but this is {TYPE_NAMES[kind]}",

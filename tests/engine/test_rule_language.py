@@ -73,6 +73,9 @@ SYNTAX_ERRORS = [
     ("card.suit == hearts mod 2", "'mod' needs numbers, got a suit"),
     ("abs(1, 2) == 1", "abs() takes 1 argument(s), got 2"),
     ("line == line", "sequences cannot be compared"),
+    ("each.red", "line 1, column 1: 'each' only means something inside count/any/all/sum"),
+    ("count(line, each.red) > 0 and each.red", "line 1, column 31: 'each' only means"),
+    ("count(last(each.rank), true) > 0", "line 1, column 12: 'each' only means"),
     ("start: card.red; pos", "line 1, column 18: a rule must be true or false"),
     ("(" * 100 + "true" + ")" * 100, "line 1, column 61: the rule is nested more than 60 deep"),
     ("not " * 100 + "true", "the rule is nested more than 60 deep"),
@@ -222,7 +225,6 @@ def test_start_clause_decides_the_first_cards(text: str, starter_count: int, lin
     ("count(last(3), each.red) > 0", "5H 6H", "last(3) needs 3 cards but the line has 2"),
     ("line[5].red", "5H 6H", "line[5] does not exist at position 2"),
     ("prev(pos + 1).red", "5H 6H", "prev(3) does not exist at position 2"),
-    ("each.red", "5H", "'each' used outside count/any/all/sum"),
     ("card.rank == 1 mod (prev.rank - 5)", "5H", "'mod 0' needs a positive number"),
     ("card.rank mod (prev.rank - 6) == 1", "5H", "'mod -1' needs a positive number"),
 ])
