@@ -73,9 +73,10 @@ def _load_layout(profile: Path | None):  # type: ignore[no-untyped-def]
 
 
 def default_reader() -> CardReader:
-    from vision.pipeline import CardPipeline
+    from vision.classify import OnnxClassifier
+    from vision.pipeline import CardReader
 
-    return CardPipeline.default()
+    return CardReader(OnnxClassifier())
 
 
 def run_live(options: LiveOptions, voice: Voice, reader: CardReader | None = None) -> int:

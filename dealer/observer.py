@@ -31,7 +31,7 @@ _TOKENS = {"noplay": Token.NO_PLAY, "no_play": Token.NO_PLAY, "prophet": Token.P
 class CardReader(Protocol):
     """Vision's per-frame call: detect, rectify and classify every card."""
 
-    def read(self, frame_bgr: npt.NDArray[np.uint8]) -> CardDetections: ...
+    def read_frame(self, frame_bgr: npt.NDArray[np.uint8]) -> CardDetections: ...
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class TableObserver:
                 prophet_out = True  # F2: anywhere on the table
             elif sighting.zone == ZONE_PLAY:
                 tokens_in_play[token] = sighting.centre_mm
-        detections = self.reader.read(frame_bgr)
+        detections = self.reader.read_frame(frame_bgr)
         zones: dict[str, list[SeenCard]] = {ZONE_PLAY: [], ZONE_MAIN_LINE: [], ZONE_SIDE_BRANCHES: []}
         readings: list[dict[str, object]] = []
         if len(detections):

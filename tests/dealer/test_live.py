@@ -38,7 +38,7 @@ class TruthReader:
         self.count = 0
         self.unreadable = unreadable
 
-    def read(self, frame_bgr: np.ndarray) -> CardDetections:
+    def read_frame(self, frame_bgr: np.ndarray) -> CardDetections:
         labels = self.frames[self.count]
         tokens = [s for s in self.steps for _ in range(max(1, round(s.seconds * FPS)))][self.count].tokens
         index = self.count
