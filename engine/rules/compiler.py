@@ -7,6 +7,7 @@ No ``eval``: a rule text can only combine the operations below.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -48,6 +49,11 @@ _D, _H = Suit.DIAMONDS, Suit.HEARTS
 _PRIMES = frozenset({2, 3, 5, 7, 11, 13})
 
 
+def _is_prime(n: int) -> bool:
+    """Any whole number (sums of ranks reach 17, 19, 23, ...)."""
+    return n >= 2 and all(n % d for d in range(2, math.isqrt(n) + 1))
+
+
 def _is_red(c: Card) -> bool:
     s = c.suit
     return s is _D or s is _H
@@ -69,7 +75,7 @@ _CARD_ATTRS: dict[str, tuple[str, Callable[[Any], Any]]] = {
 _OTHER_ATTRS: dict[tuple[str, str], tuple[str, Callable[[Any], Any]]] = {
     ("int", "even"): ("bool", lambda n: not n & 1),
     ("int", "odd"): ("bool", lambda n: n & 1 == 1),
-    ("int", "prime"): ("bool", lambda n: n in _PRIMES),
+    ("int", "prime"): ("bool", lambda n: _is_prime(n)),
     ("suit", "colour"): ("colour", lambda s: _RED if s is _D or s is _H else _BLACK),
     ("suit", "color"): ("colour", lambda s: _RED if s is _D or s is _H else _BLACK),
     ("suit", "red"): ("bool", lambda s: s is _D or s is _H),

@@ -121,6 +121,10 @@ SEMANTICS = [
     ("card.suit.red", "2C", "QD", True),
     ("(card.rank + prev.rank).prime", "2C", "5D", True),  # 7
     ("(card.rank + prev.rank).prime", "2C", "7D", False),  # 9
+    ("(card.rank + prev.rank).prime", "10C", "7D", True),  # 17
+    ("(card.rank + prev.rank).prime", "KC", "KD", False),  # 26
+    ("(card.rank - prev.rank).prime", "KC", "AD", False),  # -12
+    ("(card.rank + prev.rank - 1).prime", "AC", "AD", False),  # 1
     ("card.rank = 4", "2C", "4S", True),  # '=' reads as '=='
     ("card.rank ≠ 4 and card.rank ≤ 9 and card.rank ≥ 3", "2C", "5S", True),
     ("card.rank ≠ 4 and card.rank ≤ 9 and card.rank ≥ 3", "2C", "4S", False),
