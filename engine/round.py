@@ -45,7 +45,7 @@ from engine.events import (
 )
 from engine.layout import MARK_EVERY, Branch, LaidCard, Layout
 from engine.rules.base import Rule
-from engine.scoring import ProphetInOffice, score_round
+from engine.scoring import ProphetInOffice, RoundResult, score_round
 
 __all__ = [
     "MAX_PLAYERS",
@@ -72,20 +72,6 @@ _SUIT_SLOT = {id(suit): i for i, suit in enumerate(Suit)}  # by identity: hashin
 def _kind(card: Card) -> int:
     """A small int per kind of card, for counting copies fast (C1)."""
     return card.rank * 4 + _SUIT_SLOT[id(card.suit)]
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """The outcome of a round, or of a round that goes on, scored as if it ended now (G2-G4)."""
-
-    rule: str
-    ended: EndReason | None
-    hands: dict[str, int]
-    scores: dict[str, int]
-    dealer: int
-    emptied: str | None  # who emptied the hand legally (G2 bonus)
-    prophet: str | None  # in office at the end (G3 bonus)
-    expelled: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["EMPTY_BONUS", "ProphetInOffice", "score_round"]
+from engine.events import EndReason
+
+__all__ = ["EMPTY_BONUS", "ProphetInOffice", "RoundResult", "score_round"]
 
 EMPTY_BONUS = 4  # G2
 
@@ -35,6 +37,20 @@ class ProphetInOffice:
     def bonus(self) -> int:
         """G3: 1 per main-line card and 2 per side-branch card laid after the marker."""
         return self.main_after_marker + 2 * self.branch_after_marker
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """The outcome of a round, or of a round that goes on, scored as if it ended now (G2-G4)."""
+
+    rule: str
+    ended: EndReason | None
+    hands: dict[str, int]
+    scores: dict[str, int]
+    dealer: int
+    emptied: str | None  # who emptied the hand legally (G2 bonus)
+    prophet: str | None  # in office at the end (G3 bonus)
+    expelled: tuple[str, ...]
 
 
 def score_round(
