@@ -431,18 +431,24 @@ def _call(node: Call) -> tuple[str, Fn]:
     raise _type_error(node, f"unknown function {name!r}")  # pragma: no cover
 
 
-def check_each_scope(node: Node, inside: bool = False) -> None:
-    """``each`` means the card an aggregate visits: refuse it anywhere else, at parse time."""
-    if isinstance(node, Name) and node.name == "each" and not inside:
+MAX_AGGREGATE_NESTING = 2  # count(line, any(line, ...)) is fine; deeper costs line-length ** depth
+
+
+def check_each_scope(node: Node, depth: int = 0) -> None:
+    """``each`` means the card an aggregate visits: refuse it anywhere else, at parse time;
+    refuse aggregates nested deeper than MAX_AGGREGATE_NESTING (their cost multiplies)."""
+    if isinstance(node, Name) and node.name == "each" and depth == 0:
         raise _type_error(node, "'each' only means something inside count/any/all/sum(cards, ...)")
     if isinstance(node, Call) and node.name in ("count", "any", "all", "sum") and len(node.args) == 2:
-        check_each_scope(node.args[0], inside)
-        check_each_scope(node.args[1], True)
+        if depth >= MAX_AGGREGATE_NESTING:
+            raise _type_error(node, f"count/any/all/sum nest at most {MAX_AGGREGATE_NESTING} deep")
+        check_each_scope(node.args[0], depth)
+        check_each_scope(node.args[1], depth + 1)
         return
     for value in (getattr(node, f) for f in getattr(node, "__slots__", ())):
         for child in (value if isinstance(value, tuple) else (value,)):
             if isinstance(child, Node):
-                check_each_scope(child, inside)
+                check_each_scope(child, depth)
 
 
 class Dependencies:

@@ -76,6 +76,7 @@ SYNTAX_ERRORS = [
     ("each.red", "line 1, column 1: 'each' only means something inside count/any/all/sum"),
     ("count(line, each.red) > 0 and each.red", "line 1, column 31: 'each' only means"),
     ("count(last(each.rank), true) > 0", "line 1, column 12: 'each' only means"),
+    ("any(line, any(line, any(line, each.red)))", "line 1, column 21: count/any/all/sum nest at most 2 deep"),
     ("start: card.red; pos", "line 1, column 18: a rule must be true or false"),
     ("(" * 100 + "true" + ")" * 100, "line 1, column 61: the rule is nested more than 60 deep"),
     ("not " * 100 + "true", "the rule is nested more than 60 deep"),
