@@ -39,6 +39,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--say", action="store_true", help="say the verdicts aloud (printed as well)")
     parser.add_argument("--wav-dir", type=Path, default=None, help="with --say: keep the spoken sentences as WAV files here")
     parser.add_argument("--reveal", action="store_true", help="print the rule after the result (G6)")
+    parser.add_argument("--layout", action="store_true", help="print the table at the end: main line and branches (P5)")
     parser.set_defaults(run=run)
 
 
@@ -79,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.say:
         for number, sentence in sentences:
             print(f"line {number}: {sentence}" if number is not None else sentence)
+        if args.layout:
+            print(judgement.round.layout.describe())
         return 0
     from dealer.voice import VoiceError, open_voice
 

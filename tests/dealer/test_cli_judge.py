@@ -118,3 +118,9 @@ def test_console_script_exit_status() -> None:
                           text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip() == "line 4: it is Ana's turn, not Cy's (C5)"
+
+
+def test_layout_shows_branches_under_their_anchor(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = judge(capsys, str(EXAMPLES / "worked-example.eleusis"), "--layout")
+    assert code == 0
+    assert out.splitlines()[-2:] == ["main: 7H 4C 9H", "  after 7H: [QD] (Ana)"]  # P4, P5
