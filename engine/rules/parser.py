@@ -10,13 +10,19 @@ Grammar (lowest precedence first)::
     not        := 'not' not | comparison
     comparison := sum [ compop rhs ['mod' unary]
                       | ['not'] 'in' (rhs '..' rhs | '{' item (',' item)* '}') ['mod' unary] ]
-    sum        := term (('+' | '-') term)*          rhs: the same, without 'mod'
+    item       := rhs ['..' rhs]
+    sum        := term (('+' | '-') term)*
+    rhs        := the same as sum, but without 'mod' ('%' stays): a 'mod' after the
+                  right side is the congruence suffix ('a == b mod 13')
     term       := unary (('*' | '%' | 'mod') unary)*
     unary      := '-' unary | postfix
     postfix    := primary ('.' NAME)*
-    primary    := INT | CARD | SUIT | 'true' | 'false' | NAME | 'card' | 'pos' | 'each'
-                | 'prev' ['(' expr ')'] | 'line' ['[' expr ']'] | NAME '(' args ')'
-                | 'last' '(' expr ')' | '(' expr ')' | 'if' ...
+    primary    := INT | CARD | SUIT | 'true' | 'false' | 'card' | 'pos' | 'each'
+                | 'prev' ['(' expr ')'] | 'line' ['[' expr ']'] | 'last' '(' expr ')'
+                | FUNCTION '(' expr (',' expr)* ')' | '(' expr ')' | 'if' ...
+                | a suit, colour or rank word (hearts, heart, red, king)
+
+Limits: 300 tokens, 60 levels of nesting (so no text can exhaust Python's stack).
 
 >>> parse('start 2: card.red; card.rank > prev.rank').starter_count
 2
