@@ -28,11 +28,12 @@ Ana: prophet
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from engine.cards import DEFAULT_DECKS, Card, CardParseError, parse_cards
+from engine.cards import DEFAULT_DECKS, Card, CardParseError, parse_cards  # noqa: F401 (doctest)
 from engine.errors import RecordError
 from engine.events import (
     DEFAULT_HAND,
@@ -78,12 +79,16 @@ class GameRecord:
         return self.header_lines.get(name, min(self.header_lines.values(), default=1))
 
 
+@functools.lru_cache(maxsize=1024)
+def _card(token: str) -> Card:
+    return Card.parse(token)  # cards are immutable: a parsed token can be shared
+
+
 def _cards(text: str, number: int, what: str) -> tuple[Card, ...]:
     try:
-        cards = parse_cards(text)
+        return tuple(_card(token) for token in text.replace(",", " ").split())
     except CardParseError as exc:
         raise RecordError(number, f"{what}: {exc}") from None
-    return cards
 
 
 def _positive(value: str, number: int, name: str) -> int:
