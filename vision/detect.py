@@ -172,6 +172,20 @@ def _inside_a_card(gray: npt.NDArray[np.uint8], quad: FloatArray) -> bool:
     return bool(np.sum(same & (outside > 0.6 * float(np.percentile(gray[::8, ::8], 99)))) >= 3)
 
 
+def _evenly_spaced(seams: list[float], tolerance: float = 0.08) -> list[float]:
+    """The seams that cut a region into n equal cards (n = 4, 3 or 2), if some do."""
+    for n in (4, 3, 2):
+        picked = []
+        for j in range(1, n):
+            near = [t for t in seams if abs(t - j / n) <= tolerance]
+            if not near:
+                break
+            picked.append(min(near, key=lambda t: abs(t - j / n)))
+        else:
+            return picked
+    return []
+
+
 def _split_at_seams(edges: npt.NDArray[np.uint8], quad: FloatArray, min_cover: float = 0.9
                     ) -> list[FloatArray]:
     """Cut a region where a straight edge crosses it from side to side (touching cards).
@@ -212,9 +226,10 @@ def _split_at_seams(edges: npt.NDArray[np.uint8], quad: FloatArray, min_cover: f
                 k = run + 3
             else:
                 k += 1
-        if not seams:
-            continue
-        cuts = [0.0, *seams, 1.0]
+        chosen = _evenly_spaced(seams)
+        if not chosen:
+            continue  # cards are all one size: uneven lines are print, not seams
+        cuts = [0.0, *chosen, 1.0]
         new: list[FloatArray] = []
         for piece in pieces:
             a0, a1, a2, a3 = piece if axis == 0 else np.roll(piece, -1, axis=0)
@@ -238,6 +253,10 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
     regions = cv2.bitwise_not(edges)
     regions[:1, :], regions[-1:, :], regions[:, :1], regions[:, -1:] = 0, 0, 0, 0
     contours, _ = cv2.findContours(regions, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    # also the outline of each connected lump of edges: a card whose print reaches
+    # close to its rim (a back) is one such lump, where its own region is pinched
+    outlines, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = [*contours, *outlines]
     frame_area = float(sw * sh)
     cands: list[tuple[float, FloatArray, bool]] = []
     for contour in contours:

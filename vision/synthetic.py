@@ -175,7 +175,7 @@ def _overlaps(quad: npt.NDArray[np.float64], others: Sequence[npt.NDArray[np.flo
 def render_scene(rng: np.random.Generator, n_cards: int = 8, size_wh: tuple[int, int] = (1920, 1080),
                  tilt_deg: float = 90.0, background: str = "wood", touching: int = 0,
                  cut: int = 0, backs: int = 0, labels: Sequence[Card] | None = None,
-                 min_short_side_px: float = 45.0, noise: float = 4.0) -> SyntheticScene:
+                 min_short_side_px: float = 60.0, noise: float = 4.0) -> SyntheticScene:
     """Lay ``n_cards`` cards (``touching`` of them edge to edge with another card,
     ``cut`` of them across the frame edge, ``backs`` face down) and photograph them."""
     w, h = size_wh
