@@ -19,9 +19,11 @@ import cv2
 import numpy as np
 
 from dealer.keys import KEY_HELP, KeyState, stdin_keys
-from dealer.observer import CardReader, TableObserver
+from dealer.layout_watch import ExpectedLayout, ObservedCard, SideBranch, check_layout
+from dealer.observer import CardReader, Observation, TableObserver
 from dealer.recording import RecordingWriter, Seen
 from dealer.session import DealerSession, SessionConfig, players_from_text
+from dealer.table_protocol import Phase
 from dealer.voice import Voice
 from engine.events import DEFAULT_HAND
 
@@ -115,6 +117,7 @@ def _loop(source, observer: TableObserver, session: DealerSession, recorder: Rec
     from vision.errors import CameraError
 
     state = KeyState()
+    last_problems: list[str] = []
     session.begin()
     if keys is not None:
         print(KEY_HELP, file=sys.stderr)
@@ -140,7 +143,13 @@ def _loop(source, observer: TableObserver, session: DealerSession, recorder: Rec
                 session.protocol.settle_now()
                 state.judge_now = False
             before = session.decisions
+            phase_before = session.protocol.phase
             session.observe(view)
+            if phase_before is Phase.CLEARING and session.protocol.phase is Phase.WAITING:
+                problems = layout_problems(session, obs)  # P5: check the table before the next turn
+                if problems and problems != last_problems:
+                    session.report_trouble("The layout does not match: " + " ".join(problems), frame.index)
+                last_problems = problems
             if session.decisions != before:
                 state.after_verdict()
             if session.decisions != before and frame.index not in kept:
@@ -164,6 +173,21 @@ def _loop(source, observer: TableObserver, session: DealerSession, recorder: Rec
         recorder.close()
     print(f"round recorded in {out} (game record: {out / RECORD_FILE})", file=sys.stderr)
     return code
+
+
+def layout_problems(session: DealerSession, obs: Observation) -> list[str]:
+    """What lies out of place on the main line and side branches (P5), when the camera
+    sees both zones whole; [] when it matches or cannot be checked from this view."""
+    from calibration.layout import ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES
+
+    rnd = session.round
+    if rnd is None or not {ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES} <= obs.zones_in_view:
+        return []
+    layout = rnd.layout
+    expected = ExpectedLayout(tuple(layout.main), tuple(SideBranch(b.anchor, b.cards) for b in layout.branches))
+    observed = [ObservedCard.at(c.label, c.x_mm, c.y_mm, ZONE_MAIN_LINE) for c in obs.line_cards if c.label]
+    observed += [ObservedCard.at(c.label, c.x_mm, c.y_mm, ZONE_SIDE_BRANCHES) for c in obs.branch_cards if c.label]
+    return check_layout(expected, observed).messages()
 
 
 def _keep_frame(recorder: RecordingWriter, t: float, index: int, bgr: np.ndarray) -> None:

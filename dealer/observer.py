@@ -43,6 +43,7 @@ class Observation:
     line_cards: tuple[SeenCard, ...] = ()  # main-line zone
     branch_cards: tuple[SeenCard, ...] = ()  # side-branch zone
     readings: list[dict[str, object]] = field(default_factory=list)  # play-zone cards, for the recording
+    zones_in_view: frozenset[str] = frozenset()  # zones whose whole area the camera sees
 
 
 def token_of(name: str) -> Token | None:
@@ -95,4 +96,14 @@ class TableObserver:
         view = TableView(t=t, play_cards=tuple(zones[ZONE_PLAY]), tokens_in_play=tokens_in_play,
                          prophet_token_out=prophet_out, frame=index)
         return Observation(view, update.message, tuple(zones[ZONE_MAIN_LINE]),
-                           tuple(zones[ZONE_SIDE_BRANCHES]), readings)
+                           tuple(zones[ZONE_SIDE_BRANCHES]), readings,
+                           self._zones_in_view(homography, frame_bgr.shape[1], frame_bgr.shape[0]))
+
+    def _zones_in_view(self, homography, width: int, height: int) -> frozenset[str]:  # type: ignore[no-untyped-def]
+        seen = set()
+        for zone in self.layout.zones:
+            corners = homography.to_px(np.asarray(zone.polygon_mm, dtype=np.float64))
+            inside = (corners[:, 0] >= 0) & (corners[:, 0] < width) & (corners[:, 1] >= 0) & (corners[:, 1] < height)
+            if bool(inside.all()):
+                seen.add(zone.name)
+        return frozenset(seen)

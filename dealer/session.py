@@ -88,6 +88,10 @@ class DealerSession:
         if self.recorder:
             self.recorder.write(Trouble(t=self._t, text=text, frame=frame))
 
+    def report_trouble(self, text: str, frame: int | None = None) -> None:
+        """Say and record something the table must fix (a misplaced card, P5)."""
+        self._trouble(text, frame)
+
     def _card(self, card: Card) -> str:
         return card_words(card) if self.config.spoken_cards else str(card)
 

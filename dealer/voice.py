@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TextIO
@@ -106,11 +107,24 @@ def _pyttsx3_synthesiser(voice_id: str | None, rate: int | None) -> Synthesiser:
     if rate:
         engine.setProperty("rate", rate)
 
+    fallback: Synthesiser | None = None
+
     def synthesise(text: str, path: Path) -> None:
+        nonlocal fallback
         # pyttsx3 prints "Audio saved to ..." on every save: keep our stdout clean.
         with contextlib.redirect_stdout(io.StringIO()):
             engine.save_to_file(text, str(path))
             engine.runAndWait()  # one runAndWait per save, or only the last file is written
+        # Under load pyttsx3's espeak driver now and then returns before the file is out:
+        # wait a little, then say the sentence through the espeak-ng command instead.
+        for _ in range(20):
+            if path.exists() and path.stat().st_size > 44:
+                return
+            time.sleep(0.025)
+        if fallback is None and shutil.which("espeak-ng"):
+            fallback = _espeak_synthesiser(voice_id, rate)
+        if fallback is not None:
+            fallback(text, path)
 
     return synthesise
 

@@ -148,3 +148,28 @@ def run_script_with_keys(tmp_path, source, reader, keys):  # type: ignore[no-unt
     code = _loop(source, TableObserver(default_layout(), reader), session, recorder, tmp_path,
                  LiveOptions(out=tmp_path), keys)
     return code, voice
+
+
+def test_layout_problems_compare_the_record_with_the_line_zones() -> None:
+    # given a session after 7H, Ana 4C (accepted), Bo QC (rejected: a branch under 4C)
+    from dealer.observer import Observation
+    from dealer.live import layout_problems
+    from dealer.table_protocol import SeenCard
+
+    voice = FakeVoice()
+    session = DealerSession(SessionConfig(("Ana", "Bo", "Cy"), "alternate-colour", hand_size=3, settle_s=1.0), voice)
+    from engine.round import Round
+    from engine.cards import parse_cards
+
+    session.round = Round.new(session.rule, ("Ana", "Bo", "Cy"), parse_cards("7H"))
+    session.round.attempt("Ana", parse_cards("4C"))
+    session.round.attempt("Bo", parse_cards("QC"))
+    both = frozenset({"main_line", "side_branches"})
+    right = Observation(None, "", (SeenCard("7H", 0, -300), SeenCard("4C", 70, -300)), (SeenCard("QC", 70, -150),),
+                        zones_in_view=both)
+    wrong = Observation(None, "", (SeenCard("7H", 0, -300), SeenCard("4C", 70, -300), SeenCard("QC", 140, -300)), (),
+                        zones_in_view=both)
+    # then the right table matches, the wrong one is described, and an unseen zone is not judged
+    assert layout_problems(session, right) == []
+    assert layout_problems(session, wrong) == ["QC should be in the side branch under 4C, it is on the main line."]
+    assert layout_problems(session, Observation(None, "", wrong.line_cards, (), zones_in_view=frozenset({"main_line"}))) == []
