@@ -12,6 +12,7 @@ ground truth is the homography ``table_to_px`` (table millimetres -> frame pixel
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -240,6 +241,7 @@ def render_table_texture(layout: TableLayout, px_per_mm: float = 2.5,
     return tex
 
 
+@functools.lru_cache(maxsize=32)
 def _token_tile(token: TokenSpec, dictionary: str, px_per_mm: float) -> ImageBGR:
     tw, th = TOKEN_TILE_MM
     tex = _Texture(np.full((int(th * px_per_mm), int(tw * px_per_mm), 3), 250, np.uint8), (0.0, 0.0), px_per_mm)
@@ -266,7 +268,8 @@ def _card_tile(card: CardPlacement, px_per_mm: float) -> ImageBGR:
     return tex.image
 
 
-def _paste(tex: _Texture, tile: ImageBGR, centre_mm: tuple[float, float], angle_deg: float) -> None:
+def _paste(tex: _Texture, tile: ImageBGR, centre_mm: tuple[float, float], angle_deg: float) -> _Window | None:
+    """Lay a tile on the texture (in place, with a soft shadow); returns what it covered."""
     th, tw = tile.shape[:2]
     s, (ox, oy) = tex.px_per_mm, tex.origin_mm
     cx, cy = (centre_mm[0] - ox) * s, (centre_mm[1] - oy) * s
@@ -275,22 +278,33 @@ def _paste(tex: _Texture, tile: ImageBGR, centre_mm: tuple[float, float], angle_
     rot[1, 2] += cy - th / 2.0
     size = (tex.image.shape[1], tex.image.shape[0])
     # warp only a window around the tile to keep it cheap
-    r = int(math.hypot(tw, th) / 2.0) + 2
+    r = int(math.hypot(tw, th) / 2.0 + 4.0 * s) + 2
     xa, ya = max(0, int(cx) - r), max(0, int(cy) - r)
     xb, yb = min(size[0], int(cx) + r), min(size[1], int(cy) + r)
     if xb <= xa or yb <= ya:
-        return
+        return None
     rot[0, 2] -= xa
     rot[1, 2] -= ya
     win = (xb - xa, yb - ya)
     warped = cv2.warpAffine(tile, rot, win, flags=cv2.INTER_LINEAR)
     mask = cv2.warpAffine(np.full((th, tw), 255, np.uint8), rot, win, flags=cv2.INTER_LINEAR)
+    saved = _Window(ya, yb, xa, xb, tex.image[ya:yb, xa:xb].copy())
     alpha = (mask.astype(np.float32) / 255.0)[:, :, None]
     region = tex.image[ya:yb, xa:xb].astype(np.float32)
-    # a soft shadow below the tile
-    shadow = cv2.GaussianBlur(mask, (0, 0), 2.0 * s).astype(np.float32)[:, :, None] / 255.0
+    k = max(3, int(3.0 * s) | 1)  # a soft shadow below the tile
+    shadow = cv2.blur(mask, (k, k)).astype(np.float32)[:, :, None] / 255.0
     region *= 1.0 - 0.25 * shadow
     tex.image[ya:yb, xa:xb] = np.clip(region * (1 - alpha) + warped.astype(np.float32) * alpha, 0, 255).astype(np.uint8)
+    return saved
+
+
+@dataclass(frozen=True)
+class _Window:
+    ya: int
+    yb: int
+    xa: int
+    xb: int
+    pixels: ImageBGR
 
 
 _TEXTURE_CACHE: dict[tuple[TableLayout, float], _Texture] = {}
@@ -310,16 +324,21 @@ def render_scene(layout: TableLayout | None = None, view: PinholeView | None = N
     if base is None:
         _TEXTURE_CACHE.clear()
         base = _TEXTURE_CACHE[key] = render_table_texture(layout, px_per_mm)
-    tex = _Texture(base.image.copy(), base.origin_mm, base.px_per_mm) if (tokens or cards) else base
-    for card in cards:
-        _paste(tex, _card_tile(card, px_per_mm), card.centre_mm, card.angle_deg)
-    for placed in tokens:
-        _paste(tex, _token_tile(layout.token(placed.name), layout.dictionary, px_per_mm),
-               placed.centre_mm, placed.angle_deg)
-    table_to_px = view.table_to_px
-    warp = table_to_px @ np.linalg.inv(tex.mm_to_px())
-    frame = cv2.warpPerspective(tex.image, warp, view.size_wh, flags=cv2.INTER_AREA,
-                                borderMode=cv2.BORDER_CONSTANT, borderValue=TABLE_BGR)
+    changed: list[_Window] = []
+    try:
+        for card in cards:
+            changed.append(_paste(base, _card_tile(card, px_per_mm), card.centre_mm, card.angle_deg))  # type: ignore[arg-type]
+        for placed in tokens:
+            tile = _token_tile(layout.token(placed.name), layout.dictionary, px_per_mm)
+            changed.append(_paste(base, tile, placed.centre_mm, placed.angle_deg))  # type: ignore[arg-type]
+        table_to_px = view.table_to_px
+        warp = table_to_px @ np.linalg.inv(base.mm_to_px())
+        frame = cv2.warpPerspective(base.image, warp, view.size_wh, flags=cv2.INTER_AREA,
+                                    borderMode=cv2.BORDER_CONSTANT, borderValue=TABLE_BGR)
+    finally:  # put the cached texture back as it was, last change first
+        for w in reversed(changed):
+            if w is not None:
+                base.image[w.ya:w.yb, w.xa:w.xb] = w.pixels
     frame = _apply_lighting(frame, lighting, rng)
     return Scene(frame, table_to_px, view, tuple(tokens), tuple(cards))
 
@@ -353,16 +372,23 @@ def _apply_lighting(frame: ImageBGR, light: Lighting, rng: np.random.Generator) 
     xs = np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :]
     ys = np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
     field_ = light.gain * (1.0 + light.gradient[0] * xs + light.gradient[1] * ys)
-    img *= field_[:, :, None]
-    img *= np.array(light.colour_gains_bgr, np.float32)[None, None, :]
+    gains = np.array(light.colour_gains_bgr, np.float32)
+    img = cv2.multiply(img, cv2.merge([field_ * gains[0], field_ * gains[1], field_ * gains[2]]))
     if light.glare_xy is not None and light.glare_strength > 0:
         gx, gy = light.glare_xy[0] * w, light.glare_xy[1] * h
         r = light.glare_radius * w
-        xx = np.arange(w, dtype=np.float32)[None, :] - gx
-        yy = np.arange(h, dtype=np.float32)[:, None] - gy
-        img += (light.glare_strength * np.exp(-(xx * xx + yy * yy) / (2 * r * r)))[:, :, None]
+        x0, x1 = max(0, int(gx - 4 * r)), min(w, int(gx + 4 * r) + 1)
+        y0, y1 = max(0, int(gy - 4 * r)), min(h, int(gy + 4 * r) + 1)
+        if x1 > x0 and y1 > y0:
+            xx = np.arange(x0, x1, dtype=np.float32)[None, :] - gx
+            yy = np.arange(y0, y1, dtype=np.float32)[:, None] - gy
+            spot = (light.glare_strength * np.exp(-(xx * xx + yy * yy) / (2 * r * r))).astype(np.float32)
+            img[y0:y1, x0:x1] += spot[:, :, None]
     if light.noise_sigma > 0:
-        img += rng.normal(0.0, light.noise_sigma, img.shape).astype(np.float32)
+        noise = np.empty_like(img)
+        cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))
+        cv2.randn(noise, 0.0, float(light.noise_sigma))
+        img += noise
     out = np.clip(img, 0, 255).astype(np.uint8)
     if light.jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, light.jpeg_quality])

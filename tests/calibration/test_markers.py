@@ -1,0 +1,42 @@
+"""ArUco markers: patterns for the kit, and detection."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.layout import default_layout
+from calibration.markers import MarkerDetections, detect_markers, marker_bits, marker_image
+
+
+def test_given_the_layout_then_every_marker_pattern_is_distinct_with_a_black_border() -> None:
+    layout = default_layout()
+    ids = [m.marker_id for m in layout.markers] + [t.marker_id for t in layout.tokens]
+    patterns = {marker_bits(i).tobytes() for i in ids}
+    assert len(patterns) == len(ids)
+    for i in ids:
+        bits = marker_bits(i)
+        assert bits[0].all() and bits[-1].all() and bits[:, 0].all() and bits[:, -1].all()
+
+
+@pytest.mark.parametrize("marker_id", [0, 7, 13])
+def test_given_a_drawn_marker_then_it_is_detected_with_its_corners(marker_id: int) -> None:
+    img = marker_image(marker_id, px_per_cell=12, quiet_cells=2)
+    frame = np.dstack([img] * 3)
+    found = detect_markers(frame)
+    assert found.ids.tolist() == [marker_id]
+    assert np.allclose(found.corners_px[0, 0], (24, 24), atol=1.5)  # top-left of the black border
+    assert np.allclose(found.corners_px[0, 2], (24 + 72, 24 + 72), atol=1.5)
+
+
+def test_given_allowed_ids_then_others_are_dropped() -> None:
+    frame = np.hstack([marker_image(1, 10, quiet_cells=2), marker_image(12, 10, quiet_cells=2)])
+    assert detect_markers(frame, allowed_ids=frozenset({12})).ids.tolist() == [12]
+
+
+@pytest.mark.parametrize(("ids", "corners"), [(np.zeros((2, 1)), np.zeros((2, 4, 2))),
+                                              (np.zeros(2), np.zeros((2, 3, 2)))])
+def test_given_wrong_shapes_then_the_detections_record_says_what_it_expected(ids: np.ndarray,
+                                                                            corners: np.ndarray) -> None:
+    with pytest.raises(ValueError, match="must be"):
+        MarkerDetections(ids.astype(np.int64), corners)
