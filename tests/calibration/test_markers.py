@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 
 from calibration.layout import default_layout
-from calibration.markers import MarkerDetections, detect_markers, marker_bits, marker_image
+from calibration.markers import (
+    MarkerDetections,
+    detect_markers,
+    marker_bits,
+    marker_image,
+)
 
 
 def test_given_the_layout_then_every_marker_pattern_is_distinct_with_a_black_border() -> None:
