@@ -41,6 +41,7 @@ HOLDOUT_DESIGNS: tuple[str, ...] = (
 FEED_SCALE = 170.0  # uint8 storage of feeds in [-0.5, 1.0]
 P_BACK = 0.06
 P_NONE = 0.08
+P_OCCLUDED = 0.25  # share of face samples with another card laid over their lower part
 
 Design = dict[str, np.ndarray]  # label -> BGRA face
 
@@ -105,7 +106,8 @@ def make_samples(
             labels[i] = BACK_INDEX
         else:
             k = int(rng.integers(52))
-            crop = place_card(rng, design[CLASSES[k]], table, config)
+            occluder = design[CLASSES[int(rng.integers(52))]] if rng.random() < P_OCCLUDED else None
+            crop = place_card(rng, design[CLASSES[k]], table, config, occluder)
             labels[i] = k
         images.append(augment_photo(rng, crop, config))
     return images, labels
@@ -123,7 +125,7 @@ def _chunk(args: tuple[list[str], Path, int, int]) -> FeedArrays:
     return FeedArrays(quantise(feeds["corners"]), quantise(feeds["face"]), labels)
 
 
-def build_feeds(names: list[str], cache: Path, count: int, seed: int, jobs: int = 2, chunk: int = 2000) -> FeedArrays:
+def build_feeds(names: list[str], cache: Path, count: int, seed: int, jobs: int = 2, chunk: int = 5000) -> FeedArrays:
     """``count`` samples from the designs ``names`` as quantised feeds, in ``jobs`` processes."""
     tasks = [(names, cache, min(chunk, count - start), seed * 100_003 + start) for start in range(0, count, chunk)]
     parts: list[FeedArrays] = []

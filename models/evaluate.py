@@ -31,9 +31,10 @@ from models.dataset import HOLDOUT_DESIGNS, build_feeds, dequantise, rendered_de
 from vision.preprocess import RECT_H, RECT_W, preprocess
 
 REAL = Path("/work/shared/data/real-cards")
-# where the index (rank over suit) sits on a real rectified card, as fractions of (W, H)
-INDEX_CENTRE = (0.085, 0.14)
-INDEX_LONG = 0.22
+# where the index (rank over suit) sits on the deal photos' cards, as fractions of (W, H):
+# judged by eye from the photos (the index there is about 1/6 of the card height)
+INDEX_CENTRE = (0.085, 0.125)
+INDEX_LONG = 0.16
 
 
 class Reader:

@@ -27,18 +27,18 @@ class CardNet(nn.Module):
     def __init__(self, n_classes: int, corner_features: int = 128, dropout: float = 0.2) -> None:
         super().__init__()
         self.corner = nn.Sequential(
-            _conv(3, 12), nn.MaxPool2d(2),  # 32 x 24
-            _conv(12, 24), nn.MaxPool2d(2),  # 16 x 12
-            _conv(24, 48), nn.MaxPool2d(2),  # 8 x 6
-            _conv(48, 80), nn.MaxPool2d(2),  # 4 x 3
+            _conv(3, 12), nn.MaxPool2d(2),  # 28 x 20
+            _conv(12, 24), nn.MaxPool2d(2),  # 14 x 10
+            _conv(24, 48), nn.MaxPool2d(2),  # 7 x 5
+            _conv(48, 80), nn.MaxPool2d(2),  # 3 x 2
             nn.Flatten(),
             nn.Linear(80 * (CORNER_H // 16) * (CORNER_W // 16), corner_features),
             nn.ReLU(inplace=True),
         )
         self.face = nn.Sequential(
-            _conv(3, 12), nn.MaxPool2d(2),  # 28 x 20
-            _conv(12, 24), nn.MaxPool2d(2),  # 14 x 10
-            _conv(24, 48), nn.MaxPool2d(2),  # 7 x 5
+            _conv(3, 12), nn.MaxPool2d(2),  # 22 x 16
+            _conv(12, 24), nn.MaxPool2d(2),  # 11 x 8
+            _conv(24, 48), nn.MaxPool2d(2),  # 5 x 4
             _conv(48, 64),
         )
         self.head = nn.Sequential(

@@ -163,34 +163,52 @@ def _paste(card_bgra: np.ndarray, table: np.ndarray, dst_quad: np.ndarray) -> np
     src = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     matrix = cv2.getPerspectiveTransform(src, dst_quad.astype(np.float32))
     size = (table.shape[1], table.shape[0])
-    warped = cv2.warpPerspective(card_bgra, matrix, size, flags=cv2.INTER_AREA if w > 2 * size[0] else cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
-    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
-    out = warped[:, :, :3].astype(np.float32) * alpha + table.astype(np.float32) * (1 - alpha)
-    return out.clip(0, 255).astype(np.uint8)
+    warped = cv2.warpPerspective(
+        card_bgra, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0)
+    )
+    alpha = warped[:, :, 3].astype(np.float32) / 255.0
+    return cv2.blendLinear(warped[:, :, :3], table, alpha, 1.0 - alpha)
 
 
 def place_card(
-    rng: np.random.Generator, card_bgra: np.ndarray, table: np.ndarray, config: AugmentConfig
+    rng: np.random.Generator,
+    card_bgra: np.ndarray,
+    table: np.ndarray,
+    config: AugmentConfig,
+    occluder: np.ndarray | None = None,
 ) -> np.ndarray:
     """A ``(280, 200, 3)`` crop of ``card_bgra`` as an imperfect rectifier would give it.
 
     The ideal crop maps the card's corners to the image corners; each corner is moved by a few %
     (and the quad shifted and turned slightly), so the crop may cut the card or show table.
-    With probability 1/2 the result is turned 180 degrees (the rectifier cannot tell).
+    ``occluder`` (another card) is laid over the lower part, as in a column of overlapping
+    cards, leaving the top-left index visible. With probability 1/2 the result is turned
+    180 degrees (the rectifier cannot tell).
     """
     w, h = RECT_W, RECT_H
     quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     scale = np.array([w, h], np.float32)
     quad += rng.normal(0, config.corner_jitter, size=(4, 2)).astype(np.float32) * scale
     quad += rng.normal(0, config.shift, size=(1, 2)).astype(np.float32) * scale
-    angle = np.deg2rad(rng.normal(0, config.rotate_deg))
-    centre = quad.mean(axis=0)
-    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
-    quad = (quad - centre) @ rot.T + centre
-    crop = _paste(card_bgra, table, quad)
+    crop = _paste(card_bgra, table, _turn_quad(rng, quad, config.rotate_deg))
+    if occluder is not None:
+        cover = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+        if rng.random() < 0.7:  # a card further down the column
+            offset = (rng.uniform(-0.15, 0.25) * w, rng.uniform(0.36, 0.8) * h)
+        else:  # a card further right in a row
+            offset = (rng.uniform(0.37, 0.8) * w, rng.uniform(-0.1, 0.2) * h)
+        cover += np.array(offset, np.float32)
+        crop = _paste(occluder, crop, _turn_quad(rng, cover, 4.0))
     if rng.random() < 0.5:
         crop = np.ascontiguousarray(crop[::-1, ::-1])
     return crop
+
+
+def _turn_quad(rng: np.random.Generator, quad: np.ndarray, std_deg: float) -> np.ndarray:
+    angle = np.deg2rad(rng.normal(0, std_deg))
+    centre = quad.mean(axis=0)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
+    return ((quad - centre) @ rot.T + centre).astype(np.float32)
 
 
 def sample_none(
@@ -204,7 +222,7 @@ def sample_none(
         w, h = RECT_W, RECT_H
         quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
         side = rng.integers(4)
-        offset = rng.uniform(0.72, 0.95)
+        offset = rng.uniform(0.88, 0.98)  # a strip of 2-12 %: at most a scrap of the index
         direction = [(1, 0), (-1, 0), (0, 1), (0, -1)][side]
         quad += np.array(direction, np.float32) * np.array([w, h], np.float32) * offset
         angle = np.deg2rad(rng.normal(0, 20))
@@ -231,54 +249,63 @@ def sample_none(
 # ---------------------------------------------------------------- photometric
 
 
+def _low_res_field(field: np.ndarray, h: int, w: int) -> np.ndarray:
+    """Upsample a small float field (made cheaply at low resolution) to ``h`` x ``w``."""
+    return cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+_FIELD_H, _FIELD_W = 28, 20  # shading and glare are smooth: compute them at 1/10 size
+
+
 def augment_photo(rng: np.random.Generator, image: np.ndarray, config: AugmentConfig) -> np.ndarray:
     """Camera-like spoiling of a BGR uint8 crop; returns a new array of the same shape."""
     h, w = image.shape[:2]
-    out = image.astype(np.float32)
-    # paper tint and white balance
-    out *= rng.uniform(0.85, 1.1, size=3).astype(np.float32)[None, None, :]
-    # shadow / light gradient
+    # smooth light field at low resolution: shadow gradient, hard shadow edge, exposure
+    ys, xs = np.mgrid[0:_FIELD_H, 0:_FIELD_W].astype(np.float32)
+    xs, ys = xs / (_FIELD_W - 1), ys / (_FIELD_H - 1)
+    light = np.full((_FIELD_H, _FIELD_W), rng.uniform(0.55, 1.25), np.float32)
     if rng.random() < 0.6:
         gx, gy = rng.normal(0, 1, size=2)
-        xs, ys = np.meshgrid(np.linspace(-1, 1, w, dtype=np.float32), np.linspace(-1, 1, h, dtype=np.float32))
         ramp = gx * xs + gy * ys
         ramp = (ramp - ramp.min()) / max(float(ramp.max() - ramp.min()), 1e-6)
-        out *= (1 - rng.uniform(0, 0.55) * ramp)[:, :, None]
-    # hard shadow edge
+        light *= 1 - rng.uniform(0, 0.55) * ramp
     if rng.random() < 0.15:
-        mask = np.zeros((h, w), np.float32)
-        pts = rng.integers(-w, 2 * w, size=(3, 2)).astype(np.int32)
-        cv2.fillConvexPoly(mask, pts, 1.0)
-        mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(2, 12))
-        out *= (1 - rng.uniform(0.2, 0.5) * mask)[:, :, None]
-    # glare
+        nx, ny = rng.normal(0, 1, size=2)
+        edge = (xs - rng.random()) * nx + (ys - rng.random()) * ny
+        light *= 1 - rng.uniform(0.2, 0.5) * (1 / (1 + np.exp(-edge * rng.uniform(8, 60))))
+    glare = np.zeros((_FIELD_H, _FIELD_W), np.float32)
     if rng.random() < 0.3:
-        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        sigma = rng.uniform(10, 80)
-        xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
-        blob = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma**2))
-        out += (rng.uniform(40, 160) * blob)[:, :, None]
-    # exposure and gamma
-    out *= rng.uniform(0.55, 1.25)
-    out = 255.0 * (out.clip(0, 255) / 255.0) ** rng.uniform(0.7, 1.4)
-    # resolution: the card may be small in the frame
+        cx, cy, sigma = rng.random(), rng.random(), rng.uniform(0.05, 0.4)
+        glare = (rng.uniform(40, 160) * np.exp(-((xs - cx) ** 2 + ((ys - cy) * h / w) ** 2) / (2 * sigma**2))).astype(np.float32)
+    # resolution: the card may be small in the frame; do the rest at the small size
     scale = float(np.exp(rng.uniform(np.log(config.min_scale), 0.0)))
-    if scale < 0.95:
-        small = cv2.resize(out, (max(8, int(w * scale)), max(8, int(h * scale))), interpolation=cv2.INTER_AREA)
-        out = small
+    sw, sh = (max(8, int(w * scale)), max(8, int(h * scale))) if scale < 0.95 else (w, h)
+    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA) if (sw, sh) != (w, h) else image
+    wb = rng.uniform(0.85, 1.1, size=3).astype(np.float32)
+    out = small.astype(np.float32) * wb[None, None, :]
+    out *= _low_res_field(light, sh, sw)[:, :, None]
+    out += _low_res_field(glare, sh, sw)[:, :, None]
+    np.clip(out, 0, 255, out=out)
+    lut = (255.0 * (np.arange(256) / 255.0) ** rng.uniform(0.7, 1.4)).astype(np.uint8)
+    result = cv2.LUT(out.astype(np.uint8), lut)
     # blur (focus or motion)
     if rng.random() < 0.5:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3))
+        result = cv2.GaussianBlur(result, (0, 0), rng.uniform(0.3, 1.3))
     elif rng.random() < 0.15:
         k = int(rng.integers(3, 7))
         kernel = np.zeros((k, k), np.float32)
         kernel[k // 2, :] = 1.0 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
         kernel = cv2.warpAffine(kernel, rot, (k, k))
-        out = cv2.filter2D(out, -1, kernel / max(float(kernel.sum()), 1e-6))
-    # sensor noise
-    out += rng.normal(0, rng.uniform(0, config.max_noise), size=out.shape).astype(np.float32)
-    result = out.clip(0, 255).astype(np.uint8)
+        result = cv2.filter2D(result, -1, kernel / max(float(kernel.sum()), 1e-6))
+    # sensor noise: a crop of a fixed noise bank (drawing fresh normals is the costly part)
+    sigma = rng.uniform(0, config.max_noise)
+    if sigma > 0.5:
+        bank = _noise_bank()
+        y0 = int(rng.integers(0, bank.shape[0] - sh + 1))
+        x0 = int(rng.integers(0, bank.shape[1] - sw + 1))
+        noisy = result.astype(np.float32) + sigma * bank[y0 : y0 + sh, x0 : x0 + sw]
+        result = noisy.clip(0, 255).astype(np.uint8)
     # JPEG artefacts, at the small resolution as a camera would
     if rng.random() < 0.7:
         quality = int(rng.integers(*config.jpeg_quality))
@@ -288,3 +315,13 @@ def augment_photo(rng: np.random.Generator, image: np.ndarray, config: AugmentCo
     if result.shape[:2] != (h, w):
         result = cv2.resize(result, (w, h), interpolation=cv2.INTER_LINEAR)
     return result
+
+
+_NOISE: list[np.ndarray] = []
+
+
+def _noise_bank() -> np.ndarray:
+    """Unit normal noise, [RECT_H + 40, RECT_W + 40, 3], made once per process from a fixed seed."""
+    if not _NOISE:
+        _NOISE.append(np.random.default_rng(31337).standard_normal((RECT_H + 40, RECT_W + 40, 3)).astype(np.float32))
+    return _NOISE[0]

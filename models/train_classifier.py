@@ -131,7 +131,8 @@ def train(model: nn.Module, feeds: FeedArrays, steps: int, batch: int, lr: float
         loss.backward()
         opt.step()
         sched.step()
-        running = 0.98 * running + 0.02 * float(loss) if step > 1 else float(loss)
+        value = loss.item()
+        running = 0.98 * running + 0.02 * value if step > 1 else value
         if step % 100 == 0 or step == steps:
             log.info("step %d/%d loss %.3f (%.0f s)", step, steps, running, time.time() - started)
 
@@ -170,9 +171,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=20261129)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a shared 2-core box)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
 
     names = rendered_designs(args.renders)

@@ -15,7 +15,7 @@ face) is mapped to 1 with a bounded white-balance gain, then 0.5 is subtracted.
 >>> import numpy as np
 >>> feeds = preprocess([np.full((RECT_H, RECT_W, 3), 200, np.uint8)])
 >>> sorted(feeds), feeds["corners"].shape, feeds["face"].shape
-(['corners', 'face'], (1, 2, 3, 64, 48), (1, 3, 56, 40))
+(['corners', 'face'], (1, 2, 3, 56, 40), (1, 3, 44, 32))
 """
 
 from __future__ import annotations
@@ -46,10 +46,10 @@ RECT_H = 280
 # the box at each corner that holds the index (rank over suit), with room for a few % of error
 CORNER_BOX_W = 72
 CORNER_BOX_H = 96
-CORNER_W = 48
-CORNER_H = 64
-FACE_W = 40
-FACE_H = 56
+CORNER_W = 40
+CORNER_H = 56
+FACE_W = 32
+FACE_H = 44
 INPUT_NAMES = ("corners", "face")
 
 _WHITE_PERCENTILE = 90.0
