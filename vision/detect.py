@@ -65,10 +65,50 @@ def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray | None:
     for eps in (0.02, 0.03, 0.045, 0.06, 0.08):
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
-            return clockwise(approx.reshape(4, 2).astype(np.float32))
+            return _fit_sides(contour.reshape(-1, 2).astype(np.float32),
+                              clockwise(approx.reshape(4, 2).astype(np.float32)))
         if len(approx) < 4:
             return None
     return None
+
+
+def _fit_sides(points: FloatArray, quad: FloatArray) -> FloatArray:
+    """Corners where lines fitted to the middle of each side meet.
+
+    The vertices of a polygon fitted to a rounded, notched outline sit a few pixels
+    off the card's corners; the straight middle stretches of the sides do not.
+    """
+    if len(points) < 16:
+        return quad
+    dense = _densify(points)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.linalg.norm(d))
+        if length < 4:
+            return quad
+        d = d / length
+        rel = dense - a
+        t = rel @ d
+        dist = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
+        near = (t > 0.2 * length) & (t < 0.8 * length) & (dist < max(2.0, 0.04 * length))
+        if near.sum() < 4:
+            lines.append((a, d))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(dense[near], cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4)
+        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+    fitted = _intersect_all(lines, quad)
+    size = float(np.linalg.norm(quad[0] - quad[2]))
+    return fitted if np.max(np.linalg.norm(fitted - quad, axis=1)) < 0.15 * size else quad
+
+
+def _densify(points: FloatArray) -> FloatArray:
+    """Points every pixel or so along a closed polyline (CHAIN_APPROX_SIMPLE drops them)."""
+    nxt = np.roll(points, -1, axis=0)
+    steps = np.maximum(1, np.ceil(np.linalg.norm(nxt - points, axis=1)).astype(int))
+    parts = [p + (n - p) * (np.arange(k, dtype=np.float32)[:, None] / k) for p, n, k in zip(points, nxt, steps)]
+    return np.concatenate(parts).astype(np.float32)
 
 
 def _grow(quad: FloatArray, by_px: float) -> FloatArray:

@@ -71,7 +71,7 @@ class CardReader:
             if both[k]:
                 other = next(second)
                 reading = combine_readings(first[k], other)
-                if reading is other and reading is not first[k]:
+                if reading is other and (other.label is not None or other.face_down):
                     quad_xy[index] = np.roll(quad_xy[index], -1, axis=0)
             labels[index] = reading.label
             conf[index] = reading.confidence

@@ -151,7 +151,9 @@ def table_texture(kind: str, size_wh: tuple[int, int], rng: np.random.Generator)
 
 def _card_quad_mm(center: npt.NDArray[np.float64], angle: float) -> npt.NDArray[np.float64]:
     hw, hh = CARD_W_MM / 2, CARD_H_MM / 2
-    local = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]])
+    # the card's top edge lies toward +Y (away from the camera): seen from above the
+    # face reads the right way round, not mirrored
+    local = np.array([[-hw, hh], [hw, hh], [hw, -hh], [-hw, -hh]])
     c, s = math.cos(angle), math.sin(angle)
     return local @ np.array([[c, s], [-s, c]]) + center
 
