@@ -62,6 +62,7 @@ DEMO_SCRIPT: tuple[Step, ...] = (
     *_lay("10C", "Ana: accepted"),
     *_lay("KD", "Bo: accepted"),
     *_lay("JS QD", "Cy empties the hand: the round ends (G1)"),
+    Step((), (), 2.0, "the end"),
 )
 
 

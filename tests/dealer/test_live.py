@@ -38,6 +38,10 @@ class TruthReader:
         self.count = 0
         self.unreadable = unreadable
 
+    def read_region(self, frame_bgr: np.ndarray, box_xyxy: tuple[int, int, int, int]) -> CardDetections:
+        """The observer reads zone by zone; the truth is one list per frame (the play zone)."""
+        return self.read_frame(frame_bgr)
+
     def read_frame(self, frame_bgr: np.ndarray) -> CardDetections:
         labels = self.frames[self.count]
         tokens = [s for s in self.steps for _ in range(max(1, round(s.seconds * FPS)))][self.count].tokens

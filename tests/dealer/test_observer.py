@@ -1,0 +1,47 @@
+"""The observer: the table in millimetres from a rendered frame, with the real card
+detector (a fake classifier), the real marker and token finding."""
+
+import numpy as np
+import pytest
+
+from calibration.layout import default_layout
+from calibration.synthetic import CardPlacement, PinholeView, TokenPlacement, render_scene
+from dealer.observer import TableObserver, _card_sized
+from dealer.table_protocol import Token
+from engine.cards import Card
+from vision.classify import CardReading, FakeClassifier
+from vision.pipeline import CardReader
+
+VIEW = PinholeView(tilt_deg=62.0, distance_mm=430.0, target_mm=(132.5, 95.0), size_wh=(1280, 720))
+
+
+@pytest.mark.parametrize(
+    ("w", "h", "card"),
+    [(63, 88, True), (70, 95, True), (88, 63, True), (190, 265, False), (40, 60, False), (63, 150, False)],
+)
+def test_card_sized_accepts_about_63_by_88_mm(w: float, h: float, card: bool) -> None:
+    quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+    assert _card_sized(quad) is card
+
+
+def test_cards_in_the_play_zone_are_found_but_not_the_mat_or_a_token() -> None:
+    # given two drawn cards in the play zone and the NO PLAY token beside them
+    cards = (CardPlacement("4C", (60.0, 95.0), 3.0), CardPlacement("9H", (135.0, 95.0), -4.0))
+    scene = render_scene(default_layout(), VIEW, (TokenPlacement("no_play", (226.0, 95.0), 5.0),), cards,
+                         rng=np.random.default_rng(1))
+    reader = CardReader(FakeClassifier(lambda img, i: CardReading(Card.parse("4C"), 0.99)))
+    # when the observer looks at the frame
+    obs = TableObserver(default_layout(), reader).observe(scene.frame_bgr, 0.0, 0)
+    # then exactly the two cards lie in the play zone, at their places within 10 mm, and the token is seen
+    assert obs.view is not None
+    found = sorted((c.x_mm, c.y_mm) for c in obs.view.play_cards)
+    assert len(found) == 2
+    for (x, y), placed in zip(found, cards):
+        assert abs(x - placed.centre_mm[0]) < 10 and abs(y - placed.centre_mm[1]) < 10
+    assert set(obs.view.tokens_in_play) == {Token.NO_PLAY}
+
+
+def test_without_the_mat_there_is_no_view() -> None:
+    reader = CardReader(FakeClassifier())
+    obs = TableObserver(default_layout(), reader).observe(np.full((720, 1280, 3), 90, np.uint8), 0.0, 0)
+    assert obs.view is None and obs.message
