@@ -105,7 +105,7 @@ def make_detector(dictionary: str = "DICT_4X4_50") -> cv2.aruco.ArucoDetector:
     params.polygonalApproxAccuracyRate = 0.05
     params.perspectiveRemovePixelPerCell = 8
     params.perspectiveRemoveIgnoredMarginPerCell = 0.2
-    params.errorCorrectionRate = 0.6
+    params.errorCorrectionRate = 0.3  # fewer false markers in print and card faces; no loss in the token batch
     return cv2.aruco.ArucoDetector(aruco_dictionary(dictionary), params)
 
 

@@ -1,0 +1,112 @@
+"""The table check: px/mm at the play zone, glare, exposure, a plain verdict; the table profile."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calibration.check import GLARE_MAX_FRACTION, INDEX_MIN_PX, check_table
+from calibration.errors import ProfileFileError, UnsupportedVersionError
+from calibration.layout import MarkerPlacement, default_layout
+from calibration.profile import TableProfile, load_table_profile
+from calibration.synthetic import Lighting, PinholeView, render_scene
+
+LAYOUT = default_layout()
+PLAY_CENTRE = (132.5, 95.0)
+
+
+def frames(view: PinholeView, light: Lighting, count: int = 3, layout=LAYOUT) -> list[np.ndarray]:  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(7)
+    return [render_scene(layout, view, lighting=light, rng=rng).frame_bgr for _ in range(count)]
+
+
+GOOD_LIGHT = Lighting(blur_sigma_px=0.6, noise_sigma=2.0)
+
+
+@pytest.mark.parametrize(
+    ("view", "light", "readable", "advice_word"),
+    [
+        (PinholeView(tilt_deg=75, distance_mm=420, target_mm=PLAY_CENTRE), GOOD_LIGHT, True, None),
+        (PinholeView(tilt_deg=75, distance_mm=900, target_mm=PLAY_CENTRE), GOOD_LIGHT, False, "closer"),
+        (PinholeView(tilt_deg=75, distance_mm=420, target_mm=PLAY_CENTRE),
+         Lighting(glare_xy=(0.45, 0.55), glare_strength=200.0, glare_radius=0.08), False, "glare"),
+        (PinholeView(tilt_deg=75, distance_mm=420, target_mm=PLAY_CENTRE), Lighting(gain=0.35), False, "dark"),
+        (PinholeView(tilt_deg=25, distance_mm=380, target_mm=PLAY_CENTRE), GOOD_LIGHT, False, "slant"),
+    ],
+    ids=["close and even", "too far", "lamp glare", "too dark", "low slant"],
+)
+def test_given_a_view_when_checked_then_it_says_whether_indices_are_readable_and_what_to_change(
+        view: PinholeView, light: Lighting, readable: bool, advice_word: str | None) -> None:
+    check, last = check_table(iter(frames(view, light)), LAYOUT)
+    assert check.found and last is not None
+    assert check.px_per_mm == pytest.approx(
+        _true_px_per_mm(view), rel=0.05)
+    assert check.readable is readable
+    if advice_word is None:
+        assert check.advice == []
+        assert check.index_px is not None and check.index_px >= INDEX_MIN_PX
+    else:
+        assert any(advice_word in a for a in check.advice), check.advice
+    text = "\n".join(check.report_lines())
+    assert "px/mm" in text and ("will be readable" in text) is readable
+
+
+def _true_px_per_mm(view: PinholeView) -> float:
+    from calibration.table import px_per_mm_at
+
+    return px_per_mm_at(view.table_to_px, *PLAY_CENTRE)
+
+
+def test_given_glare_then_the_saturated_fraction_is_measured() -> None:
+    view = PinholeView(tilt_deg=80, distance_mm=420, target_mm=PLAY_CENTRE)
+    calm, _ = check_table(iter(frames(view, GOOD_LIGHT, 1)), LAYOUT)
+    lamp, _ = check_table(iter(frames(view, Lighting(glare_xy=(0.5, 0.5), glare_strength=220.0,
+                                                      glare_radius=0.1), 1)), LAYOUT)
+    assert calm.glare_fraction < GLARE_MAX_FRACTION < lamp.glare_fraction
+
+
+def test_given_no_mat_then_the_check_says_so() -> None:
+    check, last = check_table(iter([np.full((720, 1280, 3), 90, np.uint8)] * 2), LAYOUT)
+    assert not check.found and last is None and not check.readable
+    assert "not found" in check.report_lines()[0]
+
+
+def test_given_a_guide_tile_off_its_nominal_place_then_the_check_measures_where_it_lies() -> None:
+    nominal = LAYOUT.marker(6)
+    moved = MarkerPlacement.square(6, nominal.corners_mm[0][0] + 25.0, nominal.corners_mm[0][1] + 10.0,
+                                   nominal.size_mm, "guide")
+    real_table = LAYOUT.with_markers(tuple(moved if m.marker_id == 6 else m for m in LAYOUT.markers))
+    view = PinholeView(tilt_deg=70, distance_mm=700, target_mm=(132.0, -70.0))
+    check, _ = check_table(iter(frames(view, GOOD_LIGHT, 3, real_table)), LAYOUT)
+    measured = np.asarray(check.guides_measured[6])
+    assert np.abs(measured - np.asarray(moved.corners_mm)).max() < 2.0
+
+
+def test_given_a_check_when_the_profile_is_saved_and_loaded_then_it_holds_the_measured_table(tmp_path: Path) -> None:
+    view = PinholeView(tilt_deg=70, distance_mm=700, target_mm=(132.0, -70.0))
+    check, _ = check_table(iter(frames(view, GOOD_LIGHT, 2)), LAYOUT)
+    profile = TableProfile.from_check(check, LAYOUT, None, "test frames")
+    path = tmp_path / "table.json"
+    profile.save(path)
+    back = load_table_profile(path)
+    assert back.layout.zones == LAYOUT.zones
+    assert np.allclose(back.table_to_px, profile.table_to_px)
+    assert back.px_per_mm == pytest.approx(profile.px_per_mm, rel=1e-3)
+    assert back.camera.size_wh == (1280, 720) and not back.camera.calibrated
+
+
+def test_given_a_profile_of_another_version_then_loading_names_the_file_and_version(tmp_path: Path) -> None:
+    path = tmp_path / "old-table.json"
+    path.write_text(json.dumps({"format": "eleusis-table-profile", "version": 0}))
+    with pytest.raises(UnsupportedVersionError, match=r"old-table\.json.*version 0"):
+        load_table_profile(path)
+
+
+def test_given_a_check_without_the_mat_then_no_profile_can_be_made() -> None:
+    check, _ = check_table(iter([np.zeros((72, 128, 3), np.uint8)]), LAYOUT)
+    with pytest.raises(ProfileFileError, match="not found"):
+        TableProfile.from_check(check, LAYOUT, None, "blank")
+
