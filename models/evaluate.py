@@ -6,7 +6,7 @@
 (c) crops around the labelled corner-index boxes of the real deal photos (check only): each
     box is turned into a "rectified card" whose top-left corner box shows that index (the
     rest of the crop is whatever lies there: often other cards); of the two turns the box's
-    shape allows, the more confident reading is kept;
+    shape allows, the one whose best card class is more likely is kept;
 (d) milliseconds per card (preprocess + onnxruntime, batched and single).
 
 A reading is *right* or *wrong* when its calibrated confidence reaches the accept threshold,
@@ -31,10 +31,10 @@ from models.dataset import HOLDOUT_DESIGNS, build_feeds, dequantise, rendered_de
 from vision.preprocess import RECT_H, RECT_W, preprocess
 
 REAL = Path("/work/shared/data/real-cards")
-# where the index (rank over suit) sits on the deal photos' cards, as fractions of (W, H):
-# judged by eye from the photos (the index there is about 1/6 of the card height)
-INDEX_CENTRE = (0.085, 0.125)
-INDEX_LONG = 0.16
+# where the labelled index box (rank over suit) sits on the deal photos' cards, as fractions
+# of (W, H): judged by eye from crops of the photos (geometry of this check, not of the model)
+INDEX_CENTRE = (0.085, 0.14)
+INDEX_LONG = 0.28
 
 
 class Reader:
@@ -146,7 +146,8 @@ def eval_deals(reader: Reader, folder: Path) -> dict[str, float] | None:
             turns = (0, 2) if bh >= bw else (1, 3)
             crops = [deal_crop(image, cx, cy, max(bw, bh), t) for t in turns]
             probs = reader.probs(crops)
-            best_probs.append(probs[int(probs.max(axis=1).argmax())])
+            # the turn that looks most like some card face (a wrong turn shows table: "none")
+            best_probs.append(probs[int(probs[:, :52].max(axis=1).argmax())])
             labels.append(real_label(box["name"], reader.classes))
     return summarise("real deal index crops", np.stack(best_probs), np.array(labels), reader.threshold)
 

@@ -211,6 +211,24 @@ def _turn_quad(rng: np.random.Generator, quad: np.ndarray, std_deg: float) -> np
     return ((quad - centre) @ rot.T + centre).astype(np.float32)
 
 
+def busy_table(rng: np.random.Generator, table: np.ndarray, cards: list[np.ndarray]) -> np.ndarray:
+    """``table`` with ``cards`` lying around just outside the crop, so their edges show at its rim
+    (a rectified card in a crowded layout has neighbours, not bare table, beyond its edges)."""
+    out = table
+    w, h = RECT_W, RECT_H
+    for card in cards:
+        side = int(rng.integers(4))
+        along = rng.uniform(-0.3, 1.3)
+        away = rng.uniform(0.55, 0.85)  # centre distance beyond the edge, in card sizes
+        cx, cy = [(-away * w, along * h), ((1 + away) * w, along * h), (along * w, -away * h), (along * w, (1 + away) * h)][side]
+        quad = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]], np.float32)
+        angle = rng.uniform(0, 2 * np.pi)
+        rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
+        quad = quad @ rot.T * rng.uniform(0.85, 1.15) + np.array([cx, cy], np.float32)
+        out = _paste(card, out, quad)
+    return out
+
+
 def sample_none(
     rng: np.random.Generator, table: np.ndarray, card_bgra: np.ndarray | None
 ) -> np.ndarray:

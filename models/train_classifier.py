@@ -5,7 +5,7 @@ Steps (all seeded):
    training designs; calibration designs (held out: temperature and accept threshold are fit
    on them, so calibration reflects decks never seen); test designs (held out: measured only);
 2. synthetic samples through :func:`vision.preprocess.preprocess` (the run-time function);
-3. training with torch on the CPU (2 threads), AdamW + one-cycle schedule;
+3. training with torch on the CPU (1 thread: fastest on a busy 2-core box), AdamW, one-cycle;
 4. ONNX export (opset 17, dynamic batch), onnxruntime checked against torch;
 5. temperature fit on the calibration designs, accept threshold chosen there;
 6. ``models/card_classifier.onnx`` and ``models/card_classifier.json``.
@@ -16,6 +16,7 @@ Run: ``python -m models.train_classifier --steps 3000`` (log to ``cache/train.lo
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 import math
@@ -27,7 +28,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from models.dataset import CLASSES, HOLDOUT_DESIGNS, FeedArrays, build_feeds, dequantise, rendered_designs
+from models.dataset import SYNTH_VERSION, CLASSES, HOLDOUT_DESIGNS, FeedArrays, build_feeds, dequantise, rendered_designs
 from models.net import CardNet
 from vision.preprocess import INPUT_NAMES
 
@@ -43,7 +44,8 @@ def cached_feeds(names: list[str], cache: Path, count: int, seed: int, tag: str)
     """Build (or reload) ``count`` samples of ``names`` under ``cache/feeds``."""
     folder = cache.parent / "feeds"
     folder.mkdir(parents=True, exist_ok=True)
-    key = f"{tag}-{count}-{seed}-{abs(hash(tuple(names))) % 10**8}"
+    digest = hashlib.sha1(json.dumps([names, SYNTH_VERSION]).encode()).hexdigest()[:10]
+    key = f"{tag}-{count}-{seed}-{digest}"
     paths = [folder / f"{key}-{part}.npy" for part in ("corners", "face", "labels")]
     if all(p.exists() for p in paths):
         return FeedArrays(*(np.load(p) for p in paths))

@@ -13,7 +13,16 @@ import pytest
 
 from models.dataset import CLASSES, dequantise, quantise
 from models.render_cards import Design, card_labels, trim_transparent
-from models.synth import AugmentConfig, TextureBank, augment_photo, make_table_texture, place_card, procedural_back, sample_none
+from models.synth import (
+    AugmentConfig,
+    TextureBank,
+    augment_photo,
+    busy_table,
+    make_table_texture,
+    place_card,
+    procedural_back,
+    sample_none,
+)
 from vision.preprocess import RECT_H, RECT_W
 
 CONFIG = AugmentConfig()
@@ -83,6 +92,18 @@ def test_given_a_none_sample_when_made_then_no_index_corner_of_the_card_shows(se
     assert crop.shape == (RECT_H, RECT_W, 3)
     # the dark index block (value 20) never lands fully inside either corner box
     assert crop[:50, :30].mean() > 40 or crop[-50:, -30:].mean() > 40
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_given_neighbour_cards_when_a_busy_table_is_made_then_they_stay_off_the_middle(seed: int) -> None:
+    table = np.full((RECT_H, RECT_W, 3), 90, np.uint8)
+    busy = busy_table(np.random.default_rng(seed), table, [_toy_card()] * 3)
+    again = busy_table(np.random.default_rng(seed), table, [_toy_card()] * 3)
+    np.testing.assert_array_equal(busy, again)
+    # centres lie >= 0.55 card sizes beyond an edge: a turned card reaches at most 0.44 W or 0.16 H in
+    middle = busy[int(RECT_H * 0.2) : int(RECT_H * 0.8), int(RECT_W * 0.45) : int(RECT_W * 0.55)]
+    assert np.all(middle == 90)
+    assert np.all(table == 90)  # the input is not drawn on
 
 
 @pytest.mark.parametrize(
