@@ -54,7 +54,7 @@ def frame_quality(frame: ImageBGR, table_to_px: FloatArray, layout: TableLayout)
     inside = mask > 0
     if not inside.any():
         return 0.0, 0.0
-    saturated = frame.max(axis=2) >= 250 if frame.ndim == 3 else frame >= 250
+    saturated = frame.min(axis=2) >= 250 if frame.ndim == 3 else frame >= 250  # washed out to white
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     return float(saturated[inside].mean()), float(grey[inside].mean())
 
