@@ -185,7 +185,7 @@ def calibrate_from_frames(frames: Iterable[ImageBGR], spec: CharucoSpec = CHARUC
         corners, ids, _mc, _mi = detector.detectBoard(grey)
         if ids is None or len(ids) < min_corners:
             continue
-        obj, img = board.matchImagePoints(corners, ids)
+        obj, img = board.matchImagePoints(corners, ids)  # type: ignore[call-overload]
         obj_all.append(np.asarray(obj, dtype=np.float32).reshape(-1, 1, 3))
         img_all.append(np.asarray(img, dtype=np.float32).reshape(-1, 1, 2))
     if size is None:

@@ -217,8 +217,8 @@ def render_table_texture(layout: TableLayout, px_per_mm: float = 2.5,
     grain = np.float32(10.0) * np.sin(ys / np.float32(7.0 * px_per_mm) + wave)
     noise = cv2.resize(rng.normal(0, 6, (max(1, h // 8), max(1, w // 8))).astype(np.float32), (w, h))
     shade = (grain + noise).astype(np.float32)
-    img = cv2.add(img.astype(np.float32), cv2.merge([shade, shade, shade]))
-    img = np.clip(img, 0, 255).astype(np.uint8)
+    shaded = cv2.add(img.astype(np.float32), cv2.merge([shade, shade, shade]))
+    img = np.clip(shaded, 0, 255).astype(np.uint8)
     tex = _Texture(img, (x0, y0), px_per_mm)
     sw, sh = layout.sheet_size_mm
     px0, py0 = -(PAPER_MM[0] - sw) / 2.0, -(PAPER_MM[1] - sh) / 2.0
@@ -339,8 +339,8 @@ def render_scene(layout: TableLayout | None = None, view: PinholeView | None = N
         for w in reversed(changed):
             if w is not None:
                 base.image[w.ya:w.yb, w.xa:w.xb] = w.pixels
-    frame = _apply_lighting(frame, lighting, rng)
-    return Scene(frame, table_to_px, view, tuple(tokens), tuple(cards))
+    lit = _apply_lighting(np.asarray(frame, dtype=np.uint8), lighting, rng)
+    return Scene(lit, table_to_px, view, tuple(tokens), tuple(cards))
 
 
 def render_flat_view(picture: ImageBGR, picture_px_per_mm: float, view: PinholeView,
@@ -359,21 +359,22 @@ def render_flat_view(picture: ImageBGR, picture_px_per_mm: float, view: PinholeV
 
 def _apply_lighting(frame: ImageBGR, light: Lighting, rng: np.random.Generator) -> ImageBGR:
     h, w = frame.shape[:2]
-    img = frame.astype(np.float32)
+    img: npt.NDArray[np.float32] = frame.astype(np.float32)
     if light.motion_blur_px > 1:
         k = np.zeros((light.motion_blur_px, light.motion_blur_px), np.float32)
         k[light.motion_blur_px // 2, :] = 1.0 / light.motion_blur_px
         rot = cv2.getRotationMatrix2D(((light.motion_blur_px - 1) / 2.0,) * 2, float(rng.uniform(0, 180)), 1.0)
-        k = cv2.warpAffine(k, rot, k.shape[::-1])
+        k = np.asarray(cv2.warpAffine(k, rot, k.shape[::-1]), dtype=np.float32)
         k /= max(float(k.sum()), 1e-6)
-        img = cv2.filter2D(img, -1, k)
+        img = np.asarray(cv2.filter2D(img, -1, k), dtype=np.float32)
     if light.blur_sigma_px > 0:
-        img = cv2.GaussianBlur(img, (0, 0), light.blur_sigma_px)
+        img = np.asarray(cv2.GaussianBlur(img, (0, 0), light.blur_sigma_px), dtype=np.float32)
     xs = np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :]
     ys = np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
     field_ = light.gain * (1.0 + light.gradient[0] * xs + light.gradient[1] * ys)
     gains = np.array(light.colour_gains_bgr, np.float32)
-    img = cv2.multiply(img, cv2.merge([field_ * gains[0], field_ * gains[1], field_ * gains[2]]))
+    img = np.asarray(cv2.multiply(img, cv2.merge([field_ * gains[0], field_ * gains[1], field_ * gains[2]])),
+                     dtype=np.float32)
     if light.glare_xy is not None and light.glare_strength > 0:
         gx, gy = light.glare_xy[0] * w, light.glare_xy[1] * h
         r = light.glare_radius * w
@@ -387,11 +388,12 @@ def _apply_lighting(frame: ImageBGR, light: Lighting, rng: np.random.Generator) 
     if light.noise_sigma > 0:
         noise = np.empty_like(img)
         cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))
-        cv2.randn(noise, 0.0, float(light.noise_sigma))
+        cv2.randn(noise, 0.0, float(light.noise_sigma))  # type: ignore[call-overload]
         img += noise
-    out = np.clip(img, 0, 255).astype(np.uint8)
+    out: ImageBGR = np.clip(img, 0, 255).astype(np.uint8)
     if light.jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, light.jpeg_quality])
-        if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = np.asarray(decoded, dtype=np.uint8)
     return np.asarray(out, dtype=np.uint8)

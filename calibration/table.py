@@ -97,8 +97,8 @@ def estimate_homography(detections: MarkerDetections, layout: TableLayout, min_m
     hom, mask = cv2.findHomography(src, dst, cv2.RANSAC, ransac_px)
     if hom is None:
         return None
-    inlier = mask.reshape(-1, 4).all(axis=1)
-    kept = [i for i, ok in zip(ids, inlier) if ok]
+    inlier: npt.NDArray[np.bool_] = np.asarray(np.asarray(mask).reshape(-1, 4).all(axis=1), dtype=np.bool_)
+    kept = [i for i, ok in zip(ids, inlier.tolist()) if ok]
     if len(kept) < min_markers:
         return None
     sel = np.repeat(inlier, 4)

@@ -219,8 +219,8 @@ def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
             nearest = min(range(len(obs_main)), key=lambda k: abs(obs_main[k].x_mm - o.x_mm))
             anchor = obs_to_index.get(nearest)
         side_cols.setdefault(anchor, []).append(o)
-    for col in side_cols.values():
-        col.sort(key=lambda o: o.y_mm)
+    for seen_column in side_cols.values():
+        seen_column.sort(key=lambda o: o.y_mm)
     for anchor_index, slots in columns.items():
         seen_col = side_cols.get(anchor_index, [])
         pairs = _lcs_pairs([s.card for s in slots], [o.card for o in seen_col])
