@@ -23,6 +23,7 @@ two cards side by side (twice the usual card area), never read as one card.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -154,8 +155,12 @@ def _refine(gray: npt.NDArray[np.uint8], quads: FloatArray, radius_px: float) ->
     my = pts[..., 1].reshape(1, -1).astype(np.float32)
     prof = cv2.remap(gray.astype(np.float32), mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     prof = prof.reshape(pts.shape[:-1])  # (n,4,S,steps)
-    grad = np.abs(np.diff(prof, axis=-1))
-    # the outermost strong edge: the card's rim, not the print just inside it
+    drop = -np.diff(prof, axis=-1)  # > 0 where it gets darker going outward
+    # the rim has the polarity of the strongest step (a white card on a darker table:
+    # darker outward); of the steps with that polarity, the outermost strong one is the
+    # rim: not the print just inside it, nor the far side of the card's own shadow
+    strongest = np.take_along_axis(drop, np.abs(drop).argmax(axis=-1)[..., None], axis=-1)
+    grad = drop * np.sign(strongest)
     peak = grad.max(axis=-1, keepdims=True)
     strong = grad >= 0.5 * peak
     best = (grad.shape[-1] - 1) - np.argmax(strong[..., ::-1], axis=-1)
@@ -236,8 +241,8 @@ def _split_at_seams(edges: npt.NDArray[np.uint8], quad: FloatArray, min_cover: f
     """
     q = clockwise(quad)
     sides = side_lengths(q)
-    along = max(8, int(round((sides[0] + sides[2]) / 2)))
-    across = max(8, int(round((sides[1] + sides[3]) / 2)))
+    along = max(8, round(float(sides[0] + sides[2]) / 2))
+    across = max(8, round(float(sides[1] + sides[3]) / 2))
     dst = np.array([[0, 0], [along, 0], [along, across], [0, across]], np.float32)
     flat = cv2.warpPerspective(edges, cv2.getPerspectiveTransform(q, dst), (along + 1, across + 1),
                                flags=cv2.INTER_NEAREST)
@@ -273,7 +278,7 @@ def _split_at_seams(edges: npt.NDArray[np.uint8], quad: FloatArray, min_cover: f
         new: list[FloatArray] = []
         for piece in pieces:
             a0, a1, a2, a3 = piece if axis == 0 else np.roll(piece, -1, axis=0)
-            for t0, t1 in zip(cuts[:-1], cuts[1:]):
+            for t0, t1 in itertools.pairwise(cuts):
                 top0, top1 = a0 + t0 * (a1 - a0), a0 + t1 * (a1 - a0)
                 bot0, bot1 = a3 + t0 * (a2 - a3), a3 + t1 * (a2 - a3)
                 new.append(clockwise(np.array([top0, top1, bot1, bot0], np.float32)))
@@ -341,7 +346,8 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
     quads = np.stack([k[1] for k in kept]).astype(np.float32) / np.float32(scale)
     if config.refine:
         gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY) if scale < 1 else gray_small
-        quads = _refine(gray, quads, radius_px=max(3.0, 2.5 / scale))
+        short_px = float(np.min([side_lengths(q).min() for q in quads]))
+        quads = _refine(gray, quads, radius_px=max(3.0, 2.5 / scale, 0.06 * short_px))
     quads = np.stack([portrait_order(q) for q in quads])
     cut_flags = np.array([k[2] for k in kept], bool)
     outside = np.any((quads < -1) | (quads > np.array([w, h], np.float32)), axis=(1, 2))

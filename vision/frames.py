@@ -82,7 +82,7 @@ class ImageListSource:
 class _Capture(Protocol):
     """The part of ``cv2.VideoCapture`` used here (a fake can stand in for tests)."""
 
-    def isOpened(self) -> bool: ...  # noqa: N802 (OpenCV's name)
+    def isOpened(self) -> bool: ...
 
     def read(self) -> tuple[bool, BgrImage | None]: ...
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +31,7 @@ BgrImage = npt.NDArray[np.uint8]
 
 @dataclass(frozen=True, slots=True)
 class ReaderConfig:
-    detect: DetectConfig = DetectConfig()
+    detect: DetectConfig = field(default_factory=DetectConfig)
     # below this long/short ratio in the image, the card's long sides are not certain
     # (a slanted view shortens the sides along the line of sight): read both ways
     both_ways_below_ratio: float = 1.6

@@ -177,9 +177,14 @@ def _overlaps(quad: npt.NDArray[np.float64], others: Sequence[npt.NDArray[np.flo
 def render_scene(rng: np.random.Generator, n_cards: int = 8, size_wh: tuple[int, int] = (1920, 1080),
                  tilt_deg: float = 90.0, background: str = "wood", touching: int = 0,
                  cut: int = 0, backs: int = 0, labels: Sequence[Card] | None = None,
-                 min_short_side_px: float = 60.0, noise: float = 4.0) -> SyntheticScene:
+                 min_short_side_px: float = 60.0, noise: float = 4.0,
+                 face_images: Sequence[BgrImage] | None = None) -> SyntheticScene:
     """Lay ``n_cards`` cards (``touching`` of them edge to edge with another card,
-    ``cut`` of them across the frame edge, ``backs`` face down) and photograph them."""
+    ``cut`` of them across the frame edge, ``backs`` face down) and photograph them.
+
+    ``face_images`` (upright portrait card pictures, e.g. real card art) replace the
+    drawn faces, card k showing ``face_images[k]``; pass ``labels`` to say what they are.
+    """
     w, h = size_wh
     scale = w / 1920
     distance = rng.uniform(650, 850)
@@ -226,6 +231,10 @@ def render_scene(rng: np.random.Generator, n_cards: int = 8, size_wh: tuple[int,
         label = None if k < backs else kinds[k]
         faces.append(label)
         face, alpha = draw_card(label)
+        if face_images is not None:
+            art = face_images[k]
+            face = cv2.resize(art, (alpha.shape[1], alpha.shape[0]), interpolation=cv2.INTER_AREA)
+            face[alpha == 0] = 0
         fh, fw = alpha.shape
         src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
         img_quad = _project(hom, quad).astype(np.float32)

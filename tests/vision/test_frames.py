@@ -7,7 +7,14 @@ import numpy as np
 import pytest
 
 from vision.errors import CameraLost, CameraOpenError, ImageReadError
-from vision.frames import CameraSource, FakeSource, FrameSource, ImageListSource, VideoFileSource, read_image
+from vision.frames import (
+    CameraSource,
+    FakeSource,
+    FrameSource,
+    ImageListSource,
+    VideoFileSource,
+    read_image,
+)
 
 
 class ScriptedCapture:
@@ -16,7 +23,7 @@ class ScriptedCapture:
     def __init__(self, good: int, opened: bool = True) -> None:
         self.good, self.opened, self.reads, self.released = good, opened, 0, False
 
-    def isOpened(self) -> bool:  # noqa: N802
+    def isOpened(self) -> bool:
         return self.opened
 
     def read(self):

@@ -3,7 +3,13 @@
 import numpy as np
 import pytest
 
-from vision.geometry import clockwise, match_quads, portrait_order, quad_iou, side_lengths
+from vision.geometry import (
+    clockwise,
+    match_quads,
+    portrait_order,
+    quad_iou,
+    side_lengths,
+)
 
 SQUARE = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float32)
 

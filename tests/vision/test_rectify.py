@@ -6,7 +6,13 @@ import pytest
 
 from engine.cards import Card
 from vision.errors import VisionError
-from vision.rectify import RECT_H, RECT_W, rectify_cards, rectify_whole_image, whole_image_quad
+from vision.rectify import (
+    RECT_H,
+    RECT_W,
+    rectify_cards,
+    rectify_whole_image,
+    whole_image_quad,
+)
 from vision.synthetic import draw_card
 
 

@@ -21,9 +21,9 @@ def _frame(cards: Sequence[tuple[str | None, float]]) -> CardDetections:
     return CardDetections(quads, label=labels, confidence=np.full(len(cards), 0.95, np.float32))
 
 
-def _run(frames: list[list[tuple[str | None, float]]], config: StabilityConfig = StabilityConfig()
+def _run(frames: list[list[tuple[str | None, float]]], config: StabilityConfig | None = None
          ) -> list[list[str]]:
-    reader = StableReader(config)
+    reader = StableReader(config or StabilityConfig())
     return [sorted(str(c) for c in reader.update(_frame(f)).label) for f in frames]
 
 

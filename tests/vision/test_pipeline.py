@@ -1,0 +1,101 @@
+"""The whole chain on rendered scenes: detect, rectify, classify in one batch, shoe check."""
+
+import numpy as np
+import pytest
+
+from engine.cards import Card, parse_cards
+from vision.classify import CardReading, FakeClassifier
+from vision.errors import CameraLost
+from vision.frames import FakeSource
+from vision.geometry import match_quads
+from vision.pipeline import CardReader, read_stream
+from vision.synthetic import draw_card, render_scene
+
+KINDS = parse_cards("AS 10H KC 5D 8S")  # the kinds the template classifier knows (conftest)
+
+
+def _scene(seed: int, tilt: float, background: str = "cloth", n: int = 6, backs: int = 1):
+    rng = np.random.default_rng(seed)
+    labels = [KINDS[int(k)] for k in rng.integers(len(KINDS), size=n)]
+    return render_scene(rng, n_cards=n, size_wh=(1280, 720), tilt_deg=tilt, background=background,
+                        labels=labels, backs=backs)
+
+
+@pytest.mark.parametrize(
+    ("tilt", "background", "min_right"),
+    # the template stand-in reads a squashed, slanted card poorly; the bar is "never wrong"
+    [(90, "cloth", 0.7), (75, "wood", 0.7), (60, "dark", 0.7), (45, "paper", 0.4), (35, "white", 0.4)],
+)
+def test_given_a_scene_when_read_then_cards_are_right_and_never_wrong(template_classifier, template_kinds,
+                                                                       tilt, background, min_right) -> None:
+    assert set(template_kinds) == set(KINDS)
+    right = wrong = total = 0
+    for seed in range(3):
+        scene = _scene(100 * tilt + seed, tilt, background)
+        out = CardReader(template_classifier).read_frame(scene.bgr)
+        for i, j, _ in match_quads(scene.truth.quad_xy, out.quad_xy, 0.6):
+            truth = scene.truth.label[i]
+            total += 1
+            if truth is None:
+                right += int(out.face_down[j] and out.label[j] is None)
+                wrong += int(out.label[j] is not None)
+            elif out.label[j] is not None:
+                right += int(out.label[j] == truth)
+                wrong += int(out.label[j] != truth)
+    assert total >= 12 and wrong == 0 and right / total >= min_right, (right, wrong, total)
+
+
+def test_given_a_frame_when_read_then_every_card_is_classified_in_one_batch() -> None:
+    scene = _scene(7, 90, n=5, backs=0)
+    fake = FakeClassifier()
+    out = CardReader(fake).read_frame(scene.bgr)
+    assert fake.batches == 1 and fake.cards_seen >= len(out) >= 4
+    assert all(label is None for label in out.label)  # unsure stays unsure
+
+
+def test_given_five_identical_sure_readings_with_three_decks_then_all_are_flagged_c1() -> None:
+    scene = _scene(8, 90, n=5, backs=0)
+    seven = Card.parse("7H")
+    out = CardReader(FakeClassifier(lambda img, i: CardReading(seven, 0.99))).read_frame(scene.bgr)
+    assert len(out) >= 4 and out.over_shoe.all() and out.read_cards() == []
+
+
+def test_given_known_cards_when_one_more_copy_is_seen_then_it_is_flagged() -> None:
+    scene = _scene(9, 90, n=2, backs=0)
+    reader = CardReader(FakeClassifier(lambda img, i: CardReading(Card.parse("QS"), 0.99)),
+                        known=parse_cards("QS QS"))
+    out = reader.read_frame(scene.bgr)
+    assert len(out) == 2 and out.over_shoe.all()
+
+
+def test_given_a_card_cut_by_the_frame_edge_when_read_then_it_is_flagged_and_never_classified() -> None:
+    face, _ = draw_card(Card.parse("8S"), px_per_mm=3.0)
+    h, w = face.shape[:2]
+    frame = np.full((480, 640, 3), 40, np.uint8)
+    frame[100:100 + h, 0:w - 80] = face[:, 80:]  # its left part lies outside the picture
+    frame[100:100 + h, 300:300 + w] = face  # and a whole one
+    fake = FakeClassifier(lambda img, i: CardReading(Card.parse("8S"), 0.99))
+    out = CardReader(fake).read_frame(frame)
+    assert len(out) == 2 and out.cut.tolist().count(True) == 1
+    assert out.label[out.cut][0] is None and out.label[~out.cut][0] == Card.parse("8S")
+    assert fake.cards_seen <= 2  # the cut one was never sent to the classifier
+
+
+def test_given_a_crop_when_read_single_then_one_card_with_the_image_corners(template_classifier) -> None:
+    import cv2
+
+    face, _ = draw_card(Card.parse("KC"), px_per_mm=3.5)
+    crop = cv2.rotate(face, cv2.ROTATE_90_CLOCKWISE)  # a landscape crop
+    out = CardReader(template_classifier).read_single(crop)
+    h, w = crop.shape[:2]
+    assert out.read_cards() == [Card.parse("KC")]
+    assert sorted(map(tuple, out.quad_xy[0].tolist())) == sorted([(0, 0), (w, 0), (w, h), (0, h)])
+
+
+def test_given_a_camera_lost_mid_stream_then_readings_made_before_are_kept(template_classifier) -> None:
+    frames = [_scene(20 + k, 90, n=3).bgr for k in range(4)]
+    got = []
+    with pytest.raises(CameraLost, match="after 2 frames"):
+        for frame, dets in read_stream(FakeSource(frames, lose_after=2), CardReader(template_classifier)):
+            got.append((frame.index, len(dets)))
+    assert [index for index, _ in got] == [0, 1] and all(n >= 2 for _, n in got)
