@@ -41,8 +41,7 @@ def draw_table_overlay(frame: ImageBGR, homography: TableHomography | None, layo
             anchor = pts.min(axis=0)
             x = int(np.clip(anchor[0] + 6, 0, out.shape[1] - 150))
             y = int(np.clip(anchor[1] + 22, 20, out.shape[0] - 5))
-            cv2.putText(out, _ZONE_TITLES.get(zone.name, zone.name), (x, y), cv2.FONT_HERSHEY_SIMPLEX,
-                        0.6, colour, 2, cv2.LINE_AA)
+            _label(out, _ZONE_TITLES.get(zone.name, zone.name), (x, y), colour)
         for m in layout.markers:
             if m.marker_id in homography.marker_ids:
                 pts = homography.to_px(list(m.corners_mm))
@@ -50,10 +49,13 @@ def draw_table_overlay(frame: ImageBGR, homography: TableHomography | None, layo
     for t in tokens:
         cx, cy = (round(v) for v in t.centre_px)
         cv2.circle(out, (cx, cy), 8, (255, 0, 255), 2, cv2.LINE_AA)
-        cv2.putText(out, f"{t.word} ({t.zone or 'off zones'})", (cx + 10, cy), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.55, (255, 0, 255), 2, cv2.LINE_AA)
+        _label(out, f"{t.word} ({t.zone or 'off zones'})", (cx + 10, cy), (255, 0, 255))
     for k, line in enumerate(lines):
-        y = 24 + 22 * k
-        cv2.putText(out, line, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0), 4, cv2.LINE_AA)
-        cv2.putText(out, line, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (255, 255, 255), 1, cv2.LINE_AA)
+        _label(out, line, (10, 24 + 22 * k), (255, 255, 255))
     return out
+
+
+def _label(img: ImageBGR, text: str, org: tuple[int, int], colour: tuple[int, int, int]) -> None:
+    """Text with a dark outline, readable on any background."""
+    cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 5, cv2.LINE_AA)
+    cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2, cv2.LINE_AA)

@@ -42,6 +42,7 @@ __all__ = [
     "render_flat_view",
     "render_scene",
     "render_table_texture",
+    "token_tile_image",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -242,7 +243,8 @@ def render_table_texture(layout: TableLayout, px_per_mm: float = 2.5,
 
 
 @functools.lru_cache(maxsize=32)
-def _token_tile(token: TokenSpec, dictionary: str, px_per_mm: float) -> ImageBGR:
+def token_tile_image(token: TokenSpec, dictionary: str, px_per_mm: float) -> ImageBGR:
+    """A token as printed (marker and word), seen from straight above."""
     tw, th = TOKEN_TILE_MM
     tex = _Texture(np.full((int(th * px_per_mm), int(tw * px_per_mm), 3), 250, np.uint8), (0.0, 0.0), px_per_mm)
     m = token.marker_size_mm
@@ -329,7 +331,7 @@ def render_scene(layout: TableLayout | None = None, view: PinholeView | None = N
         for card in cards:
             changed.append(_paste(base, _card_tile(card, px_per_mm), card.centre_mm, card.angle_deg))  # type: ignore[arg-type]
         for placed in tokens:
-            tile = _token_tile(layout.token(placed.name), layout.dictionary, px_per_mm)
+            tile = token_tile_image(layout.token(placed.name), layout.dictionary, px_per_mm)
             changed.append(_paste(base, tile, placed.centre_mm, placed.angle_deg))  # type: ignore[arg-type]
         table_to_px = view.table_to_px
         warp = table_to_px @ np.linalg.inv(base.mm_to_px())
