@@ -49,8 +49,8 @@ PROTOCOL: tuple[tuple[str, str], ...] = (
      "Put guide tile 6 at the top-left and guide tile 7 at the top-right of the main-line area. "
      "Run <b>eleusis calibrate table</b> once: it says whether the camera sees well enough.")),
     ("Your turn: an attempt", ("Lay your card or cards face up in the PLAY ZONE, left to right in "
-     "the order you play them, not overlapping. Take your hand away. The dealer reads the cards "
-     "and says its verdict.")),
+     "the order you play them, not overlapping. Take your hand away. When the zone has been still "
+     "for a moment, the dealer reads the cards and says its verdict.")),
     ("Follow the verdict", ("Accepted: move the cards, in the same order, to the right end of the "
      "main line. Rejected: move the whole attempt below the last card of the main line as one "
      "side branch, going down, and draw 2 cards for each card you played (P4).")),
@@ -65,9 +65,10 @@ PROTOCOL: tuple[tuple[str, str], ...] = (
     ("Corrections", ("After each verdict the dealer compares the table with its record. If a card "
      "lies in the wrong place, it says which and where it belongs (\"QD should be in the side "
      "branch under 7H, it is on the main line\"). Move it; the dealer looks again.")),
-    ("Keys, if the table is not enough", ("Space or Enter: read the play zone now. n: no play. "
-     "p: prophet. a / r: accept / reject. u: undo the last reading. c: the layout is corrected, "
-     "check again. h: say the last verdict again. q: quit.")),
+    ("Keys, if the table is not enough", (
+        "j: judge the play zone now. n: no play. p: prophet. a / r: the prophet accepts / rejects. "
+        "1-9: the prophet rejects a no play and names the 1st-9th card from the left. "
+        "q: end the round.")),
 )
 
 
