@@ -81,7 +81,7 @@ def _fit_sides(points: FloatArray, quad: FloatArray) -> FloatArray:
     """
     if len(points) < 16:
         return quad
-    dense = _densify(points)
+    dense = points  # every pixel of the outline (CHAIN_APPROX_NONE)
     lines = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
@@ -102,14 +102,6 @@ def _fit_sides(points: FloatArray, quad: FloatArray) -> FloatArray:
     fitted = _intersect_all(lines, quad)
     size = float(np.linalg.norm(quad[0] - quad[2]))
     return fitted if np.max(np.linalg.norm(fitted - quad, axis=1)) < 0.15 * size else quad
-
-
-def _densify(points: FloatArray) -> FloatArray:
-    """Points every pixel or so along a closed polyline (CHAIN_APPROX_SIMPLE drops them)."""
-    nxt = np.roll(points, -1, axis=0)
-    steps = np.maximum(1, np.ceil(np.linalg.norm(nxt - points, axis=1)).astype(int))
-    parts = [p + (n - p) * (np.arange(k, dtype=np.float32)[:, None] / k) for p, n, k in zip(points, nxt, steps)]
-    return np.concatenate(parts).astype(np.float32)
 
 
 def _grow(quad: FloatArray, by_px: float) -> FloatArray:
@@ -198,7 +190,7 @@ def _longest_run(column: npt.NDArray[np.bool_], max_gap: int) -> int:
 def _side_means(gray: npt.NDArray[np.uint8], quad: FloatArray, offset_px: float) -> FloatArray:
     """Mean grey level along each side of ``quad``, moved ``offset_px`` outward (< 0: inward)."""
     p = quad
-    r = np.roll(quad, -1, axis=0)
+    r = quad[[1, 2, 3, 0]]
     d = (r - p) / np.maximum(np.linalg.norm(r - p, axis=1, keepdims=True), 1e-6)
     nrm = np.stack([d[:, 1], -d[:, 0]], axis=1)
     ts = np.linspace(0.2, 0.8, 12, dtype=np.float32)[None, :, None]
@@ -256,11 +248,14 @@ def _split_at_seams(edges: npt.NDArray[np.uint8], quad: FloatArray, min_cover: f
         cover = hit.mean(axis=0)
         # a seam is a thin line: the rows a few pixels away on one side at least are mostly clear
         side = np.minimum(np.roll(cover, 6), np.roll(cover, -6))
-        for k in np.flatnonzero((cover >= min_cover) & (side <= 0.5)):
-            cover[k] = _longest_run(hit[:, k], max_gap=2) / hit.shape[0]
-        cover[(cover < min_cover) | (side > 0.5)] = 0.0
-        seams = []
         lo, hi = int(0.2 * min(width, length)), length - int(0.2 * min(width, length))
+        maybe = (cover >= min_cover) & (side <= 0.5)
+        maybe[:lo] = False
+        maybe[hi:] = False
+        cover[~maybe] = 0.0
+        for k in np.flatnonzero(maybe):
+            cover[k] = _longest_run(hit[:, k], max_gap=2) / hit.shape[0]
+        seams = []
         k = lo
         while k < hi:
             if cover[k] >= min_cover:
@@ -277,7 +272,7 @@ def _split_at_seams(edges: npt.NDArray[np.uint8], quad: FloatArray, min_cover: f
         cuts = [0.0, *chosen, 1.0]
         new: list[FloatArray] = []
         for piece in pieces:
-            a0, a1, a2, a3 = piece if axis == 0 else np.roll(piece, -1, axis=0)
+            a0, a1, a2, a3 = piece if axis == 0 else piece[[1, 2, 3, 0]]
             for t0, t1 in itertools.pairwise(cuts):
                 top0, top1 = a0 + t0 * (a1 - a0), a0 + t1 * (a1 - a0)
                 bot0, bot1 = a3 + t0 * (a2 - a3), a3 + t1 * (a2 - a3)
@@ -297,13 +292,14 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
     edges = _edges(gray_small)
     regions = cv2.bitwise_not(edges)
     regions[:1, :], regions[-1:, :], regions[:, :1], regions[:, -1:] = 0, 0, 0, 0
-    contours, _ = cv2.findContours(regions, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(regions, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     # also the outline of each connected lump of edges: a card whose print reaches
     # close to its rim (a back) is one such lump, where its own region is pinched
-    outlines, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outlines, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contours = [*contours, *outlines]
     frame_area = float(sw * sh)
     cands: list[tuple[float, FloatArray, bool]] = []
+    seen: list[tuple[float, float, float]] = []
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < config.min_area_frac * frame_area or area > config.max_area_frac * frame_area:
@@ -311,6 +307,12 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
         hull_area = cv2.contourArea(cv2.convexHull(contour))
         if hull_area <= 0 or area / hull_area < config.min_solidity:
             continue
+        moments = cv2.moments(contour)
+        key = (moments["m10"] / max(moments["m00"], 1e-6), moments["m01"] / max(moments["m00"], 1e-6), area)
+        if any(abs(key[0] - k[0]) < 2 and abs(key[1] - k[1]) < 2 and abs(key[2] - k[2]) < 0.05 * area
+               for k in seen):
+            continue  # the same outline twice (a card's region and its hole in the table)
+        seen.append(key)
         quad = _quad_of(contour)
         if quad is None:
             continue

@@ -31,6 +31,7 @@ FloatArray = npt.NDArray[np.float32]
 CARD_W_MM = 63.5  # a standard poker card
 CARD_H_MM = 88.9
 CARD_ASPECT = CARD_H_MM / CARD_W_MM  # 1.4
+_NEXT = np.array([1, 2, 3, 0])
 
 
 def clockwise(quad_xy: npt.ArrayLike) -> FloatArray:
@@ -40,13 +41,13 @@ def clockwise(quad_xy: npt.ArrayLike) -> FloatArray:
     angle = np.arctan2(q[:, 1] - center[1], q[:, 0] - center[0])
     q = q[np.argsort(angle)]  # increasing angle = clockwise when y points down
     start = int(np.argmin(q[:, 0] + q[:, 1]))
-    return np.roll(q, -start, axis=0)
+    return q[(np.arange(4) + start) % 4]
 
 
 def side_lengths(quad_xy: npt.ArrayLike) -> FloatArray:
     """Lengths of sides 0-1, 1-2, 2-3, 3-0."""
     q = np.asarray(quad_xy, np.float32).reshape(4, 2)
-    return np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1).astype(np.float32)
+    return np.linalg.norm(q - q[_NEXT], axis=1).astype(np.float32)
 
 
 def portrait_order(quad_xy: npt.ArrayLike, long_pair: int | None = None) -> FloatArray:
@@ -60,7 +61,7 @@ def portrait_order(quad_xy: npt.ArrayLike, long_pair: int | None = None) -> Floa
     sides = side_lengths(q)
     if long_pair is None:
         long_pair = 0 if sides[0] + sides[2] > sides[1] + sides[3] else 1
-    return np.roll(q, -1, axis=0) if long_pair == 0 else q
+    return q[_NEXT] if long_pair == 0 else q
 
 
 def quad_iou(a: npt.ArrayLike, b: npt.ArrayLike) -> float:

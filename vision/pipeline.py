@@ -57,19 +57,24 @@ class CardReader:
         if todo.size == 0:
             return found
         quads = found.quad_xy[todo]
-        both = np.array([side_ratio(q) < self.config.both_ways_below_ratio for q in quads], bool)
-        crops = rectify_cards(frame_bgr, quads)
-        turned = rectify_cards(frame_bgr, quads[both], quarter_turn=True)
-        readings = self.classifier.classify([*crops, *turned])
-        first, second = readings[: len(todo)], iter(readings[len(todo):])
+        first = self.classifier.classify(list(rectify_cards(frame_bgr, quads)))
+        # a card whose long sides are uncertain (a slanted view) and that was not read
+        # sure is read once more with its corners shifted by one; the model is never
+        # sure of a card seen the wrong way round (squashed and turned), so a sure first
+        # reading settles it, and two sure readings that disagree settle nothing
+        again = [k for k, q in enumerate(quads)
+                 if side_ratio(q) < self.config.both_ways_below_ratio and first[k].label is None]
+        turned = self.classifier.classify(list(rectify_cards(frame_bgr, quads[again], quarter_turn=True))) \
+            if again else []
         quad_xy = found.quad_xy.copy()
         labels = list(found.label)
         conf = found.confidence.copy()
         down = found.face_down.copy()
+        second = dict(zip(again, turned))
         for k, index in enumerate(todo):
             reading = first[k]
-            if both[k]:
-                other = next(second)
+            if k in second:
+                other = second[k]
                 reading = combine_readings(first[k], other)
                 if reading is other and (other.label is not None or other.face_down):
                     quad_xy[index] = np.roll(quad_xy[index], -1, axis=0)

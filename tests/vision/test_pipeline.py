@@ -47,10 +47,17 @@ def test_given_a_scene_when_read_then_cards_are_right_and_never_wrong(template_c
 
 def test_given_a_frame_when_read_then_every_card_is_classified_in_one_batch() -> None:
     scene = _scene(7, 90, n=5, backs=0)
-    fake = FakeClassifier()
-    out = CardReader(fake).read_frame(scene.bgr)
-    assert fake.batches == 1 and fake.cards_seen >= len(out) >= 4
-    assert all(label is None for label in out.label)  # unsure stays unsure
+    sure = FakeClassifier(lambda img, i: CardReading(Card.from_index(i), 0.99))
+    out = CardReader(sure).read_frame(scene.bgr)
+    assert sure.batches == 1 and sure.cards_seen == len(out) >= 4
+
+
+def test_given_unsure_readings_when_read_then_one_more_batch_tries_the_other_way_and_stays_unsure() -> None:
+    scene = _scene(7, 90, n=5, backs=0)
+    unsure = FakeClassifier()
+    out = CardReader(unsure).read_frame(scene.bgr)
+    assert unsure.batches == 2 and len(out) < unsure.cards_seen <= 2 * len(out)
+    assert all(label is None for label in out.label)
 
 
 def test_given_five_identical_sure_readings_with_three_decks_then_all_are_flagged_c1() -> None:
