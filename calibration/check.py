@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.camera import CameraProfile, default_camera
-from calibration.layout import ZONE_PLAY, TableLayout
+from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, TableLayout
 from calibration.markers import detect_markers
 from calibration.table import (
     TableHomography,
@@ -59,6 +59,19 @@ def frame_quality(frame: ImageBGR, table_to_px: FloatArray, layout: TableLayout)
     return float(saturated[inside].mean()), float(grey[inside].mean())
 
 
+def _line_end_px_per_mm(check: TableCheck, layout: TableLayout) -> float | None:
+    """The smallest px/mm at the main-line zone's corners in view; None when none is in view."""
+    if check.homography is None or check.frame_size_wh is None or ZONE_MAIN_LINE not in {z.name for z in layout.zones}:
+        return None
+    corners = layout.zone(ZONE_MAIN_LINE).polygon_mm
+    px = map_points(check.homography.table_to_px, list(corners))
+    w, h = check.frame_size_wh
+    seen = [c for c, p in zip(corners, px) if 0 <= p[0] < w and 0 <= p[1] < h]
+    if not seen:
+        return None
+    return min(px_per_mm_at(check.homography.table_to_px, x, y) for x, y in seen)
+
+
 @dataclass
 class TableCheck:
     """What the check found; ``advice`` lists plain sentences (empty when all is well)."""
@@ -74,6 +87,7 @@ class TableCheck:
     guides_measured: dict[int, tuple[tuple[float, float], ...]] = field(default_factory=dict)
     moves: int = 0
     slant: float = 1.0  # how much the view squashes the play zone: 1 looks straight down
+    px_per_mm_line_end: float | None = None  # at the far corners of the main line (the layout watch)
     advice: list[str] = field(default_factory=list)
 
     @property
@@ -110,6 +124,14 @@ class TableCheck:
             f"(at most {100 * GLARE_MAX_FRACTION:g}%)."),
             f"Exposure: {self.exposure} (mean level {self.mean_level:.0f} of 255).",
         ]
+        if self.px_per_mm_line_end is None:
+            lines.append("The main line's corners are out of view: the layout watch cannot check them.")
+        else:
+            far_px = self.px_per_mm_line_end * INDEX_HEIGHT_MM
+            lines.append(f"At the far corners of the main line: {self.px_per_mm_line_end:.2f} px/mm "
+                         f"(an index {far_px:.0f} px high): "
+                         + ("the layout watch can read it." if far_px >= INDEX_MIN_PX else
+                            "the layout watch may not read every card there; keep the line nearer the camera."))
         if self.moves:
             lines.append(f"The camera or the mat moved {self.moves} time(s) during the check.")
         for marker_id in sorted(self.guides_measured):
@@ -193,6 +215,7 @@ def check_table(frames: Iterable[ImageBGR], layout: TableLayout, camera: CameraP
         cx, cy = layout.zone(ZONE_PLAY).centre_mm
         check.px_per_mm = px_per_mm_at(check.homography.table_to_px, cx, cy)
         widest = px_per_mm_at(check.homography.table_to_px, cx, cy, widest=True)
+        check.px_per_mm_line_end = _line_end_px_per_mm(check, layout)
         check.slant = check.px_per_mm / widest if widest > 0 else 1.0
         check.glare_fraction = float(np.median(glare))
         check.mean_level = float(np.median(levels))

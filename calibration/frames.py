@@ -54,7 +54,12 @@ def image_frames(paths: Sequence[str | Path]) -> Iterator[ImageBGR]:
 def camera_frames(index: int, max_frames: int | None = None,
                   size_wh: tuple[int, int] | None = (1280, 720)) -> Iterator[ImageBGR]:
     """Frames from a live camera (``cv2.VideoCapture(index)``)."""
-    cap = cv2.VideoCapture(index)
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # our message says it plainly
+    try:
+        cap = cv2.VideoCapture(index)
+    finally:
+        cv2.utils.logging.setLogLevel(level)
     if not cap.isOpened():
         raise FrameSourceError(f"camera {index}: cannot open it (is it plugged in, or used by another program?)")
     if size_wh is not None:

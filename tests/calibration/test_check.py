@@ -110,3 +110,19 @@ def test_given_a_check_without_the_mat_then_no_profile_can_be_made() -> None:
     with pytest.raises(ProfileFileError, match="not found"):
         TableProfile.from_check(check, LAYOUT, None, "blank")
 
+
+
+@pytest.mark.parametrize(
+    ("view", "in_view"),
+    [(PinholeView(tilt_deg=75, distance_mm=420, target_mm=PLAY_CENTRE), False),
+     (PinholeView(tilt_deg=60, distance_mm=800, target_mm=(132.0, -80.0)), True)],
+    ids=["play zone only", "whole layout"],
+)
+def test_given_a_view_then_the_report_says_how_well_the_main_line_is_seen(view: PinholeView, in_view: bool) -> None:
+    check, _ = check_table(iter(frames(view, GOOD_LIGHT, 1)), LAYOUT)
+    text = "\n".join(check.report_lines())
+    assert (check.px_per_mm_line_end is not None) is in_view
+    assert ("far corners of the main line" in text) is in_view
+    if in_view:
+        assert check.px_per_mm_line_end is not None and check.px_per_mm is not None
+        assert check.px_per_mm_line_end < check.px_per_mm  # the far end is seen smaller

@@ -132,3 +132,24 @@ def test_given_board_images_when_the_camera_is_calibrated_then_a_profile_is_writ
 def test_given_no_target_then_help_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["calibrate"]) == 2
     assert "table" in capsys.readouterr().err
+
+
+def test_given_a_camera_that_is_not_there_then_exit_2_with_a_plain_message(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["calibrate", "table", "--camera", "97", "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert "camera 97: cannot open it" in err and "Traceback" not in err
+
+
+def test_given_a_display_when_previewed_then_the_zones_are_shown_and_s_checks_now(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    video = write_video(tmp_path / "mat.avi", CLOSE, count=6)
+    shown: list[np.ndarray] = []
+    keys = iter([-1, -1, ord("s")])
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.setattr(cv2, "imshow", lambda _title, img: shown.append(img))
+    monkeypatch.setattr(cv2, "waitKey", lambda _ms: next(keys, -1))
+    monkeypatch.setattr(cv2, "destroyAllWindows", lambda: None)
+    out = tmp_path / "t.json"
+    assert main(["calibrate", "table", "--video", str(video), "--out", str(out)]) == 0
+    assert len(shown) == 3  # the check ran when s was pressed, on the frames shown so far
+    assert "Mat found in 3 of 3 frame(s)" in capsys.readouterr().out and out.exists()
