@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card
+from engine.layout import Layout
 
 __all__ = [
     "MAIN_LINE",
@@ -81,6 +82,13 @@ class ExpectedLayout:
             raise LayoutRecordError(
                 f"the prophet's marker lies after main-line card {self.prophet_after}, but the main "
                 f"line has {len(self.main_line)} cards")
+
+    @classmethod
+    def from_engine(cls, layout: Layout, marker: int | None = None) -> ExpectedLayout:
+        """The round engine's layout; ``marker`` is the main line's length when the prophet
+        took office (F2), so the PROPHET token lies after card ``marker - 1``."""
+        branches = tuple(SideBranch(b.anchor, b.cards) for b in layout.branches)
+        return cls(layout.main, branches, None if not marker else marker - 1)
 
 
 @dataclass(frozen=True, slots=True)

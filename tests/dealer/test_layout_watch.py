@@ -64,8 +64,8 @@ CASES = [
      [Problem.WRONG_BRANCH], ["QD should be in the side branch under 4C, it is under 9H."]),
     ("a chain of two rejected cards laid in reverse",
      record("7H 4C", (0, "QD 3S")), laid("7H 4C", {0: "3S QD"}),
-     [Problem.OUT_OF_ORDER], ["QD is out of order in the side branch under 7H: the branch reads top to "
-                              "bottom in the order played."]),
+     [Problem.OUT_OF_ORDER], [("QD is out of order in the side branch under 7H: the branch reads top to "
+                              "bottom in the order played.")]),
     ("two branches under one card continue the same column",
      record("7H 4C", (0, "QD"), (0, "2H 5D")), laid("7H 4C", {0: "QD 2H 5D"}), [], []),
     ("a card the record does not hold lies on the main line",
@@ -124,3 +124,14 @@ def test_given_an_impossible_record_then_it_is_refused(main: str, branches: tupl
                                                         prophet_after: int | None, needle: str) -> None:
     with pytest.raises(LayoutRecordError, match=needle):
         record(main, *branches, prophet_after=prophet_after)
+
+
+@pytest.mark.parametrize(("marker", "prophet_after"), [(None, None), (3, 2)])
+def test_given_the_engines_layout_then_it_becomes_the_expected_layout(marker: int | None,
+                                                                       prophet_after: int | None) -> None:
+    from engine.layout import Branch, Layout
+
+    engine_layout = Layout(main=parse_cards("7H 4C 9H"), branches=(Branch(0, parse_cards("QD 3S"), "Ana"),))
+    expected = ExpectedLayout.from_engine(engine_layout, marker)
+    assert expected == record("7H 4C 9H", (0, "QD 3S"), prophet_after=prophet_after)
+    assert check_layout(expected, laid("7H 4C 9H", {0: "QD 3S"}), prophet_token_x_mm=2.5 * STEP).matches
