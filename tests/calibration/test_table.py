@@ -109,3 +109,22 @@ def test_given_a_view_then_px_per_mm_is_the_squashed_direction(tilt_deg: float, 
     focal = view.camera_matrix[0, 0]
     expected = focal / distance_mm * (np.sin(np.radians(tilt_deg)) if tilt_deg < 90 else 1.0)
     assert px_per_mm_at(view.table_to_px, 132.0, 95.0) == pytest.approx(expected, rel=0.03)
+
+
+def test_given_the_mat_nudged_but_not_the_guide_tiles_then_the_frame_follows_the_play_sheet() -> None:
+    view = PinholeView(tilt_deg=65, distance_mm=800, target_mm=(132.0, -80.0))
+    det = _detections_from(view)
+    # the PLAY sheet slid 12 mm right and turned 2 degrees on the table; the guides stayed
+    angle, shift = np.radians(2.0), np.array([12.0, 0.0])
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    moved = det.corners_px.copy()
+    for k, marker_id in enumerate(det.ids.tolist()):
+        if LAYOUT.marker(marker_id).role == "anchor":
+            mm = np.asarray(LAYOUT.marker(marker_id).corners_mm) @ rot.T + shift
+            moved[k] = map_points(view.table_to_px, mm)
+    fit = estimate_homography(MarkerDetections(det.ids, moved), LAYOUT)
+    assert fit is not None and set(fit.marker_ids) == {0, 1, 2, 3, 4, 5}
+    # a card at the play zone's centre is found where it lies relative to the sheet
+    true_mm = np.array([132.5, 95.0]) @ rot.T + shift
+    seen_mm = fit.to_table_mm(map_points(view.table_to_px, true_mm[None, :]))[0]
+    assert np.linalg.norm(seen_mm - [132.5, 95.0]) < 0.5
