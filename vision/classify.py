@@ -172,6 +172,8 @@ class OnnxClassifier:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+        # no busy-waiting between runs: detection needs those cores right after
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self._session = ort.InferenceSession(str(self.model_path), options,
                                                  providers=["CPUExecutionProvider"])
