@@ -8,6 +8,7 @@ whether card indices will be readable and what to change if not.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -119,7 +120,7 @@ class TableCheck:
             (f"Mat found in {self.frames_located} of {self.frames_seen} frame(s); markers seen: "
             f"{', '.join(str(i) for i in self.markers_seen)}."),
             (f"Resolution at the play zone: {self.px_per_mm:.2f} px/mm: a card index "
-            f"({INDEX_HEIGHT_MM:g} mm) is {self.index_px:.0f} px high (needs {INDEX_MIN_PX:g})."),
+            f"({INDEX_HEIGHT_MM:g} mm) is {self.index_px:.1f} px high (needs {INDEX_MIN_PX:g})."),
             (f"Glare: {100 * self.glare_fraction:.1f}% of the play zone is saturated "
             f"(at most {100 * GLARE_MAX_FRACTION:g}%)."),
             f"Exposure: {self.exposure} (mean level {self.mean_level:.0f} of 255).",
@@ -129,7 +130,7 @@ class TableCheck:
         else:
             far_px = self.px_per_mm_line_end * INDEX_HEIGHT_MM
             lines.append(f"At the far corners of the main line: {self.px_per_mm_line_end:.2f} px/mm "
-                         f"(an index {far_px:.0f} px high): "
+                         f"(an index {far_px:.1f} px high): "
                          + ("the layout watch can read it." if far_px >= INDEX_MIN_PX else
                             "the layout watch may not read every card there; keep the line nearer the camera."))
         if self.moves:
@@ -149,6 +150,20 @@ def _centre(corners: tuple[tuple[float, float], ...]) -> tuple[float, float]:
     return float(c[0]), float(c[1])
 
 
+_STANDARD_SIZES = ((1280, 720), (1920, 1080), (2560, 1440), (3840, 2160))
+
+
+def _resolution_advice(size_wh: tuple[int, int] | None, factor: float) -> str:
+    """'x1.5 more pixels across: 1920x1080 instead of 1280x720', or just the factor."""
+    text = f"x{math.ceil(factor * 10) / 10:.1f} more pixels across"
+    if size_wh is None:
+        return text
+    for w, h in _STANDARD_SIZES:
+        if w >= size_wh[0] * factor:
+            return f"{text}: {w}x{h} instead of {size_wh[0]}x{size_wh[1]}"
+    return f"{text}: more than a 4K camera gives; bring the camera closer instead"
+
+
 def _advise(check: TableCheck) -> list[str]:
     advice: list[str] = []
     if not check.found:
@@ -158,9 +173,8 @@ def _advise(check: TableCheck) -> list[str]:
     if check.px_per_mm < need:
         factor = check.px_per_mm / need
         advice.append(
-            f"Bring the camera closer, to about {100 * factor:.0f}% of its present distance, or use a "
-            f"higher resolution (x{need / check.px_per_mm:.1f} more pixels across, e.g. 1920x1080 "
-            f"instead of 1280x720).")
+            f"Bring the camera closer, to about {100 * math.floor(100 * factor) / 100:.0f}% of its present "
+            f"distance, or use a higher resolution ({_resolution_advice(check.frame_size_wh, 1.0 / factor)}).")
     if check.slant < 0.6:
         advice.append("The camera looks at the table at a low slant: raise it so it looks down more steeply.")
     if check.glare_fraction > GLARE_MAX_FRACTION:
