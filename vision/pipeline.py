@@ -13,6 +13,7 @@ import dataclasses
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -21,6 +22,7 @@ from vision.classify import CardReading, Classifier, combine_readings
 from vision.consistency import flag_over_shoe
 from vision.detect import DetectConfig, detect_cards, side_ratio
 from vision.frames import Frame, FrameSource
+from vision.geometry import CARD_H_MM, CARD_W_MM
 from vision.readings import CardDetections
 from vision.rectify import rectify_cards, rectify_whole_image, whole_image_quad
 
@@ -36,6 +38,9 @@ class ReaderConfig:
     # (a slanted view shortens the sides along the line of sight): read both ways
     both_ways_below_ratio: float = 1.6
     decks: int = DEFAULT_DECKS
+    # with a table homography: a quad whose sides differ from a card's by more than
+    # this share is not one card (two overlapping, a token, a box) and is not read
+    size_tolerance: float = 0.25
 
 
 class CardReader:
@@ -47,23 +52,40 @@ class CardReader:
         self.config = config
         self.known = tuple(known)
 
-    def read_frame(self, frame_bgr: BgrImage) -> CardDetections:
-        found = detect_cards(frame_bgr, self.config.detect)
-        return self.read_quads(frame_bgr, found)
+    def read_frame(self, frame_bgr: BgrImage, image_to_table: npt.ArrayLike | None = None
+                   ) -> CardDetections:
+        """Find and read the cards of one frame.
 
-    def read_quads(self, frame_bgr: BgrImage, found: CardDetections) -> CardDetections:
-        """Classify the cards at given quads (cut ones stay unread)."""
+        ``image_to_table``, the homography from image pixels to table millimetres (from
+        the table calibration), settles which sides of each card are the long ones, and
+        leaves unread any quad that is not the size of a card (two cards overlapping).
+        """
+        found = detect_cards(frame_bgr, self.config.detect)
+        return self.read_quads(frame_bgr, found, image_to_table)
+
+    def read_quads(self, frame_bgr: BgrImage, found: CardDetections,
+                   image_to_table: npt.ArrayLike | None = None) -> CardDetections:
+        """Classify the cards at given quads (cut ones, and with a homography the ones
+        that are not card-sized, stay unread)."""
         todo = np.flatnonzero(~found.cut)
         if todo.size == 0:
             return found
+        sure_sides = image_to_table is not None
+        if sure_sides:
+            found, card_sized = _orient_on_table(found, np.asarray(image_to_table, np.float64),
+                                                 self.config.size_tolerance)
+            todo = todo[card_sized[todo]]
+            if todo.size == 0:
+                return flag_over_shoe(found, self.known, self.config.decks)
         quads = found.quad_xy[todo]
         first = self.classifier.classify(list(rectify_cards(frame_bgr, quads)))
         # a card whose long sides are uncertain (a slanted view) and that was not read
         # sure is read once more with its corners shifted by one; the model is never
         # sure of a card seen the wrong way round (squashed and turned), so a sure first
         # reading settles it, and two sure readings that disagree settle nothing
-        again = [k for k, q in enumerate(quads)
-                 if side_ratio(q) < self.config.both_ways_below_ratio and first[k].label is None]
+        again = [] if sure_sides else [
+            k for k, q in enumerate(quads)
+            if side_ratio(q) < self.config.both_ways_below_ratio and first[k].label is None]
         turned = self.classifier.classify(list(rectify_cards(frame_bgr, quads[again], quarter_turn=True))) \
             if again else []
         quad_xy = found.quad_xy.copy()
@@ -91,6 +113,22 @@ class CardReader:
                               confidence=np.array([reading.confidence], np.float32),
                               face_down=[reading.face_down])
         return flag_over_shoe(dets, self.known, self.config.decks)
+
+
+def _orient_on_table(found: CardDetections, image_to_table: npt.NDArray[np.float64], tolerance: float
+                     ) -> tuple[CardDetections, npt.NDArray[np.bool_]]:
+    """Put each quad's short side first as measured on the table, and say which are card-sized."""
+    quads = found.quad_xy.copy()
+    sized = np.zeros(len(quads), bool)
+    for i, quad in enumerate(quads):
+        mm = cv2.perspectiveTransform(quad.reshape(1, 4, 2).astype(np.float64), image_to_table)[0]
+        sides = np.linalg.norm(mm - mm[[1, 2, 3, 0]], axis=1)
+        first_pair, second_pair = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+        if first_pair > second_pair:
+            quads[i] = quad[[1, 2, 3, 0]]
+        short, long_ = sorted((first_pair, second_pair))
+        sized[i] = (abs(short / CARD_W_MM - 1) <= tolerance and abs(long_ / CARD_H_MM - 1) <= tolerance)
+    return dataclasses.replace(found, quad_xy=quads), sized
 
 
 def read_stream(source: FrameSource, reader: CardReader) -> Iterator[tuple[Frame, CardDetections]]:

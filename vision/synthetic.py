@@ -42,6 +42,7 @@ class SyntheticScene:
     truth: CardDetections  # quad_xy, label (None for a back), face_down, cut
     tilt_deg: float
     background: str
+    table_to_image: npt.NDArray[np.float64]  # homography: table millimetres -> pixels
 
 
 def draw_card(card: Card | None, px_per_mm: float = _PX_PER_MM) -> tuple[BgrImage, FloatArray]:
@@ -259,7 +260,7 @@ def render_scene(rng: np.random.Generator, n_cards: int = 8, size_wh: tuple[int,
     quads = np.array([_project(hom, q) for q in placed], np.float32).reshape(-1, 4, 2)
     truth = CardDetections(quad_xy=quads, label=faces, confidence=np.ones(len(placed), np.float32),
                            face_down=[f is None for f in faces], cut=is_cut)
-    return SyntheticScene(image, truth, tilt_deg, background)
+    return SyntheticScene(image, truth, tilt_deg, background, hom)
 
 
 def _shift(dx: float, dy: float) -> npt.NDArray[np.float64]:

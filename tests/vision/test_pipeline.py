@@ -106,3 +106,33 @@ def test_given_a_camera_lost_mid_stream_then_readings_made_before_are_kept(templ
         for frame, dets in read_stream(FakeSource(frames, lose_after=2), CardReader(template_classifier)):
             got.append((frame.index, len(dets)))
     assert [index for index, _ in got] == [0, 1] and all(n >= 2 for _, n in got)
+
+
+def test_given_the_table_homography_when_read_then_one_batch_and_long_sides_from_the_table(
+        template_classifier) -> None:
+    scene = _scene(3501, 35, "white")
+    image_to_table = np.linalg.inv(scene.table_to_image)
+    out = CardReader(template_classifier).read_frame(scene.bgr, image_to_table)
+    assert template_classifier.batches == 1
+    import cv2
+
+    pairs = match_quads(scene.truth.quad_xy, out.quad_xy, 0.6)
+    assert len(pairs) >= 4
+    for _, j, _ in pairs:
+        mm = cv2.perspectiveTransform(out.quad_xy[j][None].astype(np.float64), image_to_table)[0]
+        assert np.linalg.norm(mm[1] - mm[0]) < np.linalg.norm(mm[2] - mm[1])  # 0 -> 1 is a short side
+
+
+def test_given_the_table_homography_when_a_quad_is_not_card_sized_then_it_is_not_read() -> None:
+    face, _ = draw_card(Card.parse("8S"), px_per_mm=3.0)
+    h, w = face.shape[:2]
+    frame = np.full((480, 900, 3), 40, np.uint8)
+    frame[100:100 + h, 40:40 + w] = face
+    frame[100:100 + h, 40 + w // 2:40 + w // 2 + w] = face  # a second card half over the first
+    frame[100:100 + h, 600:600 + w] = face  # and one alone
+    image_to_table = np.diag([1 / 3.0, 1 / 3.0, 1.0])  # 3 pixels a millimetre, straight down
+    fake = FakeClassifier(lambda img, i: CardReading(Card.parse("8S"), 0.99))
+    out = CardReader(fake).read_frame(frame, image_to_table)
+    assert len(out) == 2 and fake.cards_seen == 1
+    alone = out.center_xy[:, 0] > 500
+    assert out.label[alone][0] == Card.parse("8S") and out.label[~alone][0] is None
