@@ -38,7 +38,9 @@ __all__ = [
 ]
 
 INDEX_HEIGHT_MM = 7.0  # the rank letter in a card's corner index, standard poker cards
-INDEX_MIN_PX = 14.0  # the height the reader needs to tell 6 from 8 and Q from O
+# The height the reader needs: the classifier (docs/model.md) sees the corner box, about
+# 30 mm of the card's height, at 56 px, i.e. 1.9 px/mm; below 2 px/mm it sees an upscaled blur.
+INDEX_MIN_PX = 14.0
 GLARE_MAX_FRACTION = 0.01  # saturated pixels allowed in the play zone
 DARK_LEVEL = 80.0  # mean grey level of the (light) play zone below which it is too dark
 BRIGHT_LEVEL = 235.0
