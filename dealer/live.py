@@ -142,12 +142,20 @@ def _loop(source, observer: TableObserver, session: DealerSession, recorder: Rec
             if state.judge_now:
                 session.protocol.settle_now()
                 state.judge_now = False
+            if last_problems:  # P5: judge nothing new while the picture is wrong
+                problems = layout_problems(session, obs)
+                if not problems:
+                    session.voice.say("The layout is right again.")
+                elif problems != last_problems:
+                    session.report_trouble("Still out of place: " + " ".join(problems), frame.index)
+                last_problems = problems
+                continue
             before = session.decisions
             phase_before = session.protocol.phase
             session.observe(view)
             if phase_before is Phase.CLEARING and session.protocol.phase is Phase.WAITING:
                 problems = layout_problems(session, obs)  # P5: check the table before the next turn
-                if problems and problems != last_problems:
+                if problems:
                     session.report_trouble("The layout does not match: " + " ".join(problems), frame.index)
                 last_problems = problems
             if session.decisions != before:

@@ -177,3 +177,25 @@ def test_layout_problems_compare_the_record_with_the_line_zones() -> None:
     assert layout_problems(session, right) == []
     assert layout_problems(session, wrong) == ["QC should be in the side branch under 4C, it is on the main line."]
     assert layout_problems(session, Observation(None, "", wrong.line_cards, (), zones_in_view=frozenset({"main_line"}))) == []
+
+
+def test_nothing_new_is_judged_while_the_layout_is_wrong(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # given a layout watch that finds 4C out of place after Ana's turn, for 4 frames
+    import dealer.live as live
+
+    calls = {"n": 0}
+
+    def fake_problems(session, obs):  # type: ignore[no-untyped-def]
+        if session.round is not None and len(session.round.turns) == 1 and calls["n"] < 4:
+            calls["n"] += 1
+            return ["4C is still in the play zone: it belongs on the main line after 7H."]
+        return []
+
+    monkeypatch.setattr(live, "layout_problems", fake_problems)
+    frames = list(render_steps(SCRIPT[:7], {}, view=VIEW))
+    code, voice = run_script(tmp_path, FakeSource(frames, fps=FPS), TruthReader(SCRIPT[:7]))
+    said = "\n".join(voice.said)
+    # then the dealer says so, judges nothing until it is right again, then goes on
+    assert "The layout does not match: 4C is still in the play zone" in said
+    assert "The layout is right again." in said
+    assert said.index("The layout is right again.") < said.index("Bo plays QC")
