@@ -113,7 +113,7 @@ def _softmax(logits: npt.NDArray[np.float32], temperature: float) -> npt.NDArray
     z = logits.astype(np.float64) / temperature
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)
-    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+    return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)
 
 
 def from_onnx_output(logits: npt.ArrayLike, classes: Sequence[str], temperature: float,
@@ -167,7 +167,7 @@ class OnnxClassifier:
         self.meta = ClassifierMeta.load(meta_path if meta_path else default_meta)
         if not self.model_path.is_file():
             raise ModelLoadError(f"{str(self.model_path)!r}: no model file (run models/build_models.sh)")
-        import onnxruntime as ort  # imported here: only the reading commands need it
+        import onnxruntime as ort  # type: ignore[import-untyped]  # only reading needs it
 
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads

@@ -24,6 +24,7 @@ two cards side by side (twice the usual card area), never read as one card.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -57,7 +58,7 @@ def _edges(gray: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     lap = np.abs(cv2.Laplacian(blur[::4, ::4], cv2.CV_16S, ksize=3))
     high = float(np.clip(np.percentile(lap, 97), 25, 90))
     edges = cv2.Canny(blur, 0.4 * high, high)
-    return cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    return np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), dtype=np.uint8)
 
 
 def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray | None:
@@ -209,7 +210,7 @@ def _inside_a_card(gray: npt.NDArray[np.uint8], quad: FloatArray) -> bool:
     return bool(np.sum(same & (outside > 0.6 * float(np.percentile(gray[::8, ::8], 99)))) >= 3)
 
 
-def _evenly_spaced(seams: list[float], tolerance: float = 0.08) -> list[float]:
+def _evenly_spaced(seams: Sequence[float], tolerance: float = 0.08) -> list[float]:
     """The seams that cut a region into n equal cards (n = 4, 3 or 2), if some do."""
     for n in (4, 3, 2):
         picked = []
@@ -253,9 +254,9 @@ def _split_at_seams(edges: npt.NDArray[np.uint8], quad: FloatArray, min_cover: f
         maybe[:lo] = False
         maybe[hi:] = False
         cover[~maybe] = 0.0
-        for k in np.flatnonzero(maybe):
-            cover[k] = _longest_run(hit[:, k], max_gap=2) / hit.shape[0]
-        seams = []
+        for pos in np.flatnonzero(maybe):
+            cover[pos] = _longest_run(hit[:, pos], max_gap=2) / hit.shape[0]
+        seams: list[float] = []
         k = lo
         while k < hi:
             if cover[k] >= min_cover:
@@ -288,7 +289,7 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
     small = cv2.resize(frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_LINEAR) \
         if scale < 1 else frame_bgr
     sh, sw = small.shape[:2]
-    gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    gray_small = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
     edges = _edges(gray_small)
     regions = cv2.bitwise_not(edges)
     regions[:1, :], regions[-1:, :], regions[:, :1], regions[:, -1:] = 0, 0, 0, 0
@@ -313,7 +314,7 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
                for k in seen):
             continue  # the same outline twice (a card's region and its hole in the table)
         seen.append(key)
-        quad = _quad_of(contour)
+        quad = _quad_of(np.asarray(contour, dtype=np.int32))
         if quad is None:
             continue
         quad_area = abs(cv2.contourArea(quad))
@@ -347,7 +348,7 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
         return CardDetections.empty()
     quads = np.stack([k[1] for k in kept]).astype(np.float32) / np.float32(scale)
     if config.refine:
-        gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY) if scale < 1 else gray_small
+        gray = np.asarray(cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY), dtype=np.uint8) if scale < 1 else gray_small
         short_px = float(np.min([side_lengths(q).min() for q in quads]))
         quads = _refine(gray, quads, radius_px=max(3.0, 2.5 / scale, 0.06 * short_px))
     quads = np.stack([portrait_order(q) for q in quads])

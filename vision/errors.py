@@ -53,4 +53,4 @@ class CameraLost(CameraError):
         self.source = source
         self.frames_read = frames_read
         more = f": {detail}" if detail else ""
-        super().__init__(f"camera {source} lost after {frames_read} frames{more}")
+        super().__init__(f"{source} lost after {frames_read} frames{more}")

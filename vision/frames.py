@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 import cv2
 import numpy as np
@@ -94,10 +94,10 @@ class _Capture(Protocol):
 class VideoFileSource:
     """Frames of a video file; the stream ends at the end of the file."""
 
-    def __init__(self, path: str | Path,
-                 capture_factory: Callable[[str], _Capture] = cv2.VideoCapture) -> None:
+    def __init__(self, path: str | Path, capture_factory: Callable[[str], _Capture] | None = None) -> None:
         self._path = Path(path)
-        self._factory = capture_factory
+        self._factory: Callable[[str], _Capture] = capture_factory or cast(Callable[[str], _Capture],
+                                                                            cv2.VideoCapture)
 
     @property
     def name(self) -> str:
@@ -132,12 +132,13 @@ class CameraSource:
 
     def __init__(self, index: int, width: int | None = None, height: int | None = None,
                  max_failed_reads: int = 10, retry_wait_s: float = 0.05,
-                 capture_factory: Callable[[int], _Capture] = cv2.VideoCapture) -> None:
+                 capture_factory: Callable[[int], _Capture] | None = None) -> None:
         self._index = index
         self._size = (width, height)
         self._max_failed = max_failed_reads
         self._wait_s = retry_wait_s
-        self._factory = capture_factory
+        self._factory: Callable[[int], _Capture] = capture_factory or cast(Callable[[int], _Capture],
+                                                                            cv2.VideoCapture)
 
     @property
     def name(self) -> str:
@@ -151,7 +152,8 @@ class CameraSource:
                     f"{self.name} cannot be opened: is it plugged in, and not used by another program?")
             width, height = self._size
             if width and height and hasattr(capture, "set"):
-                capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+                capture.set(
+                    cv2.CAP_PROP_FRAME_WIDTH, width)
                 capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
             start = time.monotonic()
             index = 0

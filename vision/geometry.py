@@ -47,7 +47,7 @@ def clockwise(quad_xy: npt.ArrayLike) -> FloatArray:
 def side_lengths(quad_xy: npt.ArrayLike) -> FloatArray:
     """Lengths of sides 0-1, 1-2, 2-3, 3-0."""
     q = np.asarray(quad_xy, np.float32).reshape(4, 2)
-    return np.linalg.norm(q - q[_NEXT], axis=1).astype(np.float32)
+    return np.asarray(np.linalg.norm(q - q[_NEXT], axis=1), dtype=np.float32)
 
 
 def portrait_order(quad_xy: npt.ArrayLike, long_pair: int | None = None) -> FloatArray:

@@ -89,7 +89,7 @@ class CardReader:
         turned = self.classifier.classify(list(rectify_cards(frame_bgr, quads[again], quarter_turn=True))) \
             if again else []
         quad_xy = found.quad_xy.copy()
-        labels = list(found.label)
+        labels = found.label.copy()
         conf = found.confidence.copy()
         down = found.face_down.copy()
         second = dict(zip(again, turned))

@@ -28,7 +28,7 @@ Conventions:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -52,42 +52,39 @@ def _object_array(values: Sequence[Card | None]) -> ObjectArray:
     return out
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, init=False)
 class CardDetections:
     quad_xy: FloatArray
-    label: ObjectArray = field(default=None)  # type: ignore[assignment]
-    confidence: FloatArray = field(default=None)  # type: ignore[assignment]
-    face_down: BoolArray = field(default=None)  # type: ignore[assignment]
-    cut: BoolArray = field(default=None)  # type: ignore[assignment]
-    over_shoe: BoolArray = field(default=None)  # type: ignore[assignment]
-    track_id: IntArray = field(default=None)  # type: ignore[assignment]
+    label: ObjectArray
+    confidence: FloatArray
+    face_down: BoolArray
+    cut: BoolArray
+    over_shoe: BoolArray
+    track_id: IntArray
 
-    def __post_init__(self) -> None:
-        quad = np.asarray(self.quad_xy, dtype=np.float32)
+    def __init__(self, quad_xy: npt.ArrayLike, label: Sequence[Card | None] | ObjectArray | None = None,
+                 confidence: npt.ArrayLike | None = None, face_down: npt.ArrayLike | None = None,
+                 cut: npt.ArrayLike | None = None, over_shoe: npt.ArrayLike | None = None,
+                 track_id: npt.ArrayLike | None = None) -> None:
+        """Arrays or lists; left out, a column takes its neutral value (no label, 0, False, -1)."""
+        quad = np.asarray(quad_xy, dtype=np.float32)
         if quad.size == 0:
             quad = quad.reshape(0, 4, 2)
         if quad.ndim != 3 or quad.shape[1:] != (4, 2):
             raise DetectionsShapeError(f"quad_xy must have shape (n, 4, 2), got {quad.shape}")
         n = quad.shape[0]
         object.__setattr__(self, "quad_xy", quad)
-        defaults: dict[str, Any] = {
-            "label": _object_array([None] * n),
-            "confidence": np.zeros(n, np.float32),
-            "face_down": np.zeros(n, bool),
-            "cut": np.zeros(n, bool),
-            "over_shoe": np.zeros(n, bool),
-            "track_id": np.full(n, -1, np.int64),
+        labels = _object_array([None] * n) if label is None else (
+            label if isinstance(label, np.ndarray) else _object_array(list(label)))
+        columns: dict[str, Any] = {
+            "label": labels,
+            "confidence": np.zeros(n, np.float32) if confidence is None else np.asarray(confidence, np.float32),
+            "face_down": np.zeros(n, bool) if face_down is None else np.asarray(face_down, bool),
+            "cut": np.zeros(n, bool) if cut is None else np.asarray(cut, bool),
+            "over_shoe": np.zeros(n, bool) if over_shoe is None else np.asarray(over_shoe, bool),
+            "track_id": np.full(n, -1, np.int64) if track_id is None else np.asarray(track_id, np.int64),
         }
-        dtypes = {"label": object, "confidence": np.float32, "face_down": bool, "cut": bool,
-                  "over_shoe": bool, "track_id": np.int64}
-        for name, default in defaults.items():
-            value = getattr(self, name)
-            if value is None:
-                array = default
-            elif name == "label" and not isinstance(value, np.ndarray):
-                array = _object_array(list(value))
-            else:
-                array = np.asarray(value, dtype=dtypes[name])
+        for name, array in columns.items():
             if array.shape != (n,):
                 raise DetectionsShapeError(
                     f"{name} must have shape ({n},) to match quad_xy, got {array.shape}")
@@ -144,14 +141,14 @@ class CardDetections:
     @property
     def center_xy(self) -> FloatArray:
         """(n, 2) mean of the four corners."""
-        return self.quad_xy.mean(axis=1)
+        return np.asarray(self.quad_xy.mean(axis=1), dtype=np.float32)
 
     @property
     def area_px(self) -> FloatArray:
         """(n,) area of each quad in square pixels (shoelace)."""
         x, y = self.quad_xy[..., 0], self.quad_xy[..., 1]
         area = 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1))
-        return area.astype(np.float32)
+        return np.asarray(area, dtype=np.float32)
 
     @property
     def is_read(self) -> BoolArray:

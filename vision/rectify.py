@@ -52,8 +52,8 @@ def rectify_whole_image(image_bgr: BgrImage) -> BgrImage:
         raise VisionError(f"an image must be BGR (h, w, 3), got shape {image_bgr.shape}")
     h, w = image_bgr.shape[:2]
     if w > h:
-        image_bgr = cv2.rotate(image_bgr, cv2.ROTATE_90_CLOCKWISE)
-    return cv2.resize(image_bgr, (RECT_W, RECT_H), interpolation=cv2.INTER_AREA)
+        image_bgr = np.asarray(cv2.rotate(image_bgr, cv2.ROTATE_90_CLOCKWISE), dtype=np.uint8)
+    return np.asarray(cv2.resize(image_bgr, (RECT_W, RECT_H), interpolation=cv2.INTER_AREA), dtype=np.uint8)
 
 
 def whole_image_quad(image_bgr: BgrImage) -> npt.NDArray[np.float32]:

@@ -50,7 +50,7 @@ class _Track:
 
     @property
     def center(self) -> npt.NDArray[np.float32]:
-        return self.quad_xy.mean(axis=0)
+        return np.asarray(self.quad_xy.mean(axis=0), dtype=np.float32)
 
     @property
     def diagonal(self) -> float:

@@ -116,7 +116,7 @@ def camera_homography(tilt_deg: float, size_wh: tuple[int, int], distance_mm: fl
     rot = np.stack([right, down, forward])
     trans = -rot @ centre
     hom = k @ np.column_stack([rot[:, 0], rot[:, 1], trans])
-    return hom / hom[2, 2]
+    return np.asarray(hom / hom[2, 2], dtype=np.float64)
 
 
 def table_texture(kind: str, size_wh: tuple[int, int], rng: np.random.Generator) -> BgrImage:
@@ -124,7 +124,7 @@ def table_texture(kind: str, size_wh: tuple[int, int], rng: np.random.Generator)
     w, h = size_wh
     small = (max(8, w // 4), max(8, h // 4))
     noise = rng.normal(0, 1, (small[1], small[0])).astype(np.float32)
-    noise = cv2.resize(cv2.GaussianBlur(noise, (0, 0), 2), (w, h))
+    noise = np.asarray(cv2.resize(cv2.GaussianBlur(noise, (0, 0), 2), (w, h)), dtype=np.float32)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "wood":
         angle = rng.uniform(0, math.pi)
@@ -147,7 +147,7 @@ def table_texture(kind: str, size_wh: tuple[int, int], rng: np.random.Generator)
         img = base * (1 + 0.2 * noise[..., None])
     else:
         raise ValueError(f"table texture {kind!r} is not one of {BACKGROUNDS}")
-    return np.clip(img, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(img, 0, 255), dtype=np.uint8)
 
 
 def _card_quad_mm(center: npt.NDArray[np.float64], angle: float) -> npt.NDArray[np.float64]:
@@ -156,7 +156,7 @@ def _card_quad_mm(center: npt.NDArray[np.float64], angle: float) -> npt.NDArray[
     # face reads the right way round, not mirrored
     local = np.array([[-hw, hh], [hw, hh], [hw, -hh], [-hw, -hh]])
     c, s = math.cos(angle), math.sin(angle)
-    return local @ np.array([[c, s], [-s, c]]) + center
+    return np.asarray(local @ np.array([[c, s], [-s, c]]) + center, dtype=np.float64)
 
 
 def _project(hom: npt.NDArray[np.float64], pts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -190,7 +190,7 @@ def render_scene(rng: np.random.Generator, n_cards: int = 8, size_wh: tuple[int,
     scale = w / 1920
     distance = rng.uniform(650, 850)
     hom = camera_homography(tilt_deg, size_wh, distance, focal_px=0.8 * w / scale * scale)
-    inv = np.linalg.inv(hom)
+    inv = np.asarray(np.linalg.inv(hom), dtype=np.float64)
     kinds = list(labels) if labels is not None else list(rng.choice(np.array(all_kinds(), dtype=object),
                                                                     n_cards))
     placed: list[npt.NDArray[np.float64]] = []
@@ -214,7 +214,7 @@ def render_scene(rng: np.random.Generator, n_cards: int = 8, size_wh: tuple[int,
                     px = np.array([rng.choice([0.0, w]), rng.uniform(0.2, 0.8) * h]) if side < 2 else \
                         np.array([rng.uniform(0.2, 0.8) * w, rng.choice([0.0, h])])
                     px = px + rng.uniform(-0.25, 0.25, 2) * min_side * 3
-                center = _project(inv, px[None].astype(np.float64))[0]
+                center = _project(inv, np.asarray(px[None], dtype=np.float64))[0]
                 quad = _card_quad_mm(center, rng.uniform(0, math.pi))
             img_quad = _project(hom, quad)
             short = min(np.linalg.norm(img_quad - np.roll(img_quad, -1, axis=0), axis=1))
@@ -234,7 +234,8 @@ def render_scene(rng: np.random.Generator, n_cards: int = 8, size_wh: tuple[int,
         face, alpha = draw_card(label)
         if face_images is not None:
             art = face_images[k]
-            face = cv2.resize(art, (alpha.shape[1], alpha.shape[0]), interpolation=cv2.INTER_AREA)
+            face = np.asarray(cv2.resize(art, (alpha.shape[1], alpha.shape[0]), interpolation=cv2.INTER_AREA),
+                              dtype=np.uint8)
             face[alpha == 0] = 0
         fh, fw = alpha.shape
         src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)

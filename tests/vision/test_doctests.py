@@ -1,0 +1,15 @@
+"""The examples in the vision modules' docstrings stay true."""
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["readings", "frames", "geometry", "classify", "consistency", "pipeline", "synthetic"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_given_a_module_when_its_docstring_examples_run_then_they_pass(name) -> None:
+    module = importlib.import_module(f"vision.{name}")
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
