@@ -42,7 +42,7 @@ FloatArray = npt.NDArray[np.float32]
 
 @dataclass(frozen=True, slots=True)
 class DetectConfig:
-    detect_width_px: int = 1280  # work width for finding candidates
+    detect_width_px: int = 1920  # work width for finding candidates
     min_area_frac: float = 0.0012  # of the frame: a card smaller than this is unreadable
     max_area_frac: float = 0.35
     max_side_ratio: float = 3.4  # long/short side in the image: 1.4 / sin(25 deg)
