@@ -91,3 +91,28 @@ def test_given_stable_cards_then_each_keeps_its_track_id() -> None:
 def test_given_bad_config_then_refused() -> None:
     with pytest.raises(ValueError, match="agree=6 window=5"):
         StabilityConfig(window=5, agree=6)
+
+
+def test_given_rendered_frames_with_a_hand_passing_when_read_then_no_new_stable_card(template_classifier) -> None:
+    import cv2
+
+    from engine.cards import parse_cards
+    from vision.pipeline import CardReader
+    from vision.synthetic import render_scene
+
+    rng = np.random.default_rng(11)
+    scene = render_scene(rng, n_cards=4, size_wh=(960, 540), background="cloth",
+                         labels=list(parse_cards("AS 10H KC 5D")))
+    reader, stable = CardReader(template_classifier), StableReader()
+    seen: list[set[str]] = []
+    for k in range(16):
+        frame = np.clip(scene.bgr.astype(np.int16) + rng.normal(0, 3, scene.bgr.shape), 0, 255).astype(np.uint8)
+        if 6 <= k < 10:  # a hand sweeps across the table, over the cards
+            x = 100 + 220 * (k - 6)
+            cv2.ellipse(frame, (x, 300), (140, 90), 20, 0, 360, (120, 150, 200), -1)
+            cv2.ellipse(frame, (x + 120, 230), (120, 30), -10, 0, 360, (110, 140, 195), -1)
+        seen.append({str(c) for c in stable.update(reader.read_frame(frame)).label})
+    before = seen[5]
+    assert len(before) >= 3
+    for during_and_after in seen[6:]:  # covered cards stay known, nothing new appears
+        assert during_and_after == before, during_and_after
