@@ -56,7 +56,7 @@ def _edges(gray: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     # thresholds from the frame's own contrast (a sparse sample is enough)
     lap = np.abs(cv2.Laplacian(blur[::4, ::4], cv2.CV_16S, ksize=3))
-    high = float(np.clip(np.percentile(lap, 97), 25, 90))
+    high = float(np.clip(np.percentile(lap, 97), 12, 90))
     edges = cv2.Canny(blur, 0.4 * high, high)
     return np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), dtype=np.uint8)
 
@@ -164,7 +164,7 @@ def _refine(gray: npt.NDArray[np.uint8], quads: FloatArray, radius_px: float) ->
     for i in range(len(quads)):
         lines = []
         for s in range(4):
-            good = strength[i, s] >= max(8.0, 0.3 * float(strength[i, s].max()))
+            good = strength[i, s] >= max(3.0, 0.3 * float(strength[i, s].max()))
             pts_s = edge_pts[i, s][good]
             if len(pts_s) < 4:
                 lines.append((p[i, s] + 0 * nrm[i, s], d[i, s]))
@@ -206,8 +206,9 @@ def _inside_a_card(gray: npt.NDArray[np.uint8], quad: FloatArray) -> bool:
     band = max(5.0, 0.08 * float(side_lengths(quad).min()))
     outside = _side_means(gray, quad, band)
     inside = _side_means(gray, quad, -band)
-    same = np.abs(outside - inside) < 14
-    return bool(np.sum(same & (outside > 0.6 * float(np.percentile(gray[::8, ::8], 99)))) >= 3)
+    paper_white = float(np.percentile(gray[::8, ::8], 99))
+    same = np.abs(outside - inside) < 0.055 * paper_white
+    return bool(np.sum(same & (outside > 0.6 * paper_white)) >= 3)
 
 
 def _evenly_spaced(seams: Sequence[float], tolerance: float = 0.08) -> list[float]:
