@@ -105,3 +105,33 @@ def test_given_a_full_hd_frame_with_8_cards_when_detected_then_most_are_found() 
     scene = render_scene(np.random.default_rng(77), n_cards=8, tilt_deg=70, background="wood")
     pairs = match_quads(scene.truth.quad_xy, detect_cards(scene.bgr).quad_xy, 0.6)
     assert len(pairs) >= 7
+
+
+def _degrade(image: np.ndarray, kind: str) -> np.ndarray:
+    import cv2
+
+    if kind == "dim room":
+        return (image * 0.35).astype(np.uint8)
+    if kind == "jpeg q30":
+        return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 30])[1], cv2.IMREAD_COLOR)
+    if kind == "sensor noise":
+        noise = np.random.default_rng(0).normal(0, 12, image.shape)
+        return np.clip(image + noise, 0, 255).astype(np.uint8)
+    if kind == "soft focus":
+        return cv2.GaussianBlur(image, (0, 0), 1.5)
+    return image
+
+
+@pytest.mark.parametrize("kind", ["dim room", "jpeg q30", "sensor noise", "soft focus"])
+def test_given_a_poor_picture_when_detected_then_separate_cards_are_still_found(kind) -> None:
+    found_all = laid = wrong = 0
+    for k in range(3):
+        scene = render_scene(np.random.default_rng(7100 + k), n_cards=6, size_wh=SIZE,
+                             tilt_deg=(90, 60, 45)[k], background=BACKGROUNDS[k])
+        found = detect_cards(_degrade(scene.bgr, kind))
+        pairs = match_quads(scene.truth.quad_xy, found.quad_xy, 0.6)
+        laid += len(scene.truth)
+        found_all += len(pairs)
+        matched = {j for _, j, _ in pairs}
+        wrong += sum(1 for j in range(len(found)) if j not in matched and not found.cut[j])
+    assert found_all >= 0.9 * laid and wrong == 0, (found_all, laid, wrong)
