@@ -64,11 +64,12 @@ PROTOCOL: tuple[tuple[str, str], ...] = (
      "decision (F3).")),
     ("Corrections", ("After each verdict the dealer compares the table with its record. If a card "
      "lies in the wrong place, it says which and where it belongs (\"QD should be in the side "
-     "branch under 7H, it is on the main line\"). Move it; the dealer looks again.")),
+     "branch under 7H, it is on the main line\"). Move it; the dealer looks again. If a card was "
+     "misread, press u: the verdict is taken back and the player lays the cards again.")),
     ("Keys, if the table is not enough", (
         "j: judge the play zone now. n: no play. p: prophet. a / r: the prophet accepts / rejects. "
         "1-9: the prophet rejects a no play and names the 1st-9th card from the left. "
-        "q: end the round.")),
+        "u: take back the last verdict (a misread card). q: end the round.")),
 )
 
 

@@ -10,6 +10,7 @@ a     ACCEPT token in the play zone (the prophet's decision, F3)
 r     REJECT token in the play zone; for a "no play", 1-9 instead names the
       1st-9th card from the left as the legal one (F6)
 j     judge now: the play zone counts as settled
+u     undo: take back the last verdict (a misread card); the player plays again
 q     end the round here (scored as it stands)
 ====  =====================================================================
 
@@ -28,7 +29,7 @@ from dealer.table_protocol import TableView, Token
 __all__ = ["KEY_HELP", "KeyState", "stdin_keys"]
 
 KEY_HELP = ("keys: n no play, p prophet, a accept, r reject (1-9 names a card for a no play), "
-            "j judge now, q end the round")
+            "j judge now, u undo the last verdict, q end the round")
 
 
 @dataclass
@@ -40,6 +41,7 @@ class KeyState:
     decision: Token | None = None
     named_card: int | None = None  # 0-based from the left, for a rejected no play
     judge_now: bool = False
+    undo: bool = False
     quit: bool = False
     log: list[str] = field(default_factory=list)
 
@@ -60,6 +62,8 @@ class KeyState:
             self.decision, self.named_card = Token.REJECT, int(key) - 1
         elif key == "j":
             self.judge_now = True
+        elif key == "u":
+            self.undo = True
         elif key == "q":
             self.quit = True
 

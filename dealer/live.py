@@ -138,6 +138,11 @@ def _loop(source, observer: TableObserver, session: DealerSession, recorder: Rec
             last_message = obs.message
             if obs.view is None:
                 continue
+            if state.undo:
+                state.undo = False
+                last_problems = []
+                if session.undo_last():
+                    _save_record(session, out)
             view = state.apply(obs.view)
             if state.judge_now:
                 session.protocol.settle_now()

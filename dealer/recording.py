@@ -31,6 +31,7 @@ __all__ = [
     "Sealed",
     "Seen",
     "Trouble",
+    "Undone",
     "Verdict",
     "load_recording",
 ]
@@ -97,6 +98,15 @@ class Verdict(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Undone(Event):
+    """A verdict taken back by the dealer (key u): the round is replayed without it."""
+
+    type: ClassVar[str] = "undone"
+    turn: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Said(Event):
     type: ClassVar[str] = "said"
     text: str
@@ -121,7 +131,7 @@ class RuleRevealed(Event):
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.type: cls for cls in (Sealed, Frame, Seen, Verdict, Said, Trouble, RuleRevealed)
+    cls.type: cls for cls in (Sealed, Frame, Seen, Verdict, Undone, Said, Trouble, RuleRevealed)
 }
 
 

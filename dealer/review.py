@@ -7,11 +7,12 @@ the reasons stay hidden: a review never leaks the rule.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from dataclasses import dataclass
 from pathlib import Path
 
-from dealer.recording import Recording, RuleRevealed, Sealed, Seen, Trouble, Verdict, load_recording
+from dealer.recording import Recording, RuleRevealed, Sealed, Seen, Trouble, Undone, Verdict, load_recording
 from engine.errors import RecordError
 from engine.events import Verdict as EngineVerdict
 from engine.explain import explain
@@ -35,6 +36,7 @@ class ReviewItem:
     frame_path: Path | None
     readings: list[dict[str, object]]
     why: str  # empty while the rule is sealed
+    undone: bool = False  # taken back by the dealer (key u); not part of the round
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,16 @@ def build_review(folder: Path) -> RoundReview:
     for seen in rec.of_type(Seen):
         seen_by_frame.setdefault(seen.frame, []).extend(seen.cards)
     items = []
-    for v in rec.of_type(Verdict):
+    for event in rec.events:
+        if isinstance(event, Undone):  # key u: that verdict was taken back and the turn replayed
+            for k in range(len(items) - 1, -1, -1):
+                if items[k].turn == event.turn and not items[k].undone:
+                    items[k] = dataclasses.replace(items[k], undone=True, why=f"taken back: {event.reason}")
+                    break
+            continue
+        if not isinstance(event, Verdict):
+            continue
+        v = event
         frame = rec.frame_path(v.frame) if v.frame is not None else None
         items.append(ReviewItem(v.turn, v.t, v.player, v.action, v.verdict, v.penalty, frame,
                                 seen_by_frame.get(v.frame, []) if v.frame is not None else [],
@@ -119,6 +130,7 @@ def review_text(review: RoundReview) -> str:
     lines = [f"Review of {review.folder}", f"Rule: {review.rule or 'sealed'} ({review.seal_status})"]
     for item in review.items:
         lines.append(f"turn {item.turn} at {item.t:.1f}s: {item.action} -> {item.verdict}"
+                     + (" (TAKEN BACK)" if item.undone else "")
                      + (f", draws {item.penalty}" if item.penalty else ""))
         lines.append(f"    read: {_readings_text(item.readings)}")
         if item.frame_path:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dealer.narrate import card_words, describe_result, describe_turn
-from dealer.recording import RecordingWriter, RuleRevealed, Said, Sealed, Trouble
+from dealer.recording import RecordingWriter, RuleRevealed, Said, Sealed, Trouble, Undone
 from dealer.recording import Verdict as VerdictEvent
 from dealer.table_protocol import Intent, TableProtocol, TableView
 from dealer.voice import Voice
@@ -178,6 +178,23 @@ class DealerSession:
             self.protocol.deposed()
         if outcome.ended is not None:
             self.finish()
+
+    def undo_last(self, reason: str = "taken back at the table") -> bool:
+        """Take back the last verdict (a misread card, a wrong token): the round is
+        replayed from its log without it (the log is the truth). False when none."""
+        if self.round is None or len(self.round.events) <= 1 or self.round.ended is not None:
+            self._say("There is no verdict to take back.")
+            return False
+        last = self.round.turns[-1]
+        self.round = Round.replay(self.rule, self.round.events[:-1])
+        self.protocol.round = self.round
+        self.protocol.restart_turn()
+        self.decisions += 1
+        if self.recorder:
+            self.recorder.write(Undone(t=self._t, turn=last.index, reason=reason))
+        self._say(f"The verdict on {last.player}'s turn is taken back. Put the table back as it was; "
+                  f"{self.round.whose_turn}, play again.")
+        return True
 
     @staticmethod
     def _placement(outcome: TurnOutcome) -> str:

@@ -127,6 +127,13 @@ class TableProtocol:
         self.phase = Phase.CLEARING
         self._last_player = None
 
+    def restart_turn(self) -> None:
+        """After a verdict is taken back: the same player's turn, judged afresh once settled."""
+        self.phase = Phase.WAITING
+        self._last_labels = ()
+        self._pending = None
+        self._shown = []
+
     def settle_now(self) -> None:
         """The keyboard's "judge now": what lies in the play zone counts as settled."""
         self._since = float("-inf")

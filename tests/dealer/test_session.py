@@ -123,3 +123,34 @@ def test_a_prophet_judges_and_is_overthrown() -> None:
     table.show("9C", 1.0, prophet_token_out=True, tokens_in_play={Token.ACCEPT: (10.0, 10.0)})
     assert session.round.prophet is None
     assert any("overthrown" in s for s in voice.said)
+
+
+def test_undo_takes_back_the_last_verdict_and_the_player_plays_again(tmp_path: Path) -> None:
+    # given Bo's QC was misread (he laid QD), when the dealer presses u
+    session, voice = new_session(tmp_path)
+    table = Table(session)
+    table.lay("7H")
+    table.lay("4C")
+    table.lay("QC")
+    assert session.undo_last("QC was a misread QD")
+    # then the round is as before Bo's turn, and Bo plays again
+    assert session.round.whose_turn == "Bo" and len(session.round.turns) == 1
+    assert session.round.hand_size("Bo") == 3
+    table.lay("QD")
+    assert [t.verdict.value for t in session.round.turns] == ["accepted", "accepted"]
+    # and the recording keeps both verdicts, the first marked as taken back
+    from dealer.recording import Undone, load_recording
+    from dealer.review import build_review
+
+    (undone,) = load_recording(tmp_path).of_type(Undone)
+    assert undone.turn == 2
+    review = build_review(tmp_path)
+    assert [(i.action, i.undone) for i in review.items] == [("Ana: play 4C", False), ("Bo: play QC", True),
+                                                           ("Bo: play QD", False)]
+
+
+def test_undo_with_nothing_to_take_back_says_so() -> None:
+    session, voice = new_session()
+    Table(session).lay("7H")
+    assert not session.undo_last()
+    assert voice.said[-1] == "There is no verdict to take back."
