@@ -16,4 +16,4 @@ export OMP_NUM_THREADS=2
 python -m models.render_cards --out cache/cards --jobs 2
 python -m models.train_classifier --renders cache/cards --out models "$@" 2>&1 | tee cache/train.log
 python -m models.make_test_images
-python -m models.evaluate --json cache/evaluation.json | tee cache/evaluation.txt
+python -m models.evaluate --into-meta --json cache/evaluation.json | tee cache/evaluation.txt

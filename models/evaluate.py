@@ -177,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--holdout-samples", type=int, default=1500, help="per unseen design")
     parser.add_argument("--seed", type=int, default=777)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--into-meta", action="store_true", help="also store the figures in card_classifier.json")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "2")
     reader = Reader(args.models)
@@ -196,6 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     report["timing"] = timing(reader)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n")
+    if args.into_meta:
+        meta_path = args.models / "card_classifier.json"
+        meta = json.loads(meta_path.read_text())
+        meta["evaluation"] = {k: v for k, v in report.items() if k != "threshold"}
+        meta_path.write_text(json.dumps(meta, indent=1) + "\n")
     return 0
 
 
