@@ -283,6 +283,68 @@ def _split_at_seams(edges: npt.NDArray[np.uint8], quad: FloatArray, min_cover: f
     return pieces
 
 
+def _candidates(contour: npt.NDArray[np.int32], edges: npt.NDArray[np.uint8], config: DetectConfig,
+                size_wh: tuple[int, int], area_range: tuple[float, float] | None = None
+                ) -> list[tuple[float, FloatArray, bool]]:
+    """The card quads an outline stands for: none, one, or a row of touching cards."""
+    sw, sh = size_wh
+    frame_area = float(sw * sh)
+    area = cv2.contourArea(contour)
+    low, high = area_range or (config.min_area_frac * frame_area, config.max_area_frac * frame_area)
+    if area < low or area > high:
+        return []
+    hull_area = cv2.contourArea(cv2.convexHull(contour))
+    if hull_area <= 0 or area / hull_area < config.min_solidity:
+        return []
+    quad = _quad_of(np.asarray(contour, dtype=np.int32))
+    if quad is None:
+        return []
+    quad_area = abs(cv2.contourArea(quad))
+    if quad_area <= 0 or area / quad_area < config.min_fill or area / quad_area > 1.15:
+        return []
+    sides = side_lengths(quad)
+    if sides.min() < 6 or sides.max() / sides.min() > 2 * config.max_side_ratio:
+        return []
+    xs, ys = contour[:, 0, 0], contour[:, 0, 1]
+    b = config.border_px + 1
+    cut = bool(xs.min() <= b or ys.min() <= b or xs.max() >= sw - 1 - b or ys.max() >= sh - 1 - b)
+    out = []
+    for piece in _split_at_seams(edges, quad):
+        piece_area = abs(cv2.contourArea(piece))
+        if piece_area >= config.min_area_frac * frame_area:
+            out.append((area * piece_area / quad_area, _grow(piece, 1.0), cut))
+    return out
+
+
+def _leftovers(outlines: Sequence[npt.NDArray[np.int32]], kept: list[tuple[float, FloatArray, bool]],
+               edges: npt.NDArray[np.uint8], config: DetectConfig) -> list[tuple[float, FloatArray, bool]]:
+    """Cards of a touching group that are left once the cards found in it are taken away.
+
+    A face-down card between two face cards has no region of its own (its margin is
+    pinched) and is no quad together with them; what remains of the group's outline
+    without the found cards is that card.
+    """
+    whole = [k[0] for k in kept if not k[2]]
+    if not whole:
+        return []
+    typical = float(np.median(whole))
+    groups = [o for o in outlines if 1.6 * typical <= cv2.contourArea(o) <= 6 * typical]
+    out: list[tuple[float, FloatArray, bool]] = []
+    size = (edges.shape[1], edges.shape[0])
+    for group in groups:
+        x, y, w, h = cv2.boundingRect(group)
+        mask = np.zeros((h, w), np.uint8)
+        cv2.drawContours(mask, [group - np.array([x, y], np.int32)], -1, 255, cv2.FILLED)
+        for _, quad, _ in kept:
+            cv2.fillPoly(mask, [np.round(_grow(quad, 2.0) - [x, y]).astype(np.int32)], 0)
+        mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), np.uint8)
+        rest, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x, y))
+        for contour in rest:
+            out += _candidates(np.asarray(contour, np.int32), edges, config, size,
+                               (0.6 * typical, 1.5 * typical))
+    return out
+
+
 def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> CardDetections:
     """Cards in the frame: ``quad_xy`` in full-resolution pixels, ``cut`` set, labels None."""
     h, w = frame_bgr.shape[:2]
@@ -299,15 +361,12 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
     # close to its rim (a back) is one such lump, where its own region is pinched
     outlines, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contours = [*contours, *outlines]
-    frame_area = float(sw * sh)
     cands: list[tuple[float, FloatArray, bool]] = []
     seen: list[tuple[float, float, float]] = []
+    min_area = config.min_area_frac * sw * sh
     for contour in contours:
         area = cv2.contourArea(contour)
-        if area < config.min_area_frac * frame_area or area > config.max_area_frac * frame_area:
-            continue
-        hull_area = cv2.contourArea(cv2.convexHull(contour))
-        if hull_area <= 0 or area / hull_area < config.min_solidity:
+        if area < min_area:
             continue
         moments = cv2.moments(contour)
         key = (moments["m10"] / max(moments["m00"], 1e-6), moments["m01"] / max(moments["m00"], 1e-6), area)
@@ -315,22 +374,7 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
                for k in seen):
             continue  # the same outline twice (a card's region and its hole in the table)
         seen.append(key)
-        quad = _quad_of(np.asarray(contour, dtype=np.int32))
-        if quad is None:
-            continue
-        quad_area = abs(cv2.contourArea(quad))
-        if quad_area <= 0 or area / quad_area < config.min_fill or area / quad_area > 1.15:
-            continue
-        sides = side_lengths(quad)
-        if sides.min() < 6 or sides.max() / sides.min() > 2 * config.max_side_ratio:
-            continue
-        xs, ys = contour[:, 0, 0], contour[:, 0, 1]
-        b = config.border_px + 1
-        cut = bool(xs.min() <= b or ys.min() <= b or xs.max() >= sw - 1 - b or ys.max() >= sh - 1 - b)
-        for piece in _split_at_seams(edges, quad):
-            piece_area = abs(cv2.contourArea(piece))
-            if piece_area >= config.min_area_frac * frame_area:
-                cands.append((area * piece_area / quad_area, _grow(piece, 1.0), cut))
+        cands += _candidates(np.asarray(contour, np.int32), edges, config, (sw, sh))
     cands.sort(key=lambda c: -c[0])
     kept: list[tuple[float, FloatArray, bool]] = []
     for area, quad, cut in cands:
@@ -345,6 +389,10 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
             kept.append((area, quad, cut))
     kept = [k for k in kept if side_ratio(k[1]) <= config.max_side_ratio
             and not _inside_a_card(gray_small, k[1])]
+    for extra in _leftovers([np.asarray(o, np.int32) for o in outlines], kept, edges, config):
+        if (side_ratio(extra[1]) <= config.max_side_ratio and not _inside_a_card(gray_small, extra[1])
+                and all(quad_iou(extra[1], k[1]) < 0.2 for k in kept)):
+            kept.append(extra)
     if not kept:
         return CardDetections.empty()
     quads = np.stack([k[1] for k in kept]).astype(np.float32) / np.float32(scale)
