@@ -92,7 +92,17 @@ def real_label(stem: str, classes: list[str]) -> int:
     return classes.index(str(Card.parse(stem)))
 
 
-def eval_singles(reader: Reader, folder: Path, show_errors: bool = True) -> dict[str, float] | None:
+def degrade(card: np.ndarray, scale: float, jpeg_quality: int) -> np.ndarray:
+    """A real card as a far camera would see it: ``scale`` of its size, JPEG, scaled back."""
+    small = cv2.resize(card, (int(RECT_W * scale), int(RECT_H * scale)), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
+    small = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else small
+    return cv2.resize(small, (RECT_W, RECT_H), interpolation=cv2.INTER_LINEAR)
+
+
+def eval_singles(
+    reader: Reader, folder: Path, show_errors: bool = True, scale: float = 1.0, jpeg_quality: int = 95
+) -> dict[str, float] | None:
     files = sorted(folder.glob("*.jpg"))
     if not files:
         print(f"no real singles under {folder}: skipped")
@@ -101,6 +111,8 @@ def eval_singles(reader: Reader, folder: Path, show_errors: bool = True) -> dict
     for path in files:
         image = cv2.imread(str(path))
         card = cv2.resize(image, (RECT_W, RECT_H), interpolation=cv2.INTER_AREA)
+        if scale < 1.0:
+            card = degrade(card, scale, jpeg_quality)
         for turned in (card, np.ascontiguousarray(card[::-1, ::-1])):
             cards.append(turned)
             labels.append(real_label(path.stem, reader.classes))
@@ -110,7 +122,30 @@ def eval_singles(reader: Reader, folder: Path, show_errors: bool = True) -> dict
         for i in np.nonzero(probs.argmax(axis=1) != label_arr)[0]:
             print(f"   {files[i // 2].name} (turn {i % 2}): read {reader.classes[probs[i].argmax()]} "
                   f"conf {probs[i].max():.2f}")
-    return summarise("real singles (both ways up)", probs, label_arr, reader.threshold)
+    name = "real singles (both ways up)" if scale >= 1.0 else f"real singles at {scale:.0%}, jpeg {jpeg_quality}"
+    return summarise(name, probs, label_arr, reader.threshold)
+
+
+def eval_singles_placed(reader: Reader, folder: Path, per_card: int = 4, seed: int = 99) -> dict[str, float] | None:
+    """The real singles warped with a rectifier's errors over a synthetic table, then spoiled
+    like a camera frame (the synthetic recipe applied to real card images; seeded)."""
+    from models.synth import AugmentConfig, TextureBank, augment_photo, place_card
+
+    files = sorted(folder.glob("*.jpg"))
+    if not files:
+        return None
+    rng = np.random.default_rng(seed)
+    bank = TextureBank(seed=seed, count=8)
+    config = AugmentConfig(min_scale=0.35)
+    cards, labels = [], []
+    for path in files:
+        image = cv2.imread(str(path))
+        bgra = np.dstack([image, np.full(image.shape[:2], 255, np.uint8)])
+        for _ in range(per_card):
+            crop = place_card(rng, bgra, bank.crop(rng), config)
+            cards.append(augment_photo(rng, crop, config))
+            labels.append(real_label(path.stem, reader.classes))
+    return summarise("real singles, placed + spoiled", reader.probs(cards), np.array(labels), reader.threshold)
 
 
 def deal_crop(image: np.ndarray, cx: float, cy: float, long_px: float, turn: int) -> np.ndarray:
@@ -193,6 +228,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("no renders: held-out designs skipped (python -m models.render_cards)")
     report["singles"] = eval_singles(reader, args.real / "single")
+    # the same real cards as a camera further away would see them (index about 20 and 13 px tall)
+    report["singles_small"] = eval_singles(reader, args.real / "single", False, 0.5, 70)
+    report["singles_tiny"] = eval_singles(reader, args.real / "single", False, 0.33, 60)
+    report["singles_placed"] = eval_singles_placed(reader, args.real / "single")
     report["deals"] = eval_deals(reader, args.real / "deals")
     report["timing"] = timing(reader)
     if args.json:
