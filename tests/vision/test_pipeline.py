@@ -136,3 +136,19 @@ def test_given_the_table_homography_when_a_quad_is_not_card_sized_then_it_is_not
     assert len(out) == 2 and fake.cards_seen == 1
     alone = out.center_xy[:, 0] > 500
     assert out.label[alone][0] == Card.parse("8S") and out.label[~alone][0] is None
+
+
+def test_given_a_strict_second_look_when_the_turned_view_is_not_sure_enough_then_unsure() -> None:
+    from vision.pipeline import ReaderConfig
+
+    scene = _scene(31, 90, n=3, backs=0)
+
+    def answer(img: np.ndarray, i: int) -> CardReading:  # unsure the first way, 0.99 sure the other
+        return CardReading(Card.parse("9C"), 0.99) if fake.batches == 2 else CardReading.unsure()
+
+    fake = FakeClassifier(answer)
+    loose = CardReader(fake).read_frame(scene.bgr)
+    assert fake.batches == 2 and all(label == Card.parse("9C") for label in loose.label)
+    fake = FakeClassifier(answer)
+    strict = CardReader(fake, ReaderConfig(second_look_threshold=0.995)).read_frame(scene.bgr)
+    assert fake.batches == 2 and all(label is None for label in strict.label)
