@@ -37,7 +37,7 @@ def _touches_another(truth, i: int) -> bool:
     return any(quad_iou(grown, truth.quad_xy[k]) > 0 for k in range(len(truth)) if k != i)
 
 
-@pytest.mark.parametrize(("touching", "min_recall"), [(False, 0.95), (True, 0.5)])
+@pytest.mark.parametrize(("touching", "min_recall"), [(False, 0.95), (True, 0.65)])
 def test_given_25_scenes_at_30_to_90_degrees_when_detected_then_recall_is_high(results, touching,
                                                                                min_recall) -> None:
     whole = hits = 0
@@ -61,7 +61,7 @@ def test_given_25_scenes_when_detected_then_almost_every_card_found_is_a_card(re
     reported = sum(int((~found.cut).sum()) for _, found, _ in results)
     right = sum(sum(1 for i, j, _ in pairs if not found.cut[j] and not scene.truth.cut[i])
                 for scene, found, pairs in results)
-    assert right / reported >= 0.95, f"precision {right}/{reported}"
+    assert right / reported >= 0.97, f"precision {right}/{reported}"
 
 
 def test_given_matched_cards_when_compared_then_corners_overlap_well_in_every_frame(results) -> None:
