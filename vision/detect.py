@@ -44,7 +44,7 @@ FloatArray = npt.NDArray[np.float32]
 class DetectConfig:
     detect_width_px: int = 1920  # work width for finding candidates
     min_area_frac: float = 0.0012  # of the frame: a card smaller than this is unreadable
-    max_area_frac: float = 0.35
+    max_area_frac: float = 0.5  # a zone crop around one card: the card fills ~40% of it
     max_side_ratio: float = 3.4  # long/short side in the image: 1.4 / sin(25 deg)
     min_fill: float = 0.88  # region area / its quad area (rounded corners lose ~2%)
     min_solidity: float = 0.92

@@ -135,3 +135,16 @@ def test_given_a_poor_picture_when_detected_then_separate_cards_are_still_found(
         matched = {j for _, j, _ in pairs}
         wrong += sum(1 for j in range(len(found)) if j not in matched and not found.cut[j])
     assert found_all >= 0.9 * laid and wrong == 0, (found_all, laid, wrong)
+
+
+def test_given_a_zone_crop_around_one_card_when_detected_then_the_card_is_found() -> None:
+    from engine.cards import Card
+    from vision.synthetic import draw_card
+
+    face, _ = draw_card(Card.parse("7H"), px_per_mm=3.0)
+    h, w = face.shape[:2]
+    crop = np.full((h + 120, w + 120, 3), 60, np.uint8)  # 20 mm of table all round
+    crop[60:60 + h, 60:60 + w] = face
+    (quad,) = detect_cards(crop).quad_xy
+    truth = np.array([[60, 60], [60 + w, 60], [60 + w, 60 + h], [60, 60 + h]], np.float32)
+    assert quad_iou(quad, truth) > 0.9
