@@ -2,23 +2,29 @@
 
 Classical CV, one call per frame, the input never modified:
 
-1. Downscale to about ``detect_width_px`` wide; Canny edges (thresholds from the
-   frame's own contrast), dilated a little.
-2. The regions between edges are candidates: every contour (any nesting level,
-   since a card on the table is a hole in the table's region). A card is a region
-   with a convex, four-sided outline (solidity, fill of its quad), a plausible size
-   and a side ratio a card can show under a 30-90 degree camera tilt.
-3. A candidate inside a larger one is dropped (the picture frame of a court card,
-   a pip); of near duplicates the larger is kept.
-4. Each side is refined at full resolution: the strongest edge along the side's
-   normal at a dozen points, a robust line fit, corners where the lines meet.
-5. A region that touches the frame edge is a card cut by the frame: flagged ``cut``,
-   never read.
+1. Scale down to ``detect_width_px`` wide if larger; Canny edges (thresholds from
+   the frame's own contrast), dilated a little.
+2. Candidates: every region between edges (any nesting level, since a card on the
+   table is a hole in the table's region) and the outline of every lump of edges (a
+   card back's pattern). A card is a convex four-sided outline (solidity, fill of its
+   quad), of plausible size, with a side ratio a 30-90 degree view allows. Its
+   corners come from lines fitted to the middle of its sides.
+3. Touching cards: a straight line from rim to rim that cuts a region into equal
+   parts is a seam between cards; a card of a touching group with no region of its
+   own (a back, its margin pinched) is what remains of the group's outline once the
+   cards found in it are taken away.
+4. A candidate inside a larger one is dropped (a pip); of near duplicates the
+   inner one is kept; a rectangle with card-white all round it is a court card's
+   printed frame, not a card.
+5. Each side is refined at full resolution: along its normal at 14 points, the
+   outermost strong step with the rim's polarity; a robust line fit; corners where
+   the lines meet.
+6. A region that touches the frame edge is a card cut by the frame: flagged
+   ``cut``, never read.
 
-Touching cards separate when the thin shadow line between them shows as an edge
-(it does on real tables, and in :mod:`vision.synthetic`); two cards merged into one
-region are dropped as not card-shaped, or split in two when the region is exactly
-two cards side by side (twice the usual card area), never read as one card.
+Two touching cards whose seam does not show are one region: dropped as not
+card-shaped, or kept as one quad, which the classifier does not read with
+confidence (see docs/vision.md) and the table homography rejects as not card-sized.
 """
 
 from __future__ import annotations
