@@ -127,11 +127,13 @@ def _intersect_all(lines: list[tuple[FloatArray, FloatArray]], fallback: FloatAr
     out = fallback.copy()
     for i in range(4):
         (p1, d1), (p2, d2) = lines[(i - 1) % 4], lines[i]
-        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float64)
-        if abs(np.linalg.det(m)) < 1e-6:
+        # p1 + t d1 = p2 + u d2, by Cramer's rule
+        det = float(d2[0] * d1[1] - d1[0] * d2[1])
+        if abs(det) < 1e-6:
             continue
-        t = np.linalg.solve(m, (p2 - p1).astype(np.float64))
-        out[i] = (p1 + t[0] * d1).astype(np.float32)
+        dx, dy = float(p2[0] - p1[0]), float(p2[1] - p1[1])
+        t = (d2[0] * dy - d2[1] * dx) / det
+        out[i] = (p1 + t * d1).astype(np.float32)
     return out
 
 

@@ -66,8 +66,12 @@ def portrait_order(quad_xy: npt.ArrayLike, long_pair: int | None = None) -> Floa
 
 def quad_iou(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
     """Intersection over union of two convex quads (0 when they do not overlap)."""
-    qa = clockwise(a)
-    qb = clockwise(b)
+    qa = np.asarray(a, np.float32).reshape(4, 2)
+    qb = np.asarray(b, np.float32).reshape(4, 2)
+    if (qa[:, 0].max() <= qb[:, 0].min() or qb[:, 0].max() <= qa[:, 0].min()
+            or qa[:, 1].max() <= qb[:, 1].min() or qb[:, 1].max() <= qa[:, 1].min()):
+        return 0.0  # the boxes around them do not even meet
+    qa, qb = clockwise(qa), clockwise(qb)
     area_a = abs(cv2.contourArea(qa))
     area_b = abs(cv2.contourArea(qb))
     inter, _ = cv2.intersectConvexConvex(qa, qb)
