@@ -110,7 +110,8 @@ class TableObserver:
                 zones[zone].append(seen)
                 if zone == ZONE_PLAY:
                     readings.append({"card": seen.label, "confidence": round(seen.confidence, 3),
-                                     "corners": detections.quad_xy[i].round(1).tolist()})
+                                     "x_mm": round(x_mm, 1), "corners": detections.quad_xy[i].round(1).tolist()})
+        readings.sort(key=lambda r: float(r["x_mm"]))  # type: ignore[arg-type]  # left to right, as played (P1)
         view = TableView(t=t, play_cards=tuple(zones[ZONE_PLAY]), tokens_in_play=tokens_in_play,
                          prophet_token_out=prophet_out, frame=index)
         return Observation(view, update.message, tuple(zones[ZONE_MAIN_LINE]),

@@ -170,7 +170,7 @@ class DealerSession:
             return
         self.decisions += 1
         sentence = describe_turn(outcome, spoken=self.config.spoken_cards)
-        self._say(sentence + self._placement(outcome))
+        self._say(sentence + ("" if outcome.ended else self._placement(outcome)))
         if self.recorder:
             self.recorder.write(_verdict_event(self._t, outcome, action, frame))
         self.protocol.judged(action.player)
