@@ -150,8 +150,8 @@ class Recording:
         return [e for e in self.events if isinstance(e, cls)]
 
     def frame_path(self, index: int) -> Path | None:
-        for event in self.of_type(Frame):
-            if event.index == index:
+        for event in self.events:
+            if isinstance(event, Frame) and event.index == index:
                 return self.folder / event.path
         return None
 

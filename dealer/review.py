@@ -97,7 +97,7 @@ def build_review(folder: Path) -> RoundReview:
     seen_by_frame: dict[int, list[dict[str, object]]] = {}
     for seen in rec.of_type(Seen):
         seen_by_frame.setdefault(seen.frame, []).extend(seen.cards)
-    items = []
+    items: list[ReviewItem] = []
     for event in rec.events:
         if isinstance(event, Undone):  # key u: that verdict was taken back and the turn replayed
             for k in range(len(items) - 1, -1, -1):

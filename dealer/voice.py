@@ -96,7 +96,7 @@ Synthesiser = Callable[[str, Path], None]
 
 
 def _pyttsx3_synthesiser(voice_id: str | None, rate: int | None) -> Synthesiser:
-    import pyttsx3  # imported here: the rest of the dealer runs without it
+    import pyttsx3  # type: ignore[import-untyped]  # imported here: the rest runs without it
 
     try:
         engine = pyttsx3.init()

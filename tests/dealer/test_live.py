@@ -14,7 +14,6 @@ from dealer.session import DealerSession, SessionConfig
 from dealer.voice import FakeVoice
 from calibration.layout import default_layout
 from engine.cards import Card
-from vision.errors import CameraLost
 from vision.frames import FakeSource
 from vision.readings import CardDetections
 
@@ -55,7 +54,7 @@ class TruthReader:
             mm = np.array([[x - 31.5, y - 44, 1], [x + 31.5, y - 44, 1], [x + 31.5, y + 44, 1], [x - 31.5, y + 44, 1]])
             px = (hom @ mm.T).T
             quads.append(px[:, :2] / px[:, 2:])
-        names = [None if index in self.unreadable else Card.parse(l) for l in labels]
+        names = [None if index in self.unreadable else Card.parse(label) for label in labels]
         return CardDetections(quad_xy=np.array(quads, np.float32), label=names,
                               confidence=np.full(len(labels), 0.99, np.float32))
 

@@ -18,7 +18,7 @@ class Table:
         self.session, self.t, self.frame = session, 0.0, 0
 
     def show(self, labels: str, seconds: float = 3.0, **kw: object) -> None:
-        cards = tuple(SeenCard(l if l != "?" else None, 70.0 * i, 0.0) for i, l in enumerate(labels.split()))
+        cards = tuple(SeenCard(lab if lab != "?" else None, 70.0 * i, 0.0) for i, lab in enumerate(labels.split()))
         for _ in range(int(seconds / 0.5)):
             self.t += 0.5
             self.frame += 1
