@@ -33,7 +33,8 @@ _TOKENS = {"noplay": Token.NO_PLAY, "no_play": Token.NO_PLAY, "prophet": Token.P
 class CardReader(Protocol):
     """Vision's per-frame call: detect, rectify and classify every card."""
 
-    def read_frame(self, frame_bgr: npt.NDArray[np.uint8]) -> CardDetections: ...
+    def read_frame(self, frame_bgr: npt.NDArray[np.uint8],
+                   image_to_table: npt.ArrayLike | None = None) -> CardDetections: ...
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,9 @@ class TableObserver:
             if read_region is not None:  # a reader that crops for itself (a test's ground truth)
                 parts.append(read_region(frame_bgr, (x0, y0, x1, y1)))
                 continue
-            found = self.reader.read_frame(np.ascontiguousarray(frame_bgr[y0:y1, x0:x1]))
+            # the crop's own pixels -> table mm: the detector then knows each card's long sides
+            crop_to_table = homography.px_to_table @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1.0]])
+            found = self.reader.read_frame(np.ascontiguousarray(frame_bgr[y0:y1, x0:x1]), crop_to_table)
             if len(found):
                 shifted = found.quad_xy + np.array([x0, y0], np.float32)
                 parts.append(dataclasses.replace(found, quad_xy=shifted))

@@ -41,7 +41,7 @@ class TruthReader:
         """The observer reads zone by zone; the truth is one list per frame (the play zone)."""
         return self.read_frame(frame_bgr)
 
-    def read_frame(self, frame_bgr: np.ndarray) -> CardDetections:
+    def read_frame(self, frame_bgr: np.ndarray, image_to_table: object = None) -> CardDetections:
         labels = self.frames[self.count]
         tokens = [s for s in self.steps for _ in range(max(1, round(s.seconds * FPS)))][self.count].tokens
         index = self.count
