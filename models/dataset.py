@@ -40,7 +40,7 @@ HOLDOUT_DESIGNS: tuple[str, ...] = (
 # designs left out entirely: tango_nuevo has no bottom index and a giant top-right suit
 EXCLUDED_DESIGNS: tuple[str, ...] = ("gnome-tango_nuevo",)
 FEED_SCALE = 170.0  # uint8 storage of feeds in [-0.5, 1.0]
-SYNTH_VERSION = 3  # bump when the recipe changes (names the feed cache)
+SYNTH_VERSION = 4  # bump when the recipe changes (names the feed cache)
 P_BACK = 0.06
 P_NONE = 0.08
 P_OCCLUDED = 0.25  # share of face samples with another card laid over their lower part
@@ -87,10 +87,20 @@ def rendered_designs(cache: Path) -> list[str]:
     return sorted(p.parent.name for p in cache.glob("*/done") if p.parent.name not in EXCLUDED_DESIGNS)
 
 
+TRAIN_CONFIG = AugmentConfig(min_overlap_shift=0.15)  # down to only the index strip showing
+# "plain" conditions for a second evaluation: no overlap, no neighbours, index >= ~20 px
+PLAIN_CONFIG = AugmentConfig(min_scale=0.5)
+
+
 def make_samples(
-    designs: list[Design], count: int, seed: int, config: AugmentConfig = AugmentConfig()
+    designs: list[Design], count: int, seed: int, plain: bool = False
 ) -> tuple[list[np.ndarray], np.ndarray]:
-    """``count`` rectified-crop samples (BGR uint8) and their class indices, fixed by ``seed``."""
+    """``count`` rectified-crop samples (BGR uint8) and their class indices, fixed by ``seed``.
+
+    ``plain`` makes the easier evaluation variant (no overlap, no neighbours, larger index).
+    """
+    config = PLAIN_CONFIG if plain else TRAIN_CONFIG
+    p_busy, p_occluded = (0.0, 0.0) if plain else (P_BUSY, P_OCCLUDED)
     rng = np.random.default_rng(seed)
     bank = TextureBank(seed=int(rng.integers(2**31)), count=24)
     images: list[np.ndarray] = []
@@ -98,7 +108,7 @@ def make_samples(
     for i in range(count):
         table = bank.crop(rng)
         design = designs[int(rng.integers(len(designs)))]
-        if rng.random() < P_BUSY:
+        if rng.random() < p_busy:
             neighbours = [design[CLASSES[int(rng.integers(53))]] for _ in range(int(rng.integers(1, 4)))]
             table = busy_table(rng, table, neighbours)
         r = rng.random()
@@ -112,28 +122,32 @@ def make_samples(
             labels[i] = BACK_INDEX
         else:
             k = int(rng.integers(52))
-            occluder = design[CLASSES[int(rng.integers(52))]] if rng.random() < P_OCCLUDED else None
+            occluder = design[CLASSES[int(rng.integers(52))]] if rng.random() < p_occluded else None
             crop = place_card(rng, design[CLASSES[k]], table, config, occluder)
             labels[i] = k
         images.append(augment_photo(rng, crop, config))
     return images, labels
 
 
-def _chunk(args: tuple[list[str], Path, int, int]) -> FeedArrays:
+def _chunk(args: tuple[list[str], Path, int, int, bool]) -> FeedArrays:
     import os
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     cv2.setNumThreads(1)
-    names, cache, count, seed = args
+    names, cache, count, seed, plain = args
     designs = [load_design(cache / n) for n in names]
-    images, labels = make_samples(designs, count, seed)
+    images, labels = make_samples(designs, count, seed, plain)
     feeds = preprocess(images)
     return FeedArrays(quantise(feeds["corners"]), quantise(feeds["face"]), labels)
 
 
-def build_feeds(names: list[str], cache: Path, count: int, seed: int, jobs: int = 2, chunk: int = 5000) -> FeedArrays:
+def build_feeds(
+    names: list[str], cache: Path, count: int, seed: int, jobs: int = 2, chunk: int = 5000, plain: bool = False
+) -> FeedArrays:
     """``count`` samples from the designs ``names`` as quantised feeds, in ``jobs`` processes."""
-    tasks = [(names, cache, min(chunk, count - start), seed * 100_003 + start) for start in range(0, count, chunk)]
+    tasks = [
+        (names, cache, min(chunk, count - start), seed * 100_003 + start, plain) for start in range(0, count, chunk)
+    ]
     parts: list[FeedArrays] = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for part in pool.map(_chunk, tasks):

@@ -78,13 +78,14 @@ def summarise(name: str, probs: np.ndarray, labels: np.ndarray, threshold: float
     return row
 
 
-def eval_holdout(reader: Reader, renders: Path, count: int, seed: int) -> list[dict[str, float]]:
+def eval_holdout(reader: Reader, renders: Path, count: int, seed: int, plain: bool = False) -> list[dict[str, float]]:
     names = [n for n in rendered_designs(renders) if n in set(HOLDOUT_DESIGNS) - set(reader.meta["holdout"]["calibration_designs"])]
     rows = []
     for name in names:
-        feeds = build_feeds([name], renders, count, seed, jobs=2, chunk=max(1, count // 2))
+        feeds = build_feeds([name], renders, count, seed, jobs=2, chunk=max(1, count // 2), plain=plain)
         probs = reader.probs_of_feeds({"corners": dequantise(feeds.corners), "face": dequantise(feeds.face)})
-        rows.append(summarise(f"unseen design {name}", probs, feeds.labels, reader.threshold))
+        title = f"unseen {name}" + (" (plain)" if plain else "")
+        rows.append(summarise(title, probs, feeds.labels, reader.threshold))
     return rows
 
 
@@ -225,6 +226,12 @@ def main(argv: list[str] | None = None) -> int:
             mean = {k: round(float(np.mean([r[k] for r in rows])), 4) for k in ("top1", "right", "wrong", "unsure")}
             print(f"{'unseen designs, mean':32s} {mean}")
             report["holdout_mean"] = mean
+        plain_rows = eval_holdout(reader, args.renders, args.holdout_samples, args.seed, plain=True)
+        report["holdout_plain"] = plain_rows
+        if plain_rows:
+            mean = {k: round(float(np.mean([r[k] for r in plain_rows])), 4) for k in ("top1", "right", "wrong", "unsure")}
+            print(f"{'unseen designs (plain), mean':32s} {mean}")
+            report["holdout_plain_mean"] = mean
     else:
         print("no renders: held-out designs skipped (python -m models.render_cards)")
     report["singles"] = eval_singles(reader, args.real / "single")

@@ -41,6 +41,7 @@ class AugmentConfig:
     min_scale: float = 0.25  # smallest downscale (card 70 px tall: index ~12 px)
     max_noise: float = 10.0
     jpeg_quality: tuple[int, int] = (30, 95)
+    min_overlap_shift: float = 0.36  # an overlapping card starts this far down (of H) or right
 
 
 # ---------------------------------------------------------------- textures
@@ -194,9 +195,9 @@ def place_card(
     if occluder is not None:
         cover = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
         if rng.random() < 0.7:  # a card further down the column
-            offset = (rng.uniform(-0.15, 0.25) * w, rng.uniform(0.36, 0.8) * h)
+            offset = (rng.uniform(-0.15, 0.25) * w, rng.uniform(config.min_overlap_shift, 0.8) * h)
         else:  # a card further right in a row
-            offset = (rng.uniform(0.37, 0.8) * w, rng.uniform(-0.1, 0.2) * h)
+            offset = (rng.uniform(config.min_overlap_shift + 0.05, 0.8) * w, rng.uniform(-0.1, 0.2) * h)
         cover += np.array(offset, np.float32)
         crop = _paste(occluder, crop, _turn_quad(rng, cover, 4.0))
     if rng.random() < 0.5:
