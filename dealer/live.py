@@ -167,7 +167,7 @@ def _loop(source, observer: TableObserver, session: DealerSession, recorder: Rec
                 state.after_verdict()
             if session.decisions != before and frame.index not in kept:
                 kept.add(frame.index)
-                _keep_frame(recorder, frame.time_s, frame.index, frame.bgr)
+                _keep_frame(recorder, frame.time_s, frame.index, _annotated(frame.bgr, obs.readings))
                 recorder.write(Seen(t=frame.time_s, frame=frame.index, zone="play", cards=obs.readings,
                                     tokens=sorted(t.value for t in obs.view.tokens_in_play)))
                 _save_record(session, out)
@@ -201,6 +201,21 @@ def layout_problems(session: DealerSession, obs: Observation) -> list[str]:
     observed = [ObservedCard.at(c.label, c.x_mm, c.y_mm, ZONE_MAIN_LINE) for c in obs.line_cards if c.label]
     observed += [ObservedCard.at(c.label, c.x_mm, c.y_mm, ZONE_SIDE_BRANCHES) for c in obs.branch_cards if c.label]
     return check_layout(expected, observed).messages()
+
+
+def _annotated(bgr: np.ndarray, readings: list[dict[str, object]]) -> np.ndarray:
+    """A copy of the frame with each play-zone card's outline and reading, for the review."""
+    out = bgr.copy()
+    for reading in readings:
+        quad = np.asarray(reading["corners"], np.float32).reshape(-1, 1, 2).astype(np.int32)
+        label = reading.get("card")
+        colour = (40, 200, 40) if label else (0, 0, 230)
+        cv2.polylines(out, [quad], True, colour, 3)
+        text = f"{label} {float(reading['confidence']):.2f}" if label else "unsure"  # type: ignore[arg-type]
+        x, y = int(quad[:, 0, 0].min()), int(quad[:, 0, 1].min()) - 8
+        cv2.putText(out, text, (x, max(20, y)), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 0, 0), 5, cv2.LINE_AA)
+        cv2.putText(out, text, (x, max(20, y)), cv2.FONT_HERSHEY_SIMPLEX, 0.9, colour, 2, cv2.LINE_AA)
+    return out
 
 
 def _keep_frame(recorder: RecordingWriter, t: float, index: int, bgr: np.ndarray) -> None:
