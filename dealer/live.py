@@ -9,6 +9,7 @@ disk (the recording, the frames judged on, and the game record so far).
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 from collections.abc import Callable
@@ -82,17 +83,30 @@ def default_reader() -> CardReader:
 
 
 def run_live(options: LiveOptions, voice: Voice, reader: CardReader | None = None) -> int:
+    """Check everything that can be checked before the first frame, then deal (exit 0),
+    or say what is wrong (exit 2, nothing recorded), or end on a vanished camera (exit 3)."""
+    from engine.deal import check_players
+    from engine.rules import resolve_rule
+    from vision.errors import CameraError
+
     if not options.players:
         print("eleusis play: name the players, e.g. --players 'Ana Bo Cy' (3 to 8, C2)", file=sys.stderr)
         return 2
-    try:
-        layout = _load_layout(options.profile)
-        source = _open_source(options)
-    except (ValueError, OSError, RuntimeError) as exc:
-        print(f"eleusis play: {exc}", file=sys.stderr)
-        return 2
     config = SessionConfig(players=players_from_text(options.players), rule=_pick_rule(options.rule),
                            hand_size=options.hand or DEFAULT_HAND, settle_s=options.settle_s)
+    try:
+        check_players(config.players)
+        resolve_rule(config.rule)
+        layout = _load_layout(options.profile)
+        source = _open_source(options)
+        frames = iter(source.frames())
+        first = next(frames)  # a camera that cannot open says so now, before anything is recorded
+    except StopIteration:
+        print(f"eleusis play: {source.name} gives no frame at all", file=sys.stderr)
+        return 2
+    except (ValueError, OSError, CameraError) as exc:
+        print(f"eleusis play: {exc}", file=sys.stderr)
+        return 2
     out = Path(options.out)
     try:
         recorder = RecordingWriter(out, {"players": list(config.players), "hand": config.hand_size,
@@ -102,14 +116,9 @@ def run_live(options: LiveOptions, voice: Voice, reader: CardReader | None = Non
         return 2
     print(f"recording to {out}", file=sys.stderr)
     observer = TableObserver(layout, reader or default_reader())
-    try:
-        session = DealerSession(config, voice, recorder)
-    except ValueError as exc:
-        print(f"eleusis play: the rule: {exc}", file=sys.stderr)
-        recorder.close()
-        return 2
+    session = DealerSession(config, voice, recorder)
     keys = stdin_keys() if options.camera is not None and sys.stdin.isatty() else None
-    return _loop(source, observer, session, recorder, out, options, keys)
+    return _loop(itertools.chain([first], frames), observer, session, recorder, out, options, keys)
 
 
 def _loop(source, observer: TableObserver, session: DealerSession, recorder: RecordingWriter,  # type: ignore[no-untyped-def]
@@ -125,8 +134,9 @@ def _loop(source, observer: TableObserver, session: DealerSession, recorder: Rec
     last_message = ""
     code = 0
     frames = 0
+    stream = source.frames() if hasattr(source, "frames") else source  # a FrameSource, or its frames
     try:
-        for frame in source.frames():
+        for frame in stream:
             frames += 1
             if keys is not None:
                 state.press(keys())
@@ -176,7 +186,7 @@ def _loop(source, observer: TableObserver, session: DealerSession, recorder: Rec
             if options.max_frames is not None and frames >= options.max_frames:
                 break
     except CameraError as exc:
-        session.voice.say(f"The camera is gone: {exc}. Everything judged so far is saved in {out}.")
+        session.voice.say(f"The camera is gone ({exc}). Everything judged so far is saved in {out}.")
         code = 3
     finally:
         if session.round is not None and session.round.ended is None:

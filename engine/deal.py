@@ -15,7 +15,7 @@ from engine.errors import RoundSetupError
 from engine.events import RoundStarted
 from engine.rules.base import Rule
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "check_start", "deal_starters", "first_seat"]
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "check_players", "check_start", "deal_starters", "first_seat"]
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 8  # C2
 _BAD_NAME_CHARS = set(":#|")
@@ -63,9 +63,14 @@ def deal_starters(rule: Rule, stock: Iterable[Card]) -> tuple[tuple[Card, ...], 
     return tuple(line), tuple(queue)
 
 
-def check_start(rule: Rule, start: RoundStarted) -> None:
-    """Refuse a round that cannot start: C1, C2, C3, C4; names fit the record format."""
-    names = start.players
+def check_players(names: tuple[str, ...]) -> None:
+    """C2: 3 to 8 players, each named once by one word that fits the record format.
+
+    >>> check_players(('Ana', 'Bo'))
+    Traceback (most recent call last):
+    ...
+    engine.errors.RoundSetupError: 2 players: a round needs 3 to 8 (C2)
+    """
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RoundSetupError(f"{len(names)} players: a round needs {MIN_PLAYERS} to {MAX_PLAYERS} (C2)", "players")
     for name in names:
@@ -74,6 +79,11 @@ def check_start(rule: Rule, start: RoundStarted) -> None:
     if len(set(names)) != len(names):
         twice = sorted(n for n, k in Counter(names).items() if k > 1)
         raise RoundSetupError(f"the player {twice[0]!r} sits twice", "players")
+
+
+def check_start(rule: Rule, start: RoundStarted) -> None:
+    """Refuse a round that cannot start: C1, C2, C3, C4; names fit the record format."""
+    check_players(start.players)
     if start.decks < 1:
         raise RoundSetupError(f"decks: {start.decks}: a shoe needs at least 1 deck (C1)", "decks")
     if start.hand_size < 1:
@@ -96,6 +106,6 @@ def check_start(rule: Rule, start: RoundStarted) -> None:
             raise RoundSetupError(f"the rule does not accept {card} as the {where} of the line (C4)", "start")
         line.append(card)
     total = start.decks * DECK_SIZE
-    if start.hand_size * len(names) + len(start.starters) > total:
+    if start.hand_size * len(start.players) + len(start.starters) > total:
         raise RoundSetupError(
-            f"{len(names)} hands of {start.hand_size} and the starters need more than {total} cards (C1, C3)", "hand")
+            f"{len(start.players)} hands of {start.hand_size} and the starters need more than {total} cards (C1, C3)", "hand")

@@ -1,0 +1,46 @@
+"""`eleusis play` on bad input: a clear message, exit 2, and nothing half-recorded."""
+
+from pathlib import Path
+
+import pytest
+
+from dealer.cli import main
+from dealer.demo import DEMO_VIDEO
+
+VIDEO = str(DEMO_VIDEO)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--video", "/no/such/table.mp4", "--players", "Ana Bo Cy"], "no such file"),
+        (["--video", VIDEO, "--players", "Ana Bo"], "2 players: a round needs 3 to 8 (C2)"),
+        (["--video", VIDEO, "--players", "Ana Bo Ana"], "sits twice"),
+        (["--video", VIDEO, "--players", "Ana Bo Cy", "--rule", "if prev.red card"], "line 1, column 13"),
+        (["--video", VIDEO], "name the players"),
+    ],
+)
+def test_bad_input_is_named_and_nothing_is_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    out = tmp_path / "rec"
+    assert main(["play", *args, "--voice", "text", "--out", str(out)]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_record_is_dealt_aloud_in_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = Path(__file__).resolve().parents[2] / "examples" / "worked-example.eleusis"
+    assert main(["play", "--record", str(record), "--voice", "text"]) == 0
+    out = capsys.readouterr().out
+    assert "dealer: Ana plays the queen of diamonds: rejected, a side branch. Ana draws 2." in out
+    assert "dealer: The rule was alternate-colour" in out
+
+
+def test_an_existing_recording_is_never_overwritten(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "rec"
+    out.mkdir()
+    (out / "round.jsonl").write_text('{"eleusis_recording": 1}\n')
+    assert main(["play", "--video", VIDEO, "--players", "Ana Bo Cy", "--voice", "text", "--out", str(out)]) == 2
+    assert "already holds a recording" in capsys.readouterr().err
+    assert (out / "round.jsonl").read_text() == '{"eleusis_recording": 1}\n'
