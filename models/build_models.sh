@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rebuild the card classifier from scratch: Debian card art -> renders -> training -> ONNX ->
 # calibration -> evaluation. Renders and feeds stay under cache/ (git-ignored).
-# Usage: models/build_models.sh [extra train_classifier args, e.g. --steps 3000]
+# Usage: models/build_models.sh [extra train_classifier args; the committed model used --steps 3000]
 # Needs: the [train] extra (torch CPU, onnx); about 25-35 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +14,6 @@ fi
 mkdir -p cache
 export OMP_NUM_THREADS=2
 python -m models.render_cards --out cache/cards --jobs 2
-python -m models.train_classifier --renders cache/cards --out models "$@" 2>&1 | tee cache/train.log
+python -m models.train_classifier --renders cache/cards --out models --steps 3000 "$@" 2>&1 | tee cache/train.log
 python -m models.make_test_images
 python -m models.evaluate --into-meta --json cache/evaluation.json | tee cache/evaluation.txt
