@@ -1,6 +1,7 @@
 """The live loop on rendered frames of the mat: real marker and token finding, a card
 reader that knows the truth (vision has its own tests), the real session and recording."""
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -70,7 +71,9 @@ SCRIPT = (
 )
 
 
-def run_script(tmp_path: Path, source: FakeSource, reader: TruthReader) -> tuple[int, FakeVoice]:
+def run_script(tmp_path: Path, source: FakeSource, reader: TruthReader,
+               keys: Callable[[], str] | None = None) -> tuple[int, FakeVoice]:
+    """The live loop over the frames, for Ana, Bo and Cy with hands of 3 and alternate-colour."""
     from dealer.recording import RecordingWriter
 
     voice = FakeVoice()
@@ -79,7 +82,7 @@ def run_script(tmp_path: Path, source: FakeSource, reader: TruthReader) -> tuple
     recorder = RecordingWriter(tmp_path, {"players": ["Ana", "Bo", "Cy"]}, fsync=False)
     session = DealerSession(config, voice, recorder)
     observer = TableObserver(default_layout(), reader)
-    code = _loop(source, observer, session, recorder, tmp_path, LiveOptions(out=tmp_path))
+    code = _loop(source, observer, session, recorder, tmp_path, LiveOptions(out=tmp_path), keys)
     return code, voice
 
 
@@ -136,21 +139,8 @@ def test_keys_stand_in_for_tokens(tmp_path: Path) -> None:
     )
     frames = list(render_steps(script, {}, view=VIEW))
     presses = iter([""] * 25 + ["n"] + [""] * 100)
-    code, voice = run_script_with_keys(tmp_path, FakeSource(frames, fps=FPS), TruthReader(script), lambda: next(presses))
+    code, voice = run_script(tmp_path, FakeSource(frames, fps=FPS), TruthReader(script), lambda: next(presses))
     assert "Cy declares no play: wrong. The dealer plays 2D." in "\n".join(voice.said)
-
-
-def run_script_with_keys(tmp_path, source, reader, keys):  # type: ignore[no-untyped-def]
-    from dealer.recording import RecordingWriter
-
-    voice = FakeVoice()
-    config = SessionConfig(players=("Ana", "Bo", "Cy"), rule="alternate-colour", hand_size=3, settle_s=1.0,
-                           spoken_cards=False)
-    recorder = RecordingWriter(tmp_path, {}, fsync=False)
-    session = DealerSession(config, voice, recorder)
-    code = _loop(source, TableObserver(default_layout(), reader), session, recorder, tmp_path,
-                 LiveOptions(out=tmp_path), keys)
-    return code, voice
 
 
 def test_layout_problems_compare_the_record_with_the_line_zones() -> None:
