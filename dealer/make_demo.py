@@ -125,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no card renders in {args.renders / args.design}: drawing plain cards "
               "(run python -m models.render_cards for real art)", file=sys.stderr)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    writer = cv2.VideoWriter(str(args.out), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (1280, 720))
+    fourcc = cv2.VideoWriter.fourcc(*"mp4v")
+    writer = cv2.VideoWriter(str(args.out), fourcc, FPS, (1280, 720))
     if not writer.isOpened():
         print(f"cannot write {args.out}", file=sys.stderr)
         return 2
