@@ -22,7 +22,7 @@ import numpy.typing as npt
 from calibration.errors import (
     CalibrationFailedError,
     ProfileFileError,
-    UnsupportedVersionError,
+    check_format,
 )
 from calibration.markers import aruco_dictionary
 
@@ -119,12 +119,8 @@ class CameraProfile:
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "camera profile") -> CameraProfile:
-        if not isinstance(data, dict) or data.get("format") != CAMERA_FORMAT:
-            raise ProfileFileError(f"{where}: not an Eleusis camera profile (format {CAMERA_FORMAT!r})")
-        if data.get("version") != CAMERA_VERSION:
-            raise UnsupportedVersionError(
-                f"{where}: camera profile version {data.get('version')!r} is not supported "
-                f"(this dealer reads version {CAMERA_VERSION}); run `eleusis calibrate camera` again")
+        check_format(data, CAMERA_FORMAT, CAMERA_VERSION, where, "camera profile",
+                     "run `eleusis calibrate camera` again")
         try:
             w, h = (int(v) for v in data["size_wh"])
             k = np.array(data["camera_matrix"], dtype=np.float64)

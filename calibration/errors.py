@@ -5,7 +5,10 @@ Every message quotes the bad input and says where it came from (a file, a frame)
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
+    "check_format",
     "CalibrationError",
     "CalibrationFailedError",
     "FrameSourceError",
@@ -32,3 +35,21 @@ class FrameSourceError(CalibrationError):
 
 class CalibrationFailedError(CalibrationError):
     """The frames do not show enough of the board or the mat to calibrate."""
+
+
+def check_format(data: Any, fmt: str, version: int, where: str, what: str, remedy: str) -> dict[str, Any]:
+    """The head of every calibration file: a JSON object of ``fmt`` at ``version``.
+
+    >>> check_format({"format": "f", "version": 0}, "f", 1, "old.json", "table profile", "run it again")
+    Traceback (most recent call last):
+    ...
+    calibration.errors.UnsupportedVersionError: old.json: table profile version 0 is not supported (this dealer reads version 1); run it again
+    """
+    if not isinstance(data, dict):
+        raise ProfileFileError(f"{where}: expected a JSON object, got {type(data).__name__}")
+    if data.get("format") != fmt:
+        raise ProfileFileError(f"{where}: not an Eleusis {what} (format {data.get('format')!r}, expected {fmt!r})")
+    if data.get("version") != version:
+        raise UnsupportedVersionError(f"{where}: {what} version {data.get('version')!r} is not supported "
+                                      f"(this dealer reads version {version}); {remedy}")
+    return data

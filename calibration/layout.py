@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from calibration.errors import ProfileFileError, UnsupportedVersionError
+from calibration.errors import ProfileFileError, check_format
 
 __all__ = [
     "LAYOUT_FORMAT",
@@ -230,17 +230,8 @@ class TableLayout:
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "table layout") -> TableLayout:
-        if not isinstance(data, dict):
-            raise ProfileFileError(f"{where}: expected a JSON object, got {type(data).__name__}")
-        if data.get("format") != LAYOUT_FORMAT:
-            raise ProfileFileError(
-                f"{where}: format is {data.get('format')!r}, expected {LAYOUT_FORMAT!r}")
-        version = data.get("version")
-        if version != LAYOUT_VERSION:
-            raise UnsupportedVersionError(
-                f"{where}: table layout version {version!r} is not supported "
-                f"(this dealer reads version {LAYOUT_VERSION}); print a new kit or re-run "
-                f"`eleusis calibrate table`")
+        check_format(data, LAYOUT_FORMAT, LAYOUT_VERSION, where, "table layout",
+                     "print a new kit or re-run `eleusis calibrate table`")
         try:
             markers = tuple(
                 MarkerPlacement(int(m["id"]), _four_points(m["corners_mm"]), str(m["role"]))

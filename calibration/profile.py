@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from calibration.camera import CameraProfile, default_camera
 from calibration.check import TableCheck
-from calibration.errors import ProfileFileError, UnsupportedVersionError
+from calibration.errors import ProfileFileError, check_format
 from calibration.layout import MarkerPlacement, TableLayout
 
 __all__ = ["PROFILE_FORMAT", "PROFILE_VERSION", "TableProfile", "load_table_profile"]
@@ -87,12 +87,8 @@ class TableProfile:
             raise ProfileFileError(f"{where}: cannot read the table profile ({exc.strerror})") from exc
         except json.JSONDecodeError as exc:
             raise ProfileFileError(f"{where}: not JSON ({exc})") from exc
-        if not isinstance(data, dict) or data.get("format") != PROFILE_FORMAT:
-            raise ProfileFileError(f"{where}: not an Eleusis table profile (format {PROFILE_FORMAT!r})")
-        if data.get("version") != PROFILE_VERSION:
-            raise UnsupportedVersionError(
-                f"{where}: table profile version {data.get('version')!r} is not supported (this dealer "
-                f"reads version {PROFILE_VERSION}); run `eleusis calibrate table` again")
+        check_format(data, PROFILE_FORMAT, PROFILE_VERSION, where, "table profile",
+                     "run `eleusis calibrate table` again")
         try:
             hom = np.array(data["table_to_px"], dtype=np.float64)
             if hom.shape != (3, 3):
