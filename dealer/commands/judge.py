@@ -15,16 +15,9 @@ from typing import Any
 from dealer.narrate import describe_result, describe_turn
 from engine.errors import RecordError
 from engine.judging import Judgement, judge_text, judgement_json
-from engine.rules.base import Rule
+from engine.rules import resolve_rule
 
 __all__ = ["register", "run"]
-
-
-def resolve_rule(text: str) -> Rule:
-    """A library id (``alternate-colour``) or a rule text in the rule language."""
-    from engine.rules import resolve_rule as resolve
-
-    return resolve(text)
 
 
 def register(subparsers: Any) -> None:
