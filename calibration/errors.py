@@ -11,7 +11,6 @@ __all__ = [
     "check_format",
     "CalibrationError",
     "CalibrationFailedError",
-    "FrameSourceError",
     "ProfileFileError",
     "UnsupportedVersionError",
 ]
@@ -27,10 +26,6 @@ class ProfileFileError(CalibrationError):
 
 class UnsupportedVersionError(ProfileFileError):
     """A layout or profile file written by another (older or newer) version."""
-
-
-class FrameSourceError(CalibrationError):
-    """A video, still or camera that cannot be opened or gives no frame."""
 
 
 class CalibrationFailedError(CalibrationError):

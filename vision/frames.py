@@ -1,8 +1,18 @@
 """Where frames come from: one interface for a video file, stills, a live camera, a fake.
 
-A :class:`FrameSource` has a ``name`` and a ``frames()`` generator of :class:`Frame`.
-The consumer handles each frame as it comes, so when a camera vanishes
-(:class:`~vision.errors.CameraLost`) every reading made before stays with it.
+This is the one frame source of the project: ``eleusis play``, ``eleusis calibrate`` and
+the tests all read frames through it. A :class:`FrameSource` has a ``name`` and a
+``frames()`` generator of :class:`Frame`. The consumer handles each frame as it comes, so
+when a camera vanishes (:class:`~vision.errors.CameraLost`) every reading made before
+stays with it.
+
+One error family: a source that cannot be opened (a missing video, an unreadable still,
+a camera or stream that does not answer) raises :class:`~vision.errors.CameraOpenError`;
+one that stops giving frames raises :class:`~vision.errors.CameraLost`. Both are a
+:class:`~vision.errors.CameraError`.
+
+A camera is a device number (``0``: the first webcam) or a URL: an http MJPEG or RTSP
+stream such as a phone IP-camera app serves (read with OpenCV's FFmpeg backend).
 """
 
 from __future__ import annotations
@@ -26,8 +36,17 @@ __all__ = [
     "FrameSource",
     "ImageListSource",
     "VideoFileSource",
+    "camera_from_text",
+    "is_stream_url",
     "read_image",
 ]
+
+# A webcam is asked for full HD: the card indices are small, every pixel helps. The
+# camera may give less; the dealer says what it got (CameraSource.report).
+ASKED_SIZE_WH = (1920, 1080)
+# A network stream that does not answer within this time is reported, not waited on forever.
+STREAM_TIMEOUT_MS = 8000
+STREAM_SCHEMES = ("http://", "https://", "rtsp://", "rtsps://")
 
 BgrImage = npt.NDArray[np.uint8]
 
@@ -76,7 +95,13 @@ class ImageListSource:
 
     def frames(self) -> Iterator[Frame]:
         for i, path in enumerate(self._paths):
-            yield Frame(i, i / self._fps, read_image(path))
+            try:
+                image = read_image(path)
+            except ImageReadError as exc:
+                missing = not Path(path).is_file()
+                raise CameraOpenError(str(exc) if missing else f"{str(path)!r}: not a readable image (png, jpg, ...)") \
+                    from exc
+            yield Frame(i, i / self._fps, image)
 
 
 class _Capture(Protocol):
@@ -92,10 +117,15 @@ class _Capture(Protocol):
 
 
 class VideoFileSource:
-    """Frames of a video file; the stream ends at the end of the file."""
+    """Frames of a video file; the stream ends at the end of the file.
 
-    def __init__(self, path: str | Path, capture_factory: Callable[[str], _Capture] | None = None) -> None:
+    ``step`` keeps every step-th frame (their index stays the file's frame number).
+    """
+
+    def __init__(self, path: str | Path, capture_factory: Callable[[str], _Capture] | None = None,
+                 step: int = 1) -> None:
         self._path = Path(path)
+        self._step = max(1, step)
         self._factory: Callable[[str], _Capture] = capture_factory or cast(Callable[[str], _Capture],
                                                                             cv2.VideoCapture)
 
@@ -105,56 +135,129 @@ class VideoFileSource:
 
     def frames(self) -> Iterator[Frame]:
         if not self._path.is_file():
-            raise CameraOpenError(f"{self.name}: no such file")
+            raise CameraOpenError(f"{str(self._path)!r}: no such file")
         capture = self._factory(str(self._path))
         try:
             if not capture.isOpened():
-                raise CameraOpenError(f"{self.name}: cannot be opened as a video")
+                raise CameraOpenError(f"{str(self._path)!r}: cannot be opened as a video")
             fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
             index = 0
             while True:
                 ok, image = capture.read()
                 if not ok or image is None:
+                    if index == 0:
+                        raise CameraOpenError(f"{str(self._path)!r}: the video has no readable frame")
                     return
-                yield Frame(index, index / fps, image)
+                if index % self._step == 0:
+                    yield Frame(index, index / fps, image)
                 index += 1
         finally:
             capture.release()
 
 
-class CameraSource:
-    """A live camera by index (``cv2.VideoCapture(0)``).
+def is_stream_url(text: str) -> bool:
+    """True for a network stream address (http MJPEG, RTSP), as a phone camera app gives."""
+    return text.strip().lower().startswith(STREAM_SCHEMES)
 
-    A camera that cannot be opened raises :class:`CameraOpenError`; one that gives no
-    frame ``max_failed_reads`` times in a row raises :class:`CameraLost` with the
+
+def camera_from_text(text: str) -> int | str:
+    """``--camera``'s value: a device number, or a stream URL; anything else is a ValueError.
+
+    >>> camera_from_text("0"), camera_from_text(" http://192.168.1.7:8080/video ")
+    (0, 'http://192.168.1.7:8080/video')
+    >>> camera_from_text("webcam")
+    Traceback (most recent call last):
+    ...
+    ValueError: --camera 'webcam': give a device number (0 is the first webcam) or a stream URL (http://..., rtsp://...)
+    """
+    value = text.strip()
+    if value.isdigit():
+        return int(value)
+    if is_stream_url(value):
+        return value
+    raise ValueError(f"--camera {text!r}: give a device number (0 is the first webcam) "
+                     "or a stream URL (http://..., rtsp://...)")
+
+
+def _without_password(url: str) -> str:
+    """A stream URL as it may be printed: ``rtsp://user:secret@host`` loses its secret.
+
+    >>> _without_password("rtsp://me:pw@10.0.0.2:554/live")
+    'rtsp://me:***@10.0.0.2:554/live'
+    """
+    scheme, sep, rest = url.partition("://")
+    netloc, slash, path = rest.partition("/")
+    if "@" in netloc:
+        userinfo, host = netloc.rsplit("@", 1)
+        user = userinfo.split(":", 1)[0]
+        netloc = f"{user}:***@{host}"
+    return f"{scheme}{sep}{netloc}{slash}{path}"
+
+
+def _open_capture(device: int | str) -> _Capture:
+    """cv2.VideoCapture for a webcam number or a stream URL (FFmpeg, with time limits)."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # our own message says it plainly
+    try:
+        if isinstance(device, str):
+            params = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, STREAM_TIMEOUT_MS, cv2.CAP_PROP_READ_TIMEOUT_MSEC,
+                      STREAM_TIMEOUT_MS]
+            return cast(_Capture, cv2.VideoCapture(device, cv2.CAP_FFMPEG, params))
+        return cast(_Capture, cv2.VideoCapture(device))
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+
+
+class CameraSource:
+    """A live camera: a device number (``cv2.VideoCapture(0)``) or a stream URL.
+
+    A webcam is asked for ``size_wh`` (1920x1080 by default); :meth:`report` says what it
+    gave. A camera that cannot be opened raises :class:`CameraOpenError`; one that gives
+    no frame ``max_failed_reads`` times in a row raises :class:`CameraLost` with the
     number of frames it gave before.
     """
 
-    def __init__(self, index: int, width: int | None = None, height: int | None = None,
+    def __init__(self, device: int | str, size_wh: tuple[int, int] | None = ASKED_SIZE_WH,
                  max_failed_reads: int = 10, retry_wait_s: float = 0.05,
-                 capture_factory: Callable[[int], _Capture] | None = None) -> None:
-        self._index = index
-        self._size = (width, height)
+                 capture_factory: Callable[[int | str], _Capture] | None = None) -> None:
+        self._device = device
+        self._asked = size_wh if isinstance(device, int) else None  # a stream's size is the sender's
         self._max_failed = max_failed_reads
         self._wait_s = retry_wait_s
-        self._factory: Callable[[int], _Capture] = capture_factory or cast(Callable[[int], _Capture],
-                                                                            cv2.VideoCapture)
+        self._factory: Callable[[int | str], _Capture] = capture_factory or _open_capture
+        self.got_wh: tuple[int, int] | None = None
 
     @property
     def name(self) -> str:
-        return f"camera {self._index}"
+        if isinstance(self._device, str):
+            return f"stream {_without_password(self._device)}"
+        return f"camera {self._device}"
+
+    def report(self) -> str:
+        """What was asked and what came, once the first frame is in (for the player to see)."""
+        if self.got_wh is None:
+            return f"{self.name}: no frame yet"
+        got = f"{self.got_wh[0]}x{self.got_wh[1]}"
+        if self._asked is None:
+            return f"{self.name}: {got}"
+        asked = f"{self._asked[0]}x{self._asked[1]}"
+        if self._asked == self.got_wh:
+            return f"{self.name}: {got}, as asked"
+        return f"{self.name}: asked for {asked}, got {got}"
 
     def frames(self) -> Iterator[Frame]:
-        capture = self._factory(self._index)
+        capture = self._factory(self._device)
         try:
             if not capture.isOpened():
+                if isinstance(self._device, str):
+                    raise CameraOpenError(
+                        f"{self.name} cannot be opened: is the camera app running, on the same Wi-Fi, "
+                        "and is the address right?")
                 raise CameraOpenError(
                     f"{self.name} cannot be opened: is it plugged in, and not used by another program?")
-            width, height = self._size
-            if width and height and hasattr(capture, "set"):
-                capture.set(
-                    cv2.CAP_PROP_FRAME_WIDTH, width)
-                capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+            if self._asked is not None and hasattr(capture, "set"):
+                capture.set(cv2.CAP_PROP_FRAME_WIDTH, self._asked[0])
+                capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self._asked[1])
             start = time.monotonic()
             index = 0
             failed = 0
@@ -167,6 +270,8 @@ class CameraSource:
                     time.sleep(self._wait_s)
                     continue
                 failed = 0
+                if self.got_wh is None:
+                    self.got_wh = (int(image.shape[1]), int(image.shape[0]))
                 yield Frame(index, time.monotonic() - start, image)
                 index += 1
         finally:

@@ -1,8 +1,8 @@
 """`eleusis calibrate table|camera`: check the table view and write the profiles `eleusis play` uses.
 
-    eleusis calibrate table [--video FILE | --image FILE | --camera N] [--headless]
+    eleusis calibrate table [--video FILE | --image FILE | --camera N|URL] [--headless]
                             [--out PROFILE.json] [--annotated PNG] [--camera-profile CAM.json]
-    eleusis calibrate camera (--video FILE | --images FILE... | --camera N) [--out CAM.json]
+    eleusis calibrate camera (--video FILE | --images FILE... | --camera N|URL) [--out CAM.json]
 
 Exit status: 0 when the mat was found and cards will be readable; 1 when the check
 found a problem (the table profile is still written if the mat was found); 2 for bad
@@ -12,6 +12,7 @@ input (a missing file, an unreadable profile).
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 from collections import deque
@@ -24,13 +25,14 @@ import numpy.typing as npt
 from calibration.camera import CHARUCO, CameraProfile, calibrate_from_frames
 from calibration.check import TableCheck, check_table
 from calibration.errors import CalibrationError
-from calibration.frames import camera_frames, image_frames, video_frames
 from calibration.layout import TableLayout, default_layout
 from calibration.markers import detect_markers
 from calibration.overlay import draw_table_overlay
 from calibration.profile import TableProfile
 from calibration.table import TableTracker
 from calibration.tokens import tokens_from_detections
+from vision.errors import CameraError
+from vision.frames import CameraSource, FrameSource, ImageListSource, VideoFileSource, camera_from_text
 
 ImageBGR = npt.NDArray[np.uint8]
 
@@ -49,7 +51,8 @@ def register(subparsers: Any) -> None:
     source = table.add_mutually_exclusive_group()
     source.add_argument("--video", metavar="FILE", help="a recorded video of the table")
     source.add_argument("--image", metavar="FILE", help="a still photograph of the table")
-    source.add_argument("--camera", metavar="N", type=int, help="a live camera index (default 0)")
+    source.add_argument("--camera", metavar="N|URL", type=_camera_arg,
+                        help="a live camera: its number (default 0) or a stream URL (a phone: http://..., rtsp://...)")
     table.add_argument("--headless", action="store_true", help="no preview window: check and report only")
     table.add_argument("--out", metavar="PROFILE.json", default=DEFAULT_TABLE_PROFILE,
                        help=f"the table profile to write (default {DEFAULT_TABLE_PROFILE})")
@@ -63,12 +66,25 @@ def register(subparsers: Any) -> None:
     csource = camera.add_mutually_exclusive_group(required=True)
     csource.add_argument("--video", metavar="FILE", help="a video showing the board at several angles")
     csource.add_argument("--images", metavar="FILE", nargs="+", help="still photographs of the board")
-    csource.add_argument("--camera", metavar="N", type=int, help="a live camera index")
+    csource.add_argument("--camera", metavar="N|URL", type=_camera_arg,
+                         help="a live camera: its number or a stream URL (a phone: http://..., rtsp://...)")
     camera.add_argument("--out", metavar="CAM.json", default=DEFAULT_CAMERA_PROFILE,
                         help=f"the camera profile to write (default {DEFAULT_CAMERA_PROFILE})")
     camera.add_argument("--frames", type=int, default=300, metavar="N", help="frames to read at most")
     camera.add_argument("--step", type=int, default=10, metavar="K", help="use every K-th video frame")
     camera.set_defaults(run=run_camera)
+
+
+def _camera_arg(text: str) -> int | str:
+    try:
+        return camera_from_text(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def _images(source: FrameSource, max_frames: int | None) -> Iterator[ImageBGR]:
+    """The BGR pictures of a frame source, at most ``max_frames`` of them."""
+    return (frame.bgr for frame in itertools.islice(source.frames(), max_frames))
 
 
 def _no_target(parser: argparse.ArgumentParser) -> Any:
@@ -89,12 +105,12 @@ def _has_display() -> bool:
     return True
 
 
-def _table_frames(args: argparse.Namespace) -> Iterator[ImageBGR]:
+def _table_source(args: argparse.Namespace) -> FrameSource:
     if args.video:
-        return video_frames(args.video, max_frames=args.frames)
+        return VideoFileSource(args.video)
     if args.image:
-        return image_frames([args.image])
-    return camera_frames(0 if args.camera is None else args.camera, max_frames=args.frames)
+        return ImageListSource([args.image])
+    return CameraSource(0 if args.camera is None else args.camera)
 
 
 def run_table(args: argparse.Namespace) -> int:
@@ -103,13 +119,16 @@ def run_table(args: argparse.Namespace) -> int:
     try:
         layout = TableLayout.load(args.layout) if args.layout else default_layout()
         camera = CameraProfile.load(args.camera_profile) if args.camera_profile else None
-        frames = _table_frames(args)
-        source = args.video or args.image or f"camera {0 if args.camera is None else args.camera}"
+        frame_source = _table_source(args)
+        frames = _images(frame_source, args.frames)
+        source = args.video or args.image or frame_source.name
         if not args.headless and _has_display():
             frames = _live_preview(frames, layout)
         check, last = check_table(frames, layout, camera, max_frames=args.frames)
-    except CalibrationError as exc:
+    except (CalibrationError, CameraError) as exc:
         return _error(str(exc))
+    if isinstance(frame_source, CameraSource):
+        print(frame_source.report())
     for line in check.report_lines():
         print(line)
     if not check.found:
@@ -164,17 +183,18 @@ def _live_preview(frames: Iterator[ImageBGR], layout: TableLayout) -> Iterator[I
 
 def run_camera(args: argparse.Namespace) -> int:
     try:
+        frame_source: FrameSource
         if args.video:
-            frames = video_frames(args.video, max_frames=args.frames, step=max(1, args.step))
+            frame_source = VideoFileSource(args.video, step=max(1, args.step))
             source = args.video
         elif args.images:
-            frames = image_frames(args.images)
+            frame_source = ImageListSource(args.images)
             source = f"{len(args.images)} image(s)"
         else:
-            frames = camera_frames(args.camera, max_frames=args.frames)
-            source = f"camera {args.camera}"
-        profile = calibrate_from_frames(frames, CHARUCO, source=source)
-    except CalibrationError as exc:
+            frame_source = CameraSource(args.camera)
+            source = frame_source.name
+        profile = calibrate_from_frames(_images(frame_source, args.frames), CHARUCO, source=source)
+    except (CalibrationError, CameraError) as exc:
         return _error(str(exc))
     try:
         profile.save(args.out)

@@ -94,7 +94,7 @@ def test_given_a_picture_without_the_mat_then_no_profile_and_exit_1(tmp_path: Pa
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (["calibrate", "table", "--video", "{tmp}/missing.avi", "--headless"], "no such video file"),
+        (["calibrate", "table", "--video", "{tmp}/missing.avi", "--headless"], "no such file"),
         (["calibrate", "table", "--image", "{tmp}/notes.txt", "--headless"], "not a readable image"),
         (["calibrate", "table", "--image", "{tmp}/notes.txt", "--headless", "--camera-profile", "{tmp}/notes.txt"],
          "not JSON"),
@@ -137,7 +137,7 @@ def test_given_no_target_then_help_and_exit_2(capsys: pytest.CaptureFixture[str]
 def test_given_a_camera_that_is_not_there_then_exit_2_with_a_plain_message(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["calibrate", "table", "--camera", "97", "--headless"]) == 2
     err = capsys.readouterr().err
-    assert "camera 97: cannot open it" in err and "Traceback" not in err
+    assert "camera 97 cannot be opened" in err and "Traceback" not in err
 
 
 def test_given_a_display_when_previewed_then_the_zones_are_shown_and_s_checks_now(
