@@ -15,6 +15,7 @@ from collections.abc import Sequence
 # (module under dealer.commands, what it adds): order is the order of `eleusis --help`.
 COMMAND_MODULES = (
     "play",
+    "game",
     "judge",
     "rules",
     "read",

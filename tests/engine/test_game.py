@@ -78,3 +78,23 @@ def test_tied_leaders_share_the_win() -> None:
     best = max(totals.values())
     assert game.leaders() == tuple(n for n in game.persons if totals[n] == best)
     assert len(set(totals.values())) == 1 and game.leaders() == ("Ana", "Bo", "Cy")  # seat 1 wins each round: each person once, a 3-way tie
+
+
+def test_each_round_may_have_a_person_or_the_machine_as_god() -> None:
+    # given a game where the machine deals by default, when Bo is God in round 2, then Bo does not play
+    game = Game(["Ana", "Bo", "Cy", "Dee"], machine_deals=True, rounds=3)
+    assert game.seating(1, person_deals=True) == ("Bo", ("Cy", "Dee", "Ana"))
+    first = game.add(finished_round(game.seating(0)[1]))
+    played = game.add(finished_round(game.seating(1, person_deals=True)[1]))
+    # then add() tells God from the seats, and Bo takes the dealer's score (G4)
+    assert first.dealer is None and played.dealer == "Bo" and "Bo" not in played.result.scores
+    assert game.totals()["Bo"] == first.result.scores["Bo"] + played.result.dealer
+    game.add(finished_round(game.seating(2)[1]))
+    assert game.complete and len(game.rounds) == 3
+
+
+def test_rounds_beyond_the_persons_pass_the_deal_round_again() -> None:
+    game = Game(["Ana", "Bo", "Cy"], machine_deals=True, rounds=4)
+    assert game.turn_to_deal(3) == "Ana" and game.seating(3) == (None, ("Bo", "Cy", "Ana"))
+    with pytest.raises(GameError, match="this game has 4 rounds"):
+        game.seating(4)

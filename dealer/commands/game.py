@@ -1,0 +1,203 @@
+"""`eleusis game`: a whole game (G5): everyone deals once, scores add up, the winner is said.
+
+    eleusis game --players 'Ana Bo Cy Dee' --camera 0          # the machine is God each round
+    eleusis game --players 'Ana Bo Cy Dee' --gods Bo --camera 0 # Bo is God in Bo's round
+    eleusis game --players 'Ana Bo Cy' --rounds 2 --record r1.eleusis r2.eleusis
+    eleusis game --out games/friday --camera 0                  # go on with a game left off
+
+Round ``k`` is the turn of the k-th person to deal (the role passes to the left). The
+machine is God, and that person plays, seated last; a person named in ``--gods`` is God
+in their own round instead and does not play in it (C2), taking the dealer's score (G4).
+After each round the totals are said; at the end the winner, or the tied leaders who
+share the win (G5). The game folder keeps every round's recording and ``game.json``:
+give the same ``--out`` again to go on after the last round played.
+
+Exit status: 0 when the game is over or stopped cleanly between rounds (no more
+records), 2 for bad input, 3 when the camera vanished during a round (the game goes on
+from the round that was cut short).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from dealer.games import GameFolder, announce_round, announce_totals, announce_winner
+from dealer.voice import Voice
+from engine.game import GameError
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "game", help="a whole game: everyone deals once, scores add up, the winner is said (G5)",
+        description="Play a whole game of Eleusis: a round per person (or --rounds N), the totals said "
+        "after each round and the winner at the end (G5). Give the same --out again to go on with a game.")
+    src = parser.add_mutually_exclusive_group()
+    src.add_argument("--camera", type=_camera_arg, default=None, metavar="N|URL",
+                     help="watch a camera: its number (0 = the first webcam) or a phone's stream URL")
+    src.add_argument("--video", type=Path, nargs="+", default=None, metavar="FILE",
+                     help="recorded videos of the table, one per round, in order")
+    src.add_argument("--record", type=Path, nargs="+", default=None, metavar="FILE",
+                     help="game records (docs/record-format.md), one per round, in order, dealt aloud")
+    parser.add_argument("--players", default=None,
+                        help="everyone at the table, in seating order to the left, starting with the first to deal")
+    parser.add_argument("--rounds", type=int, default=None, metavar="N",
+                        help="rounds in the game (default: one per person, so everyone deals once, G5)")
+    parser.add_argument("--gods", default="", metavar="NAMES",
+                        help="persons who are God (the dealer) in their own round instead of the machine (C2)")
+    parser.add_argument("--rule", default=None, help="the secret rule of every round dealt by the machine (R1)")
+    parser.add_argument("--hand", type=int, default=None, help="cards dealt to each player (C3, default 14)")
+    parser.add_argument("--profile", type=Path, default=None, help="table profile from `eleusis calibrate table`")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="the game folder (default: games/<date-time>); an existing one goes on")
+    parser.add_argument("--voice", choices=("auto", "speech", "text"), default="auto",
+                        help="auto: speak when possible and print always (default)")
+    parser.add_argument("--wav-dir", type=Path, default=None, help="keep every spoken sentence as a WAV file here")
+    parser.set_defaults(run=run)
+
+
+def _camera_arg(text: str) -> int | str:
+    from vision.frames import camera_from_text
+
+    try:
+        return camera_from_text(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def _error(message: str) -> int:
+    print(f"eleusis game: {message}", file=sys.stderr)
+    return 2
+
+
+def _open_or_create(args: argparse.Namespace) -> GameFolder:
+    folder = args.out or Path("games") / time.strftime("%Y%m%d-%H%M%S")
+    persons = args.players.split() if args.players else None
+    gods = args.gods.split()
+    if (Path(folder) / "game.json").exists():
+        game = GameFolder.open(folder)
+        if persons is not None and tuple(persons) != game.game.persons:
+            raise GameError(f"{str(folder)!r} is a game of {' '.join(game.game.persons)}, "
+                            f"not of {' '.join(persons)}: leave out --players to go on with it")
+        if args.rounds is not None and args.rounds != game.game.planned:
+            raise GameError(f"{str(folder)!r} is a game of {game.game.planned} rounds: leave out --rounds")
+        return game
+    if persons is None:
+        raise GameError("name everyone at the table, e.g. --players 'Ana Bo Cy Dee' (C2)")
+    return GameFolder.create(folder, persons, args.rounds, gods)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer.voice import VoiceError, open_voice
+
+    if args.camera is None and args.video is None and args.record is None:
+        return _error("give the table: --camera N|URL, --video FILE... or --record FILE...")
+    try:
+        game = _open_or_create(args)
+    except (GameError, OSError) as exc:
+        return _error(str(exc))
+    try:
+        voice, how = open_voice(args.voice, keep_dir=args.wav_dir)
+    except VoiceError as exc:
+        return _error(str(exc))
+    print(how, file=sys.stderr)
+    print(f"game folder: {game.folder}", file=sys.stderr)
+    try:
+        return _play(game, args, voice)
+    finally:
+        voice.close()
+
+
+def _play(game: GameFolder, args: argparse.Namespace, voice: Voice) -> int:
+    sources = list(args.video or args.record or [])
+    if game.game.rounds:
+        voice.say(f"The game goes on after round {len(game.game.rounds)}.")
+        voice.say(announce_totals(game.game))
+    while not game.game.complete:
+        index = game.next_index
+        dealer, seats = game.next_seating()
+        if args.camera is None and not sources:
+            left = game.game.planned - index
+            print(f"eleusis game: no more {'videos' if args.video else 'records'}: the game stops before "
+                  f"round {index + 1} ({left} to go). Give the same --out with the next ones to go on.",
+                  file=sys.stderr)
+            return 0
+        voice.say(announce_round(index, game.game.planned, dealer, seats, game.game.turn_to_deal(index)))
+        folder = game.next_round_folder()
+        if args.record is not None:
+            code = _deal_record(sources.pop(0), folder, seats, voice)
+        else:
+            code = _deal_live(args, sources.pop(0) if sources else None, folder, dealer, seats, voice, index)
+        if code != 0:
+            if code == 3:
+                voice.say(f"Round {index + 1} was cut short: it does not count. Go on with the same --out.")
+            return code
+        try:
+            game.add_round(folder)
+        except GameError as exc:
+            return _error(str(exc))
+        voice.say(announce_totals(game.game))
+    voice.say(announce_winner(game.game))
+    return 0
+
+
+def _deal_record(path: Path, folder: Path, seats: tuple[str, ...], voice: Voice) -> int:
+    """A round from a game record: checked against the round's seats, kept in the game
+    folder, and dealt aloud turn by turn."""
+    from dealer.demo import deal_record_aloud
+    from engine.errors import RecordError
+    from engine.record import parse_record
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        players = parse_record(text).start.players
+    except (OSError, UnicodeDecodeError) as exc:
+        return _error(f"cannot read the game record {str(path)!r}: {exc}")
+    except RecordError as exc:
+        return _error(f"{path}: {exc}")
+    if tuple(players) != seats:
+        return _error(f"{path}: players {' '.join(players)}, but this round seats {' '.join(seats)} (G5)")
+    folder.mkdir(parents=True)
+    shutil.copyfile(path, folder / "round.eleusis")
+    return deal_record_aloud(folder / "round.eleusis", voice)
+
+
+def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, dealer: str | None,
+               seats: tuple[str, ...], voice: Voice, index: int) -> int:
+    """A round at the table (a camera) or from a video of it, recorded in ``folder``."""
+    from dealer.live import LiveOptions, run_live
+
+    rule = args.rule
+    if dealer is not None:  # a person is God: the machine judges the rule that person wrote (C2)
+        rule = _ask_rule(dealer, args.rule)
+        if rule is None:
+            return _error(f"round {index + 1}: {dealer} is God and must type the rule (run in a terminal) "
+                          "or give it with --rule")
+    elif args.camera is not None and index > 0 and sys.stdin.isatty():
+        input(f"Round {index + 1}: shuffle, deal {args.hand or 14} cards each, then press Enter. ")
+    options = LiveOptions(camera=args.camera, video=video, players=" ".join(seats), rule=rule,
+                          hand=args.hand, profile=args.profile, out=folder)
+    return run_live(options, voice)
+
+
+def _ask_rule(dealer: str, given: str | None) -> str | None:
+    """God's rule, typed unseen at the terminal (R1); the given --rule when no one can type."""
+    if not sys.stdin.isatty():
+        return given
+    import getpass
+
+    from engine.rules import resolve_rule
+
+    while True:
+        text = getpass.getpass(f"{dealer}, type your rule (a library id or rule text; nothing shows): ").strip()
+        try:
+            resolve_rule(text)
+            return text
+        except ValueError as exc:
+            print(f"That rule cannot be used: {exc}", file=sys.stderr)

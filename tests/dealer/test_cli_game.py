@@ -1,0 +1,115 @@
+"""`eleusis game`: a whole game from game records (G5), scored by hand here.
+
+Four persons, three rounds, alternate-colour, hands of 2, the starter AH (an ace: the
+first seat starts, C5). The deal passes to the left: Ana, Bo, Cy. The machine is God in
+rounds 1 and 3 (Ana and Cy play, seated last); Bo is God in round 2 and does not play.
+
+Round 1, seats Bo Cy Dee Ana: Bo plays 3D (red after red: rejected, P4: Bo 2-1+2 = 3);
+Cy plays 5S 6H (accepted, Cy empties). H = 3 (G2): Bo 0, Cy 3+4 = 7, Dee 1, Ana 1.
+Round 2, seats Cy Dee Ana, Bo is God: Cy plays 2C (accepted, Cy 1); Dee plays 4D 5S
+(Dee empties). H = 2: Cy 1, Dee 2+4 = 6, Ana 0; Bo, God, takes the highest score: 6 (G4).
+Round 3, seats Dee Ana Bo Cy: Dee plays 2S (accepted, Dee 1); Ana plays 3D 4S (Ana
+empties). H = 2: Dee 1, Ana 6, Bo 0, Cy 0.
+Totals: Ana 1+0+6 = 7, Bo 0+6+0 = 6, Cy 7+1+0 = 8, Dee 1+6+1 = 8: Cy and Dee share the win.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dealer.cli import main
+from dealer.games import GameFolder, game_dir_of, scores_rows
+from engine.game import GameError
+
+ROUNDS = {
+    1: "players: Bo Cy Dee Ana\nrule: alternate-colour\nstart: AH\nhand: 2\nBo: play 3D\nCy: play 5S 6H\n",
+    2: "players: Cy Dee Ana\nrule: alternate-colour\nstart: AH\nhand: 2\nCy: play 2C\nDee: play 4D 5S\n",
+    3: "players: Dee Ana Bo Cy\nrule: alternate-colour\nstart: AH\nhand: 2\nDee: play 2S\nAna: play 3D 4S\n",
+}
+
+
+def _records(tmp_path: Path) -> dict[int, str]:
+    paths = {}
+    for number, text in ROUNDS.items():
+        path = tmp_path / f"r{number}.eleusis"
+        path.write_text(text, encoding="utf-8")
+        paths[number] = str(path)
+    return paths
+
+
+def _said(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    return [line.removeprefix("dealer: ") for line in capsys.readouterr().out.splitlines()]
+
+
+def test_a_three_round_game_resumed_between_rounds_gives_the_hand_computed_totals_and_a_shared_win(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records, out = _records(tmp_path), tmp_path / "game"
+    # given the first two rounds' records, when the game runs out of records, then it stops between rounds
+    assert main(["game", "--players", "Ana Bo Cy Dee", "--rounds", "3", "--gods", "Bo", "--voice", "text",
+                 "--out", str(out), "--record", records[1], records[2]]) == 0
+    said = _said(capsys)
+    assert "Round 2 of 3. Bo is God and does not play. Seats from the left: Cy, Dee, Ana." in said
+    assert "Totals after round 1 of 3: Cy 7, Ana 1, Dee 1, Bo 0." in said
+    assert "Totals after round 2 of 3: Cy 8, Dee 7, Bo 6, Ana 1." in said
+    assert not any("win" in line for line in said)
+    # when the same game folder is given again with the last record, then it goes on from round 3
+    assert main(["game", "--voice", "text", "--out", str(out), "--record", records[3]]) == 0
+    said = _said(capsys)
+    assert said[:2] == ["The game goes on after round 2.", "Totals after round 2 of 3: Cy 8, Dee 7, Bo 6, Ana 1."]
+    assert "Round 3 of 3. The machine is God; Cy plays. Seats from the left: Dee, Ana, Bo, Cy." in said
+    assert said[-2:] == ["Totals after round 3 of 3: Cy 8, Dee 8, Ana 7, Bo 6.",
+                         "Cy and Dee share the win with 8 points each."]
+    # and the game read back from its folder has the same totals, and the scores table
+    game = GameFolder.open(out).game
+    assert game.totals() == {"Ana": 7, "Bo": 6, "Cy": 8, "Dee": 8} and game.leaders() == ("Cy", "Dee")
+    assert [r.dealer for r in game.rounds] == [None, "Bo", None]
+    header, rows = scores_rows(game)
+    assert header == ["", "round 1", "round 2", "round 3", "total"]
+    assert rows == [["Ana", "1", "0", "6", "7"], ["Bo", "0", "6 (God)", "0", "6"],
+                    ["Cy", "7", "1", "0", "8 *"], ["Dee", "1", "6", "1", "8 *"]]
+    assert game_dir_of(out / "round-2") == out and game_dir_of(tmp_path) is None
+    # and a finished game says so when run again
+    assert main(["game", "--voice", "text", "--out", str(out), "--record", records[3]]) == 0
+    assert _said(capsys)[-1] == "Cy and Dee share the win with 8 points each."
+
+
+def test_a_single_winner_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # given only round 1 as a one-round game, then Cy (7) wins alone
+    records = _records(tmp_path)
+    assert main(["game", "--players", "Ana Bo Cy Dee", "--rounds", "1", "--voice", "text",
+                 "--out", str(tmp_path / "g"), "--record", records[1]]) == 0
+    assert _said(capsys)[-1] == "Cy wins the game with 7 points."
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--players", "Ana Bo Cy Dee", "--record", "{r2}"], "players Cy Dee Ana, but this round seats Bo Cy Dee Ana"),
+    (["--players", "Ana Bo Cy Dee", "--gods", "Zed", "--record", "{r1}"], "--gods Zed: not among the persons"),
+    (["--players", "Ana Bo Cy", "--gods", "Ana", "--record", "{r1}"], "round 1 with Ana as God has 2 players"),
+    (["--players", "Ana Bo", "--record", "{r1}"], "2 people: a game needs 3 to 8 players (C2)"),
+    (["--players", "Ana Bo Cy Dee", "--rounds", "0", "--record", "{r1}"], "at least 1"),
+    (["--players", "Ana Bo Cy Dee"], "give the table"),
+    (["--record", "{r1}"], "name everyone at the table"),
+])
+def test_bad_game_input_is_named_with_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            args: list[str], message: str) -> None:
+    records = _records(tmp_path)
+    args = [a.format(r1=records[1], r2=records[2]) for a in args]
+    assert main(["game", "--voice", "text", "--out", str(tmp_path / "g"), *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_game_folder_that_does_not_match_its_rounds_is_refused(tmp_path: Path) -> None:
+    # given a played game whose game file is edited to say Bo was God in round 1
+    game = GameFolder.create(tmp_path / "g", ["Ana", "Bo", "Cy", "Dee"], rounds=3, gods=["Bo"])
+    (game.next_round_folder()).mkdir()
+    (tmp_path / "g" / "round-1" / "round.eleusis").write_text(ROUNDS[1], encoding="utf-8")
+    game.add_round(tmp_path / "g" / "round-1")
+    data = json.loads((tmp_path / "g" / "game.json").read_text())
+    data["played"][0]["dealer"] = "Bo"
+    (tmp_path / "g" / "game.json").write_text(json.dumps(data))
+    # then opening it names the round and the disagreement
+    with pytest.raises(GameError, match="round 1 .*the seats say the machine was God, the game file says Bo"):
+        GameFolder.open(tmp_path / "g")
