@@ -16,12 +16,12 @@ from PIL import Image
 
 from calibration.layout import TableLayout, default_layout
 from calibration.overlay import draw_table_overlay
-from calibration.synthetic import (
+from vision.synthetic import (
     CardPlacement,
     Lighting,
     PinholeView,
     TokenPlacement,
-    render_scene,
+    render_table_scene as render_scene,
     render_table_texture,
     token_tile_image,
 )

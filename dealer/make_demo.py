@@ -1,7 +1,7 @@
 """Make the recorded table shipped with the dealer: a video of a whole round on the mat.
 
 The round is scripted (``DEMO_SCRIPT``); each step is what lies in the play zone, seen by
-a synthetic camera (calibration.synthetic) with room light, blur and noise. Card faces
+a synthetic camera (vision.synthetic) with room light, blur and noise. Card faces
 come from a real Debian card design rasterised by ``python -m models.render_cards``
 (GPL art, like the project), or plainly drawn cards when no render cache exists.
 
@@ -21,7 +21,8 @@ import cv2
 import numpy as np
 
 from calibration.layout import ZONE_PLAY, default_layout
-from calibration.synthetic import CardPlacement, Lighting, PinholeView, TokenPlacement, render_scene
+from vision.synthetic import CardPlacement, Lighting, PinholeView, TokenPlacement
+from vision.synthetic import render_table_scene as render_scene
 from dealer.demo import DEMO_HAND, DEMO_PLAYERS, DEMO_RULE, DEMO_VIDEO
 
 __all__ = ["DEMO_SCRIPT", "Step", "main", "render_steps"]

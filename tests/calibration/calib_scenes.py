@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from calibration.layout import TableLayout
-from calibration.synthetic import PinholeView
+from vision.synthetic import PinholeView
 from calibration.table import map_points
 
 LAYOUT_CENTRE_MM = (132.0, -70.0)

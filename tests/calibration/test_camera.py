@@ -19,7 +19,7 @@ from calibration.errors import (
     ProfileFileError,
     UnsupportedVersionError,
 )
-from calibration.synthetic import Lighting, PinholeView, render_flat_view
+from vision.synthetic import Lighting, PinholeView, render_flat_view
 
 BOARD_PX_PER_MM = 4.0
 

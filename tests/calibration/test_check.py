@@ -12,7 +12,8 @@ from calibration.check import GLARE_MAX_FRACTION, INDEX_MIN_PX, check_table
 from calibration.errors import ProfileFileError, UnsupportedVersionError
 from calibration.layout import MarkerPlacement, default_layout
 from calibration.profile import TableProfile, load_table_profile
-from calibration.synthetic import Lighting, PinholeView, render_scene
+from vision.synthetic import Lighting, PinholeView
+from vision.synthetic import render_table_scene as render_scene
 
 LAYOUT = default_layout()
 PLAY_CENTRE = (132.5, 95.0)

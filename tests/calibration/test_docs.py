@@ -11,7 +11,7 @@ from PIL import Image
 
 from calibration.doc_images import make_doc_images
 
-MODULES = ["calibration.layout", "calibration.markers", "calibration.synthetic", "calibration.camera",
+MODULES = ["calibration.layout", "calibration.markers", "vision.synthetic.mat", "calibration.camera",
            "dealer.layout_watch"]
 
 

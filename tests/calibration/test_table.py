@@ -8,7 +8,8 @@ from calib_scenes import framed_view, max_error_mm
 
 from calibration.layout import default_layout
 from calibration.markers import MarkerDetections, detect_markers
-from calibration.synthetic import PinholeView, random_lighting, render_scene
+from vision.synthetic import PinholeView, random_lighting
+from vision.synthetic import render_table_scene as render_scene
 from calibration.table import (
     TableTracker,
     TrackState,

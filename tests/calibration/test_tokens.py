@@ -13,12 +13,12 @@ from calibration.layout import (
     default_layout,
 )
 from calibration.markers import detect_markers
-from calibration.synthetic import (
+from vision.synthetic import (
     Lighting,
     PinholeView,
     TokenPlacement,
     random_lighting,
-    render_scene,
+    render_table_scene as render_scene,
 )
 from calibration.table import TableHomography, estimate_homography
 from calibration.tokens import find_tokens, tokens_from_detections

@@ -12,12 +12,12 @@ import pytest
 from calibration.camera import CHARUCO
 from calibration.layout import default_layout
 from calibration.profile import load_table_profile
-from calibration.synthetic import (
+from vision.synthetic import (
     Lighting,
     PinholeView,
     TokenPlacement,
     render_flat_view,
-    render_scene,
+    render_table_scene as render_scene,
 )
 from dealer.cli import main
 

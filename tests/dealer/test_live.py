@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from calibration.synthetic import PinholeView
+from vision.synthetic import PinholeView
 from dealer.live import LiveOptions, _loop
 from dealer.make_demo import Step, _positions, render_steps
 from dealer.observer import TableObserver

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from calibration.layout import default_layout
-from calibration.synthetic import CardPlacement, PinholeView, TokenPlacement, render_scene
+from vision.synthetic import CardPlacement, PinholeView, TokenPlacement
+from vision.synthetic import render_table_scene as render_scene
 from dealer.observer import TableObserver, _card_sized
 from dealer.table_protocol import Token
 from engine.cards import Card

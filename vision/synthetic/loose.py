@@ -1,8 +1,9 @@
-"""Rendered table scenes with known ground truth, for tests and benchmarks.
+"""Loose cards on a bare table (no mat), with known ground truth, for tests and benchmarks.
 
 Cards are drawn from shapes (a white rounded rectangle, its indices in two corners,
 a few pips; or a patterned back), laid on a table plane in millimetres, and seen by a
-pinhole camera tilted ``tilt_deg`` above the table (90 = straight down). Everything
+pinhole camera tilted ``tilt_deg`` above the table (90 = straight down): the one
+synthetic camera of :mod:`vision.synthetic.camera`, through :func:`camera_homography`. Everything
 is seeded: the same arguments give the same pixels. No card art packages are needed.
 
 >>> scene = render_scene(np.random.default_rng(0), n_cards=3, size_wh=(640, 360))
@@ -23,6 +24,7 @@ import numpy.typing as npt
 from engine.cards import Card, all_kinds
 from vision.geometry import CARD_H_MM, CARD_W_MM
 from vision.readings import CardDetections
+from vision.synthetic.camera import camera_homography
 
 __all__ = ["BACKGROUNDS", "SyntheticScene", "camera_homography", "draw_card", "render_scene",
            "table_texture"]
@@ -96,27 +98,6 @@ def draw_card(card: Card | None, px_per_mm: float = _PX_PER_MM) -> tuple[BgrImag
     rim = cv2.erode(alpha, np.ones((3, 3), np.uint8), iterations=max(1, round(0.25 * px_per_mm)))
     face[(alpha > 0) & (rim == 0)] = (165, 168, 170)
     return face, alpha.astype(np.float32) / 255.0
-
-
-def camera_homography(tilt_deg: float, size_wh: tuple[int, int], distance_mm: float,
-                      focal_px: float | None = None) -> npt.NDArray[np.float64]:
-    """Homography table mm (X right, Y away from the camera) -> image pixels.
-
-    The camera looks at the table origin from ``distance_mm`` away, ``tilt_deg`` above
-    the table plane (90 = straight down).
-    """
-    w, h = size_wh
-    f = focal_px if focal_px is not None else 0.8 * w
-    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], np.float64)
-    t = math.radians(tilt_deg)
-    centre = distance_mm * np.array([0.0, -math.cos(t), math.sin(t)])
-    forward = -centre / np.linalg.norm(centre)
-    right = np.array([1.0, 0.0, 0.0])
-    down = np.cross(forward, right)
-    rot = np.stack([right, down, forward])
-    trans = -rot @ centre
-    hom = k @ np.column_stack([rot[:, 0], rot[:, 1], trans])
-    return np.asarray(hom / hom[2, 2], dtype=np.float64)
 
 
 def table_texture(kind: str, size_wh: tuple[int, int], rng: np.random.Generator) -> BgrImage:
