@@ -10,11 +10,12 @@ a     ACCEPT token in the play zone (the prophet's decision, F3)
 r     REJECT token in the play zone; for a "no play", 1-9 instead names the
       1st-9th card from the left as the legal one (F6)
 j     judge now: the play zone counts as settled
+o     the layout is right as it lies: go on (after the dealer said a card is out of place, P5)
 u     undo: take back the last verdict (a misread card); the player plays again
 q     end the round here (scored as it stands)
 ====  =====================================================================
 
-Key sources: a preview window (``cv2.waitKey``) or the terminal (a letter then Enter).
+Keys come from the terminal (a letter then Enter), read without blocking the camera.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import select
 import sys
 from collections.abc import Callable
+from typing import TextIO
 from dataclasses import dataclass, field, replace
 
 from dealer.table_protocol import TableView, Token
@@ -29,7 +31,7 @@ from dealer.table_protocol import TableView, Token
 __all__ = ["KEY_HELP", "KeyState", "stdin_keys"]
 
 KEY_HELP = ("keys: n no play, p prophet, a accept, r reject (1-9 names a card for a no play), "
-            "j judge now, u undo the last verdict, q end the round")
+            "j judge now, o go on with the layout as it lies, u undo the last verdict, q end the round")
 
 
 @dataclass
@@ -41,6 +43,7 @@ class KeyState:
     decision: Token | None = None
     named_card: int | None = None  # 0-based from the left, for a rejected no play
     judge_now: bool = False
+    layout_as_is: bool = False
     undo: bool = False
     quit: bool = False
     log: list[str] = field(default_factory=list)
@@ -62,10 +65,17 @@ class KeyState:
             self.decision, self.named_card = Token.REJECT, int(key) - 1
         elif key == "j":
             self.judge_now = True
+        elif key == "o":
+            self.layout_as_is = True
         elif key == "u":
             self.undo = True
         elif key == "q":
             self.quit = True
+
+    def take_undo(self) -> bool:
+        """True once after u was pressed: the last verdict is to be taken back."""
+        undo, self.undo = self.undo, False
+        return undo
 
     def after_verdict(self) -> None:
         """A decision and a NO PLAY belong to one turn; the PROPHET token stays out."""
@@ -75,6 +85,7 @@ class KeyState:
         self.judge_now = False
 
     def apply(self, view: TableView) -> TableView:
+        """The view with the keys' virtual tokens laid on it; "judge now" and "go on" count once."""
         tokens = dict(view.tokens_in_play)
         cards = sorted(view.play_cards, key=lambda c: c.x_mm)
         if self.no_play:
@@ -85,12 +96,15 @@ class KeyState:
                 chosen = cards[self.named_card]
                 where = (chosen.x_mm, chosen.y_mm)
             tokens[self.decision] = where
-        if tokens == view.tokens_in_play and not self.prophet:
+        judge_now, layout_as_is = self.judge_now, self.layout_as_is
+        self.judge_now = self.layout_as_is = False
+        if tokens == view.tokens_in_play and not (self.prophet or judge_now or layout_as_is):
             return view
-        return replace(view, tokens_in_play=tokens, prophet_token_out=view.prophet_token_out or self.prophet)
+        return replace(view, tokens_in_play=tokens, prophet_token_out=view.prophet_token_out or self.prophet,
+                       judge_now=view.judge_now or judge_now, layout_as_is=view.layout_as_is or layout_as_is)
 
 
-def stdin_keys(stream=sys.stdin) -> Callable[[], str]:  # type: ignore[no-untyped-def]
+def stdin_keys(stream: TextIO = sys.stdin) -> Callable[[], str]:
     """Keys typed in the terminal (a letter and Enter), read without blocking the camera."""
 
     def poll() -> str:

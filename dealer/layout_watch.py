@@ -15,8 +15,8 @@ they are.
 
 >>> from engine.cards import parse_cards
 >>> record = ExpectedLayout(parse_cards("7H 4C"), (SideBranch(0, parse_cards("QD")),))
->>> seen = [ObservedCard.at("7H", 0, 0, "main_line"), ObservedCard.at("QD", 70, 0, "main_line"),
-...         ObservedCard.at("4C", 140, 0, "main_line")]
+>>> seen = [ObservedCard.at("7H", 0, 0, ZONE_MAIN_LINE), ObservedCard.at("QD", 70, 0, ZONE_MAIN_LINE),
+...         ObservedCard.at("4C", 140, 0, ZONE_MAIN_LINE)]
 >>> check_layout(record, seen).messages()
 ['QD should be in the side branch under 7H, it is on the main line.']
 """
@@ -27,26 +27,24 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES
+from dealer.table_protocol import LineSight, TableView
 from engine.cards import Card
 from engine.layout import Layout
+from engine.round import Round
 
 __all__ = [
-    "MAIN_LINE",
-    "PLAY",
-    "SIDE_BRANCHES",
     "Discrepancy",
     "ExpectedLayout",
     "LayoutCheck",
     "LayoutRecordError",
+    "LayoutWatch",
     "ObservedCard",
     "Problem",
     "SideBranch",
     "check_layout",
 ]
 
-MAIN_LINE = "main_line"
-SIDE_BRANCHES = "side_branches"
-PLAY = "play"
 
 
 class LayoutRecordError(ValueError):
@@ -203,9 +201,9 @@ def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
         for card in branch.cards:
             col.append(_Slot(card, None, branch.after_index, len(col)))
 
-    obs_main = sorted((o for o in observed if o.zone == MAIN_LINE), key=lambda o: o.x_mm)
-    obs_side = [o for o in observed if o.zone == SIDE_BRANCHES]
-    obs_other = [o for o in observed if o.zone not in (MAIN_LINE, SIDE_BRANCHES)]
+    obs_main = sorted((o for o in observed if o.zone == ZONE_MAIN_LINE), key=lambda o: o.x_mm)
+    obs_side = [o for o in observed if o.zone == ZONE_SIDE_BRANCHES]
+    obs_other = [o for o in observed if o.zone not in (ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES)]
 
     matched_slots: set[int] = set()  # id() of slots
     matched_obs: set[int] = set()  # id() of observations
@@ -253,8 +251,8 @@ def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
         problems.append(_misplaced(slot, found, obs_anchor.get(id(found)), words, disordered_columns))
 
     for o in left_obs:
-        if o.zone in (MAIN_LINE, SIDE_BRANCHES):
-            where = "on the main line" if o.zone == MAIN_LINE else "among the side branches"
+        if o.zone in (ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES):
+            where = "on the main line" if o.zone == ZONE_MAIN_LINE else "among the side branches"
             problems.append(Discrepancy(Problem.EXTRA, o.card,
                                         f"{o.card} lies {where}, but the record has no {o.card} there: "
                                         f"take it away."))
@@ -267,18 +265,18 @@ def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
 def _misplaced(slot: _Slot, found: ObservedCard, found_anchor: int | None, words: _Words,
                disordered_columns: set[int]) -> Discrepancy:
     card, should = slot.card, words.place(slot)
-    if found.zone == PLAY:
+    if found.zone == ZONE_PLAY:
         return Discrepancy(Problem.WRONG_ZONE, card, f"{card} is still in the play zone: it belongs {should}.")
-    if found.zone not in (MAIN_LINE, SIDE_BRANCHES):
+    if found.zone not in (ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES):
         return Discrepancy(Problem.WRONG_ZONE, card, f"{card} lies outside the layout: it belongs {should}.")
     if slot.main_index is not None:
-        if found.zone == MAIN_LINE:
+        if found.zone == ZONE_MAIN_LINE:
             return Discrepancy(Problem.OUT_OF_ORDER, card,
                                f"{card} is out of order on the main line: it belongs {should}.")
         return Discrepancy(Problem.WRONG_ZONE, card,
                            f"{card} should be {should}, it is in a side branch.")
     assert slot.anchor is not None
-    if found.zone == MAIN_LINE:
+    if found.zone == ZONE_MAIN_LINE:
         return Discrepancy(Problem.WRONG_ZONE, card, f"{card} should be {should}, it is on the main line.")
     if found_anchor == slot.anchor:
         disordered_columns.add(slot.anchor)
@@ -300,3 +298,109 @@ def _check_prophet(after: int, token_x: float | None, obs_main: list[ObservedCar
     if (left is not None and token_x < left) or (right is not None and token_x > right):
         return [Discrepancy(Problem.PROPHET_MARKER, None, f"The PROPHET token has moved: it belongs {place}.")]
     return []
+
+
+# -- the watch during a round --------------------------------------------------------------
+# Problems a misread or an undetected card can cause are never said as wrong: a card not
+# seen is not missing (it may be unreadable from here, or still in a hand), and the
+# PROPHET token is only a reminder (the dealer keeps the marker in its record, F2).
+_REAL = frozenset({Problem.EXTRA, Problem.WRONG_ZONE, Problem.WRONG_BRANCH, Problem.OUT_OF_ORDER})
+
+
+def problems_in_sight(layout: Layout, marker: int | None, line: LineSight) -> list[Discrepancy]:
+    """What the camera shows out of place on the main line and side branches (P5), from
+    the zones it can read; [] when nothing readable is wrong."""
+    if line.main_line is None:
+        return []  # side branches hang under main-line cards: nothing to check against
+    expected = ExpectedLayout.from_engine(layout, marker)
+    observed = [ObservedCard(c.card, c.x_mm, c.y_mm, ZONE_MAIN_LINE) for c in line.main_line if c.card]
+    if line.side_branches is None:  # unreadable from here: the branches are not checked
+        expected = ExpectedLayout(expected.main_line, (), expected.prophet_after)
+    else:
+        observed += [ObservedCard(c.card, c.x_mm, c.y_mm, ZONE_SIDE_BRANCHES) for c in line.side_branches if c.card]
+        if len(observed) > len(expected.main_line) + sum(len(b.cards) for b in expected.branches) + 3:
+            return []  # many more cards than the record: not the layout (a hand dropped, a second deck)
+    token_x = None if line.prophet_token_mm is None else line.prophet_token_mm[0]
+    return list(check_layout(expected, observed, token_x).discrepancies)
+
+
+class LayoutWatch:
+    """After each verdict, once the cards have reached their new place, compares the table
+    with the record and says a real misplacement once (P5). Until the table is right again,
+    or the players confirm it as it lies (key o, or the ACCEPT token in the empty play
+    zone), :meth:`look` holds the turn. What it cannot read never holds anything."""
+
+    RIGHT_AGAIN = "The layout is right again."
+    GOING_ON = "Going on with the layout as it lies."
+    # the line zones stay unchanged this long (seconds) before the cards count as placed
+    PLACED_S = 1.0
+    # a move not seen complete after this long (seconds) is checked as it lies
+    MOVE_TIMEOUT_S = 8.0
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self._due_since: float | None = None  # a verdict was given: cards are on their way
+        self._picture: tuple[tuple[Card | None, ...], ...] = ()
+        self._since = 0.0
+        self._holding: tuple[str, ...] | None = None  # the problems said, while holding
+        self._token_said = False
+
+    def expect_move(self, t: float) -> None:
+        """A verdict was given: the players now move the cards to the layout (P3, P4)."""
+        self._due_since = t
+        self._picture, self._since = (), t
+
+    def look(self, view: TableView, rnd: Round) -> list[str] | None:
+        """None: the turn goes on. A list (maybe empty): what to say now, and the turn is held."""
+        line = view.line
+        if self._holding is not None:
+            return self._while_holding(view, rnd)
+        if self._due_since is None or line is None:
+            return None
+        picture = (tuple(c.card for c in line.main_line or ()), tuple(c.card for c in line.side_branches or ()))
+        if picture != self._picture or line.busy or view.play_cards or view.hand_over_play:
+            self._picture, self._since = picture, view.t  # the cards are still on their way
+            if view.t - self._due_since < self.MOVE_TIMEOUT_S:
+                return None
+        waited = view.t - self._due_since >= self.MOVE_TIMEOUT_S
+        laid = len(line.main_line or ()) + len(line.side_branches or ())
+        due = len(rnd.layout.main) + (0 if line.side_branches is None else
+                                      sum(len(b.cards) for b in rnd.layout.branches))
+        if not waited and (view.t - self._since < self.PLACED_S or laid < due):
+            return None  # not every card has reached its place yet (P3, P4)
+        self._due_since = None
+        problems = problems_in_sight(rnd.layout, rnd.state().marker, line)
+        real = tuple(d.message for d in problems if d.problem in _REAL)
+        out = [d.message for d in problems if d.problem is Problem.PROPHET_MARKER and not self._token_said]
+        self._token_said = self._token_said or bool(out)
+        if real:
+            self._holding = real
+            return out + ["The layout does not match: " + " ".join(real)
+                          + " Move it, or press o to go on as it lies."]
+        return out or None
+
+    def _while_holding(self, view: TableView, rnd: Round) -> list[str] | None:
+        from dealer.table_protocol import Token
+
+        if view.layout_as_is or (Token.ACCEPT in view.tokens_in_play and not view.play_cards):
+            self._holding = None
+            return [self.GOING_ON]
+        line = view.line
+        if line is None:
+            return []
+        picture = (tuple(c.card for c in line.main_line or ()), tuple(c.card for c in line.side_branches or ()))
+        if picture != self._picture or line.busy or view.hand_over_play:
+            self._picture, self._since = picture, view.t
+        if view.t - self._since < self.PLACED_S:
+            return []  # a card being moved, or a reading that flickers: wait until it holds
+        real = tuple(d.message for d in problems_in_sight(rnd.layout, rnd.state().marker, line)
+                     if d.problem in _REAL)
+        if not real:
+            self._holding = None
+            return [self.RIGHT_AGAIN]
+        if set(real) - set(self._holding or ()):
+            self._holding = real
+            return ["Still out of place: " + " ".join(real)]
+        return []

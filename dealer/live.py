@@ -12,21 +12,24 @@ from __future__ import annotations
 import itertools
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from calibration.layout import TableLayout
+from dealer.happenings import Happening
 from dealer.keys import KEY_HELP, KeyState, stdin_keys
-from dealer.layout_watch import ExpectedLayout, ObservedCard, SideBranch, check_layout
-from dealer.observer import CardReader, Observation, TableObserver
+from dealer.observer import FrameReader, Observation, TableObserver
+from dealer.outlets import Outlets
 from dealer.recording import RecordingWriter, Seen
 from dealer.session import DealerSession, SessionConfig, players_from_text
-from dealer.table_protocol import Phase
 from dealer.voice import Voice
 from engine.events import DEFAULT_HAND
+from vision.frames import Frame, FrameSource
+from vision.readings import CardDetections
 
 __all__ = ["LiveOptions", "run_live"]
 
@@ -56,7 +59,7 @@ def _pick_rule(rule: str | None) -> str:
     return random.SystemRandom().choice(easy)
 
 
-def _open_source(options: LiveOptions):  # type: ignore[no-untyped-def]
+def _open_source(options: LiveOptions) -> FrameSource:
     from vision.frames import CameraSource, VideoFileSource
 
     if options.camera is not None:
@@ -65,7 +68,7 @@ def _open_source(options: LiveOptions):  # type: ignore[no-untyped-def]
     return VideoFileSource(options.video)
 
 
-def _load_layout(profile: Path | None):  # type: ignore[no-untyped-def]
+def _load_layout(profile: Path | None) -> TableLayout:
     from calibration.layout import default_layout
 
     if profile is None:
@@ -75,14 +78,14 @@ def _load_layout(profile: Path | None):  # type: ignore[no-untyped-def]
     return load_table_profile(profile).layout
 
 
-def default_reader() -> CardReader:
+def default_reader() -> FrameReader:
     from vision.classify import OnnxClassifier
     from vision.pipeline import CardReader
 
     return CardReader(OnnxClassifier())
 
 
-def run_live(options: LiveOptions, voice: Voice, reader: CardReader | None = None) -> int:
+def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = None) -> int:
     """Check everything that can be checked before the first frame, then deal (exit 0),
     or say what is wrong (exit 2, nothing recorded), or end on a vanished camera (exit 3)."""
     from engine.deal import check_players
@@ -116,114 +119,79 @@ def run_live(options: LiveOptions, voice: Voice, reader: CardReader | None = Non
         return 2
     print(f"recording to {out}", file=sys.stderr)
     observer = TableObserver(layout, reader or default_reader())
-    session = DealerSession(config, voice, recorder)
+    session = DealerSession(config)
     keys = stdin_keys() if options.camera is not None and sys.stdin.isatty() else None
-    return _loop(itertools.chain([first], frames), observer, session, recorder, out, options, keys)
+    return _loop(itertools.chain([first], frames), observer, session, Outlets(voice, recorder), out, options, keys)
 
 
-def _loop(source, observer: TableObserver, session: DealerSession, recorder: RecordingWriter,  # type: ignore[no-untyped-def]
-          out: Path, options: LiveOptions, keys: Callable[[], str] | None = None) -> int:
+def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSession,
+          outlets: Outlets, out: Path, options: LiveOptions, keys: Callable[[], str] | None = None) -> int:
+    """Frames in, happenings out: to the voice, the recording and its kept frames."""
     from vision.errors import CameraError
 
-    state = KeyState()
-    last_problems: list[str] = []
-    session.begin()
+    state, kept = KeyState(), set[int]()
+    outlets.deliver(session.begin())
     if keys is not None:
         print(KEY_HELP, file=sys.stderr)
-    kept: set[int] = set()
-    last_message = ""
-    code = 0
-    frames = 0
-    stream = source.frames() if hasattr(source, "frames") else source  # a FrameSource, or its frames
+    code, frames, last_message = 0, 0, ""
     try:
-        for frame in stream:
+        for frame in frames_in:
             frames += 1
             if keys is not None:
                 state.press(keys())
-                if state.quit:
-                    break
+            if state.quit or (options.max_frames is not None and frames > options.max_frames):
+                break
             obs = observer.observe(frame.bgr, frame.time_s, frame.index)
-            if obs.message != last_message and obs.view is None:
-                print(f"table: {obs.message}", file=sys.stderr)
-            last_message = obs.message
             if obs.view is None:
+                if obs.message != last_message:
+                    print(f"table: {obs.message}", file=sys.stderr)
+                last_message = obs.message
                 continue
-            if state.undo:
-                state.undo = False
-                last_problems = []
-                if session.undo_last():
-                    _save_record(session, out)
-            view = state.apply(obs.view)
-            if state.judge_now:
-                session.protocol.settle_now()
-                state.judge_now = False
-            if last_problems:  # P5: judge nothing new while the picture is wrong
-                problems = layout_problems(session, obs)
-                if not problems:
-                    session.voice.say("The layout is right again.")
-                elif problems != last_problems:
-                    session.report_trouble("Still out of place: " + " ".join(problems), frame.index)
-                last_problems = problems
-                continue
-            before = session.decisions
-            phase_before = session.protocol.phase
-            session.observe(view)
-            if phase_before is Phase.CLEARING and session.protocol.phase is Phase.WAITING:
-                problems = layout_problems(session, obs)  # P5: check the table before the next turn
-                if problems:
-                    session.report_trouble("The layout does not match: " + " ".join(problems), frame.index)
-                last_problems = problems
-            if session.decisions != before:
+            last_message = obs.message
+            happened = session.undo_last() if state.take_undo() else []
+            happened += session.observe(state.apply(obs.view))
+            outlets.deliver(happened)
+            if any(h.decisive for h in happened):
                 state.after_verdict()
-            if session.decisions != before and frame.index not in kept:
-                kept.add(frame.index)
-                _keep_frame(recorder, frame.time_s, frame.index, _annotated(frame.bgr, obs.readings))
-                recorder.write(Seen(t=frame.time_s, frame=frame.index, zone="play", cards=obs.readings,
-                                    tokens=sorted(t.value for t in obs.view.tokens_in_play)))
+                _keep(outlets.recorder, frame, obs, kept)
                 _save_record(session, out)
             if session.round is not None and session.round.ended is not None:
                 break
-            if options.max_frames is not None and frames >= options.max_frames:
-                break
     except CameraError as exc:
-        session.voice.say(f"The camera is gone ({exc}). Everything judged so far is saved in {out}.")
+        outlets.say(f"The camera is gone ({exc}). Everything judged so far is saved in {out}.")
         code = 3
     finally:
         if session.round is not None and session.round.ended is None:
-            session.voice.say("The recording ended before the round did; the round is scored as it stands.")
-            session.finish()
+            outlets.say("The recording ended before the round did; the round is scored as it stands.")
+            outlets.deliver(session.finish())
         _save_record(session, out)
-        recorder.close()
+        if outlets.recorder is not None:
+            outlets.recorder.close()
     print(f"round recorded in {out} (game record: {out / RECORD_FILE})", file=sys.stderr)
     return code
 
 
-def layout_problems(session: DealerSession, obs: Observation) -> list[str]:
-    """What lies out of place on the main line and side branches (P5), when the camera
-    sees both zones whole; [] when it matches or cannot be checked from this view."""
-    from calibration.layout import ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES
-
-    rnd = session.round
-    if rnd is None or not {ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES} <= obs.zones_in_view:
-        return []
-    layout = rnd.layout
-    expected = ExpectedLayout(tuple(layout.main), tuple(SideBranch(b.anchor, b.cards) for b in layout.branches))
-    observed = [ObservedCard.at(c.label, c.x_mm, c.y_mm, ZONE_MAIN_LINE) for c in obs.line_cards if c.label]
-    observed += [ObservedCard.at(c.label, c.x_mm, c.y_mm, ZONE_SIDE_BRANCHES) for c in obs.branch_cards if c.label]
-    return check_layout(expected, observed).messages()
+def _keep(recorder: RecordingWriter | None, frame: Frame, obs: Observation, kept: set[int]) -> None:
+    """The frame a decision was taken on, with what was read in the play zone (the review's)."""
+    if recorder is None or obs.view is None or frame.index in kept:
+        return
+    kept.add(frame.index)
+    _keep_frame(recorder, frame.time_s, frame.index, _annotated(frame.bgr, obs.play_detections))
+    recorder.write(Seen(t=frame.time_s, frame=frame.index, zone="play", cards=obs.play_detections.to_json_cards(),
+                        tokens=sorted(t.value for t in obs.view.tokens_in_play)))
 
 
-def _annotated(bgr: np.ndarray, readings: list[dict[str, object]]) -> np.ndarray:
+def _annotated(bgr: np.ndarray, detections: CardDetections) -> np.ndarray:
     """A copy of the frame with each play-zone card's outline and reading, for the review."""
     out = bgr.copy()
-    for reading in readings:
-        quad = np.asarray(reading["corners"], np.float32).reshape(-1, 1, 2).astype(np.int32)
-        label = reading.get("card")
-        colour = (40, 200, 40) if label else (0, 0, 230)
-        cv2.polylines(out, [quad], True, colour, 3)
-        text = f"{label} {float(reading['confidence']):.2f}" if label else "unsure"  # type: ignore[arg-type]
+    for i in range(len(detections)):
+        quad = detections.quad_xy[i].reshape(-1, 1, 2).astype(np.int32)
+        card = detections.label[i] if detections.is_read[i] else None
+        colour = (40, 200, 40) if card else (0, 0, 230)
+        text = f"{card} {float(detections.confidence[i]):.2f}" if card else "unsure"
         x, y = int(quad[:, 0, 0].min()), int(quad[:, 0, 1].min()) - 8
         cv2.putText(out, text, (x, max(20, y)), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 0, 0), 5, cv2.LINE_AA)
+        cv2.polylines(out, [quad], True, colour, 3)
         cv2.putText(out, text, (x, max(20, y)), cv2.FONT_HERSHEY_SIMPLEX, 0.9, colour, 2, cv2.LINE_AA)
     return out
 

@@ -2,7 +2,7 @@
 
 Per frame: the mat markers give the table homography (calibration.table.TableTracker),
 the tokens are found by their markers (calibration.tokens), the cards by vision
-(``CardReader``), and every card centre is mapped to table millimetres to decide which
+(a :class:`FrameReader`), and every card centre is mapped to table millimetres to decide which
 zone it lies in. Only the play zone matters to the turn protocol; the main line and the
 side branches are kept for the layout watch.
 """
@@ -17,21 +17,32 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from calibration.check import INDEX_HEIGHT_MM, INDEX_MIN_PX
 from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, TableLayout
 from calibration.markers import detect_markers
-from calibration.table import TableTracker, TrackState
+from calibration.table import TableHomography, TableTracker, TrackState, px_per_mm_at
 from calibration.tokens import tokens_from_detections
-from dealer.table_protocol import SeenCard, TableView, Token
+from dealer.table_protocol import LineSight, SeenCard, TableView, Token
+from vision.geometry import card_sized_mm
 from vision.readings import CardDetections
 
-__all__ = ["CardReader", "Observation", "TableObserver"]
+__all__ = ["FrameReader", "Observation", "TableObserver"]
 
 _TOKENS = {"noplay": Token.NO_PLAY, "no_play": Token.NO_PLAY, "prophet": Token.PROPHET,
            "accept": Token.ACCEPT, "reject": Token.REJECT}
 
+# A zone's cards are read only where the camera resolves a card index (calibration/check.py):
+# below this many pixels per millimetre the classifier sees an upscaled blur.
+READABLE_PX_PER_MM = INDEX_MIN_PX / INDEX_HEIGHT_MM
+# Cards are looked for inside each zone's box widened by this much (mm) on every side: a
+# card laid across the zone's edge still has its centre inside, and its corners are here.
+ZONE_MARGIN_MM = 20.0
+# A crop smaller than this (pixels, either side) holds no readable card: the zone is out of view.
+MIN_CROP_PX = 32
 
-class CardReader(Protocol):
-    """Vision's per-frame call: detect, rectify and classify every card."""
+
+class FrameReader(Protocol):
+    """Vision's per-frame call (vision.pipeline.CardReader): detect, rectify and classify."""
 
     def read_frame(self, frame_bgr: npt.NDArray[np.uint8],
                    image_to_table: npt.ArrayLike | None = None) -> CardDetections: ...
@@ -39,25 +50,15 @@ class CardReader(Protocol):
 
 @dataclass(frozen=True)
 class Observation:
-    """One frame, understood: the view for the protocol plus what else lies on the table."""
+    """One frame, understood: the view for the session, and the play zone's detections
+    (left to right, frame pixels) for the recording and the review."""
 
     view: TableView | None  # None while the mat is not located
     message: str
-    line_cards: tuple[SeenCard, ...] = ()  # main-line zone
-    branch_cards: tuple[SeenCard, ...] = ()  # side-branch zone
-    readings: list[dict[str, object]] = field(default_factory=list)  # play-zone cards, for the recording
-    zones_in_view: frozenset[str] = frozenset()  # zones whose whole area the camera sees
+    play_detections: CardDetections = field(default_factory=CardDetections.empty)
 
 
 _LINE_ZONES = frozenset({ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES})
-CARD_MM = (63.0, 88.0)  # a standard poker-size card
-
-
-def _card_sized(quad_mm: npt.NDArray[np.float64], tolerance: float = 0.25) -> bool:
-    """True when a quad, measured on the table, has about a card's sides (63 x 88 mm)."""
-    sides = np.linalg.norm(np.roll(quad_mm, -1, axis=0) - quad_mm, axis=1)
-    short, long_ = sorted(((sides[0] + sides[2]) / 2.0, (sides[1] + sides[3]) / 2.0))
-    return bool(abs(short / CARD_MM[0] - 1.0) <= tolerance and abs(long_ / CARD_MM[1] - 1.0) <= tolerance)
 
 
 def token_of(name: str) -> Token | None:
@@ -65,7 +66,7 @@ def token_of(name: str) -> Token | None:
 
 
 class TableObserver:
-    def __init__(self, layout: TableLayout, reader: CardReader, tracker: TableTracker | None = None) -> None:
+    def __init__(self, layout: TableLayout, reader: FrameReader, tracker: TableTracker | None = None) -> None:
         self.layout = layout
         self.reader = reader
         self.tracker = tracker or TableTracker(layout)
@@ -77,7 +78,7 @@ class TableObserver:
         if homography is None or update.state is TrackState.LOST:
             return Observation(None, update.message)
         tokens_in_play: dict[Token, tuple[float, float]] = {}
-        prophet_out = False
+        prophet_at: tuple[float, float] | None = None
         sightings = tokens_from_detections(markers, self.layout, homography)
         token_px = [s.centre_px for s in sightings]
         for sighting in sightings:
@@ -85,18 +86,17 @@ class TableObserver:
             if token is None or sighting.centre_mm is None:
                 continue
             if token is Token.PROPHET:
-                prophet_out = True  # F2: anywhere on the table
+                prophet_at = sighting.centre_mm  # F2: anywhere on the table
             elif sighting.zone == ZONE_PLAY:
                 tokens_in_play[token] = sighting.centre_mm
-        in_view = self._zones_in_view(homography, frame_bgr.shape[1], frame_bgr.shape[0])
-        detections = self._read_zones(frame_bgr, homography, {ZONE_PLAY} | (in_view & _LINE_ZONES))
+        readable = self._zones_readable(homography, frame_bgr.shape[1], frame_bgr.shape[0])
+        detections = self._read_zones(frame_bgr, homography, {ZONE_PLAY} | (readable & _LINE_ZONES))
         zones: dict[str, list[SeenCard]] = {ZONE_PLAY: [], ZONE_MAIN_LINE: [], ZONE_SIDE_BRANCHES: []}
-        readings: list[dict[str, object]] = []
+        in_play: list[int] = []
         if len(detections):
-            centres_px = detections.quad_xy.mean(axis=1)
-            centres_mm = homography.to_table_mm(centres_px)
+            centres_mm = homography.to_table_mm(detections.center_xy)
             for i in range(len(detections)):
-                if detections.cut[i] or not _card_sized(homography.to_table_mm(detections.quad_xy[i])):
+                if detections.cut[i] or not card_sized_mm(homography.to_table_mm(detections.quad_xy[i])):
                     continue
                 if any(cv2.pointPolygonTest(detections.quad_xy[i], p, False) >= 0 for p in token_px):
                     continue  # a token tile is about a card's size: it is no card
@@ -104,22 +104,23 @@ class TableObserver:
                 zone = self.layout.zone_at(x_mm, y_mm)
                 if zone not in zones:
                     continue
-                label = detections.label[i]
-                over = bool(detections.over_shoe[i])
-                seen = SeenCard(None if label is None or over else str(label), x_mm, y_mm,
-                                float(detections.confidence[i]))
-                zones[zone].append(seen)
+                card = detections.label[i] if detections.is_read[i] else None
+                zones[zone].append(SeenCard(card, x_mm, y_mm, float(detections.confidence[i])))
                 if zone == ZONE_PLAY:
-                    readings.append({"card": seen.label, "confidence": round(seen.confidence, 3),
-                                     "x_mm": round(x_mm, 1), "corners": detections.quad_xy[i].round(1).tolist()})
-        readings.sort(key=lambda r: float(r["x_mm"]))  # type: ignore[arg-type]  # left to right, as played (P1)
+                    in_play.append(i)
+        in_play.sort(key=lambda i: float(centres_mm[i][0]))  # left to right, as played (P1)
+        line = None
+        if ZONE_MAIN_LINE in readable:
+            line = LineSight(tuple(zones[ZONE_MAIN_LINE]),
+                             tuple(zones[ZONE_SIDE_BRANCHES]) if ZONE_SIDE_BRANCHES in readable else None,
+                             prophet_at)
         view = TableView(t=t, play_cards=tuple(zones[ZONE_PLAY]), tokens_in_play=tokens_in_play,
-                         prophet_token_out=prophet_out, frame=index)
-        return Observation(view, update.message, tuple(zones[ZONE_MAIN_LINE]),
-                           tuple(zones[ZONE_SIDE_BRANCHES]), readings, in_view)
+                         prophet_token_out=prophet_at is not None, frame=index, line=line)
+        return Observation(view, update.message, detections[np.asarray(in_play, np.int64)])
 
-    def _read_zones(self, frame_bgr: npt.NDArray[np.uint8], homography, names: set[str]) -> CardDetections:  # type: ignore[no-untyped-def]
-        """Read the cards inside each zone's box (with a margin of half a card), in frame pixels.
+    def _read_zones(self, frame_bgr: npt.NDArray[np.uint8], homography: TableHomography,
+                    names: set[str]) -> CardDetections:
+        """Read the cards inside each zone's box (widened by ``ZONE_MARGIN_MM``), in frame pixels.
 
         Looking only where cards may lie keeps the mat's own outline (a white sheet of
         about a card's proportions) and the room out of the detector, and saves time.
@@ -128,15 +129,13 @@ class TableObserver:
         parts = []
         for name in sorted(names):
             poly = np.asarray(self.layout.zone(name).polygon_mm, dtype=np.float64)
-            lo, hi = poly.min(axis=0), poly.max(axis=0)
+            lo, hi = poly.min(axis=0) - ZONE_MARGIN_MM, poly.max(axis=0) + ZONE_MARGIN_MM
             box_mm = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
-            centre = box_mm.mean(axis=0)
-            box_mm = centre + (box_mm - centre) + np.sign(box_mm - centre) * 20.0
             px = homography.to_px(box_mm)
             x0, y0 = np.floor(px.min(axis=0)).astype(int)
             x1, y1 = np.ceil(px.max(axis=0)).astype(int)
             x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
-            if x1 - x0 < 32 or y1 - y0 < 32:
+            if x1 - x0 < MIN_CROP_PX or y1 - y0 < MIN_CROP_PX:
                 continue
             read_region = getattr(self.reader, "read_region", None)
             if read_region is not None:  # a reader that crops for itself (a test's ground truth)
@@ -150,11 +149,15 @@ class TableObserver:
                 parts.append(dataclasses.replace(found, quad_xy=shifted))
         return CardDetections.concatenate(parts)
 
-    def _zones_in_view(self, homography, width: int, height: int) -> frozenset[str]:  # type: ignore[no-untyped-def]
+    def _zones_readable(self, homography: TableHomography, width: int, height: int) -> frozenset[str]:
+        """The zones the camera sees whole, at a resolution where a card index can be read."""
         seen = set()
         for zone in self.layout.zones:
             corners = homography.to_px(np.asarray(zone.polygon_mm, dtype=np.float64))
             inside = (corners[:, 0] >= 0) & (corners[:, 0] < width) & (corners[:, 1] >= 0) & (corners[:, 1] < height)
-            if bool(inside.all()):
+            if not bool(inside.all()):
+                continue
+            coarsest = min(px_per_mm_at(homography.table_to_px, x, y) for x, y in zone.polygon_mm)
+            if coarsest >= READABLE_PX_PER_MM:
                 seen.add(zone.name)
         return frozenset(seen)

@@ -1,15 +1,22 @@
 """The protocol at the table: turns what the camera sees into the players' actions.
 
-Input: one :class:`TableView` per frame, already made stable by vision (cards in the
-play zone, read left to right in table millimetres, and the tokens lying on the table).
-Output: :class:`Intent` records: an engine action to judge (an attempt, a "no play", a
-prophet taking office), a sentence to say, or a trouble to report. The live dealer
-(dealer/live.py) applies the actions to the round and calls :meth:`judged`.
+Input: one :class:`TableView` per frame (cards in the play zone, read left to right in
+table millimetres, as :class:`~engine.cards.Card` values; the tokens lying on the table;
+whether a hand is over the play zone or something lies there that no card explains).
+Output: :class:`Intent` records: a starter turned over, an engine action to judge (an
+attempt, a "no play", a prophet taking office), a sentence to say, or a trouble to
+report. The dealer session (dealer/session.py) decides the starters, applies the actions
+to the round and calls :meth:`TableProtocol.judged`.
+
+:class:`TableProtocol` is the one owner of the turn's phase, the starters included (C4).
+Who plays now, who just played (F1), the prophet and the hand sizes are asked of the
+round each time (:class:`RoundView`), never copied.
 
 The protocol (docs/playing-at-the-table.md):
+- The starter (C4): the top card of the stock, turned face up alone in the play zone.
 - An attempt (P1): the player whose turn it is lays one card or a chain in the play zone,
-  left to right in the order played, and takes the hand away. When the zone has stayed
-  the same for ``settle_s`` seconds, the dealer judges it.
+  left to right in the order played, and takes the hand away. Once no hand is over the
+  zone and the picture has stayed the same for ``settle_s`` seconds, the dealer judges it.
 - "No play" (N1): the NO PLAY token in the play zone, then the whole hand, in batches of
   cards that do not overlap; the dealer counts the distinct cards it has seen and says how
   many it still needs, and judges when it has seen as many as the hand holds.
@@ -20,20 +27,38 @@ The protocol (docs/playing-at-the-table.md):
   prophet names is the card lying nearest the REJECT token (F6).
 - After the verdict the player moves the cards to the main line or below the line end
   (P4), and the play zone empties: the next turn begins.
+
+Never silent (issue 7): something in the play zone that cannot be read is said, in the
+players' words, once the hand has left; nothing is judged until it can be read. Cards
+that were laid for one purpose (the starter, an attempt, a "no play" batch) and still
+lie in the zone never count for another: the dealer asks instead of guessing.
 """
 
 from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
 
-__all__ = ["Intent", "Phase", "RoundView", "SeenCard", "TableProtocol", "TableView", "Token"]
+__all__ = [
+    "LAY_AGAIN",
+    "Intent",
+    "LineSight",
+    "Phase",
+    "RoundView",
+    "SeenCard",
+    "TableProtocol",
+    "TableView",
+    "Token",
+]
+
+# Said when something lies in the play zone that the camera cannot read as cards (issue 7).
+LAY_AGAIN = "I can see something in the play zone but cannot read it: lay the cards flat and apart."
 
 
 class Token(enum.Enum):
@@ -45,30 +70,57 @@ class Token(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class SeenCard:
-    """A card the camera sees in the play zone: label None when it could not be read."""
+    """A card the camera sees, at its centre in table millimetres: ``card`` None when unread."""
 
-    label: str | None
+    card: Card | None
     x_mm: float
     y_mm: float
     confidence: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
+class LineSight:
+    """The main line and side branches as the camera sees them, for the layout watch (P5)."""
+
+    main_line: tuple[SeenCard, ...] | None = ()  # None: this zone cannot be read from here
+    side_branches: tuple[SeenCard, ...] | None = ()
+    prophet_token_mm: tuple[float, float] | None = None  # where the PROPHET token lies (F2)
+    busy: bool = False  # a hand or a card on its way is over the line zones
+
+
+@dataclass(frozen=True, slots=True)
 class TableView:
-    """What lies on the table at time ``t`` (seconds): play-zone cards and tokens."""
+    """What lies on the table at time ``t`` (seconds).
+
+    ``hand_over_play`` and ``unexplained_in_play`` come from the zone-occupancy analysis
+    (False when the observer has none): a hand or a moving object over the play zone, and
+    something lying in the zone that no card found there explains. ``line`` is None when
+    the camera cannot read the whole main line and side branches.
+    """
 
     t: float
     play_cards: tuple[SeenCard, ...] = ()
-    tokens_in_play: dict[Token, tuple[float, float]] = field(default_factory=dict)
+    tokens_in_play: Mapping[Token, tuple[float, float]] = field(default_factory=dict)
     prophet_token_out: bool = False  # the PROPHET token lies on the table (F2)
     frame: int | None = None
+    hand_over_play: bool = False
+    unexplained_in_play: bool = False
+    judge_now: bool = False  # the keyboard's "judge now" (key j): the zone counts as settled
+    layout_as_is: bool = False  # the players confirm the layout as it lies (key o, P5)
+    line: LineSight | None = None
 
 
 class RoundView(Protocol):
-    """What the protocol needs to know of the round."""
+    """What the protocol asks of the round, each time it needs it (never copied)."""
+
+    @property
+    def started(self) -> bool: ...  # every starter is laid (C4)
 
     @property
     def whose_turn(self) -> str | None: ...
+
+    @property
+    def just_played(self) -> str | None: ...  # F1: who alone may take office now
 
     @property
     def prophet(self) -> str | None: ...
@@ -77,25 +129,42 @@ class RoundView(Protocol):
 
 
 class Phase(enum.Enum):
+    STARTER = "starter"  # waiting for a starter turned face up alone in the play zone (C4)
     WAITING = "waiting"  # play zone empty, the current player's turn
     LAYING = "laying"  # cards arriving; judged once they settle
     SHOWING = "showing"  # NO PLAY token out: collecting the hand in batches
     PROPHET = "prophet"  # waiting for the prophet's ACCEPT or REJECT (F3)
-    CLEARING = "clearing"  # verdict given: waiting for the play zone to empty
+    CLEARING = "clearing"  # a starter or a verdict given: waiting for the play zone to empty
 
 
 @dataclass(frozen=True, slots=True)
 class Intent:
-    """One thing the dealer should do: judge ``action``, ``say`` a sentence, or note trouble."""
+    """One thing the dealer should do: decide a ``starter``, judge an ``action``, ``say``
+    a sentence, or report a ``trouble`` (``lay_again``: the trouble asks the player to lay
+    the cards again because they cannot be read)."""
 
     action: Attempt | NoPlay | BecomeProphet | None = None
+    starter: Card | None = None
     say: str = ""
     trouble: str = ""
+    lay_again: bool = False
     frame: int | None = None
 
 
 def _ordinal(n: int) -> str:
     return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"number {n}")
+
+
+Picture = tuple[Card | None, ...]  # the cards in the play zone, left to right (None: unread)
+
+
+@dataclass(frozen=True, slots=True)
+class _Now:
+    """The frame being handled: its view, its picture, and whether that picture has settled."""
+
+    view: TableView
+    picture: Picture
+    settled: bool
 
 
 class TableProtocol:
@@ -104,39 +173,36 @@ class TableProtocol:
     def __init__(self, round_view: RoundView, settle_s: float = 2.0) -> None:
         self.round = round_view
         self.settle_s = settle_s
-        self.phase = Phase.WAITING
-        self._last_labels: tuple[str | None, ...] = ()
-        self._since = 0.0
+        self.phase = Phase.WAITING if round_view.started else Phase.STARTER
+        self._picture: tuple[Picture, bool] = ((), False)  # cards left to right, unexplained
+        self._since = 0.0  # when the picture last changed (or a hand left the zone)
         self._shown: list[Card] = []  # distinct cards of a "no play" hand, in the order shown
-        self._shown_batch: tuple[str | None, ...] = ()
+        self._shown_batch: Picture = ()
         self._pending: Attempt | NoPlay | None = None
-        self._last_player: str | None = None  # whose turn was judged last (F1)
+        self._laid_for: Counter[Card] = Counter()  # cards judged (or turned) that still lie there
         self._prophet_token_seen = False
-        self._unreadable_said = False
+        self._said_for_picture = False  # a trouble about this picture was said already
+        self._now = _Now(TableView(0.0), (), False)
 
-    # -- the live dealer tells the protocol what happened -------------------------
-    def judged(self, player: str) -> None:
-        """The last action was judged: wait for the play zone to clear."""
-        self._last_player = player
+    # -- the session tells the protocol what happened ------------------------------
+    def judged(self) -> None:
+        """The last action was judged (or refused): wait for the play zone to clear. Its
+        cards are remembered until the zone is empty: they count for nothing else."""
         self.phase = Phase.CLEARING
+        if isinstance(self._pending, Attempt):
+            self._laid_for = Counter(self._pending.cards)
+        elif isinstance(self._pending, NoPlay):
+            self._laid_for = Counter(c for c in self._shown_batch if c is not None)
         self._pending = None
         self._shown = []
-
-    def expect_clear(self) -> None:
-        """Before the first turn: wait for the play zone to empty; nobody has played yet (F1)."""
-        self.phase = Phase.CLEARING
-        self._last_player = None
 
     def restart_turn(self) -> None:
         """After a verdict is taken back: the same player's turn, judged afresh once settled."""
         self.phase = Phase.WAITING
-        self._last_labels = ()
+        self._picture = ((), False)
         self._pending = None
         self._shown = []
-
-    def settle_now(self) -> None:
-        """The keyboard's "judge now": what lies in the play zone counts as settled."""
-        self._since = float("-inf")
+        self._laid_for = Counter()
 
     def deposed(self) -> None:
         """The prophet was overthrown (F4): a token left out must not re-appoint anyone."""
@@ -145,76 +211,127 @@ class TableProtocol:
     # -- one view per frame ----------------------------------------------------------
     def observe(self, view: TableView) -> list[Intent]:
         out: list[Intent] = []
-        out += self._watch_prophet_token(view)
-        labels = tuple(c.label for c in sorted(view.play_cards, key=lambda c: c.x_mm))
-        if labels != self._last_labels:
-            self._last_labels = labels
+        picture: Picture = tuple(c.card for c in sorted(view.play_cards, key=lambda c: c.x_mm))
+        seen = (picture, view.unexplained_in_play)
+        if seen != self._picture or view.hand_over_play:
+            self._picture = seen
             self._since = view.t
-            self._unreadable_said = False
-        settled = view.t - self._since >= self.settle_s
+            self._said_for_picture = False
+        if view.judge_now:
+            self._since = float("-inf")
+        settled = view.t - self._since >= self.settle_s and not view.hand_over_play
+        empty = not view.play_cards and not view.unexplained_in_play and not view.hand_over_play
+        self._now = _Now(view, picture, settled)
 
+        if self.phase is Phase.STARTER:
+            return self._await_starter(empty)
+        out += self._watch_prophet_token(view)
         if self.phase is Phase.CLEARING:
-            if not view.play_cards and Token.NO_PLAY not in view.tokens_in_play:
-                self.phase = Phase.WAITING
-                player = self.round.whose_turn
-                if player:
-                    out.append(Intent(say=f"{player}, your turn.", frame=view.frame))
-            return out
+            return out + self._await_clear(empty)
         if self.phase is Phase.PROPHET:
-            return out + self._await_prophet(view)
+            return out + self._await_prophet()
         if Token.NO_PLAY in view.tokens_in_play:
             if self.phase is not Phase.SHOWING:
                 self.phase = Phase.SHOWING
                 self._shown, self._shown_batch = [], ()
-            if not view.play_cards:
+            if empty:
                 self._shown_batch = ()  # the zone was cleared between two batches
-            return out + self._collect_hand(view, labels, settled)
-        if self.phase is Phase.SHOWING and not view.play_cards:
+            return out + self._collect_hand()
+        if self.phase is Phase.SHOWING and empty:
             # the NO PLAY token was taken back before the hand was complete: cancelled
             self.phase = Phase.WAITING
             self._shown = []
             return out + [Intent(say="No play withdrawn.", frame=view.frame)]
-        if not view.play_cards:
+        if empty:
             self.phase = Phase.WAITING
             return out
         self.phase = Phase.LAYING
         if not settled:
             return out
-        if None in labels:
-            if not self._unreadable_said:
-                self._unreadable_said = True
-                where = _ordinal(labels.index(None) + 1)
-                out.append(Intent(trouble=f"I cannot read the {where} card in the play zone: "
-                                  "straighten it or move your hand away.", frame=view.frame))
-            return out
+        unread = self._unread_trouble()
+        if unread is not None:
+            return out + unread
         player = self.round.whose_turn
         if player is None:
             return out
-        attempt = Attempt(player, tuple(Card.parse(label) for label in labels if label))
-        return out + self._submit(attempt, view)
+        return out + self._submit(Attempt(player, tuple(c for c in picture if c is not None)))
 
     # -- pieces ------------------------------------------------------------------------
-    def _submit(self, action: Attempt | NoPlay, view: TableView) -> list[Intent]:
-        if self.round.prophet is not None:
-            self._pending = action
-            self.phase = Phase.PROPHET
-            return [Intent(say=f"Prophet {self.round.prophet}, accept or reject?", frame=view.frame)]
-        self.phase = Phase.CLEARING
-        return [Intent(action=action, frame=view.frame)]
+    def _once(self, trouble: str, lay_again: bool = False) -> list[Intent]:
+        """A trouble about the picture in view, said once until the picture changes."""
+        if self._said_for_picture:
+            return []
+        self._said_for_picture = True
+        return [Intent(trouble=trouble, lay_again=lay_again, frame=self._now.view.frame)]
 
-    def _await_prophet(self, view: TableView) -> list[Intent]:
+    def _unread_trouble(self) -> list[Intent] | None:
+        """None when every card in the zone is read and nothing else lies there."""
+        view, picture = self._now.view, self._now.picture
+        if None in picture:
+            where = _ordinal(picture.index(None) + 1)
+            if self.phase is Phase.SHOWING:
+                return self._once("I cannot read every card of this batch: spread them apart.", lay_again=True)
+            return self._once(f"I cannot read the {where} card in the play zone: straighten it or "
+                              "move your hand away.", lay_again=True)
+        if view.unexplained_in_play:
+            return self._once(LAY_AGAIN, lay_again=True)
+        return None
+
+    def _await_starter(self, empty: bool) -> list[Intent]:
+        view, picture = self._now.view, self._now.picture
+        if not self._now.settled or empty:
+            return []
+        if len(picture) != 1 or view.unexplained_in_play:
+            return self._once("Lay one starter card alone in the play zone, face up.")
+        card = picture[0]
+        if card is None:
+            return self._once("I cannot read the starter: lay it flat, face up, alone in the play zone.",
+                              lay_again=True)
+        self.phase = Phase.CLEARING
+        self._laid_for = Counter([card])
+        return [Intent(starter=card, frame=view.frame)]
+
+    def _await_clear(self, empty: bool) -> list[Intent]:
+        view, picture = self._now.view, self._now.picture
+        if empty and Token.NO_PLAY not in view.tokens_in_play:
+            # Empty means no card and, with the occupancy analysis, nothing unread either:
+            # a card missed for a frame still fills the zone, so it never becomes the next
+            # player's attempt (issue 7).
+            self._laid_for = Counter()
+            if not self.round.started:
+                self.phase = Phase.STARTER
+                return [Intent(say="Turn the next card of the stock.", frame=view.frame)]
+            self.phase = Phase.WAITING
+            player = self.round.whose_turn
+            return [Intent(say=f"{player}, your turn.", frame=view.frame)] if player else []
+        laid = Counter(c for c in picture if c is not None)
+        if self._now.settled and self._laid_for and not laid <= self._laid_for:
+            # the table did not change as the protocol says: new cards before the zone emptied
+            return self._once("Take the cards already judged out of the play zone before laying new ones.")
+        return []
+
+    def _submit(self, action: Attempt | NoPlay) -> list[Intent]:
+        frame = self._now.view.frame
+        self._pending = action
+        if self.round.prophet is not None:
+            self.phase = Phase.PROPHET
+            return [Intent(say=f"Prophet {self.round.prophet}, accept or reject?", frame=frame)]
+        self.phase = Phase.CLEARING
+        return [Intent(action=action, frame=frame)]
+
+    def _await_prophet(self) -> list[Intent]:
+        view = self._now.view
         assert self._pending is not None
         accept = Token.ACCEPT in view.tokens_in_play
         reject = Token.REJECT in view.tokens_in_play
-        if accept == reject:
-            return []  # neither yet (or both: wait until one is taken back)
+        if accept == reject or view.hand_over_play:
+            return []  # neither yet (or both: wait until one is taken back), or a hand still there
         decision = ProphetDecision.agree() if accept else ProphetDecision.reject()
         pending = self._pending
         if isinstance(pending, NoPlay) and reject:
             named = self._card_nearest(view, view.tokens_in_play[Token.REJECT])
             if named is None:
-                return [Intent(trouble="Prophet: put the REJECT token next to the card you name.",
-                               frame=view.frame)]
+                return self._once("Prophet: put the REJECT token next to the card you name.")
             decision = ProphetDecision.reject(named)
         self.phase = Phase.CLEARING
         action: Attempt | NoPlay
@@ -222,35 +339,34 @@ class TableProtocol:
             action = Attempt(pending.player, pending.cards, decision)
         else:
             action = NoPlay(pending.player, pending.hand, decision)
+        self._pending = action
         return [Intent(action=action, frame=view.frame)]
 
     @staticmethod
     def _card_nearest(view: TableView, at: tuple[float, float]) -> Card | None:
-        readable = [c for c in view.play_cards if c.label]
+        readable = [c for c in view.play_cards if c.card is not None]
         if not readable:
             return None
         best = min(readable, key=lambda c: (c.x_mm - at[0]) ** 2 + (c.y_mm - at[1]) ** 2)
-        return Card.parse(best.label or "")
+        return best.card
 
-    def _collect_hand(self, view: TableView, labels: Sequence[str | None], settled: bool) -> list[Intent]:
+    def _collect_hand(self) -> list[Intent]:
+        view, picture = self._now.view, self._now.picture
         player = self.round.whose_turn
-        if player is None or not settled or not labels or labels == self._shown_batch:
+        if player is None or not self._now.settled or not picture or picture == self._shown_batch:
             return []
-        if None in labels:
-            if self._unreadable_said:
-                return []
-            self._unreadable_said = True
-            return [Intent(trouble="I cannot read every card of this batch: spread them apart.",
-                           frame=view.frame)]
+        unread = self._unread_trouble()
+        if unread is not None:
+            return unread
         # Cards still lying from the last batch are not counted again: only the new ones.
-        lying = Counter(self._shown_batch)
+        lying: Counter[Card | None] = Counter(self._shown_batch)
         batch: list[Card] = []
-        for label in labels:
-            if lying[label] > 0:
-                lying[label] -= 1
-            elif label:
-                batch.append(Card.parse(label))
-        self._shown_batch = tuple(labels)
+        for card in picture:
+            if lying[card] > 0:
+                lying[card] -= 1
+            elif card is not None:
+                batch.append(card)
+        self._shown_batch = picture
         if not batch:
             return []
         need = self.round.hand_size(player)
@@ -262,7 +378,7 @@ class TableProtocol:
         if len(self._shown) < need:
             left = need - len(self._shown)
             return [Intent(say=f"{len(self._shown)} of {need} seen. Show the other {left}.", frame=view.frame)]
-        return self._submit(NoPlay(player, tuple(self._shown)), view)
+        return self._submit(NoPlay(player, tuple(self._shown)))
 
     def _watch_prophet_token(self, view: TableView) -> list[Intent]:
         if not view.prophet_token_out:
@@ -272,7 +388,8 @@ class TableProtocol:
             return []
         self._prophet_token_seen = True
         # F1: right after your own turn, before the next player lays anything.
-        if self.phase in (Phase.CLEARING, Phase.WAITING) and self._last_player and self.round.prophet is None:
-            return [Intent(action=BecomeProphet(self._last_player), frame=view.frame)]
+        player = self.round.just_played
+        if self.phase in (Phase.CLEARING, Phase.WAITING) and player and self.round.prophet is None:
+            return [Intent(action=BecomeProphet(player), frame=view.frame)]
         return [Intent(trouble="The PROPHET token can only be put out right after your own turn (F1).",
                        frame=view.frame)]

@@ -199,6 +199,11 @@ class Round:
         return None if seat is None else self.players[seat]
 
     @property
+    def just_played(self) -> str | None:
+        """The player whose turn was the last action, who alone may now become prophet (F1)."""
+        return None if self._just_played is None else self.players[self._just_played]
+
+    @property
     def expulsion_on(self) -> bool:
         """E2, as checked before the next turn."""
         if self._prophet is None:

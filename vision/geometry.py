@@ -18,7 +18,9 @@ import numpy.typing as npt
 __all__ = [
     "CARD_ASPECT",
     "CARD_H_MM",
+    "CARD_SIZE_TOLERANCE",
     "CARD_W_MM",
+    "card_sized_mm",
     "clockwise",
     "match_quads",
     "portrait_order",
@@ -31,6 +33,10 @@ FloatArray = npt.NDArray[np.float32]
 CARD_W_MM = 63.5  # a standard poker card
 CARD_H_MM = 88.9
 CARD_ASPECT = CARD_H_MM / CARD_W_MM  # 1.4
+# Share of a side by which a quad measured on the table may differ from a card's and still
+# be one card: a slanted view and a found outline a few pixels off stay well inside it;
+# two overlapping cards, a token tile (60 x 60 mm) or the mat's own outline do not.
+CARD_SIZE_TOLERANCE = 0.25
 _NEXT = np.array([1, 2, 3, 0])
 
 
@@ -42,6 +48,19 @@ def clockwise(quad_xy: npt.ArrayLike) -> FloatArray:
     q = q[np.argsort(angle)]  # increasing angle = clockwise when y points down
     start = int(np.argmin(q[:, 0] + q[:, 1]))
     return q[(np.arange(4) + start) % 4]
+
+
+def card_sized_mm(quad_mm: npt.ArrayLike, tolerance: float = CARD_SIZE_TOLERANCE) -> bool:
+    """True when a quad in table millimetres has about a card's sides (63.5 x 88.9 mm),
+    either way round: the one size check of a found card, for vision and the dealer.
+
+    >>> card_sized_mm([[0, 0], [63, 0], [63, 88], [0, 88]]), card_sized_mm([[0, 0], [60, 0], [60, 60], [0, 60]])
+    (True, False)
+    """
+    q = np.asarray(quad_mm, np.float64).reshape(4, 2)
+    sides = np.linalg.norm(q - q[_NEXT], axis=1)
+    short, long_ = sorted(((sides[0] + sides[2]) / 2.0, (sides[1] + sides[3]) / 2.0))
+    return bool(abs(short / CARD_W_MM - 1.0) <= tolerance and abs(long_ / CARD_H_MM - 1.0) <= tolerance)
 
 
 def side_lengths(quad_xy: npt.ArrayLike) -> FloatArray:

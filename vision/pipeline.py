@@ -22,7 +22,7 @@ from vision.classify import CardReading, Classifier, combine_readings
 from vision.consistency import flag_over_shoe
 from vision.detect import DetectConfig, detect_cards, side_ratio
 from vision.frames import Frame, FrameSource
-from vision.geometry import CARD_H_MM, CARD_W_MM
+from vision.geometry import CARD_SIZE_TOLERANCE, card_sized_mm
 from vision.readings import CardDetections
 from vision.rectify import rectify_cards, rectify_whole_image, whole_image_quad
 
@@ -45,7 +45,7 @@ class ReaderConfig:
     decks: int = DEFAULT_DECKS
     # with a table homography: a quad whose sides differ from a card's by more than
     # this share is not one card (two overlapping, a token, a box) and is not read
-    size_tolerance: float = 0.25
+    size_tolerance: float = CARD_SIZE_TOLERANCE
 
 
 class CardReader:
@@ -133,8 +133,7 @@ def _orient_on_table(found: CardDetections, image_to_table: npt.NDArray[np.float
         first_pair, second_pair = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
         if first_pair > second_pair:
             quads[i] = quad[[1, 2, 3, 0]]
-        short, long_ = sorted((first_pair, second_pair))
-        sized[i] = (abs(short / CARD_W_MM - 1) <= tolerance and abs(long_ / CARD_H_MM - 1) <= tolerance)
+        sized[i] = card_sized_mm(mm, tolerance)
     return dataclasses.replace(found, quad_xy=quads), sized
 
 

@@ -18,7 +18,6 @@ Conventions:
 - ``cut`` (n,) bool: the card touches the frame edge; it is never read.
 - ``over_shoe`` (n,) bool: the label would make more copies than the shoe holds (C1),
   so it is a misreading to re-check, not a fact.
-- ``track_id`` (n,) int64: set by :mod:`vision.stability`, -1 elsewhere.
 
 >>> dets = CardDetections.empty()
 >>> len(dets), dets.to_json_cards()
@@ -60,13 +59,11 @@ class CardDetections:
     face_down: BoolArray
     cut: BoolArray
     over_shoe: BoolArray
-    track_id: IntArray
 
     def __init__(self, quad_xy: npt.ArrayLike, label: Sequence[Card | None] | ObjectArray | None = None,
                  confidence: npt.ArrayLike | None = None, face_down: npt.ArrayLike | None = None,
-                 cut: npt.ArrayLike | None = None, over_shoe: npt.ArrayLike | None = None,
-                 track_id: npt.ArrayLike | None = None) -> None:
-        """Arrays or lists; left out, a column takes its neutral value (no label, 0, False, -1)."""
+                 cut: npt.ArrayLike | None = None, over_shoe: npt.ArrayLike | None = None) -> None:
+        """Arrays or lists; left out, a column takes its neutral value (no label, 0, False)."""
         quad = np.asarray(quad_xy, dtype=np.float32)
         if quad.size == 0:
             quad = quad.reshape(0, 4, 2)
@@ -82,7 +79,6 @@ class CardDetections:
             "face_down": np.zeros(n, bool) if face_down is None else np.asarray(face_down, bool),
             "cut": np.zeros(n, bool) if cut is None else np.asarray(cut, bool),
             "over_shoe": np.zeros(n, bool) if over_shoe is None else np.asarray(over_shoe, bool),
-            "track_id": np.full(n, -1, np.int64) if track_id is None else np.asarray(track_id, np.int64),
         }
         for name, array in columns.items():
             if array.shape != (n,):
@@ -121,7 +117,6 @@ class CardDetections:
             face_down=self.face_down[picked].reshape(-1),
             cut=self.cut[picked].reshape(-1),
             over_shoe=self.over_shoe[picked].reshape(-1),
-            track_id=self.track_id[picked].reshape(-1),
         )
 
     @classmethod
@@ -135,7 +130,6 @@ class CardDetections:
             face_down=np.concatenate([p.face_down for p in parts]),
             cut=np.concatenate([p.cut for p in parts]),
             over_shoe=np.concatenate([p.over_shoe for p in parts]),
-            track_id=np.concatenate([p.track_id for p in parts]),
         )
 
     @property

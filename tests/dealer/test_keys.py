@@ -6,8 +6,9 @@ import pytest
 
 from dealer.keys import KeyState, stdin_keys
 from dealer.table_protocol import SeenCard, TableView, Token
+from engine.cards import Card
 
-VIEW = TableView(1.0, (SeenCard("4H", 80.0, 10.0), SeenCard("2D", 10.0, 10.0)))
+VIEW = TableView(1.0, (SeenCard(Card.parse("4H"), 80.0, 10.0), SeenCard(Card.parse("2D"), 10.0, 10.0)))
 
 
 @pytest.mark.parametrize(

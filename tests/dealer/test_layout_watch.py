@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from calibration.layout import ZONE_MAIN_LINE as MAIN_LINE
+from calibration.layout import ZONE_PLAY as PLAY
+from calibration.layout import ZONE_SIDE_BRANCHES as SIDE_BRANCHES
 from dealer.layout_watch import (
-    MAIN_LINE,
-    PLAY,
-    SIDE_BRANCHES,
     ExpectedLayout,
     LayoutRecordError,
     ObservedCard,

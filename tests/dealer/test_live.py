@@ -10,6 +10,7 @@ from vision.synthetic import PinholeView
 from dealer.live import LiveOptions, _loop
 from dealer.make_demo import Step, _positions, render_steps
 from dealer.observer import TableObserver
+from dealer.outlets import Outlets
 from dealer.recording import Frame, Trouble, Verdict, load_recording
 from dealer.session import DealerSession, SessionConfig
 from dealer.voice import FakeVoice
@@ -80,9 +81,9 @@ def run_script(tmp_path: Path, source: FakeSource, reader: TruthReader,
     config = SessionConfig(players=("Ana", "Bo", "Cy"), rule="alternate-colour", hand_size=3, settle_s=1.0,
                            spoken_cards=False)
     recorder = RecordingWriter(tmp_path, {"players": ["Ana", "Bo", "Cy"]}, fsync=False)
-    session = DealerSession(config, voice, recorder)
+    session = DealerSession(config)
     observer = TableObserver(default_layout(), reader)
-    code = _loop(source, observer, session, recorder, tmp_path, LiveOptions(out=tmp_path), keys)
+    code = _loop(source.frames(), observer, session, Outlets(voice, recorder), tmp_path, LiveOptions(out=tmp_path), keys)
     return code, voice
 
 
@@ -144,47 +145,67 @@ def test_keys_stand_in_for_tokens(tmp_path: Path) -> None:
 
 
 def test_layout_problems_compare_the_record_with_the_line_zones() -> None:
-    # given a session after 7H, Ana 4C (accepted), Bo QC (rejected: a branch under 4C)
-    from dealer.observer import Observation
-    from dealer.live import layout_problems
-    from dealer.table_protocol import SeenCard
-
-    voice = FakeVoice()
-    session = DealerSession(SessionConfig(("Ana", "Bo", "Cy"), "alternate-colour", hand_size=3, settle_s=1.0), voice)
+    # given a round after 7H, Ana 4C (accepted), Bo QC (rejected: a branch under 4C)
+    from dealer.layout_watch import problems_in_sight
+    from dealer.table_protocol import LineSight, SeenCard
     from engine.round import Round
+    from engine.rules import resolve_rule
     from engine.cards import parse_cards
 
-    session.round = Round.new(session.rule, ("Ana", "Bo", "Cy"), parse_cards("7H"))
-    session.round.attempt("Ana", parse_cards("4C"))
-    session.round.attempt("Bo", parse_cards("QC"))
-    both = frozenset({"main_line", "side_branches"})
-    right = Observation(None, "", (SeenCard("7H", 0, -300), SeenCard("4C", 70, -300)), (SeenCard("QC", 70, -150),),
-                        zones_in_view=both)
-    wrong = Observation(None, "", (SeenCard("7H", 0, -300), SeenCard("4C", 70, -300), SeenCard("QC", 140, -300)), (),
-                        zones_in_view=both)
+    def seen(label: str, x: float, y: float) -> SeenCard:
+        return SeenCard(Card.parse(label), x, y)
+
+    rnd = Round.new(resolve_rule("alternate-colour"), ("Ana", "Bo", "Cy"), parse_cards("7H"))
+    rnd.attempt("Ana", parse_cards("4C"))
+    rnd.attempt("Bo", parse_cards("QC"))
+    right = LineSight((seen("7H", 0, -300), seen("4C", 70, -300)), (seen("QC", 70, -150),))
+    wrong = LineSight((seen("7H", 0, -300), seen("4C", 70, -300), seen("QC", 140, -300)), ())
+
+    def layout_problems(line: LineSight) -> list[str]:
+        return [d.message for d in problems_in_sight(rnd.layout, None, line)]
+
     # then the right table matches, the wrong one is described, and an unseen zone is not judged
-    assert layout_problems(session, right) == []
-    assert layout_problems(session, wrong) == ["QC should be in the side branch under 4C, it is on the main line."]
-    assert layout_problems(session, Observation(None, "", wrong.line_cards, (), zones_in_view=frozenset({"main_line"}))) == []
+    assert layout_problems(right) == []
+    assert layout_problems(wrong) == ["QC should be in the side branch under 4C, it is on the main line."]
+    assert layout_problems(LineSight(None, wrong.side_branches)) == []
 
 
-def test_nothing_new_is_judged_while_the_layout_is_wrong(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    # given a layout watch that finds 4C out of place after Ana's turn, for 4 frames
-    import dealer.live as live
+def test_nothing_new_is_judged_while_the_layout_is_wrong(tmp_path: Path) -> None:
+    # given a table where 4C, after Ana's turn, is laid in the side branches instead of the
+    # main line, for 4 frames once it has reached that place, then moved to the main line
+    from dealer.table_protocol import LineSight, SeenCard, TableView
 
-    calls = {"n": 0}
+    voice = FakeVoice()
+    config = SessionConfig(players=("Ana", "Bo", "Cy"), rule="alternate-colour", hand_size=3, settle_s=1.0,
+                           spoken_cards=False)
+    session = DealerSession(config)
+    outlets = Outlets(voice)
+    outlets.deliver(session.begin())
+    t = 0.0
 
-    def fake_problems(session, obs):  # type: ignore[no-untyped-def]
-        if session.round is not None and len(session.round.turns) == 1 and calls["n"] < 4:
-            calls["n"] += 1
-            return ["4C is still in the play zone: it belongs on the main line after 7H."]
-        return []
+    def show(cards: str, line: LineSight, frames: int) -> None:
+        nonlocal t
+        play = tuple(SeenCard(Card.parse(c), 70.0 * i, 95.0) for i, c in enumerate(cards.split()))
+        for _ in range(frames):
+            t += 0.5
+            outlets.deliver(session.observe(TableView(t, play, line=line)))
 
-    monkeypatch.setattr(live, "layout_problems", fake_problems)
-    frames = list(render_steps(SCRIPT[:7], {}, view=VIEW))
-    code, voice = run_script(tmp_path, FakeSource(frames, fps=FPS), TruthReader(SCRIPT[:7]))
+    def at(label: str, x: float, y: float) -> SeenCard:
+        return SeenCard(Card.parse(label), x, y)
+
+    start = LineSight((at("7H", 0, -300),), ())
+    show("7H", LineSight((), ()), 4)
+    show("", start, 3)
+    show("4C", start, 4)  # Ana plays 4C: accepted
+    show("", start, 2)  # the card on its way
+    wrong = LineSight((at("7H", 0, -300),), (at("4C", 0, -150),))
+    show("", wrong, 4)
+    show("QC", wrong, 4)  # Bo lays QC, but nothing is judged while the layout is wrong
+    right = LineSight((at("7H", 0, -300), at("4C", 70, -300)), ())
+    show("QC", right, 6)
     said = "\n".join(voice.said)
     # then the dealer says so, judges nothing until it is right again, then goes on
-    assert "The layout does not match: 4C is still in the play zone" in said
+    assert "The layout does not match: 4C should be on the main line after 7H, it is in a side branch." in said
     assert "The layout is right again." in said
     assert said.index("The layout is right again.") < said.index("Bo plays QC")
+    assert said.count("The layout does not match") == 1

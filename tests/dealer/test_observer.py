@@ -7,10 +7,11 @@ import pytest
 from calibration.layout import default_layout
 from vision.synthetic import CardPlacement, PinholeView, TokenPlacement
 from vision.synthetic import render_table_scene as render_scene
-from dealer.observer import TableObserver, _card_sized
+from dealer.observer import TableObserver
 from dealer.table_protocol import Token
 from engine.cards import Card
 from vision.classify import CardReading, FakeClassifier
+from vision.geometry import card_sized_mm
 from vision.pipeline import CardReader
 
 VIEW = PinholeView(tilt_deg=62.0, distance_mm=430.0, target_mm=(132.5, 95.0), size_wh=(1280, 720))
@@ -22,7 +23,7 @@ VIEW = PinholeView(tilt_deg=62.0, distance_mm=430.0, target_mm=(132.5, 95.0), si
 )
 def test_card_sized_accepts_about_63_by_88_mm(w: float, h: float, card: bool) -> None:
     quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
-    assert _card_sized(quad) is card
+    assert card_sized_mm(quad) is card
 
 
 def test_cards_in_the_play_zone_are_found_but_not_the_mat_or_a_token() -> None:

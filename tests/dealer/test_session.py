@@ -2,10 +2,13 @@
 
 from pathlib import Path
 
+from dealer.happenings import Happening, VerdictTakenBack
+from dealer.outlets import Outlets
 from dealer.recording import RuleRevealed, Sealed, Trouble, Verdict, load_recording
 from dealer.session import DealerSession, SessionConfig
 from dealer.table_protocol import SeenCard, TableView, Token
 from dealer.voice import FakeVoice
+from engine.cards import Card
 from engine.judging import judge_text
 from engine.rules import resolve_rule
 from engine.seal import verify
@@ -18,11 +21,12 @@ class Table:
         self.session, self.t, self.frame = session, 0.0, 0
 
     def show(self, labels: str, seconds: float = 3.0, **kw: object) -> None:
-        cards = tuple(SeenCard(lab if lab != "?" else None, 70.0 * i, 0.0) for i, lab in enumerate(labels.split()))
+        cards = tuple(SeenCard(Card.parse(lab) if lab != "?" else None, 70.0 * i, 0.0)
+                      for i, lab in enumerate(labels.split()))
         for _ in range(int(seconds / 0.5)):
             self.t += 0.5
             self.frame += 1
-            self.session.observe(TableView(self.t, cards, frame=self.frame, **kw))  # type: ignore[arg-type]
+            OUTLETS[self.session].deliver(self.session.observe(TableView(self.t, cards, frame=self.frame, **kw)))  # type: ignore[arg-type]
 
     def lay(self, labels: str, **kw: object) -> None:
         self.show(labels, **kw)
@@ -35,9 +39,20 @@ def new_session(tmp_path: Path | None = None, rule: str = "alternate-colour") ->
     voice = FakeVoice()
     rec = RecordingWriter(tmp_path, {"players": ["Ana", "Bo", "Cy"]}, fsync=False) if tmp_path else None
     cfg = SessionConfig(players=("Ana", "Bo", "Cy"), rule=rule, hand_size=3, settle_s=1.0, spoken_cards=False)
-    session = DealerSession(cfg, voice, rec, nonce="fixed-nonce-0123456789")
-    session.begin()
+    session = DealerSession(cfg, nonce="fixed-nonce-0123456789")
+    OUTLETS[session] = Outlets(voice, rec)
+    OUTLETS[session].deliver(session.begin())
     return session, voice
+
+
+OUTLETS: dict[DealerSession, Outlets] = {}  # where each test session's happenings go
+
+
+def undo_last(session: DealerSession, reason: str = "taken back at the table") -> bool:
+    """Take back the last verdict; True when one was taken back."""
+    happened: list[Happening] = session.undo_last(reason)
+    OUTLETS[session].deliver(happened)
+    return any(isinstance(h, VerdictTakenBack) for h in happened)
 
 
 def test_a_short_round_is_dealt_spoken_and_recorded(tmp_path: Path) -> None:
@@ -132,7 +147,7 @@ def test_undo_takes_back_the_last_verdict_and_the_player_plays_again(tmp_path: P
     table.lay("7H")
     table.lay("4C")
     table.lay("QC")
-    assert session.undo_last("QC was a misread QD")
+    assert undo_last(session, "QC was a misread QD")
     # then the round is as before Bo's turn, and Bo plays again
     assert session.round.whose_turn == "Bo" and len(session.round.turns) == 1
     assert session.round.hand_size("Bo") == 3
@@ -152,5 +167,5 @@ def test_undo_takes_back_the_last_verdict_and_the_player_plays_again(tmp_path: P
 def test_undo_with_nothing_to_take_back_says_so() -> None:
     session, voice = new_session()
     Table(session).lay("7H")
-    assert not session.undo_last()
+    assert not undo_last(session)
     assert voice.said[-1] == "There is no verdict to take back."

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from dealer.table_protocol import Intent, Phase, SeenCard, TableProtocol, TableView, Token
-from engine.cards import parse_cards
+from engine.cards import Card, parse_cards
 from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
 
 
@@ -15,6 +15,8 @@ class FakeRound:
 
     whose_turn: str | None = "Ana"
     prophet: str | None = None
+    just_played: str | None = None
+    started: bool = True
     hands: dict[str, int] = field(default_factory=lambda: {"Ana": 14, "Bo": 5})
 
     def hand_size(self, player: str) -> int:
@@ -22,7 +24,7 @@ class FakeRound:
 
 
 def cards(text: str, y: float = 0.0) -> tuple[SeenCard, ...]:
-    return tuple(SeenCard(label, 70.0 * i, y) for i, label in enumerate(text.split()))
+    return tuple(SeenCard(Card.parse(label), 70.0 * i, y) for i, label in enumerate(text.split()))
 
 
 def run(proto: TableProtocol, views: list[TableView]) -> list[Intent]:
@@ -39,7 +41,7 @@ def actions(intents: list[Intent]) -> list[object]:
 def test_an_attempt_is_judged_once_the_zone_settles_in_left_to_right_order() -> None:
     # given Ana's turn, when 4C then 9H are laid and stay still for the settle time
     proto = TableProtocol(FakeRound(), settle_s=2.0)
-    laid = (SeenCard("9H", 80.0, 0.0), SeenCard("4C", 10.0, 2.0))  # listed out of order
+    laid = (SeenCard(Card.parse("9H"), 80.0, 0.0), SeenCard(Card.parse("4C"), 10.0, 2.0))  # listed out of order
     views = [TableView(0.0, laid[1:]), TableView(0.5, laid), TableView(1.5, laid), TableView(2.6, laid)]
     out = run(proto, views)
     # then one attempt 4C 9H (P1: left to right), not before it settled
@@ -55,7 +57,7 @@ def test_a_changing_zone_is_not_judged() -> None:
 
 def test_an_unreadable_card_is_reported_once_and_never_judged() -> None:
     proto = TableProtocol(FakeRound(), settle_s=1.0)
-    laid = (SeenCard("4C", 0, 0), SeenCard(None, 70, 0))
+    laid = (SeenCard(Card.parse("4C"), 0, 0), SeenCard(None, 70, 0))
     out = run(proto, [TableView(t, laid) for t in (0.0, 1.2, 2.0, 3.0)])
     assert actions(out) == []
     assert [i.trouble for i in out if i.trouble] == [
@@ -67,7 +69,8 @@ def test_after_a_verdict_the_zone_must_empty_before_the_next_turn() -> None:
     game = FakeRound()
     proto = TableProtocol(game, settle_s=1.0)
     run(proto, [TableView(0, cards("4C")), TableView(1.1, cards("4C"))])
-    proto.judged("Ana")
+    game.just_played = "Ana"
+    proto.judged()
     game.whose_turn = "Bo"
     # when the cards still lie there, nothing new is judged; when they go, Bo is called
     out = run(proto, [TableView(2.5, cards("4C")), TableView(5.0, cards("4C")), TableView(6.0, ())])
@@ -136,7 +139,8 @@ def test_prophet_token_right_after_own_turn_appoints_that_player() -> None:
     game = FakeRound()
     proto = TableProtocol(game, settle_s=1.0)
     run(proto, [TableView(0, cards("4C")), TableView(1.5, cards("4C"))])
-    proto.judged("Ana")
+    game.just_played = "Ana"
+    proto.judged()
     game.whose_turn = "Bo"
     out = run(proto, [TableView(2.0, cards("4C"), prophet_token_out=True),
                       TableView(2.5, cards("4C"), prophet_token_out=True)])

@@ -1,0 +1,80 @@
+"""Where the dealer's happenings go: the voice, the recording, and anyone listening (a
+view of the table). The one place a happening becomes recording lines.
+
+>>> from dealer.voice import FakeVoice
+>>> from dealer.happenings import Spoken
+>>> voice = FakeVoice()
+>>> Outlets(voice).deliver([Spoken(0.0, "Ana, your turn.")])
+>>> voice.said
+['Ana, your turn.']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from dealer.happenings import (
+    AskedToLayAgain,
+    Happening,
+    Judged,
+    RuleDisclosed,
+    SealShown,
+    Spoken,
+    StarterDecided,
+    TroubleReported,
+    VerdictTakenBack,
+)
+from dealer.recording import RecordingWriter, RuleRevealed, Said, Sealed, Trouble, Undone
+from dealer.recording import Verdict as VerdictLine
+from dealer.voice import Voice
+from engine.record import format_action
+
+__all__ = ["Outlets", "recording_lines"]
+
+RecordingLine = Sealed | Said | VerdictLine | Trouble | Undone | RuleRevealed
+
+
+def recording_lines(happening: Happening) -> list[RecordingLine]:
+    """The recording's lines for one happening, in the order they are written."""
+    h = happening
+    said: list[RecordingLine] = [Said(t=h.t, text=h.text)] if h.text else []
+    if isinstance(h, SealShown):
+        return [Sealed(t=h.t, commitment=h.commitment), *said]
+    if isinstance(h, Judged):
+        outcome = h.outcome
+        return [*said, VerdictLine(
+            t=h.t, turn=outcome.index, player=outcome.player, action=format_action(h.action),
+            verdict=outcome.verdict.value, penalty=outcome.penalty, expelled=outcome.expelled,
+            overthrown=outcome.overthrown, card=str(outcome.card) if outcome.card else None, frame=h.frame)]
+    if isinstance(h, (AskedToLayAgain, TroubleReported)):
+        return [Trouble(t=h.t, text=h.text, frame=h.frame)]
+    if isinstance(h, VerdictTakenBack):
+        return [Undone(t=h.t, turn=h.turn, reason=h.reason), *said]
+    if isinstance(h, RuleDisclosed):
+        return [*said, RuleRevealed(t=h.t, rule=h.rule, nonce=h.nonce)]
+    assert isinstance(h, (Spoken, StarterDecided))
+    return said
+
+
+class Outlets:
+    """Says each happening's text, writes its recording lines, and hands it to listeners."""
+
+    def __init__(self, voice: Voice, recorder: RecordingWriter | None = None,
+                 listeners: Iterable[Callable[[Happening], None]] = ()) -> None:
+        self.voice = voice
+        self.recorder = recorder
+        self.listeners = list(listeners)
+
+    def deliver(self, happenings: Iterable[Happening]) -> None:
+        for happening in happenings:
+            if happening.text:
+                self.voice.say(happening.text)
+            if self.recorder is not None:
+                for line in recording_lines(happening):
+                    self.recorder.write(line)
+            for listener in self.listeners:
+                listener(happening)
+
+    def say(self, text: str, t: float = 0.0) -> None:
+        """A sentence from the live loop itself (the camera is gone), recorded as said."""
+        self.deliver([Spoken(t, text)])
