@@ -1,0 +1,142 @@
+"""The view of the table: what the picture shows (from pixels), and the window under Xvfb."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from dealer.table_view import (
+    VERDICT_COLOURS,
+    CameraPicture,
+    SeenOutline,
+    ViewState,
+    render_view,
+    view_of_round,
+)
+from engine.judging import judge_text
+from engine.rules import resolve_rule
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKED = (ROOT / "examples" / "worked-example.eleusis").read_text(encoding="utf-8")
+
+
+def _state(verdict_kind: str = "rejected") -> ViewState:
+    """The worked example (line 7H 4C 9H, QD a branch under 7H), a camera frame with one card read."""
+    rnd = judge_text(WORKED, resolve_rule).round
+    frame = np.full((360, 640, 3), 90, np.uint8)
+    camera = CameraPicture(frame, (SeenOutline(((300, 120), (360, 120), (360, 200), (300, 200)), "9H", 0.97),),
+                           (("play", ((200, 80), (460, 80), (460, 260), (200, 260))),))
+    return view_of_round(rnd, ViewState(camera=camera, verdict="Бо играет 4♣ и 9♥: принято.",
+                                        verdict_kind=verdict_kind, seal="ab" * 32, title="Round 1 of 3"))
+
+
+def _band_colour(picture: np.ndarray) -> tuple[int, int, int]:
+    """The median RGB of the verdict band's left margin (under no text)."""
+    b, g, r = np.median(picture[10:120, 2:20].reshape(-1, 3), axis=0)
+    return int(r), int(g), int(b)
+
+
+def _card_faces(picture: np.ndarray) -> int:
+    """White card-sized blobs below the camera view (the engine's layout, drawn as cards)."""
+    h, w = picture.shape[:2]
+    region = picture[int(h * 0.62):, : int(w * 0.70)]
+    white = np.all(region > 235, axis=2).astype(np.uint8)
+    count, _labels, stats, _ = cv2.connectedComponentsWithStats(white)
+    area = h * w / 1000  # a card is over a thousandth of the picture, a letter is far less
+    return int(sum(1 for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] > area))
+
+
+@pytest.mark.parametrize("kind", ["accepted", "rejected", "trouble"])
+def test_the_verdict_band_has_the_verdicts_colour(kind: str) -> None:
+    colour = _band_colour(render_view(_state(kind)))
+    assert np.abs(np.subtract(colour, VERDICT_COLOURS[kind])).max() <= 3
+
+
+def test_the_main_line_and_branches_are_drawn_as_cards() -> None:
+    # given 7H 4C 9H on the main line and QD under 7H, then four card faces are drawn
+    picture = render_view(_state())
+    assert _card_faces(picture) == 4
+    # and with one more card on the line, five
+    rnd = judge_text(WORKED + "Cy: play 2S\n", resolve_rule).round
+    assert _card_faces(render_view(view_of_round(rnd, _state()))) == 5
+    # and with no round, none
+    assert _card_faces(render_view(replace(_state(), round=None))) == 0
+
+
+def test_the_camera_view_shows_the_cards_outline_in_green() -> None:
+    picture = render_view(_state())
+    green = np.all(np.abs(picture.astype(int) - (40, 220, 40)) <= 10, axis=2)  # BGR of the outline
+    camera = _state().camera
+    assert camera is not None
+    unsure = render_view(replace(_state(), camera=replace(camera, cards=(
+        SeenOutline(((300, 120), (360, 120), (360, 200), (300, 200)), None, 0.2),))))
+    red = np.all(np.abs(unsure.astype(int) - (40, 40, 240)) <= 10, axis=2)
+    assert green.sum() > 500 and red.sum() > 500
+
+
+def _xvfb() -> tuple[subprocess.Popen[bytes], str]:
+    """A private X server on a free display number (Xvfb picks it: -displayfd)."""
+    read, write = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+                            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as stream:
+        number = stream.readline().strip()
+    return proc, f":{number}"
+
+
+SHOW = """
+import sys, time, cv2
+from dealer.table_view import TableWindow
+picture = cv2.imread(sys.argv[1])
+window = TableWindow(headless=False)
+window.show(picture)
+end = time.monotonic() + 20
+while time.monotonic() < end:
+    cv2.waitKey(50)
+"""
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed (apt install xvfb)")
+def test_the_window_shows_the_view_on_a_display(tmp_path: Path) -> None:
+    from PIL import ImageGrab
+
+    picture_path = tmp_path / "view.png"
+    cv2.imwrite(str(picture_path), render_view(_state("rejected")))
+    server, display = _xvfb()
+    shower = None
+    try:
+        env = dict(os.environ, DISPLAY=display, PYTHONPATH=str(ROOT))
+        shower = subprocess.Popen([sys.executable, "-c", SHOW, str(picture_path)], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        red = np.zeros((1, 1), bool)
+        for _ in range(60):  # the window appears within seconds: look for the red verdict band
+            time.sleep(0.25)
+            shot = np.asarray(ImageGrab.grab(xdisplay=display).convert("RGB")).astype(int)
+            red = np.all(np.abs(shot - VERDICT_COLOURS["rejected"]) <= 12, axis=2)
+            if red.sum() > 20000:
+                break
+        assert red.sum() > 20000, "no window with the red verdict band on the screen"
+        # the band is the top of the view: under it, the green table and white cards
+        rows = np.nonzero(red.sum(axis=1) > 200)[0]
+        cols = np.nonzero(red.sum(axis=0) > 20)[0]
+        window = shot[rows.min():, cols.min():cols.max() + 1]
+        white = np.all(window > 235, axis=2)
+        assert white.sum() > 2000, "no card faces under the verdict band"
+        band_h = rows.max() - rows.min()
+        assert 0.08 < band_h / (window.shape[1] * 9 / 16) < 0.2  # the band is about 13% of the view's height
+    finally:
+        if shower is not None:
+            shower.kill()
+            shower.wait()
+        server.kill()
+        server.wait()
