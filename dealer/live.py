@@ -38,7 +38,7 @@ RECORD_FILE = "round.eleusis"
 
 @dataclass(frozen=True)
 class LiveOptions:
-    camera: int | None = None
+    camera: int | str | None = None  # a device number or a stream URL
     video: Path | None = None
     players: str | None = None
     rule: str | None = None
@@ -104,6 +104,8 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
         source = _open_source(options)
         frames = iter(source.frames())
         first = next(frames)  # a camera that cannot open says so now, before anything is recorded
+        if options.camera is not None:
+            print(source.report(), file=sys.stderr)  # what the camera gave: 1920x1080 was asked
     except StopIteration:
         print(f"eleusis play: {source.name} gives no frame at all", file=sys.stderr)
         return 2

@@ -26,7 +26,9 @@ def register(subparsers: Any) -> None:
         "in the repo and says every verdict.",
     )
     src = parser.add_mutually_exclusive_group()
-    src.add_argument("--camera", type=int, default=None, metavar="N", help="watch camera N (0 = the first webcam)")
+    src.add_argument("--camera", type=_camera_arg, default=None, metavar="N|URL",
+                     help="watch camera N (0 = the first webcam) or a stream URL: a phone's http MJPEG or RTSP "
+                     "address (README: a phone as the camera)")
     src.add_argument("--video", type=Path, default=None, help="a recorded video of the table")
     src.add_argument("--record", type=Path, default=None,
                      help="a game record (docs/record-format.md) to deal aloud turn by turn")
@@ -39,9 +41,20 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--voice", choices=("auto", "speech", "text"), default="auto",
                         help="auto: speak when possible and print always (default)")
     parser.add_argument("--wav-dir", type=Path, default=None, help="keep every spoken sentence as a WAV file here")
+    parser.add_argument("--settle", type=float, default=2.0, metavar="SECONDS",
+                        help="how long cards must lie still before they are judged (default 2)")
     parser.add_argument("--pace", type=float, default=0.0,
                         help="with --record: seconds to wait between turns (default 0)")
     parser.set_defaults(run=run)
+
+
+def _camera_arg(text: str) -> int | str:
+    from vision.frames import camera_from_text
+
+    try:
+        return camera_from_text(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def _default_out() -> Path:
@@ -78,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
 
         options = LiveOptions(
             camera=args.camera, video=args.video, players=args.players, rule=args.rule,
-            hand=args.hand, profile=args.profile, out=args.out or _default_out(),
+            hand=args.hand, profile=args.profile, out=args.out or _default_out(), settle_s=args.settle,
         )
         return run_live(options, voice)
     finally:

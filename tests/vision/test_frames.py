@@ -115,3 +115,32 @@ def test_given_a_camera_with_a_passing_hiccup_when_streamed_then_it_carries_on()
     source = CameraSource(0, max_failed_reads=3, retry_wait_s=0.0, capture_factory=lambda i: Hiccup(0))
     stream = source.frames()
     assert [next(stream).index for _ in range(3)] == [0, 1, 2]
+
+
+def test_given_a_webcam_then_full_hd_is_asked_and_what_came_is_reported() -> None:
+    class Small(ScriptedCapture):
+        def __init__(self) -> None:
+            super().__init__(good=2)
+            self.asked: dict[int, float] = {}
+
+        def set(self, prop: int, value: float) -> bool:
+            self.asked[prop] = value
+            return True
+
+    capture = Small()
+    source = CameraSource(0, capture_factory=lambda i: capture)
+    assert source.report() == "camera 0: no frame yet"
+    next(source.frames())
+    assert capture.asked == {cv2.CAP_PROP_FRAME_WIDTH: 1920, cv2.CAP_PROP_FRAME_HEIGHT: 1080}
+    assert source.report() == "camera 0: asked for 1920x1080, got 6x4"
+
+
+def test_given_a_stream_url_then_nothing_is_asked_and_a_password_is_never_shown() -> None:
+    from vision.frames import camera_from_text
+
+    opened: list[object] = []
+    source = CameraSource(camera_from_text("rtsp://me:secret@10.0.0.2:554/live"),
+                          capture_factory=lambda d: opened.append(d) or ScriptedCapture(1))
+    next(source.frames())
+    assert opened == ["rtsp://me:secret@10.0.0.2:554/live"]
+    assert source.report() == "stream rtsp://me:***@10.0.0.2:554/live: 6x4" and "secret" not in source.name

@@ -1,0 +1,78 @@
+"""`eleusis play --camera URL`: a round dealt from a local http MJPEG stream, as a phone sends it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dealer.cli import main
+from dealer.demo import DEMO_HAND, DEMO_PLAYERS, DEMO_RULE, shipped_video
+from dealer.make_demo import DEMO_SCRIPT
+from dealer.mjpeg_serve import MjpegServer
+from engine.cards import parse_cards
+
+# 3x the video's 2 frames a second, so cards lie 3.5/3 s in view: settled after 0.5 s even
+# when the busy test machine holds the reader up a while (then frames come in a burst).
+STREAM_FPS = 6.0
+SETTLE_S = 0.5
+
+
+@pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
+def test_a_round_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # given the shipped table video served as a phone IP-camera app serves it (127.0.0.1 only, bounded)
+    out = tmp_path / "rec"
+    with MjpegServer(shipped_video(), fps=STREAM_FPS, max_seconds=120) as url:
+        code = main(["play", "--camera", url, "--players", DEMO_PLAYERS, "--rule", DEMO_RULE,
+                     "--hand", str(DEMO_HAND), "--settle", str(SETTLE_S), "--voice", "text", "--out", str(out)])
+    captured = capsys.readouterr()
+    # then the dealer says what the stream gives, and deals the whole round from it
+    assert code == 0, captured.out + captured.err
+    assert re.search(r"stream http://127\.0\.0\.1:\d+/video: 1280x720", captured.err)
+    assert "The round is over: Cy emptied the hand." in captured.out
+    # and the game record holds every card the script laid, in order, starter first
+    record = (out / "round.eleusis").read_text(encoding="utf-8")
+    laid = [c for step in DEMO_SCRIPT if step.cards for c in parse_cards(" ".join(step.cards))]
+    start = re.search(r"^start: (.*)$", record, re.M)
+    assert start is not None
+    played = []
+    for line in record.splitlines():
+        action = re.match(r"^\w+: (?:play|noplay) ([^|#]*)", line)
+        if action:
+            played += parse_cards(action.group(1))
+    assert list(parse_cards(start.group(1))) + played == laid
+
+
+def test_a_stream_that_is_not_there_is_named_and_nothing_is_recorded(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    with _closed_port() as url:
+        code = main(["play", "--camera", url, "--players", "Ana Bo Cy", "--voice", "text",
+                     "--out", str(tmp_path / "rec")])
+    assert code == 2
+    assert "cannot be opened: is the camera app running, on the same Wi-Fi" in capsys.readouterr().err
+    assert not (tmp_path / "rec").exists()
+
+
+class _closed_port:
+    """A URL on 127.0.0.1 where nothing listens."""
+
+    def __enter__(self) -> str:
+        import socket
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        return f"http://127.0.0.1:{port}/video"
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+@pytest.mark.parametrize("value", ["webcam", "ftp://phone/video", "-1"])
+def test_a_camera_that_is_neither_a_number_nor_a_stream_url_is_refused(value: str,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["play", "--camera", value, "--players", "Ana Bo Cy"])
+    assert info.value.code == 2
+    assert "give a device number (0 is the first webcam) or a stream URL" in capsys.readouterr().err
