@@ -140,11 +140,13 @@ class CameraProfile:
     def load(cls, path: str | Path) -> CameraProfile:
         p = Path(path)
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
+            data = json.loads(p.read_text(encoding="utf-8-sig"))
         except OSError as exc:
             raise ProfileFileError(f"{str(p)!r}: cannot read the camera profile ({exc.strerror})") from exc
         except json.JSONDecodeError as exc:
             raise ProfileFileError(f"{str(p)!r}: not JSON ({exc})") from exc
+        except UnicodeDecodeError as exc:
+            raise ProfileFileError(f"{str(p)!r}: not UTF-8 text (byte {exc.start}): not a camera profile") from None
         return cls.from_dict(data, where=repr(str(p)))
 
 

@@ -265,9 +265,11 @@ class TableLayout:
     def load(cls, path: str | Path) -> TableLayout:
         p = Path(path)
         try:
-            text = p.read_text(encoding="utf-8")
+            text = p.read_text(encoding="utf-8-sig")
         except OSError as exc:
             raise ProfileFileError(f"{str(p)!r}: cannot read the table layout ({exc.strerror})") from exc
+        except UnicodeDecodeError as exc:
+            raise ProfileFileError(f"{str(p)!r}: not UTF-8 text (byte {exc.start}): not a table layout") from None
         return cls.from_json(text, where=repr(str(p)))
 
 

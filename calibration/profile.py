@@ -82,11 +82,13 @@ class TableProfile:
         p = Path(path)
         where = repr(str(p))
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
+            data = json.loads(p.read_text(encoding="utf-8-sig"))
         except OSError as exc:
             raise ProfileFileError(f"{where}: cannot read the table profile ({exc.strerror})") from exc
         except json.JSONDecodeError as exc:
             raise ProfileFileError(f"{where}: not JSON ({exc})") from exc
+        except UnicodeDecodeError as exc:
+            raise ProfileFileError(f"{where}: not UTF-8 text (byte {exc.start}): not a table profile") from None
         check_format(data, PROFILE_FORMAT, PROFILE_VERSION, where, "table profile",
                      "run `eleusis calibrate table` again")
         try:

@@ -1,5 +1,9 @@
+import signal
 import sys
 
-from dealer.cli import main
+try:
+    from dealer.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the command line is still loading
+    sys.exit(128 + signal.SIGINT)
 
 sys.exit(main())

@@ -43,13 +43,39 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "run", None):
-        parser.print_help()
+    """Run one command; bad input exits 2 with a message, Ctrl-C exits 130 with one
+    (never a traceback: issue 9)."""
+    from dealer.inputs import InputError, check_argv_text
+
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        check_argv_text(args_list)
+        parser = build_parser()
+        args = parser.parse_args(args_list)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return 2
+        code = args.run(args)
+    except InputError as exc:
+        print(f"eleusis: {exc}", file=sys.stderr)
         return 2
-    code = args.run(args)
+    except KeyboardInterrupt:
+        print("\neleusis: stopped by Ctrl-C.", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `eleusis rules list | head`: the reader left, nothing to say
+        _silence_stdout()
+        return 0
     return int(code or 0)
+
+
+def _silence_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from dealer.inputs import InputError, read_text_file
 from dealer.narrate import card_words, describe_result, describe_turn
 from dealer.session import rule_in_words
 from dealer.voice import Voice
@@ -46,9 +47,9 @@ def shipped_record() -> Path:
 def deal_record_aloud(path: Path, voice: Voice, pace_s: float = 0.0) -> int:
     """Deal a game record turn by turn: each verdict said, then the result and the rule."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"eleusis play: cannot read the game record {str(path)!r}: {exc}", file=sys.stderr)
+        text = read_text_file(path, "the game record")
+    except InputError as exc:
+        print(f"eleusis play: {exc}", file=sys.stderr)
         return 2
     try:
         judgement = judge_text(text, resolve_rule)

@@ -15,6 +15,7 @@ from engine.events import TurnOutcome
 from engine.record import GameRecord, parse_record
 from engine.round import Round
 from engine.rules.base import Rule
+from engine.rules.errors import RuleError
 
 __all__ = ["Judgement", "RuleResolver", "judge_record", "judge_text", "judgement_json"]
 
@@ -52,6 +53,8 @@ def judge_record(record: GameRecord, resolve_rule: RuleResolver) -> Judgement:
             outcome = rnd.apply(line.action)
         except RoundError as exc:
             raise RecordError(line.number, str(exc)) from None
+        except RuleError as exc:  # R1: the rule must decide every attempt; this one cannot
+            raise RecordError(line.number, f"the rule cannot decide this turn: {exc}") from None
         turns.append((line.number, outcome))
         if rnd.ended is not None:
             ended_at = line.number
@@ -59,8 +62,21 @@ def judge_record(record: GameRecord, resolve_rule: RuleResolver) -> Judgement:
 
 
 def judge_text(text: str, resolve_rule: RuleResolver) -> Judgement:
-    """Parse and judge a record's text."""
-    return judge_record(parse_record(text), resolve_rule)
+    """Parse and judge a record's text. Faults are reported in the order of the lines:
+    an impossible turn before a later line that does not parse is the one named."""
+    try:
+        record = parse_record(text)
+    except RecordError as syntax:
+        lines = text.splitlines()
+        if syntax.line <= 1 or syntax.line > len(lines):
+            raise
+        try:
+            judge_record(parse_record("\n".join(lines[:syntax.line - 1])), resolve_rule)
+        except RecordError as earlier:
+            if earlier.line < syntax.line:
+                raise earlier from None
+        raise
+    return judge_record(record, resolve_rule)
 
 
 def judgement_json(judgement: Judgement) -> dict[str, Any]:

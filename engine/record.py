@@ -49,6 +49,11 @@ from engine.events import (
 __all__ = ["HEADERS", "GameRecord", "RecordLine", "format_action", "format_record", "parse_record"]
 
 HEADERS = ("players", "rule", "start", "hand", "decks")
+# Limits (issue 9): a record line is a turn, never a book. The longest real line is a
+# no play showing a hand that grew by penalties; 20,000 characters hold 5,000 cards.
+MAX_LINE_CHARS = 20_000
+MAX_HAND = 1_000  # the deal check (C3) refuses far smaller hands for the shoe anyway
+MAX_DECKS = 20
 _REQUIRED = ("players", "rule", "start")
 # A header or a turn; any other indented line right after ``rule:`` continues the rule.
 _LINE_START = re.compile(r"^(?:(?:players|rule|start|hand|decks)\s*:|[^\s:]+\s*:\s*(?:play|noplay|prophet)\b)", re.IGNORECASE)
@@ -91,10 +96,14 @@ def _cards(text: str, number: int, what: str) -> tuple[Card, ...]:
         raise RecordError(number, f"{what}: {exc}") from None
 
 
-def _positive(value: str, number: int, name: str) -> int:
-    if not value.isdigit() or int(value) < 1:
-        raise RecordError(number, f"{name}: {value!r} is not a positive whole number")
-    return int(value)
+def _positive(value: str, number: int, name: str, maximum: int) -> int:
+    shown = repr(value) if len(value) <= 20 else f"{value[:12]!r}... ({len(value)} characters)"
+    digits = value.lstrip("0")
+    if not (value.isascii() and value.isdigit()) or not digits:
+        raise RecordError(number, f"{name}: {shown} is not a positive whole number")
+    if len(digits) > len(str(maximum)) or int(digits) > maximum:
+        raise RecordError(number, f"{name}: {shown} is too large (at most {maximum})")
+    return int(digits)
 
 
 def _prophet_suffix(text: str, number: int, noplay: bool) -> ProphetDecision:
@@ -147,6 +156,9 @@ def parse_record(text: str) -> GameRecord:
     actions: list[RecordLine] = []
     continues_rule = False
     for number, raw in enumerate(text.splitlines(), start=1):
+        if len(raw) > MAX_LINE_CHARS:
+            raise RecordError(number, f"the line is {len(raw)} characters long; a record line holds at most "
+                                      f"{MAX_LINE_CHARS}")
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -185,8 +197,9 @@ def parse_record(text: str) -> GameRecord:
         players=players,
         rule=headers["rule"],
         starters=_cards(headers["start"], header_lines["start"], "start"),
-        hand_size=_positive(headers["hand"], header_lines["hand"], "hand") if "hand" in headers else DEFAULT_HAND,
-        decks=_positive(headers["decks"], header_lines["decks"], "decks") if "decks" in headers else DEFAULT_DECKS,
+        hand_size=(_positive(headers["hand"], header_lines["hand"], "hand", MAX_HAND)
+                   if "hand" in headers else DEFAULT_HAND),
+        decks=_positive(headers["decks"], header_lines["decks"], "decks", MAX_DECKS) if "decks" in headers else DEFAULT_DECKS,
     )
     if not start.starters:
         raise RecordError(header_lines["start"], "start: no starter card (C4)")

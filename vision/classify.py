@@ -81,11 +81,13 @@ class ClassifierMeta:
     def load(cls, path: str | Path) -> ClassifierMeta:
         where = str(path)
         try:
-            raw = json.loads(Path(path).read_text(encoding="utf-8"))
+            raw = json.loads(Path(path).read_text(encoding="utf-8-sig"))
         except OSError as exc:
             raise ModelLoadError(f"{where!r}: cannot read the model metadata ({exc.strerror})") from exc
         except json.JSONDecodeError as exc:
             raise ModelLoadError(f"{where!r}: not JSON (line {exc.lineno}: {exc.msg})") from exc
+        except UnicodeDecodeError as exc:
+            raise ModelLoadError(f"{where!r}: not UTF-8 text (byte {exc.start}): not model metadata") from None
         return cls.from_dict(raw, where)
 
     @classmethod

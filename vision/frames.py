@@ -70,13 +70,37 @@ class FrameSource(Protocol):
     def frames(self) -> Iterator[Frame]: ...
 
 
+MAX_IMAGE_PIXELS = 64_000_000  # a 50-megapixel phone photo fits; a header claiming 60000x60000 does not
+
+
+def _check_pixel_count(path: Path) -> None:
+    """Refuse an image whose header claims more pixels than a photo has, before decoding it
+    (decoding would take width x height x 3 bytes)."""
+    from PIL import Image
+
+    try:
+        with Image.open(path) as im:
+            width, height = im.size
+    except Image.DecompressionBombError:
+        raise ImageReadError(f"{str(path)!r}: the image claims too many pixels to be a photo") from None
+    except (OSError, ValueError, SyntaxError):
+        return  # not a format Pillow knows: OpenCV decides below
+    if width * height > MAX_IMAGE_PIXELS:
+        raise ImageReadError(f"{str(path)!r}: the image is {width}x{height} pixels; at most "
+                             f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels are read")
+
+
 def read_image(path: str | Path) -> BgrImage:
     """Read an image file as BGR uint8, or raise :class:`ImageReadError` naming it."""
     p = Path(path)
     if not p.is_file():
         raise ImageReadError(f"{str(path)!r}: no such file")
+    _check_pixel_count(p)
     data = np.fromfile(str(p), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    try:
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    except cv2.error:
+        image = None
     if image is None:
         raise ImageReadError(f"{str(path)!r}: not an image OpenCV can decode")
     return np.ascontiguousarray(image)

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from dealer.inputs import InputError, read_text_file
 from dealer.narrate import describe_result, describe_turn
 from engine.errors import RecordError
 from engine.judging import Judgement, judge_text, judgement_json
@@ -37,9 +38,7 @@ def register(subparsers: Any) -> None:
 
 
 def _read(path: Path) -> str:
-    if str(path) == "-":
-        return sys.stdin.read()
-    return path.read_text(encoding="utf-8")
+    return read_text_file(path, "the game record")
 
 
 def _sentences(judgement: Judgement, reveal: bool) -> list[tuple[int | None, str]]:
@@ -55,11 +54,8 @@ def _sentences(judgement: Judgement, reveal: bool) -> list[tuple[int | None, str
 def run(args: argparse.Namespace) -> int:
     try:
         text = _read(args.file)
-    except OSError as exc:
-        print(f"eleusis judge: cannot read {str(args.file)!r}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print(f"eleusis judge: {str(args.file)!r} is not UTF-8 text", file=sys.stderr)
+    except InputError as exc:
+        print(f"eleusis judge: {exc}", file=sys.stderr)
         return 2
     try:
         judgement = judge_text(text, resolve_rule)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer import demo
+from dealer.inputs import hand_size, pace_seconds, settle_seconds
 
 __all__ = ["register", "run"]
 
@@ -34,16 +35,18 @@ def register(subparsers: Any) -> None:
                      help="a game record (docs/record-format.md) to deal aloud turn by turn")
     parser.add_argument("--players", default=None, help="seats from the dealer's left, e.g. 'Ana Bo Cy Dee' (C2, C5)")
     parser.add_argument("--rule", default=None, help="the secret rule: a library id or a rule text (R1)")
-    parser.add_argument("--hand", type=int, default=None, help="cards dealt to each player (C3, default 14)")
+    parser.add_argument("--hand", type=hand_size, default=None, help="cards dealt to each player (C3, default 14)")
+    parser.add_argument("--allow-rejected-rule", action="store_true",
+                        help="play a rule text even though the rule checker rejects it (see `eleusis rules check`)")
     parser.add_argument("--profile", type=Path, default=None, help="table profile from `eleusis calibrate table`")
     parser.add_argument("--out", type=Path, default=None,
                         help="folder for the recording of this round (default: recordings/<date-time>)")
     parser.add_argument("--voice", choices=("auto", "speech", "text"), default="auto",
                         help="auto: speak when possible and print always (default)")
     parser.add_argument("--wav-dir", type=Path, default=None, help="keep every spoken sentence as a WAV file here")
-    parser.add_argument("--settle", type=float, default=2.0, metavar="SECONDS",
+    parser.add_argument("--settle", type=settle_seconds, default=2.0, metavar="SECONDS",
                         help="how long cards must lie still before they are judged (default 2)")
-    parser.add_argument("--pace", type=float, default=0.0,
+    parser.add_argument("--pace", type=pace_seconds, default=0.0,
                         help="with --record: seconds to wait between turns (default 0)")
     parser.set_defaults(run=run)
 
@@ -61,9 +64,45 @@ def _default_out() -> Path:
     return Path("recordings") / time.strftime("%Y%m%d-%H%M%S")
 
 
+def input_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options, checked before anything is said or written (issue 9);
+    None when nothing is. A rule text must pass the checker unless --allow-rejected-rule."""
+    if args.record is not None:
+        given = [name for name, value in (("--players", args.players), ("--rule", args.rule),
+                                          ("--hand", args.hand), ("--out", args.out)) if value is not None]
+        if given:
+            return (f"{', '.join(given)} cannot be used with --record: the game record names the players, "
+                    "the rule and the hand, and dealing it aloud writes no recording")
+        return None
+    if args.rule is not None:
+        from engine.rules import LIBRARY, RuleSyntaxError, check_rule, resolve_rule
+
+        try:
+            rule = resolve_rule(args.rule)
+        except RuleSyntaxError as exc:
+            return f"--rule: {exc}"
+        if args.rule.strip() not in LIBRARY and not args.allow_rejected_rule:  # library rules are checked in the suite
+            report = check_rule(rule)
+            if not report.ok:
+                return ("--rule: the rule checker rejects this rule (" + "; ".join(report.problems) + "); "
+                        "`eleusis rules check` says more, --allow-rejected-rule plays it anyway")
+    if args.players and args.hand is not None:
+        from engine.cards import DECK_SIZE, DEFAULT_DECKS
+
+        seats = len(args.players.replace(",", " ").split())
+        if seats and args.hand * seats + 1 > DEFAULT_DECKS * DECK_SIZE:
+            return (f"--hand {args.hand}: {seats} hands of {args.hand} and a starter need more than "
+                    f"{DEFAULT_DECKS * DECK_SIZE} cards (C1, C3)")
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from dealer.voice import VoiceError, open_voice
 
+    problem = input_problem(args)
+    if problem is not None:
+        print(f"eleusis play: {problem}", file=sys.stderr)
+        return 2
     wav_dir = args.wav_dir
     if args.camera is None and args.video is None and args.record is None:
         video = demo.shipped_video()

@@ -27,6 +27,7 @@ from engine.rules import (
     check_rule,
     resolve_rule,
 )
+from dealer.inputs import read_text_file
 from engine.seal import seal, verify
 
 __all__ = ["register", "report_json", "run_check", "run_list", "run_show"]
@@ -103,9 +104,7 @@ def report_json(report: RuleReport) -> dict[str, Any]:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    text = " ".join(args.text)
-    if text == "-":
-        text = sys.stdin.read()
+    text = _rule_text(args.text)
     if args.depth < 1:
         print(f"eleusis rules check: --depth must be 1 or more, got {args.depth}", file=sys.stderr)
         return 2
@@ -136,7 +135,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 def _rule_text(words: list[str]) -> str:
     text = " ".join(words)
-    return sys.stdin.read() if text == "-" else text
+    return read_text_file("-", "the rule on standard input", limit=100_000) if text == "-" else text
 
 
 def run_seal(args: argparse.Namespace) -> int:

@@ -34,6 +34,9 @@ from engine.rules.errors import RuleError
 __all__ = ["FAIRNESS_MIN_KINDS", "RuleReport", "check_rule"]
 
 FAIRNESS_MIN_KINDS = 10  # seeds/003: "not fewer than ten possibilities from a whole deck"
+# Work bound of one check (issue 9): steps as counted by CompiledRule.cost. A cheap rule
+# spends a few million; count(line, any(line, ...)) would spend 250 million unbounded.
+MAX_STEPS = 40_000_000
 _KINDS = all_kinds()
 
 
@@ -56,6 +59,7 @@ class RuleReport:
     mean_legal: float  # mean count of kinds legal after lines past the starter
     worst_line: tuple[Card, ...] = field(default=())
     exhaustive: bool = False  # every reachable history was judged (a rule looking at 1-2 last cards)
+    cut_short: bool = False  # the step budget ran out: fewer lines were explored than usual
 
     @property
     def ok(self) -> bool:
@@ -83,6 +87,9 @@ class RuleReport:
              if self.exhaustive else
              f"  explored {self.lines_explored} lines, up to {self.depth} cards long (a sample)"),
         ]
+        if self.cut_short:
+            lines.append("  note: the rule is costly to decide, so the checker stopped early (its step "
+                         "budget was spent); fewer lines were explored than for a cheap rule")
         return "\n".join(lines)
 
 
@@ -92,9 +99,17 @@ class _Undecided(Exception):
         self.problem = problem
 
 
+class _OutOfSteps(Exception):
+    """The step budget is spent: stop exploring, judge on what was seen."""
+
+
 class _Explorer:
-    def __init__(self, rule: Rule, rng: random.Random, decks: int) -> None:
+    def __init__(self, rule: Rule, rng: random.Random, decks: int, max_steps: int) -> None:
         self.rule = rule
+        cost = getattr(rule, "cost", None)  # CompiledRule: steps of one decision by line length
+        self.cost = cost if callable(cost) else (lambda line_length: 1)
+        self.steps = 0
+        self.max_steps = max_steps
         self.rng = rng
         self.decks = decks
         self.explored = 0
@@ -115,6 +130,9 @@ class _Explorer:
         return answer
 
     def legal_kinds(self, line: tuple[Card, ...]) -> list[Card]:
+        self.steps += len(_KINDS) * int(self.cost(len(line)))
+        if self.steps > self.max_steps and self.explored:
+            raise _OutOfSteps
         self.explored += 1
         self.deepest = max(self.deepest, len(line))
         legal = [card for card in _KINDS if self.verdict(line, card)]
@@ -189,22 +207,25 @@ class _Explorer:
 
 def check_rule(rule: Rule | str, *, seed: int = 0, walks: int = 24, adversarial: int = 3,
                depth: int = 40, min_kinds: int = FAIRNESS_MIN_KINDS, decks: int = DEFAULT_DECKS,
-               level_cap: int = 300, starter_cap: int = 3000) -> RuleReport:
+               level_cap: int = 300, starter_cap: int = 3000, max_steps: int = MAX_STEPS) -> RuleReport:
     """Explore reachable main lines of ``rule`` and report whether it is fair (see module doc).
 
     ``rule`` is a Rule, a library id or a rule text. Deterministic for a given ``seed``;
     ``depth`` bounds the length of the lines explored. A compiled rule that looks only at
     the last one or two cards (``CompiledRule.window``) is explored exhaustively.
+    ``max_steps`` bounds the work (``CompiledRule.cost`` steps per decision, 1 for another
+    Rule): a costly rule is explored less, and the report says so (``cut_short``).
     """
     if isinstance(rule, str):
         from engine.rules import resolve_rule
 
         rule = resolve_rule(rule)
     rng = random.Random(seed)
-    ex = _Explorer(rule, rng, decks)
+    ex = _Explorer(rule, rng, decks, max_steps)
     problems: list[str] = []
     first_cards = 0
     exhaustive = False
+    cut_short = False
     window = getattr(rule, "window", None)
     try:
         first = ex.legal_kinds(())
@@ -222,6 +243,8 @@ def check_rule(rule: Rule | str, *, seed: int = 0, walks: int = 24, adversarial:
         ex.determinism(samples=20)
     except _Undecided as exc:
         problems.append(exc.problem)
+    except _OutOfSteps:
+        cut_short, exhaustive = True, False
     if problems:
         pass  # an undecided attempt says it all
     elif first_cards == 0:
@@ -248,4 +271,5 @@ def check_rule(rule: Rule | str, *, seed: int = 0, walks: int = 24, adversarial:
         mean_legal=sum(counts) / len(counts) if counts else 0.0,
         worst_line=worst[1],
         exhaustive=exhaustive,
+        cut_short=cut_short,
     )

@@ -35,6 +35,7 @@ __all__ = [
     "check_each_scope",
     "compile_node",
     "dependencies",
+    "visits",
 ]
 
 Fn = Callable[[Sequence[Card], Card, "Card | None"], Any]
@@ -47,11 +48,46 @@ _NEXT_SUIT = {s: s.next() for s in _SUIT_ORDER}
 _RED, _BLACK = Colour.RED, Colour.BLACK
 _D, _H = Suit.DIAMONDS, Suit.HEARTS
 _PRIMES = frozenset({2, 3, 5, 7, 11, 13})
+_ANY_CARD = Card(1, Suit.CLUBS)  # evaluates constant parts of a rule at compile time
+_MR_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)  # decide every n < 3.3 * 10**24
 
 
 def _is_prime(n: int) -> bool:
-    """Any whole number (sums of ranks reach 17, 19, 23, ...)."""
-    return n >= 2 and all(n % d for d in range(2, math.isqrt(n) + 1))
+    """Any whole number (sums of ranks reach 17, 19, 23, ...): trial division for small
+    ones, Miller-Rabin with fixed bases (exact below 3.3e24) for the rest, so a product
+    of large numbers costs microseconds, not hours."""
+    if n < 2:
+        return False
+    if n < 1_000_000:
+        return all(n % d for d in range(2, math.isqrt(n) + 1))
+    if n >= 3_317_044_064_679_887_385_961_981:
+        raise RuleEvaluationError(f"a number of about {n.bit_length() * 3 // 10} digits is too large "
+                                  "to test for .prime")
+    for p in _MR_BASES:
+        if n % p == 0:
+            return n == p
+    d, r = n - 1, 0
+    while d % 2 == 0:
+        d //= 2
+        r += 1
+    for a in _MR_BASES:
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def _is_int_literal(node: Node) -> bool:
+    """A number known when the rule is compiled: 7, K, -3."""
+    if isinstance(node, Literal):
+        return node.kind == "int"
+    return isinstance(node, Unary) and node.op == "-" and _is_int_literal(node.operand)
 
 
 def _is_red(c: Card) -> bool:
@@ -312,6 +348,7 @@ def _member(node: Member) -> Fn:
     singles: list[Fn] = []
     ranges: list[tuple[Fn, Fn]] = []
     constant: set[Any] = set()
+    intervals: list[tuple[int, int]] = []  # constant ranges stay (lo, hi): 1..10000000 costs nothing
     all_constant = True
     for item in node.items:
         if isinstance(item, RangeItem):
@@ -320,8 +357,8 @@ def _member(node: Member) -> Fn:
             lo = _expect(item.low, compile_node(item.low), "int", "a range")
             hi = _expect(item.high, compile_node(item.high), "int", "a range")
             ranges.append((lo, hi))
-            if isinstance(item.low, Literal) and isinstance(item.high, Literal):
-                constant.update(range(int(item.low.value), int(item.high.value) + 1))
+            if _is_int_literal(item.low) and _is_int_literal(item.high):
+                intervals.append((lo((), _ANY_CARD, None), hi((), _ANY_CARD, None)))
             else:
                 all_constant = False
         else:
@@ -330,7 +367,7 @@ def _member(node: Member) -> Fn:
                 raise _type_error(item, f"the set holds {TYPE_NAMES[it]}, but the value is {TYPE_NAMES[vt]}")
             singles.append(f)
             if isinstance(item, Literal):
-                constant.add(f((), Card(1, Suit.CLUBS), None))
+                constant.add(f((), _ANY_CARD, None))
             else:
                 all_constant = False
     m = _compile_modulus(node.modulus, vt, node)
@@ -338,15 +375,20 @@ def _member(node: Member) -> Fn:
     mod = _modulo(_where(node))
     if all_constant:
         members = frozenset(constant)
+        spans = tuple(intervals)
+
+        def within(v: Any) -> bool:
+            return v in members or any(lo <= v <= hi for lo, hi in spans)
+
         if m is None:
             if negated:
-                return lambda line, card, each: value(line, card, each) not in members
-            return lambda line, card, each: value(line, card, each) in members
+                return lambda line, card, each: not within(value(line, card, each))
+            return lambda line, card, each: within(value(line, card, each))
         if isinstance(node.modulus, Literal):
             n = int(node.modulus.value)
             if negated:
-                return lambda line, card, each: value(line, card, each) % n not in members
-            return lambda line, card, each: value(line, card, each) % n in members
+                return lambda line, card, each: not within(value(line, card, each) % n)
+            return lambda line, card, each: within(value(line, card, each) % n)
 
     def member(line: Sequence[Card], card: Card, each: Card | None) -> bool:
         v = value(line, card, each)
@@ -449,6 +491,31 @@ def check_each_scope(node: Node, depth: int = 0) -> None:
         for child in (value if isinstance(value, tuple) else (value,)):
             if isinstance(child, Node):
                 check_each_scope(child, depth)
+
+
+_AGGREGATES = ("count", "any", "all", "sum")
+
+
+def visits(node: Node, line_length: int) -> int:
+    """An upper bound on the steps one decision costs when the line holds ``line_length``
+    cards: each node is one step, an aggregate repeats its body once per card visited.
+    Aggregates over the whole line added or nested are what make a rule slow."""
+    if isinstance(node, Call) and node.name in _AGGREGATES and len(node.args) == 2:
+        return 1 + visits(node.args[0], line_length) + (
+            _sequence_length(node.args[0], line_length) * visits(node.args[1], line_length))
+    total = 1
+    for value in (getattr(node, f) for f in getattr(node, "__slots__", ())):
+        for child in (value if isinstance(value, tuple) else (value,)):
+            if isinstance(child, Node):
+                total += visits(child, line_length)
+    return total
+
+
+def _sequence_length(node: Node, line_length: int) -> int:
+    if (isinstance(node, Call) and node.name == "last" and len(node.args) == 1
+            and isinstance(node.args[0], Literal) and node.args[0].kind == "int"):
+        return min(int(node.args[0].value), line_length)
+    return line_length  # 'line', last(pos), last(n) with n worked out at play time
 
 
 class Dependencies:

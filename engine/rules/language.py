@@ -20,14 +20,22 @@ from engine.rules.compiler import (
     check_each_scope,
     compile_node,
     dependencies,
+    visits,
 )
 from engine.rules.errors import RuleSyntaxError
 from engine.rules.parser import parse
 from engine.rules.tree import Node, RuleTree
 
-__all__ = ["CompiledRule", "parse_rule"]
+__all__ = ["MAX_RULE_CHARS", "MAX_VISITS", "VISITS_LINE", "CompiledRule", "parse_rule"]
 
 _MEMO_LIMIT = 4096
+MAX_RULE_CHARS = 10_000  # a rule written in a minute has a few dozen characters
+# Limits that keep every rule cheap to play and to check (issue 9): one decision on a
+# main line of VISITS_LINE cards may take at most MAX_VISITS steps (see compiler.visits).
+# count(line, any(line, each.rank == card.rank)) takes about 8,100; a dozen
+# count(line, sum(line, ...)) terms added up, 40,000.
+VISITS_LINE = 40
+MAX_VISITS = 10_000
 
 
 def _any_card(line: Sequence[Card], card: Card, each: Card | None) -> bool:
@@ -41,7 +49,7 @@ class CompiledRule:
     that the main expression. Raises RuleEvaluationError when the rule cannot decide.
     """
 
-    __slots__ = ("_main", "_memo", "_starter", "_starter_count", "_text", "_tree", "_window")
+    __slots__ = ("_costs", "_main", "_memo", "_starter", "_starter_count", "_text", "_tree", "_window")
 
     def __init__(self, text: str, tree: RuleTree) -> None:
         self._text = text
@@ -51,6 +59,8 @@ class CompiledRule:
         if tree.starter is not None:
             self._starter = _boolean(tree.starter, "the start clause")
         self._main: Fn = _boolean(tree.main, "a rule")
+        _check_cost(tree)
+        self._costs: dict[int, int] = {}
         deps = dependencies(tree.main)
         self._window = None if deps.dynamic else deps.max_back
         # A rule that only looks at the last card and the card tried may cache its answers.
@@ -75,6 +85,19 @@ class CompiledRule:
         ``pos``, ``line`` or aggregates); None otherwise. The checker explores such rules
         exhaustively."""
         return self._window
+
+    def cost(self, line_length: int) -> int:
+        """An upper bound on the steps of one decision after a line of ``line_length`` cards
+        (the checker's budget counts these)."""
+        cost = self._costs.get(line_length)
+        if cost is None:
+            tree = self._tree
+            if line_length < tree.starter_count:
+                cost = visits(tree.starter, line_length) if tree.starter is not None else 1
+            else:
+                cost = visits(tree.main, line_length)
+            self._costs[line_length] = cost
+        return cost
 
     def legal(self, line: Sequence[Card], card: Card) -> bool:
         if len(line) < self._starter_count:
@@ -106,12 +129,26 @@ def _boolean(node: Node, what: str) -> Fn:
     return fn
 
 
+def _check_cost(tree: RuleTree) -> None:
+    cost = visits(tree.main, VISITS_LINE) + (visits(tree.starter, VISITS_LINE) if tree.starter else 0)
+    if cost > MAX_VISITS:
+        raise RuleSyntaxError(
+            f"the rule is too costly: one decision on a line of {VISITS_LINE} cards takes about "
+            f"{cost} steps (at most {MAX_VISITS}); aggregates over the whole line added up or nested "
+            "multiply the cost: use fewer of them, or last(k)", tree.main.line, tree.main.column)
+
+
 def parse_rule(text: str) -> CompiledRule:
     """Parse and compile a rule text; raises RuleSyntaxError (``line L, column C: ...``)."""
     if not isinstance(text, str):
         raise TypeError(f"a rule text must be a str, got {type(text).__name__}")
     if not text.strip():
         raise RuleSyntaxError("the rule is empty", 1, 1)
+    if len(text) > MAX_RULE_CHARS:
+        line = text.count("\n", 0, MAX_RULE_CHARS) + 1
+        column = MAX_RULE_CHARS - (text.rfind("\n", 0, MAX_RULE_CHARS) + 1) + 1
+        raise RuleSyntaxError(f"the rule is too long: {len(text)} characters (at most {MAX_RULE_CHARS})",
+                              line, column)
     try:
         return CompiledRule(text, parse(text))
     except RecursionError:  # a guard behind the parser's own limits

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.rules.errors import RuleSyntaxError
 
-__all__ = ["KEYWORDS", "SUIT_SYMBOLS", "Token", "tokenize"]
+__all__ = ["KEYWORDS", "MAX_NUMBER_DIGITS", "SUIT_SYMBOLS", "Token", "tokenize"]
 
 # Words with a fixed meaning; everything else that looks like a word is an error.
 KEYWORDS = frozenset({
@@ -26,6 +26,9 @@ _CARD_RANKS = {"A", "J", "Q", "K", "T"} | {str(n) for n in range(2, 11)}
 _SUIT_LETTERS = {"C", "D", "H", "S"}
 _UNICODE_OPERATORS = {"≠": "!=", "≤": "<=", "≥": ">="}
 # Longest first, so '==' wins over '='.
+# A number in a rule is a rank, a position or a small sum: six digits are plenty, and a
+# bound keeps a pasted 5,000-digit literal from costing time or memory (issue 9).
+MAX_NUMBER_DIGITS = 6
 _OPERATORS = ("==", "!=", "<=", ">=", "..", "=", "<", ">", "+", "-", "*", "%",
               "(", ")", "[", "]", "{", "}", ",", ".", ":", ";")
 
@@ -46,6 +49,11 @@ class Token:
 
 def _is_word_char(ch: str) -> bool:
     return ch.isascii() and (ch.isalnum() or ch == "_")
+
+
+def _shorten(word: str) -> str:
+    """A word quoted for a message, cut when long (a message never repeats a huge input)."""
+    return repr(word) if len(word) <= 20 else f"{word[:12]!r}... ({len(word)} characters)"
 
 
 def tokenize(text: str) -> list[Token]:
@@ -82,13 +90,16 @@ def tokenize(text: str) -> list[Token]:
                                     newline_before))
                 j += 1
             elif word.isdigit():
+                if len(word.lstrip("0")) > MAX_NUMBER_DIGITS:
+                    raise RuleSyntaxError(f"the number {_shorten(word)} is too large for a rule "
+                                          f"(at most {MAX_NUMBER_DIGITS} digits)", line, column)
                 tokens.append(Token("INT", word, line, column, newline_before))
             elif len(upper) >= 2 and upper[:-1] in _CARD_RANKS and upper[-1] in _SUIT_LETTERS:
                 tokens.append(Token("CARD", upper, line, column, newline_before))
             elif upper in _RANK_WORDS:
                 tokens.append(Token("INT", upper, line, column, newline_before))
             elif word[0].isdigit():
-                raise RuleSyntaxError(f"{word!r} is neither a number nor a card (write 7H, 10S, QD)",
+                raise RuleSyntaxError(f"{_shorten(word)} is neither a number nor a card (write 7H, 10S, QD)",
                                       line, column)
             elif word.lower() in KEYWORDS:  # keywords and names are read in any case
                 tokens.append(Token("KEYWORD", word.lower(), line, column, newline_before))

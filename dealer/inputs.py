@@ -1,0 +1,150 @@
+"""Checks on what a person hands the command line (issue 9): files, numbers, argument text.
+
+Every check raises :class:`InputError` with a message that names the thing at fault and
+where it is; the commands print it and exit 2. Nothing here reads more than it needs:
+a file is refused by its size before it is read.
+
+>>> hand_size("14")
+14
+>>> hand_size("0")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: must be a whole number from 1 to 156, got '0'
+>>> pace_seconds("nan")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: must be a number of seconds from 0 to 60, got 'nan'
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = [
+    "MAX_HAND",
+    "MAX_PACE_S",
+    "InputError",
+    "check_argv_text",
+    "hand_size",
+    "pace_seconds",
+    "read_text_file",
+    "settle_seconds",
+    "shorten",
+]
+
+MAX_HAND = 156  # C1: the whole shoe; the deal check (C3) refuses what does not fit the players
+MAX_PACE_S = 60.0
+DEFAULT_TEXT_LIMIT = 2_000_000  # bytes: a game record, a layout or a profile is a few KB
+
+
+class InputError(ValueError):
+    """Something given on the command line that cannot be used; the message says what and where."""
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut when long; an argument that was not UTF-8 is shown
+    as the bytes it was."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            raw = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a lone surrogate that never was a byte
+            raw = text.encode("utf-8", "backslashreplace")
+        return repr(raw) if len(raw) <= limit else f"{raw[:limit - 8]!r}... ({len(raw)} bytes)"
+    return repr(text) if len(text) <= limit else f"{text[:limit - 8]!r}... ({len(text)} characters)"
+
+
+def hand_size(text: str) -> int:
+    """argparse type of ``--hand``: a whole number of cards from 1 to the shoe (C1, C3)."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 6 or not 1 <= int(digits) <= MAX_HAND:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number from 1 to {MAX_HAND}, got {shorten(text)}")
+    return int(digits)
+
+
+def pace_seconds(text: str) -> float:
+    """argparse type of ``--pace``: finite seconds from 0 to MAX_PACE_S."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 0.0 <= value <= MAX_PACE_S:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds from 0 to {MAX_PACE_S:g}, got {shorten(text)}")
+    return value
+
+
+def settle_seconds(text: str) -> float:
+    """argparse type of ``--settle``: finite seconds from 0 to MAX_PACE_S."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 0.0 <= value <= MAX_PACE_S:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds from 0 to {MAX_PACE_S:g}, got {shorten(text)}")
+    return value
+
+
+def read_text_file(path: Path | str, what: str, limit: int = DEFAULT_TEXT_LIMIT) -> str:
+    """The UTF-8 text of ``path`` (``-``: stdin); a leading byte-order mark is dropped.
+
+    Raises InputError naming ``what`` and the path: missing, a directory, unreadable, larger
+    than ``limit`` bytes, or not UTF-8 text (with the byte offset of the first bad byte).
+    """
+    name = str(path)
+    label = f"{what} {shorten(name)}" if name != "-" else f"{what} (standard input)"
+    if name == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream put in place of stdin (tests, embedding)
+            text = sys.stdin.read(limit + 1)
+            if len(text) > limit:
+                raise InputError(f"{label} is more than {limit} characters")
+            return text.removeprefix("\ufeff")
+        data = stream.read(limit + 1)
+    else:
+        p = Path(path)
+        if p.is_dir():
+            raise InputError(f"{label} is a directory, not a file")
+        try:
+            with p.open("rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                if size > limit:
+                    raise InputError(f"{label} is {size} bytes; at most {limit} are read")
+                data = f.read(limit + 1)
+        except FileNotFoundError:
+            raise InputError(f"cannot read {label}: no such file") from None
+        except OSError as exc:
+            raise InputError(f"cannot read {label} ({exc.strerror or exc})") from None
+    if len(data) > limit:
+        raise InputError(f"{label} is more than {limit} bytes")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    elif data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise InputError(f"{label} is UTF-16 text; save it as UTF-8")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"{label} is not UTF-8 text (byte {exc.start}, line {line})") from None
+
+
+def check_argv_text(argv: Sequence[str]) -> None:
+    """Refuse an argument that is not valid UTF-8 (Python keeps such bytes as lone
+    surrogates), naming its position and the option it belongs to."""
+    for i, arg in enumerate(argv):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            owner = argv[i - 1] if i > 0 and argv[i - 1].startswith("-") else None
+            where = f"the value of {owner}" if owner else f"argument {i + 1}"
+            if arg.startswith("--") and "=" in arg:
+                where = f"the value of {arg.split('=', 1)[0]}"
+            raise InputError(f"{where} is not valid UTF-8 text: {shorten(arg)}") from None
