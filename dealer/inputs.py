@@ -100,15 +100,15 @@ def read_text_file(path: Path | str, what: str, limit: int = DEFAULT_TEXT_LIMIT)
     than ``limit`` bytes, or not UTF-8 text (with the byte offset of the first bad byte).
     """
     name = str(path)
-    label = f"{what} {shorten(name)}" if name != "-" else f"{what} (standard input)"
+    label = f"{what} {shorten(name, 400)}" if name != "-" else f"{what} (standard input)"
     if name == "-":
         stream = getattr(sys.stdin, "buffer", None)
         if stream is None:  # a text stream put in place of stdin (tests, embedding)
-            text = sys.stdin.read(limit + 1)
+            text = str(sys.stdin.read(limit + 1))
             if len(text) > limit:
                 raise InputError(f"{label} is more than {limit} characters")
             return text.removeprefix("\ufeff")
-        data = stream.read(limit + 1)
+        data = bytes(stream.read(limit + 1))
     else:
         p = Path(path)
         if p.is_dir():

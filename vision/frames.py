@@ -82,7 +82,8 @@ def _check_pixel_count(path: Path) -> None:
         with Image.open(path) as im:
             width, height = im.size
     except Image.DecompressionBombError:
-        raise ImageReadError(f"{str(path)!r}: the image claims too many pixels to be a photo") from None
+        raise ImageReadError(f"{str(path)!r}: the image claims too many pixels to be a photo "
+                             f"(at most {MAX_IMAGE_PIXELS // 1_000_000} megapixels are read)") from None
     except (OSError, ValueError, SyntaxError):
         return  # not a format Pillow knows: OpenCV decides below
     if width * height > MAX_IMAGE_PIXELS:

@@ -24,7 +24,7 @@ from engine.rules.compiler import (
 )
 from engine.rules.errors import RuleSyntaxError
 from engine.rules.parser import parse
-from engine.rules.tree import Node, RuleTree
+from engine.rules.tree import Call, Node, RuleTree
 
 __all__ = ["MAX_RULE_CHARS", "MAX_VISITS", "VISITS_LINE", "CompiledRule", "parse_rule"]
 
@@ -129,13 +129,31 @@ def _boolean(node: Node, what: str) -> Fn:
     return fn
 
 
+def _costliest(node: Node) -> Node:
+    """The aggregate that costs most (the first of equals), to point at; the node itself when
+    it has none."""
+    best, best_key = node, (-1, 0, 0)
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Call) and current.name in ("count", "any", "all", "sum"):
+            key = (visits(current, VISITS_LINE), -current.line, -current.column)  # the first of equals
+            if key > best_key:
+                best, best_key = current, key
+            continue  # the outer aggregate already counts the inner ones
+        for value in (getattr(current, f) for f in getattr(current, "__slots__", ())):
+            stack.extend(c for c in (value if isinstance(value, tuple) else (value,)) if isinstance(c, Node))
+    return best
+
+
 def _check_cost(tree: RuleTree) -> None:
     cost = visits(tree.main, VISITS_LINE) + (visits(tree.starter, VISITS_LINE) if tree.starter else 0)
     if cost > MAX_VISITS:
+        where = _costliest(tree.main)
         raise RuleSyntaxError(
             f"the rule is too costly: one decision on a line of {VISITS_LINE} cards takes about "
             f"{cost} steps (at most {MAX_VISITS}); aggregates over the whole line added up or nested "
-            "multiply the cost: use fewer of them, or last(k)", tree.main.line, tree.main.column)
+            "multiply the cost: use fewer of them, or last(k)", where.line, where.column)
 
 
 def parse_rule(text: str) -> CompiledRule:

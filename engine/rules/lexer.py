@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.rules.errors import RuleSyntaxError
 
-__all__ = ["KEYWORDS", "MAX_NUMBER_DIGITS", "SUIT_SYMBOLS", "Token", "tokenize"]
+__all__ = ["KEYWORDS", "MAX_NUMBER", "SUIT_SYMBOLS", "Token", "tokenize"]
 
 # Words with a fixed meaning; everything else that looks like a word is an error.
 KEYWORDS = frozenset({
@@ -26,9 +26,10 @@ _CARD_RANKS = {"A", "J", "Q", "K", "T"} | {str(n) for n in range(2, 11)}
 _SUIT_LETTERS = {"C", "D", "H", "S"}
 _UNICODE_OPERATORS = {"≠": "!=", "≤": "<=", "≥": ">="}
 # Longest first, so '==' wins over '='.
-# A number in a rule is a rank, a position or a small sum: six digits are plenty, and a
-# bound keeps a pasted 5,000-digit literal from costing time or memory (issue 9).
-MAX_NUMBER_DIGITS = 6
+# A number in a rule is a rank, a position or a sum of ranks: what cards can be stays far
+# below MAX_NUMBER (a whole shoe of 3 decks adds up to 1,092). The bound keeps a range
+# such as 1..10000000 or a pasted 5,000-digit literal from costing time or memory (issue 9).
+MAX_NUMBER = 9_999
 _OPERATORS = ("==", "!=", "<=", ">=", "..", "=", "<", ">", "+", "-", "*", "%",
               "(", ")", "[", "]", "{", "}", ",", ".", ":", ";")
 
@@ -90,9 +91,9 @@ def tokenize(text: str) -> list[Token]:
                                     newline_before))
                 j += 1
             elif word.isdigit():
-                if len(word.lstrip("0")) > MAX_NUMBER_DIGITS:
-                    raise RuleSyntaxError(f"the number {_shorten(word)} is too large for a rule "
-                                          f"(at most {MAX_NUMBER_DIGITS} digits)", line, column)
+                if len(word.lstrip("0")) > len(str(MAX_NUMBER)) or int(word) > MAX_NUMBER:
+                    raise RuleSyntaxError(f"the number {_shorten(word)} is larger than anything cards can "
+                                          f"count to (at most {MAX_NUMBER})", line, column)
                 tokens.append(Token("INT", word, line, column, newline_before))
             elif len(upper) >= 2 and upper[:-1] in _CARD_RANKS and upper[-1] in _SUIT_LETTERS:
                 tokens.append(Token("CARD", upper, line, column, newline_before))
