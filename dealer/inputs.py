@@ -82,15 +82,8 @@ def pace_seconds(text: str) -> float:
 
 
 def settle_seconds(text: str) -> float:
-    """argparse type of ``--settle``: finite seconds from 0 to MAX_PACE_S."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or not 0.0 <= value <= MAX_PACE_S:
-        raise argparse.ArgumentTypeError(
-            f"must be a number of seconds from 0 to {MAX_PACE_S:g}, got {shorten(text)}")
-    return value
+    """argparse type of ``--settle``: the same bounds as ``--pace``."""
+    return pace_seconds(text)
 
 
 def read_text_file(path: Path | str, what: str, limit: int = DEFAULT_TEXT_LIMIT) -> str:
