@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.cards import Card
-from engine.events import Attempt, BecomeProphet, NoPlay, TurnOutcome
+from engine.events import Attempt, BecomeProphet, NoPlay, RoundStarted, TurnOutcome
 
 __all__ = [
     "AskedToLayAgain",
@@ -58,6 +58,7 @@ class StarterDecided:
     card: Card
     taken: bool
     text: str
+    deal: RoundStarted | None = None  # the last starter: the round begins with this setup (C4, C5)
 
 
 @dataclass(frozen=True, slots=True)

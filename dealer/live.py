@@ -24,7 +24,7 @@ from dealer.happenings import Happening
 from dealer.keys import KEY_HELP, KeyState, stdin_keys
 from dealer.observer import FrameReader, Observation, TableObserver
 from dealer.outlets import Outlets
-from dealer.recording import RecordingWriter, Seen
+from dealer.recording import LOG_HASH_QR, RECORD_FILE, SEAL_QR, RecordingWriter, Seen, log_hash, write_record
 from dealer.session import DealerSession, SessionConfig, players_from_text
 from dealer.voice import Voice
 from engine.events import DEFAULT_HAND
@@ -33,7 +33,6 @@ from vision.readings import CardDetections
 
 __all__ = ["LiveOptions", "run_live"]
 
-RECORD_FILE = "round.eleusis"
 
 
 @dataclass(frozen=True)
@@ -132,6 +131,9 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
     from vision.errors import CameraError
 
     state, kept = KeyState(), set[int]()
+    if outlets.recorder is not None:  # R2: the rule and nonce, encrypted, before the seal is shown
+        outlets.recorder.write_envelope(session.config.rule, session.nonce)
+        show_seal(session.seal.commitment, out)
     outlets.deliver(session.begin())
     if keys is not None:
         print(KEY_HELP, file=sys.stderr)
@@ -169,8 +171,29 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
         _save_record(session, out)
         if outlets.recorder is not None:
             outlets.recorder.close()
-    print(f"round recorded in {out} (game record: {out / RECORD_FILE})", file=sys.stderr)
+    record = out / RECORD_FILE
+    print(f"round recorded in {out}" + (f" (game record: {record})" if record.exists() else
+                                        " (no game record: the round never started)"), file=sys.stderr)
+    if outlets.recorder is not None:
+        show_log_hash(out)
     return code
+
+
+def show_seal(commitment: str, out: Path) -> None:
+    """Before the deal: the full seal and its QR code on the terminal and in the folder (R2)."""
+    from dealer.seal_show import save_qr, seal_block
+
+    print(seal_block(commitment), file=sys.stderr)
+    save_qr(f"sha256:{commitment}", out / SEAL_QR)
+
+
+def show_log_hash(out: Path) -> None:
+    """After the round: the hash of the whole log and its QR code (`eleusis verify` checks it)."""
+    from dealer.seal_show import log_hash_block, save_qr
+
+    digest = log_hash(out)
+    print(log_hash_block(digest, out), file=sys.stderr)
+    save_qr(f"sha256:{digest}", out / LOG_HASH_QR)
 
 
 def _keep(recorder: RecordingWriter | None, frame: Frame, obs: Observation, kept: set[int]) -> None:
@@ -209,8 +232,5 @@ def _keep_frame(recorder: RecordingWriter, t: float, index: int, bgr: np.ndarray
 
 def _save_record(session: DealerSession, out: Path) -> None:
     text = session.game_record()
-    if not text:
-        return
-    tmp = out / (RECORD_FILE + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(out / RECORD_FILE)
+    if text:
+        write_record(out, text)

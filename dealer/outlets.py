@@ -24,14 +24,14 @@ from dealer.happenings import (
     TroubleReported,
     VerdictTakenBack,
 )
-from dealer.recording import RecordingWriter, RuleRevealed, Said, Sealed, Trouble, Undone
+from dealer.recording import RecordingWriter, RuleRevealed, Said, Sealed, Started, Trouble, Undone
 from dealer.recording import Verdict as VerdictLine
 from dealer.voice import Voice
 from engine.record import format_action
 
 __all__ = ["Outlets", "recording_lines"]
 
-RecordingLine = Sealed | Said | VerdictLine | Trouble | Undone | RuleRevealed
+RecordingLine = Sealed | Started | Said | VerdictLine | Trouble | Undone | RuleRevealed
 
 
 def recording_lines(happening: Happening) -> list[RecordingLine]:
@@ -50,8 +50,12 @@ def recording_lines(happening: Happening) -> list[RecordingLine]:
         return [Trouble(t=h.t, text=h.text, frame=h.frame)]
     if isinstance(h, VerdictTakenBack):
         return [Undone(t=h.t, turn=h.turn, reason=h.reason), *said]
-    if isinstance(h, RuleDisclosed):
-        return [*said, RuleRevealed(t=h.t, rule=h.rule, nonce=h.nonce)]
+    if isinstance(h, RuleDisclosed):  # logged before it is said: deleting the reveal breaks the chain
+        return [RuleRevealed(t=h.t, rule=h.rule, nonce=h.nonce), *said]
+    if isinstance(h, StarterDecided) and h.deal is not None:  # the setup the review rebuilds the record from
+        d = h.deal
+        return [*said, Started(t=h.t, players=list(d.players), starters=[str(c) for c in d.starters],
+                               hand=d.hand_size, decks=d.decks)]
     assert isinstance(h, (Spoken, StarterDecided))
     return said
 

@@ -11,6 +11,7 @@ card, C1) is reported as trouble, never judged on a wrong picture.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -103,7 +104,8 @@ class DealerSession:
     def begin(self, t: float = 0.0) -> list[Happening]:
         self._t = t
         return [
-            SealShown(t, self.seal.commitment, f"The rule is sealed. Its seal begins {self.seal.commitment[:8]}."),  # R2
+            SealShown(t, self.seal.commitment, f"The rule is sealed. Its seal begins {self.seal.commitment[:8]}; "
+                      "the whole seal is on the screen."),  # R2
             Spoken(t, "Turn the top card of the stock face up in the play zone: the starter."),  # C4
         ]
 
@@ -150,7 +152,8 @@ class DealerSession:
                 hand_size=self.config.hand_size, decks=self.config.decks,
             )
         # C5: the protocol calls the first player once the starter has left the play zone.
-        return [StarterDecided(self._t, frame, card, True, f"Starter {self._card(card)}. Put it on the main line.")]
+        return [StarterDecided(self._t, frame, card, True, f"Starter {self._card(card)}. Put it on the main line.",
+                               deal=self.round.start if self.round is not None else None)]
 
     def _judge(self, action: Attempt | NoPlay | BecomeProphet, frame: int | None) -> list[Happening]:
         assert self.round is not None
@@ -210,10 +213,15 @@ class DealerSession:
         return out
 
     def game_record(self) -> str:
-        """The round so far as a game record (`eleusis judge` reads it back)."""
+        """The round so far as a game record (`eleusis judge` reads it back); until the
+        reveal its header says ``rule: sealed <commitment>`` (R2, G6)."""
         if self.round is None:
             return ""
-        return format_record(self.round.events)
+        events = self.round.events
+        if not self.revealed:
+            start = dataclasses.replace(self.round.start, rule=f"sealed {self.seal.commitment}")
+            events = (start, *events[1:])
+        return format_record(events)
 
 
 def rule_in_words(rule: str) -> str:

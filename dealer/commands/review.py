@@ -1,4 +1,10 @@
-"""`eleusis review RECORDING [--html OUT]`: each verdict with its frame, reading and reason."""
+"""`eleusis review RECORDING`: verify a recorded round, then each verdict with its frame,
+reading and reason; `--fix TURN:READ=REAL` replays it with a corrected reading (what if).
+`eleusis verify RECORDING --seal HEX --log-hash HEX`: the verification alone.
+
+Exit 0: everything verifies; 1: something does not (each broken place is named);
+2: the recording cannot be read at all, or a bad option.
+"""
 
 from __future__ import annotations
 
@@ -7,34 +13,96 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "run_verify"]
+
+_SEAL_HELP = "the seal shown at the table before the deal (sha256:... or 64 hex digits)"
+_HASH_HELP = "the log hash shown at the table after the round (sha256:... or 64 hex digits)"
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "review",
-        help="review a recorded round: frames, readings, verdicts and (after the reveal) why",
-        description="Review a round recorded by `eleusis play`: for every verdict the frame it was "
-        "judged on, what the camera read, and why, once the rule has been revealed.",
+        help="verify a recorded round and review it: frames, readings, verdicts and (after the reveal) why",
+        description="Verify a round recorded by `eleusis play` (the hash chain, the frames, the seal, the "
+        "game record replayed by the engine), then show for every verdict the frame it was judged on, what "
+        "the camera read, and why, once the rule has been revealed. Exit 0 when it verifies, 1 when not.",
     )
     parser.add_argument("recording", type=Path, help="the recording folder (holds round.jsonl)")
+    parser.add_argument("--seal", default=None, help=_SEAL_HELP)
+    parser.add_argument("--log-hash", default=None, help=_HASH_HELP)
+    parser.add_argument("--fix", action="append", default=[], metavar="TURN:READ=REAL",
+                        help="what if: on turn TURN the card read as READ was really REAL (e.g. 3:QC=QD); "
+                        "replays the round and says what would change; the recording is not touched")
     parser.add_argument("--html", type=Path, default=None,
                         help="also write a page with the frames (default: RECORDING/review.html)")
     parser.add_argument("--no-html", action="store_true", help="print the text review only")
     parser.set_defaults(run=run)
+    verifying = subparsers.add_parser(
+        "verify",
+        help="check that a recording is the one made at the table (seal and log hash shown there)",
+        description="Check a recording against the seal and the log hash shown at the table: exit 0 when "
+        "it is the recording made there and the revealed rule is the sealed one, 1 when not.",
+    )
+    verifying.add_argument("recording", type=Path, help="the recording folder (holds round.jsonl)")
+    verifying.add_argument("--seal", default=None, help=_SEAL_HELP)
+    verifying.add_argument("--log-hash", default=None, help=_HASH_HELP)
+    verifying.set_defaults(run=run_verify)
+
+
+def _load(args: argparse.Namespace, command: str) -> Any:
+    from dealer.recording import LoadError
+    from dealer.review import build_review
+
+    try:
+        return build_review(args.recording, seal=args.seal, log_hash=args.log_hash)
+    except LoadError as exc:
+        print(f"eleusis {command}: {exc}", file=sys.stderr)
+        return None
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from dealer.review import verdict_line
+
+    review = _load(args, "verify")
+    if review is None:
+        return 2
+    print(f"{review.folder}: {review.seal_status}")
+    for note in review.notes:
+        print(f"note: {note}")
+    print(verdict_line(review))
+    for problem in review.problems:
+        print(f"  BROKEN {problem}")
+    return 0 if review.verified else 1
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealer.recording import LoadError
-    from dealer.review import build_review, review_html, review_text
+    from dealer.review import review_html, review_text
 
-    try:
-        review = build_review(args.recording)
-    except LoadError as exc:
-        print(f"eleusis review: {exc}", file=sys.stderr)
+    fixes = []
+    if args.fix:
+        from dealer.whatif import FixError, parse_fix
+
+        try:
+            fixes = [parse_fix(text) for text in args.fix]
+        except FixError as exc:
+            print(f"eleusis review: {exc}", file=sys.stderr)
+            return 2
+    review = _load(args, "review")
+    if review is None:
         return 2
     print(review_text(review))
-    if not args.no_html:
+    if fixes:
+        from dealer.recording import load_recording
+        from dealer.whatif import what_if
+
+        try:
+            changes = what_if(load_recording(review.folder), fixes)
+        except FixError as exc:
+            print(f"eleusis review: {exc}", file=sys.stderr)
+            return 2
+        print("What if " + ", ".join(args.fix) + " (the recording is not changed):")
+        print("\n".join(f"  {line}" for line in changes))
+    if not args.no_html and not fixes:
         out = args.html or (review.folder / "review.html")
         try:
             review_html(review, out)
@@ -42,4 +110,4 @@ def run(args: argparse.Namespace) -> int:
             print(f"eleusis review: cannot write {out}: {exc}", file=sys.stderr)
             return 2
         print(f"page: {out}")
-    return 0
+    return 0 if review.verified else 1

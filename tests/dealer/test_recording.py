@@ -26,7 +26,7 @@ def _write_sample(folder: Path) -> None:
         rec.write(Seen(t=1.5, frame=7, zone="play", cards=[{"card": "4C", "confidence": 0.97}]))
         rec.write(Verdict(t=1.6, turn=1, player="Ana", action="play 4C", verdict="accepted", frame=7))
         rec.write(Said(t=1.7, text="Ana plays the four of clubs: accepted."))
-        rec.write(RuleRevealed(t=9.0, rule="alternate-colour", nonce="n0"))
+        rec.write(RuleRevealed(t=9.0, rule="alternate-colour", nonce="n0" * 8))
 
 
 def test_round_trip_keeps_every_event_in_order(tmp_path: Path) -> None:
@@ -59,7 +59,8 @@ def test_a_line_cut_by_a_crash_loses_only_that_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("header", "message"),
     [
-        ({"eleusis_recording": 0}, "version 0 recording; this dealer reads version 1"),
+        ({"eleusis_recording": 0}, "version 0 recording; this dealer reads version 2"),
+        ({"eleusis_recording": 1}, "version 1 recording; this dealer reads version 2 .made before recordings were hash-chained"),
         ({"eleusis_recording": FORMAT_VERSION + 1}, "upgrade"),
         ({"version": 2}, "not an eleusis recording"),
     ],
@@ -74,15 +75,25 @@ def test_wrong_versions_are_named(tmp_path: Path, header: dict, message: str) ->
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ('{"type": "dance", "t": 1}', "line 2: unknown event type 'dance'"),
-        ('{"type": "said", "t": 1}', "line 2: said event is incomplete"),
-        ('{"type": "said", "t": 1, "text": "x", "mood": 3}', "unknown field"),
+        ('{"type": "dance", "t": 1, "prev": ""}', "line 2: unknown event type 'dance'"),
+        ('{"type": "said", "t": 1, "prev": ""}', "line 2: said event is incomplete"),
+        ('{"type": "said", "t": 1, "text": "x", "mood": 3, "prev": ""}', "unknown field"),
+        ('{"type": "said", "t": 1, "text": "x"}', "line 2: said event has no 'prev'"),
+        ('{"type": "said", "t": "soon", "text": "x", "prev": ""}', "line 2: said event field 't' must be a number"),
+        ('{"type": "verdict", "t": 1, "turn": 1.5, "player": "A", "action": "A: prophet", "verdict": "prophet", '
+         '"prev": ""}', "field 'turn' must be a whole number"),
+        ('{"type": "seen", "t": 1, "frame": 1, "zone": "play", "cards": [3], "prev": ""}',
+         "field 'cards' must be a list of objects"),
+        ('{"type": "said", "t": 1, "text": null, "prev": ""}', "field 'text' must be a string"),
+        ('{"type": "said", "t": true, "text": "x", "prev": ""}', "field 't' must be a number"),
+        ('{"type": "said", "t": 1, "text": "x", "prev": ""} 7', "line 2: not JSON"),
+        ('{"type": "said", "t": 1' + "9" * 5000 + ', "text": "x", "prev": ""}', "line 2: not JSON"),
         ("[1, 2]", "line 2: an event must be a JSON object"),
         ("{nope}\n", "line 2: not JSON"),
     ],
 )
 def test_bad_event_lines_name_the_line(tmp_path: Path, line: str, message: str) -> None:
-    (tmp_path / "round.jsonl").write_text('{"eleusis_recording": 1}\n' + line + "\n" + '{"type":"said","t":2,"text":"x"}\n')
+    (tmp_path / "round.jsonl").write_text('{"eleusis_recording": 2}\n' + line + "\n" + '{"type":"said","t":2,"text":"x","prev":""}\n')
     with pytest.raises(LoadError, match=message):
         load_recording(tmp_path)
 
@@ -99,3 +110,97 @@ def test_frame_event_points_inside_the_folder(tmp_path: Path) -> None:
     _write_sample(tmp_path)
     (frame,) = load_recording(tmp_path).of_type(Frame)
     assert frame.path == "frames/000007.jpg"
+
+
+def test_each_line_carries_the_hash_of_the_one_before(tmp_path: Path) -> None:
+    import hashlib
+
+    _write_sample(tmp_path)
+    raw = (tmp_path / "round.jsonl").read_text(encoding="utf-8").splitlines()
+    for before, line in zip(raw, raw[1:]):
+        assert json.loads(line)["prev"] == hashlib.sha256(before.encode()).hexdigest()
+    rec = load_recording(tmp_path)
+    assert [line.prev for line in rec.lines][1:] == [line.hash for line in rec.lines][:-1]
+    (frame,) = rec.of_type(Frame)
+    assert frame.sha256 == hashlib.sha256(b"\xff\xd8fakejpeg").hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("ëleusis".encode("utf-16"), "not UTF-8 text at byte 0 .it looks like UTF-16"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00garbage", "not UTF-8 text"),
+        (b"hello world\n", "line 1: not JSON"),
+        (b"", "empty file"),
+        (b"[1,2,3]\n", "not an eleusis recording"),
+        (b'{"eleusis_recording": 2, "players": "Ana Bo"}\n', "'players' must be a list"),
+        (b"[" * 100000 + b"\n", "line 1: not JSON"),
+    ],
+)
+def test_garbage_is_a_load_error_naming_the_file(tmp_path: Path, content: bytes, message: str) -> None:
+    (tmp_path / "round.jsonl").write_bytes(content)
+    with pytest.raises(LoadError, match=message) as info:
+        load_recording(tmp_path)
+    assert "round.jsonl" in str(info.value)
+
+
+def test_a_folder_where_the_log_should_be_is_named(tmp_path: Path) -> None:
+    (tmp_path / "round.jsonl").mkdir()
+    with pytest.raises(LoadError, match="round.jsonl: is a folder"):
+        load_recording(tmp_path)
+
+
+def test_resume_drops_a_cut_line_and_keeps_the_chain(tmp_path: Path) -> None:
+    _write_sample(tmp_path)
+    path = tmp_path / "round.jsonl"
+    path.write_text(path.read_text() + '{"type":"said","t":9.5,"te', encoding="utf-8")
+    with RecordingWriter.resume(tmp_path, fsync=False) as rec:
+        rec.write(Said(t=10.0, text="resumed"))
+    loaded = load_recording(tmp_path)
+    assert not loaded.truncated and loaded.events[-1] == Said(t=10.0, text="resumed")
+    assert all(line.prev == before.hash for before, line in zip(loaded.lines, loaded.lines[1:]))
+
+
+def test_the_sealed_envelope_is_neither_plain_text_nor_world_readable(tmp_path: Path) -> None:
+    from dealer.recording import ENVELOPE_FILE, open_envelope
+    from engine.seal import verify
+
+    rule = "if prev.red then card.black else card.red"
+    nonce = "9" * 32
+    with RecordingWriter(tmp_path / "rec", {"players": ["Ana", "Bo", "Cy"]}, fsync=False) as rec:
+        sealed = rec.seal(0.0, rule, nonce)
+    envelope = tmp_path / "rec" / ENVELOPE_FILE
+    assert envelope.stat().st_mode & 0o077 == 0
+    for path in (tmp_path / "rec").rglob("*"):
+        if path.is_file():
+            assert b"prev.red" not in path.read_bytes() and nonce.encode() not in path.read_bytes()
+    # an interrupted round can still be revealed and verified on the machine that dealt it
+    assert open_envelope(tmp_path / "rec") == (rule, nonce)
+    assert verify(sealed.commitment, rule, nonce)
+
+
+def test_an_envelope_without_its_key_or_altered_does_not_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dealer.envelope import EnvelopeError
+    from dealer.recording import ENVELOPE_FILE, open_envelope
+
+    with RecordingWriter(tmp_path / "rec", {}, fsync=False) as rec:
+        rec.seal(0.0, "alternate-colour", "7" * 32)
+    envelope = tmp_path / "rec" / ENVELOPE_FILE
+    data = bytearray(envelope.read_bytes())
+    data[-1] ^= 1
+    envelope.write_bytes(bytes(data))
+    with pytest.raises(EnvelopeError, match="altered"):
+        open_envelope(tmp_path / "rec")
+    monkeypatch.setenv("ELEUSIS_KEY_DIR", str(tmp_path / "elsewhere"))
+    with pytest.raises(EnvelopeError, match="key of this round is not on this machine"):
+        open_envelope(tmp_path / "rec")
+
+
+def test_the_reveal_forgets_the_key(tmp_path: Path) -> None:
+    from dealer.envelope import key_dir
+
+    with RecordingWriter(tmp_path / "rec", {}, fsync=False) as rec:
+        sealed = rec.seal(0.0, "alternate-colour", "7" * 32)
+        assert (key_dir() / f"{sealed.commitment}.key").exists()
+        rec.reveal(1.0, "alternate-colour", "7" * 32)
+    assert not (key_dir() / f"{sealed.commitment}.key").exists()

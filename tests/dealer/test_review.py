@@ -5,75 +5,97 @@ from pathlib import Path
 import pytest
 
 from dealer.cli import main
-from dealer.recording import RecordingWriter, RuleRevealed, Sealed, Seen, Verdict
 from dealer.review import build_review, review_html, review_text
-from engine.seal import seal
-
-NONCE = "0123456789abcdef0123"
-RECORD = """players: Ana Bo Cy
-rule: alternate-colour
-start: 7H
-hand: 3
-
-Ana: play 4C
-Bo: play QC
-Cy: noplay 2C 4H 6S
-"""
-
-
-def make_recording(folder: Path, reveal: bool, rule: str = "alternate-colour") -> None:
-    with RecordingWriter(folder, {"players": ["Ana", "Bo", "Cy"]}, fsync=False) as rec:
-        rec.write(Sealed(t=0, commitment=seal("alternate-colour", NONCE).commitment))
-        for turn, (action, verdict) in enumerate(
-            [("Ana: play 4C", "accepted"), ("Bo: play QC", "rejected"), ("Cy: noplay 2C 4H 6S", "noplay-wrong")]
-        ):
-            rec.save_frame(turn + 1.0, turn * 10, b"\xff\xd8 jpeg bytes")
-            rec.write(Seen(t=turn + 1.0, frame=turn * 10, zone="play", cards=[{"card": "QC", "confidence": 0.97}]))
-            rec.write(Verdict(t=turn + 1.0, turn=turn + 1, player=action.split(":")[0], action=action,
-                              verdict=verdict, penalty=2 if verdict == "rejected" else 0, frame=turn * 10))
-        if reveal:
-            rec.write(RuleRevealed(t=9, rule=rule, nonce=NONCE))
-    (folder / "round.eleusis").write_text(RECORD)
+from tests.dealer.recorded_round import record_round
 
 
 def test_before_the_reveal_no_reason_is_shown(tmp_path: Path) -> None:
-    make_recording(tmp_path, reveal=False)
-    review = build_review(tmp_path)
+    record_round(tmp_path / "r", finish=False, lays=("7H", "4C", "QC"))
+    review = build_review(tmp_path / "r")
     assert review.rule is None and "still sealed" in review.seal_status
+    assert [item.verdict for item in review.items] == ["accepted", "rejected"]
     assert all(item.why == "" for item in review.items)
-    assert "alternate" not in review_text(review)
+    assert "alternate" not in review_text(review) and "colour" not in review_text(review)
+    assert review.verified  # an unfinished round still verifies: chain, frames, sealed record
 
 
 def test_after_the_reveal_each_verdict_has_its_frame_reading_and_reason(tmp_path: Path) -> None:
-    make_recording(tmp_path, reveal=True)
-    review = build_review(tmp_path)
-    assert "checks out" in review.seal_status
+    r = record_round(tmp_path / "r")
+    review = build_review(r.folder)
+    assert "checks out" in review.seal_status and review.verified
     whys = [item.why for item in review.items]
     assert whys == [
         "Each card follows the rule: 4C after 7H (P2, P3).",
         "QC cannot follow 4C under the rule (P2), so the whole attempt is a side branch (P4).",
-        "4H could follow 4C, so the no play was wrong (N3).",
+        "Each card follows the rule: 9D after 4C (P2, P3).",
+        "Each card follows the rule: 2S after 9D, 3H after 2S (P2, P3).",
     ]
-    assert review.items[1].frame_path == tmp_path / "frames/000010.jpg"
+    assert review.items[1].frame_path == r.folder / "frames/000019.jpg"
     assert review.items[1].readings == [{"card": "QC", "confidence": 0.97}]
-    page = review_html(review, tmp_path / "review.html").read_text()
-    assert 'src="frames/000010.jpg"' in page and "cannot follow 4C" in page
+    page = review_html(review, r.folder / "review.html").read_text()
+    assert 'src="frames/000019.jpg"' in page and "cannot follow 4C" in page and "VERIFIED" in page
+
+
+def test_the_page_urls_are_escaped(tmp_path: Path) -> None:
+    r = record_round(tmp_path / "R #1")
+    page = review_html(build_review(r.folder), tmp_path / "page.html").read_text()
+    assert 'src="R%20%231/frames/000019.jpg"' in page
 
 
 def test_a_reveal_that_does_not_match_the_seal_is_flagged(tmp_path: Path) -> None:
-    make_recording(tmp_path, reveal=True, rule="suit-cycle")
-    assert "DOES NOT MATCH THE SEAL" in build_review(tmp_path).seal_status
+    r = record_round(tmp_path / "r")
+    path = r.folder / "round.jsonl"
+    path.write_text(path.read_text().replace('"rule":"alternate-colour"', '"rule":"suit-cycle"'))
+    review = build_review(r.folder)
+    assert "DOES NOT MATCH THE SEAL" in review.seal_status and not review.verified
 
 
 def test_cli_review_prints_and_writes_the_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    make_recording(tmp_path, reveal=True)
-    assert main(["review", str(tmp_path)]) == 0
+    r = record_round(tmp_path / "r")
+    capsys.readouterr()
+    assert main(["review", str(r.folder)]) == 0
     out = capsys.readouterr().out
-    assert "turn 2 at 2.0s: Bo: play QC -> rejected, draws 2" in out
-    assert (tmp_path / "review.html").exists()
+    assert "turn 2 at 9.5s: Bo: play QC -> rejected, draws 2" in out
+    assert "VERIFIED" in out
+    assert (r.folder / "review.html").exists()
 
 
 def test_cli_review_of_a_broken_recording_names_the_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "round.jsonl").write_text('{"eleusis_recording": 99}\n')
     assert main(["review", str(tmp_path)]) == 2
     assert "version 99" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"eleusis_recording": 1, "players": ["Ana"]}\n{"t": 0, "type": "said", "text": "hi"}\n',
+         "version 1 recording; this dealer reads version 2"),
+        ("\ufeffgarbage".encode("utf-16"), "not UTF-8 text"),
+        (b"\x00\x01\x02\xff" * 50, "not UTF-8 text"),
+        ('{"eleusis_recording": 2}\n{"type": "verdict", "t": 1, "turn": "two", "player": "A", "action": "A: prophet",'
+         ' "verdict": "prophet", "prev": ""}\n', "line 2: verdict event field 'turn' must be a whole number"),
+        ('{"eleusis_recording": 2}\n{"type": "frame", "t": 1, "index": 1, "path": ["x"], "prev": ""}\n',
+         "field 'path' must be a string"),
+    ],
+)
+def test_cli_review_of_garbage_says_what_and_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      content: str | bytes, message: str) -> None:
+    path = tmp_path / "round.jsonl"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    assert main(["review", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and "Traceback" not in captured.err + captured.out
+
+
+def test_undone_verdicts_are_shown_and_left_out_of_the_round(tmp_path: Path) -> None:
+    # given Bo's QC was misread (he laid QD): the dealer takes it back (key u), Bo lays QD
+    r = record_round(tmp_path / "r", lays=("7H", "4C", "QC"), finish=False)
+    from dealer.recording import RecordingWriter, Undone
+
+    with RecordingWriter.resume(r.folder, fsync=False) as rec:
+        rec.write(Undone(t=12.0, turn=2, reason="QC was a misread QD"))
+    review = build_review(r.folder)
+    assert [(i.action, i.undone) for i in review.items] == [("Ana: play 4C", False), ("Bo: play QC", True)]
+    # the saved record still shows Bo's turn: review names the difference
+    assert any("round.eleusis line 7" in str(p) for p in review.problems)

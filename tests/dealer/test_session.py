@@ -85,6 +85,10 @@ def test_the_exported_record_judges_the_same(tmp_path: Path) -> None:
     table = Table(session)
     for labels in ("7H", "4C", "QC", "9D 2S", "KH"):
         table.lay(labels)
+    # until the reveal the record's header holds the seal, not the rule (R2, G6)
+    assert f"rule: sealed {session.seal.commitment}\n" in session.game_record()
+    assert "alternate" not in session.game_record()
+    session.finish()
     judgement = judge_text(session.game_record(), resolve_rule)
     assert [t.verdict.value for _n, t in judgement.turns] == [t.verdict.value for t in session.round.turns]
 

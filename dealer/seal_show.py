@@ -1,0 +1,51 @@
+"""A seal players can hold (R2, G6): the commitment before the deal and the log hash after the
+round, each printed in full and as a QR code (segno) for the terminal and the recording.
+
+A player photographs both; later ``eleusis review RECORDING --seal HEX --log-hash HEX``
+checks that a recording handed to them is the one made at the table (the log hash is
+``sha256sum round.jsonl``) and that the revealed rule is the sealed one.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+__all__ = ["log_hash_block", "qr_terminal", "save_qr", "seal_block"]
+
+
+def qr_terminal(data: str) -> str:
+    """``data`` as a QR code drawn with block characters (two modules a line), or a note
+    saying how to get one when segno is missing."""
+    try:
+        import segno
+    except ImportError:
+        return "(no QR code: pip install segno)"
+    out = io.StringIO()
+    segno.make(data, error="m").terminal(out=out, compact=True)
+    return out.getvalue().rstrip("\n")
+
+
+def save_qr(data: str, path: Path) -> Path | None:
+    """``data`` as a QR code PNG at ``path``; None when segno is missing."""
+    try:
+        import segno
+    except ImportError:
+        return None
+    segno.make(data, error="m").save(str(path), scale=8, border=4)
+    return path
+
+
+def seal_block(commitment: str) -> str:
+    """What the terminal shows before the deal: the full seal and its QR code (R2)."""
+    value = f"sha256:{commitment}"
+    return (f"The seal of the secret rule (photograph it before the deal):\n  {value}\n"
+            f"{qr_terminal(value)}")
+
+
+def log_hash_block(digest: str, folder: Path) -> str:
+    """What the terminal shows at the end: the hash of the whole log and its QR code."""
+    value = f"sha256:{digest}"
+    return (f"The hash of this round's log (photograph it; `sha256sum {folder}/round.jsonl` gives it, and\n"
+            f"`eleusis review {folder} --seal SEAL --log-hash HASH` checks a recording against both):\n"
+            f"  {value}\n{qr_terminal(value)}")

@@ -1,0 +1,317 @@
+"""Does a recording prove itself? The chain, the frames, the seal and the game record (issue 9).
+
+:func:`verify_recording` checks, and names every broken place (``round.jsonl line 7: ...``):
+
+- the hash chain: each line's ``prev`` is the hash of the line before it, so an edited,
+  deleted, duplicated, inserted or moved line shows where it happened;
+- the frames: each kept image still has the SHA-256 its ``frame`` line logged;
+- the seal (R2, G6): one ``sealed`` line before the deal, a reveal that matches it, and,
+  when given, the seal and the log hash shown at the table;
+- the game record: rebuilt from the log (the ``started`` line and every verdict not taken
+  back), replayed through the engine's :class:`~engine.round.Round` with the revealed rule,
+  each logged verdict, penalty and expulsion compared with the engine's, and the rebuilt
+  record compared with ``round.eleusis``.
+
+What the chain alone cannot see: the last line changed, lines cut off the end, or the whole
+log forged anew (a new rule, nonce and commitment, every hash recomputed). The log hash and
+the seal the players photographed at the table catch those; without them the check says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from dealer.recording import (
+    RECORD_FILE,
+    Frame,
+    Recording,
+    RuleRevealed,
+    Sealed,
+    Started,
+    Undone,
+    Verdict,
+    View,
+    log_hash,
+)
+from engine.cards import Card, CardParseError
+from engine.errors import RecordError, RoundError, RoundSetupError
+from engine.events import Action, RoundStarted, TurnOutcome
+from engine.explain import explain
+from engine.record import format_record, parse_record
+from engine.round import Round
+from engine.rules import resolve_rule
+from engine.rules.base import Rule
+from engine.seal import verify
+
+__all__ = ["Problem", "Rebuilt", "RebuiltTurn", "Verification", "rebuild", "verify_recording"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One place that fails to verify: where (a file and line) and what is wrong."""
+
+    where: str
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.what}"
+
+
+@dataclass(frozen=True, slots=True)
+class RebuiltTurn:
+    """A verdict of the log that stands (not taken back), with its action and, after the
+    reveal, the engine's own outcome and why."""
+
+    logged: Verdict
+    line: int
+    action: Action
+    outcome: TurnOutcome | None = None
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuilt:
+    """The round as the log tells it."""
+
+    start: RoundStarted | None  # None before the starters were laid
+    turns: tuple[RebuiltTurn, ...]
+    rule: Rule | None  # the revealed rule, parsed; None while sealed
+    round: Round | None  # replayed with the revealed rule; None while sealed
+    record_text: str | None  # the game record rebuilt from the log
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    problems: tuple[Problem, ...]
+    notes: tuple[str, ...]
+    revealed: RuleRevealed | None
+    commitment: str | None
+    log_hash: str
+    rebuilt: Rebuilt
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _where(rec: Recording, number: int) -> str:
+    return f"{rec.folder.name}/round.jsonl line {number}"
+
+
+def _check_chain(rec: Recording, problems: list[Problem]) -> None:
+    hashes = [rec.header_hash] + [line.hash for line in rec.lines]
+    numbers = [1] + [line.number for line in rec.lines]
+    for i, line in enumerate(rec.lines):
+        if line.prev == hashes[i]:
+            continue
+        before = numbers[i]
+        if line.hash == hashes[i]:
+            what = f"repeats line {before} (a duplicated line)"
+        elif line.prev in hashes[:i]:
+            j = hashes.index(line.prev)
+            what = (f"was written right after line {numbers[j]}: line(s) {numbers[j + 1]}-{before} were "
+                    "inserted, duplicated or moved here")
+        elif line.prev in hashes[i + 1:]:
+            j = hashes.index(line.prev, i + 1)
+            what = f"was written right after what is now line {numbers[j]}: lines were moved"
+        else:
+            what = (f"the line before it (line {before}) is not the one it was chained to: "
+                    f"line {before} was changed, or lines were deleted between lines {before} and {line.number}")
+        problems.append(Problem(_where(rec, line.number), what))
+
+
+def _check_frames(rec: Recording, problems: list[Problem]) -> None:
+    frames: list[Frame | View] = [e for e in rec.events if isinstance(e, Frame | View)]
+    logged = {f.sha256: f.path for f in frames if f.sha256}
+    for frame in frames:
+        where = _where(rec, rec.line_of(frame))
+        rel = PurePosixPath(frame.path)
+        if rel.is_absolute() or ".." in rel.parts:
+            problems.append(Problem(where, f"frame path {frame.path!r} points outside the recording"))
+            continue
+        if not frame.sha256:
+            problems.append(Problem(where, f"{frame.path}: no hash logged for this frame"))
+            continue
+        try:
+            actual = hashlib.sha256((rec.folder / rel).read_bytes()).hexdigest()
+        except OSError:
+            problems.append(Problem(where, f"{frame.path} is missing"))
+            continue
+        if actual == frame.sha256:
+            continue
+        other = logged.get(actual)
+        problems.append(Problem(where, f"{frame.path} holds the picture logged for {other} (frames swapped)"
+                                if other else f"{frame.path} was changed after it was logged"))
+
+
+def _check_seal(rec: Recording, seal: str | None, problems: list[Problem]) -> tuple[str | None, RuleRevealed | None]:
+    sealed = rec.of_type(Sealed)
+    revealed = rec.of_type(RuleRevealed)
+    started = rec.of_type(Started)
+    commitment = sealed[0].commitment if sealed else None
+    if not sealed:
+        problems.append(Problem(f"{rec.folder.name}/round.jsonl",
+                                "no sealed line: the seal shown before the deal is not in the log (R2)"))
+    for extra in sealed[1:]:
+        problems.append(Problem(_where(rec, rec.line_of(extra)), "a second seal: a round is sealed once (R2)"))
+    if sealed and started and rec.line_of(started[0]) < rec.line_of(sealed[0]):
+        problems.append(Problem(_where(rec, rec.line_of(sealed[0])), "the rule was sealed after the deal (R2)"))
+    for extra in revealed[1:]:
+        problems.append(Problem(_where(rec, rec.line_of(extra)), "a second reveal: a round reveals its rule once"))
+    reveal = revealed[0] if revealed else None
+    if reveal is not None and commitment is not None and not verify(commitment, reveal.rule, reveal.nonce):
+        problems.append(Problem(_where(rec, rec.line_of(reveal)),
+                                f"the revealed rule and nonce do not match the seal {commitment} (R2, G6)"))
+    if seal is not None and commitment is not None:
+        given = seal.strip().lower().removeprefix("sha256:")
+        if given != commitment:
+            problems.append(Problem(_where(rec, rec.line_of(sealed[0])),
+                                    f"the seal in the log, {commitment}, is not the one shown at the table, {given}"))
+    return commitment, reveal
+
+
+def _active_verdicts(rec: Recording, problems: list[Problem]) -> list[Verdict]:
+    """The verdicts that stand: each ``undone`` line takes back the last verdict (key u)."""
+    active: list[Verdict] = []
+    for event in rec.events:
+        if isinstance(event, Verdict):
+            active.append(event)
+        elif isinstance(event, Undone):
+            if active and active[-1].turn == event.turn:
+                active.pop()
+            else:
+                problems.append(Problem(_where(rec, rec.line_of(event)),
+                                        f"takes back turn {event.turn}, which is not the last verdict standing"))
+    return active
+
+
+def _first_difference(expected: str, actual: str) -> tuple[int, str, str]:
+    exp, act = expected.splitlines(), actual.splitlines()
+    for k in range(max(len(exp), len(act))):
+        a = exp[k] if k < len(exp) else "(nothing)"
+        b = act[k] if k < len(act) else "(nothing)"
+        if a != b:
+            return k + 1, a, b
+    return 0, "", ""
+
+
+def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, problems: list[Problem]) -> Rebuilt:
+    """The game record from the log; replayed through :class:`Round` when the rule is known."""
+    started = rec.of_type(Started)
+    verdicts = _active_verdicts(rec, problems)
+    if not started:
+        for v in verdicts:
+            problems.append(Problem(_where(rec, rec.line_of(v)), "a verdict before the round started"))
+        return Rebuilt(None, (), None, None, None)
+    s = started[0]
+    for extra in started[1:]:
+        problems.append(Problem(_where(rec, rec.line_of(extra)), "a second start: a round starts once"))
+    if list(rec.header.get("players", s.players)) != s.players:
+        problems.append(Problem(_where(rec, 1), f"the header names the players {' '.join(rec.header['players'])}, "
+                                f"but the round started (line {rec.line_of(s)}) with {' '.join(s.players)}"))
+    try:
+        starters = tuple(Card.parse(c) for c in s.starters)
+    except CardParseError as exc:
+        problems.append(Problem(_where(rec, rec.line_of(s)), f"starters: {exc}"))
+        return Rebuilt(None, (), None, None, None)
+    shown_rule = rule_text if rule_text is not None else f"sealed {commitment or '(no seal)'}"
+    start = RoundStarted(tuple(s.players), shown_rule, starters, s.hand, s.decks)
+    head = format_record([start])
+    text = head + "".join(v.action + "\n" for v in verdicts)
+    try:
+        record = parse_record(text)
+    except RecordError as exc:
+        k = exc.line - head.count("\n") - 1
+        where = _where(rec, rec.line_of(verdicts[k])) if 0 <= k < len(verdicts) else _where(rec, rec.line_of(s))
+        problems.append(Problem(where, f"the logged action cannot be read: {exc.reason}"))
+        return Rebuilt(start, (), None, None, None)
+    turns = [RebuiltTurn(v, rec.line_of(v), line.action) for v, line in zip(verdicts, record.actions, strict=True)]
+    for turn in turns:
+        if turn.action.player != turn.logged.player:
+            problems.append(Problem(_where(rec, turn.line), f"the verdict is for {turn.logged.player}, "
+                                    f"the action for {turn.action.player}"))
+    if rule_text is None:
+        return Rebuilt(start, tuple(turns), None, None, text)
+    try:
+        rule = resolve_rule(rule_text)
+        rnd = Round(rule, start)
+    except (ValueError, RoundSetupError) as exc:
+        problems.append(Problem(_where(rec, rec.line_of(s)), f"the round cannot be replayed: {exc}"))
+        return Rebuilt(start, tuple(turns), None, None, text)
+    for k, turn in enumerate(turns):
+        if rnd.ended is not None:
+            problems.append(Problem(_where(rec, turn.line), f"turn {turn.logged.turn} comes after the round ended (G1)"))
+            break
+        line_before = rnd.line
+        try:
+            outcome = rnd.apply(turn.action)
+        except RoundError as exc:
+            problems.append(Problem(_where(rec, turn.line), f"the engine refuses this turn: {exc}"))
+            break
+        turns[k] = dataclasses.replace(turn, outcome=outcome, why=explain(rule, line_before, turn.action))
+        _compare(rec, turn, outcome, problems)
+    return Rebuilt(start, tuple(turns), rule, rnd, text)
+
+
+def _compare(rec: Recording, turn: RebuiltTurn, outcome: TurnOutcome, problems: list[Problem]) -> None:
+    v = turn.logged
+    card = str(outcome.card) if outcome.card is not None else None
+    checks = [("turn", v.turn, outcome.index), ("verdict", v.verdict, outcome.verdict.value),
+              ("penalty", v.penalty, outcome.penalty), ("expelled", v.expelled, outcome.expelled),
+              ("overthrown", v.overthrown, outcome.overthrown), ("card", v.card, card)]
+    for name, logged, engine in checks:
+        if logged != engine:
+            problems.append(Problem(_where(rec, turn.line), f"{name} logged as {logged}, but replaying the round "
+                                    f"with the revealed rule gives {engine}"))
+
+
+def _check_record_file(rec: Recording, rebuilt: Rebuilt, problems: list[Problem]) -> None:
+    path = rec.folder / RECORD_FILE
+    where = f"{rec.folder.name}/{RECORD_FILE}"
+    if rebuilt.record_text is None:
+        if path.exists():
+            problems.append(Problem(where, "a game record, but the log holds no started round"))
+        return
+    try:
+        actual = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        problems.append(Problem(where, "is missing (the log holds the round: it was deleted)"))
+        return
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(Problem(where, f"cannot be read: {exc}"))
+        return
+    number, expected, found = _first_difference(rebuilt.record_text, actual)
+    if number:
+        problems.append(Problem(f"{where} line {number}", f"says {found!r}, the log gives {expected!r}"))
+
+
+def verify_recording(rec: Recording, seal: str | None = None, log_hash_shown: str | None = None) -> Verification:
+    """Every check above; ``seal`` and ``log_hash_shown``: the values shown at the table."""
+    problems: list[Problem] = []
+    notes: list[str] = []
+    if rec.truncated:
+        problems.append(Problem(f"{rec.folder.name}/round.jsonl", "the last line was cut short (a crash while "
+                                "writing it; `eleusis play --resume` drops it)"))
+    _check_chain(rec, problems)
+    _check_frames(rec, problems)
+    commitment, reveal = _check_seal(rec, seal, problems)
+    valid_reveal = reveal is not None and commitment is not None and verify(commitment, reveal.rule, reveal.nonce)
+    rebuilt = rebuild(rec, reveal.rule if valid_reveal and reveal else None, commitment, problems)
+    _check_record_file(rec, rebuilt, problems)
+    actual = log_hash(rec.folder)
+    if log_hash_shown is not None:
+        given = log_hash_shown.strip().lower().removeprefix("sha256:")
+        if given != actual:
+            problems.append(Problem(f"{rec.folder.name}/round.jsonl", f"the log's hash is {actual}, not {given} "
+                                    "shown at the table: the log was changed, cut or forged after the round"))
+    else:
+        notes.append("no log hash given (--log-hash): the chain cannot tell a changed last line, lines cut off "
+                     "the end, or a log forged anew")
+    if seal is None:
+        notes.append("no seal given (--seal): the seal in the log is checked against the reveal only")
+    if reveal is None:
+        notes.append("the rule is still sealed: verdicts are checked against it after the reveal (R2)")
+    return Verification(tuple(problems), tuple(notes), reveal, commitment, actual, rebuilt)
