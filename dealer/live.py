@@ -26,9 +26,10 @@ from dealer.observer import FrameReader, Observation, TableObserver
 from dealer.outlets import Outlets
 from dealer.recording import LOG_HASH_QR, RECORD_FILE, SEAL_QR, RecordingWriter, Seen, log_hash, write_record
 from dealer.session import DealerSession, SessionConfig, players_from_text
+from dealer.view_outlet import ViewOutlet, camera_picture
 from dealer.voice import Voice
 from engine.events import DEFAULT_HAND
-from vision.frames import Frame, FrameSource
+from vision.frames import CameraSource, Frame, FrameSource
 from vision.readings import CardDetections
 
 __all__ = ["LiveOptions", "run_live"]
@@ -46,6 +47,10 @@ class LiveOptions:
     out: Path = Path("recordings/latest")
     settle_s: float = 2.0
     max_frames: int | None = None
+    window: bool | None = None  # the view of the table in a window: None = when there is a display
+    fullscreen: bool = False
+    title: str = "Eleusis"  # the view's heading, e.g. "Round 2 of 4" in a game
+    notes: tuple[str, ...] = ()  # more lines for the view, e.g. a game's totals
 
 
 def _pick_rule(rule: str | None) -> str:
@@ -59,7 +64,7 @@ def _pick_rule(rule: str | None) -> str:
 
 
 def _open_source(options: LiveOptions) -> FrameSource:
-    from vision.frames import CameraSource, VideoFileSource
+    from vision.frames import VideoFileSource
 
     if options.camera is not None:
         return CameraSource(options.camera)
@@ -103,7 +108,7 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
         source = _open_source(options)
         frames = iter(source.frames())
         first = next(frames)  # a camera that cannot open says so now, before anything is recorded
-        if options.camera is not None:
+        if isinstance(source, CameraSource):
             print(source.report(), file=sys.stderr)  # what the camera gave: 1920x1080 was asked
     except StopIteration:
         print(f"eleusis play: {source.name} gives no frame at all", file=sys.stderr)
@@ -122,11 +127,29 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
     observer = TableObserver(layout, reader or default_reader())
     session = DealerSession(config)
     keys = stdin_keys() if options.camera is not None and sys.stdin.isatty() else None
-    return _loop(itertools.chain([first], frames), observer, session, Outlets(voice, recorder), out, options, keys)
+    view = _view(options, session, recorder)
+    try:
+        return _loop(itertools.chain([first], frames), observer, session, Outlets(voice, recorder, [view]), out,
+                     options, keys, view)
+    finally:
+        view.close()
+
+
+def _view(options: LiveOptions, session: DealerSession, recorder: RecordingWriter) -> ViewOutlet:
+    """The view of the table: in a window when asked (or when there is a display), and
+    into the recording at every decisive happening."""
+    from dealer.table_view import TableWindow
+
+    window = TableWindow(headless=None if options.window is None else not options.window,
+                         fullscreen=options.fullscreen)
+    if not window.headless:
+        print("the view of the table is in its window", file=sys.stderr)
+    return ViewOutlet(lambda: session.round, window, recorder.save_view, options.title, options.notes)
 
 
 def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSession,
-          outlets: Outlets, out: Path, options: LiveOptions, keys: Callable[[], str] | None = None) -> int:
+          outlets: Outlets, out: Path, options: LiveOptions, keys: Callable[[], str] | None = None,
+          view: ViewOutlet | None = None) -> int:
     """Frames in, happenings out: to the voice, the recording and its kept frames."""
     from vision.errors import CameraError
 
@@ -146,6 +169,9 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
             if state.quit or (options.max_frames is not None and frames > options.max_frames):
                 break
             obs = observer.observe(frame.bgr, frame.time_s, frame.index)
+            if view is not None:
+                view.see(frame.index, frame.time_s, camera_picture(frame.bgr, obs.play_detections,
+                                                                   observer.tracker.homography, observer.layout))
             if obs.view is None:
                 if obs.message != last_message:
                     print(f"table: {obs.message}", file=sys.stderr)

@@ -210,18 +210,18 @@ def _draw_players(draw: ImageDraw.ImageDraw, state: RoundState, x: int, y: int, 
 
 
 def _draw_camera(canvas: Image.Image, camera: CameraPicture, box: tuple[int, int, int, int]) -> None:
-    """The frame with zones and card outlines, scaled into ``box``; readings in big type."""
+    """The frame with zones and card outlines, scaled into ``box``; readings in big type.
+    Everything is drawn on the scaled frame first, so nothing spills out of it."""
     x0, y0, x1, y1 = box
     h, w = camera.bgr.shape[:2]
     scale = min((x1 - x0) / w, (y1 - y0) / h)
     sw, sh = max(1, int(w * scale)), max(1, int(h * scale))
     small = cv2.resize(camera.bgr, (sw, sh), interpolation=cv2.INTER_AREA)
-    x0 += ((x1 - x0) - sw) // 2  # centred in its box
-    canvas.paste(Image.fromarray(cv2.cvtColor(small, cv2.COLOR_BGR2RGB)), (x0, y0))
-    draw = ImageDraw.Draw(canvas)
+    picture = Image.fromarray(cv2.cvtColor(small, cv2.COLOR_BGR2RGB))
+    draw = ImageDraw.Draw(picture)
 
     def to_px(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
-        return [(x0 + px * scale, y0 + py * scale) for px, py in points]
+        return [(px * scale, py * scale) for px, py in points]
 
     for name, polygon in camera.zones:
         pts = to_px(polygon)
@@ -232,12 +232,13 @@ def _draw_camera(canvas: Image.Image, camera: CameraPicture, box: tuple[int, int
         colour = (40, 220, 40) if seen.label else (240, 40, 40)
         draw.line(pts + [pts[0]], fill=colour, width=5)
         text = _label_text(seen.label) if seen.label else "?"
-        top = min(p[1] for p in pts)
-        left = min(p[0] for p in pts)
+        top = max(44.0, min(p[1] for p in pts))
+        left = min(max(0.0, min(p[0] for p in pts)), sw - 90.0)
         font = _font(34, bold=True)
         tb = draw.textbbox((left, top - 8), text, font=font, anchor="lb")
         draw.rectangle((tb[0] - 6, tb[1] - 4, tb[2] + 6, tb[3] + 4), fill=(0, 0, 0))
         draw.text((left, top - 8), text, font=font, fill=colour, anchor="lb")
+    canvas.paste(picture, (x0 + ((x1 - x0) - sw) // 2, y0))  # centred in its box
 
 
 def _label_text(label: str) -> str:

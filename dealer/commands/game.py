@@ -56,6 +56,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--profile", type=Path, default=None, help="table profile from `eleusis calibrate table`")
     parser.add_argument("--out", type=Path, default=None,
                         help="the game folder (default: games/<date-time>); an existing one goes on")
+    parser.add_argument("--window", action=argparse.BooleanOptionalAction, default=None,
+                        help="show the view of the table in a window (default: when there is a display)")
+    parser.add_argument("--fullscreen", action="store_true", help="the view of the table fills the screen")
     parser.add_argument("--voice", choices=("auto", "speech", "text"), default="auto",
                         help="auto: speak when possible and print always (default)")
     parser.add_argument("--wav-dir", type=Path, default=None, help="keep every spoken sentence as a WAV file here")
@@ -133,7 +136,7 @@ def _play(game: GameFolder, args: argparse.Namespace, voice: Voice) -> int:
         if args.record is not None:
             code = _deal_record(sources.pop(0), folder, seats, voice)
         else:
-            code = _deal_live(args, sources.pop(0) if sources else None, folder, dealer, seats, voice, index)
+            code = _deal_live(args, sources.pop(0) if sources else None, folder, dealer, seats, voice, game)
         if code != 0:
             if code == 3:
                 voice.say(f"Round {index + 1} was cut short: it does not count. Go on with the same --out.")
@@ -169,10 +172,12 @@ def _deal_record(path: Path, folder: Path, seats: tuple[str, ...], voice: Voice)
 
 
 def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, dealer: str | None,
-               seats: tuple[str, ...], voice: Voice, index: int) -> int:
+               seats: tuple[str, ...], voice: Voice, game: GameFolder) -> int:
     """A round at the table (a camera) or from a video of it, recorded in ``folder``."""
     from dealer.live import LiveOptions, run_live
 
+    index = game.next_index
+    notes = (announce_totals(game.game),) if game.game.rounds else ()
     rule = args.rule
     if dealer is not None:  # a person is God: the machine judges the rule that person wrote (C2)
         rule = _ask_rule(dealer, args.rule)
@@ -182,7 +187,9 @@ def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, deale
     elif args.camera is not None and index > 0 and sys.stdin.isatty():
         input(f"Round {index + 1}: shuffle, deal {args.hand or 14} cards each, then press Enter. ")
     options = LiveOptions(camera=args.camera, video=video, players=" ".join(seats), rule=rule,
-                          hand=args.hand, profile=args.profile, out=folder)
+                          hand=args.hand, profile=args.profile, out=folder, window=args.window,
+                          fullscreen=args.fullscreen, title=f"Round {index + 1} of {game.game.planned}",
+                          notes=notes)
     return run_live(options, voice)
 
 

@@ -44,6 +44,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--voice", choices=("auto", "speech", "text"), default="auto",
                         help="auto: speak when possible and print always (default)")
     parser.add_argument("--wav-dir", type=Path, default=None, help="keep every spoken sentence as a WAV file here")
+    parser.add_argument("--window", action=argparse.BooleanOptionalAction, default=None,
+                        help="show the view of the table in a window (default: when there is a display)")
+    parser.add_argument("--fullscreen", action="store_true", help="the view of the table fills the screen")
     parser.add_argument("--settle", type=settle_seconds, default=2.0, metavar="SECONDS",
                         help="how long cards must lie still before they are judged (default 2)")
     parser.add_argument("--pace", type=pace_seconds, default=0.0,
@@ -131,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
         options = LiveOptions(
             camera=args.camera, video=args.video, players=args.players, rule=args.rule,
             hand=args.hand, profile=args.profile, out=args.out or _default_out(), settle_s=args.settle,
+            window=args.window, fullscreen=args.fullscreen,
         )
         return run_live(options, voice)
     finally:
