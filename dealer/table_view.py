@@ -271,12 +271,16 @@ def render_view(state: ViewState, size_wh: tuple[int, int] = VIEW_SIZE_WH) -> Bg
     # the verdict band
     colour = VERDICT_COLOURS.get(state.verdict_kind, VERDICT_COLOURS["info"])
     draw.rectangle((0, 0, W, band_h), fill=colour)
-    font = _font(int(band_h * 0.36), bold=True)
-    lines = _wrap(draw, state.verdict or state.title, font, W - 60)[:2]
-    line_h = int(band_h * 0.44)
-    top = (band_h - line_h * len(lines)) // 2
+    size = int(band_h * 0.36)  # two lines of big type; smaller only when the sentence is long
+    lines = _wrap(draw, state.verdict or state.title, _font(size, bold=True), W - 60)
+    while len(lines) > 2 and size > band_h * 0.24:
+        size -= 2
+        lines = _wrap(draw, state.verdict or state.title, _font(size, bold=True), W - 60)
+    lines = lines[:3]
+    line_h = int(size * 1.2)
+    top = max(0, (band_h - line_h * len(lines)) // 2)
     for k, line in enumerate(lines):
-        draw.text((30, top + k * line_h), line, font=font, fill=(255, 255, 255))
+        draw.text((30, top + k * line_h), line, font=_font(size, bold=True), fill=(255, 255, 255))
     # the camera view, left
     cam_box = (20, band_h + 20, W - side - 20, int(H * 0.62))
     if state.camera is not None:
