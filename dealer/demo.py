@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from dealer.i18n import _, and_list, n_
 from dealer.inputs import InputError, read_text_file
 from dealer.narrate import card_words, describe_result, describe_turn
 from dealer.session import rule_in_words
@@ -57,8 +58,9 @@ def deal_record_aloud(path: Path, voice: Voice, pace_s: float = 0.0) -> int:
         print(f"eleusis play: {path}: {exc}", file=sys.stderr)
         return 2
     start = judgement.record.start
-    voice.say(f"A round of Eleusis for {', '.join(start.players)}. The rule is sealed.")
-    voice.say("The starter: " + ", ".join(card_words(c) for c in start.starters) + ".")
+    voice.say(_("A round of Eleusis for {players}. The rule is sealed.", players=", ".join(start.players)))
+    voice.say(n_("The starter: {cards}.", "The starters: {cards}.", len(start.starters),
+                 cards=and_list(card_words(c) for c in start.starters)))
     for _number, turn in judgement.turns:
         voice.say(describe_turn(turn, spoken=True))
         if pace_s:

@@ -16,67 +16,66 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.cards import Card, Suit
+from dealer.i18n import _, and_list, card_name, n_
+from engine.cards import Card
 from engine.events import EndReason, TurnOutcome, Verdict
 from engine.round import RoundResult
 
 __all__ = ["card_words", "describe_end", "describe_result", "describe_scores", "describe_turn"]
 
-_RANK_WORDS = {1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-               8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king"}
-_SUIT_WORDS = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts", Suit.SPADES: "spades"}
 
-
-def card_words(card: Card) -> str:
-    """``QD`` as a synthesiser should say it.
+def card_words(card: Card, role: str = "subject") -> str:
+    """``QD`` as a synthesiser should say it, in the current language (dealer/i18n.py);
+    ``role="object"`` after a verb ("кладёт даму бубен").
 
     >>> card_words(Card.parse('QD'))
     'the queen of diamonds'
     """
-    return f"the {_RANK_WORDS[card.rank]} of {_SUIT_WORDS[card.suit]}"
+    return card_name(card, role)
 
 
 def _cards(cards: Iterable[Card], spoken: bool) -> str:
-    items = [card_words(c) if spoken else str(c) for c in cards]
-    if not spoken or len(items) == 1:
-        return " ".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _cards_count(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
+    """The cards of a play, as the object of "plays"."""
+    if not spoken:
+        return " ".join(str(c) for c in cards)
+    return and_list(card_words(c, "object") for c in cards)
 
 
 def describe_turn(turn: TurnOutcome, spoken: bool = False) -> str:
     """One action's verdict and consequences, in one or a few sentences."""
     who = turn.player
     if turn.verdict is Verdict.PROPHET:
-        return f"{who} becomes prophet."  # F1, F2
+        return _("{who} becomes prophet.", who=who)  # F1, F2
     parts: list[str] = []
     if turn.verdict is Verdict.ACCEPTED:
-        parts.append(f"{who} plays {_cards(turn.cards, spoken)}: accepted.")  # P3
+        parts.append(_("{who} plays {cards}: accepted.", who=who, cards=_cards(turn.cards, spoken)))  # P3
     elif turn.verdict is Verdict.REJECTED:
-        parts.append(f"{who} plays {_cards(turn.cards, spoken)}: rejected, a side branch.")  # P4
+        parts.append(_("{who} plays {cards}: rejected, a side branch.", who=who, cards=_cards(turn.cards, spoken)))  # P4
     elif turn.verdict is Verdict.NOPLAY_RIGHT:
         if turn.legally_emptied:
-            parts.append(f"{who} declares no play: right. The hand is cleared.")  # N2
+            parts.append(_("{who} declares no play: right. The hand is cleared.", who=who))  # N2
         else:
-            parts.append(f"{who} declares no play: right. {who} takes a new hand of {_cards_count(turn.new_hand)}.")
+            parts.append(n_("{who} declares no play: right. {who} takes a new hand of {n} card.",
+                            "{who} declares no play: right. {who} takes a new hand of {n} cards.",
+                            turn.new_hand, who=who))
     else:
         assert turn.card is not None
-        parts.append(f"{who} declares no play: wrong. The dealer plays {_cards((turn.card,), spoken)}.")  # N3
+        parts.append(_("{who} declares no play: wrong. The dealer plays {card}.",
+                       who=who, card=_cards((turn.card,), spoken)))  # N3
     if turn.overthrown and turn.prophet is not None:
-        parts.append(f"The prophet {turn.prophet} was wrong and is overthrown, and draws {turn.prophet_penalty}.")  # F4
+        parts.append(n_("The prophet {prophet} was wrong and is overthrown, and draws {n}.",
+                        "The prophet {prophet} was wrong and is overthrown, and draws {n}.",
+                        turn.prophet_penalty, prophet=turn.prophet))  # F4
         if turn.verdict in (Verdict.REJECTED, Verdict.NOPLAY_WRONG):
-            parts.append(f"{who} gets no penalty.")  # F5
+            parts.append(_("{who} gets no penalty.", who=who))  # F5
     if turn.penalty:
-        parts.append(f"{who} draws {turn.penalty}.")
+        parts.append(n_("{who} draws {n}.", "{who} draws {n}.", turn.penalty, who=who))
     elif turn.verdict in (Verdict.REJECTED, Verdict.NOPLAY_WRONG) and not turn.overthrown:
-        parts.append(f"{who} draws nothing: the stock is empty.")
+        parts.append(_("{who} draws nothing: the stock is empty.", who=who))
     if turn.expelled:
-        parts.append(f"{who} is expelled.")  # E3
+        parts.append(_("{who} is expelled.", who=who))  # E3
     if turn.legally_emptied and turn.verdict is Verdict.ACCEPTED:
-        parts.append(f"{who} has no cards left.")
+        parts.append(_("{who} has no cards left.", who=who))
     if turn.ended is not None:
         parts.append(describe_end(turn.ended, who, turn.legally_emptied))
     return " ".join(parts)
@@ -86,31 +85,35 @@ def describe_end(reason: EndReason, player: str | None = None, legally: bool = T
     """Why the round ended (G1)."""
     if reason is EndReason.EMPTIED:
         if player is None:
-            return "The round is over: a hand is empty."
+            return _("The round is over: a hand is empty.")
         if legally:
-            return f"The round is over: {player} emptied the hand."
-        return f"The round is over: {player} has no cards left, without the bonus."
+            return _("The round is over: {who} emptied the hand.", who=player)
+        return _("The round is over: {who} has no cards left, without the bonus.", who=player)
     if reason is EndReason.EXPELLED:
-        return "The round is over: every player is expelled."
-    return "The round is over: the stock ran out."
+        return _("The round is over: every player is expelled.")
+    return _("The round is over: the stock ran out.")
+
+
+def _name_counts(counts: dict[str, int]) -> str:
+    return ", ".join(_("{name} {count}", name=name, count=count) for name, count in counts.items())
 
 
 def describe_scores(result: RoundResult) -> str:
     """G2-G4 in one sentence per line of the board."""
-    scores = ", ".join(f"{name} {score}" for name, score in result.scores.items())
-    return f"Scores: {scores}. The dealer scores {result.dealer}."
+    return n_("Scores: {scores}. The dealer scores {n}.", "Scores: {scores}. The dealer scores {n}.",
+              result.dealer, scores=_name_counts(dict(result.scores)))
 
 
 def describe_result(result: RoundResult) -> str:
     """The end (or that the round goes on), the hands and the scores."""
-    hands = ", ".join(f"{name} {size}" for name, size in result.hands.items())
+    hands = _name_counts(dict(result.hands))
     if result.ended is None:
-        lines = ["The round is not over; scored as if it ended now.", f"Hands: {hands}."]
+        lines = [_("The round is not over; scored as if it ended now."), _("Hands: {hands}.", hands=hands)]
     else:
-        lines = [f"Final hands: {hands}."]
+        lines = [_("Final hands: {hands}.", hands=hands)]
     if result.prophet is not None:
-        lines.append(f"{result.prophet} is prophet at the end.")
+        lines.append(_("{who} is prophet at the end.", who=result.prophet))
     if result.expelled:
-        lines.append(f"Expelled: {', '.join(result.expelled)}.")
+        lines.append(_("Expelled: {names}.", names=", ".join(result.expelled)))
     lines.append(describe_scores(result))
     return " ".join(lines)

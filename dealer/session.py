@@ -28,6 +28,7 @@ from dealer.happenings import (
     VerdictTakenBack,
 )
 from dealer.layout_watch import LayoutWatch
+from dealer.i18n import _, p_
 from dealer.narrate import card_words, describe_result, describe_turn
 from dealer.table_protocol import Intent, TableProtocol, TableView
 from engine.cards import DEFAULT_DECKS, Card
@@ -230,8 +231,8 @@ def rule_in_words(rule: str) -> str:
 
     entry = LIBRARY.get(rule.strip())
     if entry is not None:
-        return f"The rule was {entry.id}: {entry.description}"
-    return f"The rule was: {rule.strip()}."
+        return _("The rule was {id}: {description}", id=entry.id, description=p_("rule description", entry.description))
+    return _("The rule was: {rule}.", rule=rule.strip())
 
 
 def players_from_text(text: str | Sequence[str]) -> tuple[str, ...]:

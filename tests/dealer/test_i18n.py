@@ -1,0 +1,233 @@
+"""The dealer's languages (issue 10): every message translated, plural forms right for
+1, 2, 5, 11, 21 and 22, card names as each language says them, and no sentence that
+skips the catalogs."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import string
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dealer.i18n import (
+    LANGUAGES,
+    Count,
+    _,
+    _translations,
+    card_name,
+    catalog_path,
+    espeak_voice,
+    n_,
+    parse_po,
+    resolve_language,
+    system_language,
+    use_language,
+)
+from dealer.i18n_extract import bare_sentences, extract, missing
+from dealer.narrate import describe_turn
+from engine.cards import Card, Suit, parse_cards
+from engine.events import TurnOutcome, Verdict
+
+TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
+COUNTS = (1, 2, 5, 11, 21, 22)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_in_the_source_is_translated(lang: str) -> None:
+    problems = missing(lang)
+    assert problems == [], "\n".join(problems[:40]) + "\nrun: python3 -m dealer.i18n_extract --update, then translate"
+
+
+# Modules still being restructured by another helper (dealer-pipeline, trust): converted
+# once that lands. Everything else that speaks in a round must go through the catalogs.
+PENDING = ("dealer/session.py", "dealer/live.py", "dealer/table_protocol.py", "dealer/commands/review.py")
+
+
+def test_no_sentence_skips_the_catalogs() -> None:
+    bare = [b for b in bare_sentences() if not b.startswith(PENDING)]
+    assert bare == [], "wrap these in _() / n_() from dealer.i18n:\n" + "\n".join(bare)
+
+
+def test_the_extractor_sees_the_messages_and_the_library() -> None:
+    messages = extract()
+    assert (None, "{who} plays {cards}: accepted.") in messages
+    assert messages[(None, "{who} draws {n}.")].plural == "{who} draws {n}."
+    assert ("card rank, object", "the queen") in messages
+    assert ("rule description", "After a red card a black one, after a black card a red one.") in messages
+
+
+def test_the_bare_sentence_finder_finds_an_untranslated_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dealer.i18n_extract as extractor
+
+    (tmp_path / "dealer").mkdir()
+    (tmp_path / "dealer" / "x.py").write_text(
+        "def f(voice, who, _):\n"
+        "    voice.say(f'{who}, your turn.')\n"
+        "    voice.say(_('{who}, your turn.', who=who))\n"
+        "    print('eleusis play: ' + str(who))\n"
+        "    Intent(trouble='Spread them apart.')\n", encoding="utf-8")
+    monkeypatch.setattr(extractor, "ROOT", tmp_path)
+    found = extractor.bare_sentences(["dealer/x.py"])
+    assert found == ["dealer/x.py:2: ', your turn.'", "dealer/x.py:5: 'Spread them apart.'"]
+
+
+def _fields(text: str) -> set[str]:
+    return {name.split(".")[0].split("[")[0] for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_translations_use_only_the_fields_the_english_gives(lang: str) -> None:
+    for entry in parse_po(catalog_path(lang)):
+        if not entry.msgid:
+            continue
+        given = _fields(entry.msgid) | _fields(entry.msgid_plural or "")
+        if entry.msgid_plural is not None:
+            given.add("n")
+        for form in entry.msgstr:
+            assert _fields(form) <= given, f"{lang} {entry.msgid!r}: {form!r} uses a field the source does not fill"
+            # the same fields the source fills, or fewer only where the plural form makes {n} plain
+            assert (given - {"n"}) <= _fields(form) | {"n"}, f"{lang} {entry.msgid!r}: {form!r} drops a field"
+
+
+# -- plural forms ------------------------------------------------------------------------------
+RU_DRAWS = {
+    1: "Ана берёт одну штрафную карту.",
+    2: "Ана берёт две штрафные карты.",
+    5: "Ана берёт пять штрафных карт.",
+    11: "Ана берёт одиннадцать штрафных карт.",
+    21: "Ана берёт двадцать одну штрафную карту.",
+    22: "Ана берёт двадцать две штрафные карты.",
+}
+PT_DRAWS = {
+    1: "Ana compra uma carta de penalização.",
+    2: "Ana compra duas cartas de penalização.",
+    5: "Ana compra cinco cartas de penalização.",
+    11: "Ana compra onze cartas de penalização.",
+    21: "Ana compra vinte e uma cartas de penalização.",
+    22: "Ana compra vinte e duas cartas de penalização.",
+}
+
+
+@pytest.mark.parametrize("n", COUNTS)
+def test_a_penalty_draw_agrees_with_its_number(n: int) -> None:
+    with use_language("ru"):
+        assert n_("{who} draws {n}.", "{who} draws {n}.", n, who="Ана") == RU_DRAWS[n]
+    with use_language("pt"):
+        assert n_("{who} draws {n}.", "{who} draws {n}.", n, who="Ana") == PT_DRAWS[n]
+    assert n_("{who} draws {n}.", "{who} draws {n}.", n, who="Ana") == f"Ana draws {n}."
+
+
+# The CLDR plural categories: Russian one (1, 21), few (2, 22), many (5, 11); Portuguese one / other.
+EXPECTED_FORM = {"ru": {1: 0, 2: 1, 5: 2, 11: 2, 21: 0, 22: 1}, "pt": {1: 0, 2: 1, 5: 1, 11: 1, 21: 1, 22: 1}}
+# The noun each form must end with, per plural message (the word that agrees with n).
+RU_NOUN = {0: re.compile(r"(карту|карта|очко)\b"), 1: re.compile(r"(карты|очка)\b"), 2: re.compile(r"(карт|очков)\b")}
+PT_NOUN = {0: re.compile(r"\b(carta|ponto)\b"), 1: re.compile(r"\b(cartas|pontos)\b")}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_plural_message_picks_the_right_form_for_1_2_5_11_21_22(lang: str) -> None:
+    nouns = RU_NOUN if lang == "ru" else PT_NOUN
+    plural_entries = [e for e in parse_po(catalog_path(lang)) if e.msgid_plural is not None]
+    assert plural_entries
+    for entry in plural_entries:
+        for n in COUNTS:
+            with use_language(lang):
+                text = _translations(lang).ngettext(entry.msgid, entry.msgid_plural or "", n)
+            form = EXPECTED_FORM[lang][n]
+            assert text == entry.msgstr[form], f"{lang} n={n}: {entry.msgid!r} took the wrong form"
+            others = [p for k, p in nouns.items() if k != form]
+            said = text.replace("{n:fa}", "").replace("{n:f}", "").replace("{n:n}", "").replace("{n}", "")
+            if "{n" in text and any(p.search(said) for p in nouns.values()):  # a number said before its noun
+                assert nouns[form].search(said) and not any(p.search(said) for p in others), \
+                    f"{lang} n={n}: {text!r} is not the form for {n}"
+
+
+@pytest.mark.parametrize("n,words", [(1, "одну"), (2, "две"), (5, "пять"), (11, "одиннадцать"), (21, "двадцать одну"),
+                                     (22, "двадцать две"), (40, "сорок"), (99, "девяносто девять")])
+def test_russian_feminine_accusative_numbers(n: int, words: str) -> None:
+    with use_language("ru"):
+        assert format(Count(n), "fa") == words
+        assert format(Count(n), "") == str(n)
+
+
+def test_portuguese_and_neuter_numbers() -> None:
+    with use_language("pt"):
+        assert [format(Count(n), "f") for n in (1, 2, 16, 21, 22, 30)] == [
+            "uma", "duas", "dezasseis", "vinte e uma", "vinte e duas", "trinta"]
+    with use_language("ru"):
+        assert [format(Count(n), "n") for n in (1, 2, 21)] == ["одно", "два", "двадцать одно"]
+
+
+# -- cards ---------------------------------------------------------------------------------------
+def test_cards_are_named_as_each_language_names_them() -> None:
+    q, ten = Card.parse("QS"), Card.parse("10H")
+    assert (card_name(q), card_name(ten)) == ("the queen of spades", "the ten of hearts")
+    with use_language("ru"):
+        assert (card_name(q), card_name(ten)) == ("дама пик", "десятка червей")
+        assert card_name(q, "object") == "даму пик"  # кладёт даму пик: accusative
+        assert card_name(Card.parse("KD"), "object") == "короля бубен"  # the king is animate in cards
+        assert card_name(Card.parse("AC")) == "туз треф"
+    with use_language("pt"):
+        assert (card_name(q), card_name(ten)) == ("a dama de espadas", "o dez de copas")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_all_52_cards_have_distinct_names(lang: str) -> None:
+    with use_language(lang):
+        names = {card_name(Card(rank, suit)) for rank in range(1, 14) for suit in Suit}
+    assert len(names) == 52
+
+
+def test_a_verdict_reads_natively() -> None:
+    turn = TurnOutcome(1, "Ана", Verdict.ACCEPTED, parse_cards("QS 10H"))
+    with use_language("ru"):
+        assert describe_turn(turn, spoken=True) == "Ана кладёт даму пик и десятку червей: принято."
+    with use_language("pt"):
+        assert describe_turn(turn, spoken=True) == "Ана joga a dama de espadas e o dez de copas: jogada aceite."
+
+
+# -- choosing the language and the voice --------------------------------------------------
+@pytest.mark.parametrize("env,lang", [
+    ({"LANG": "ru_RU.UTF-8"}, "ru"), ({"LANG": "pt_BR.UTF-8"}, "pt"), ({"LANG": "C.UTF-8"}, "en"),
+    ({"LANG": "de_DE.UTF-8"}, "en"), ({}, "en"), ({"LC_ALL": "pt_PT", "LANG": "ru_RU"}, "pt"),
+    ({"LANGUAGE": "de:ru", "LANG": "en_GB"}, "ru"),
+])
+def test_the_system_locale_picks_the_language_then_english(env: dict[str, str], lang: str) -> None:
+    assert system_language(env) == lang
+
+
+def test_a_language_we_do_not_speak_is_refused() -> None:
+    assert resolve_language("RU") == "ru"
+    with pytest.raises(ValueError, match="--lang must be one of en, ru, pt"):
+        resolve_language("de")
+
+
+def test_each_language_has_its_espeak_voice() -> None:
+    assert [espeak_voice(lang) for lang in LANGUAGES] == ["gmw/en", "zle/ru", "roa/pt"]
+    if shutil.which("espeak-ng"):
+        listed = subprocess.run(["espeak-ng", "--voices"], capture_output=True, text=True, check=True).stdout
+        for lang in LANGUAGES:
+            assert espeak_voice(lang) in listed
+
+
+# -- the catalog files themselves -------------------------------------------------------------
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext's msgfmt is not installed")
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_gnu_msgfmt_accepts_the_catalog(lang: str) -> None:
+    done = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(catalog_path(lang))], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_broken_catalog_is_named_with_its_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.po"
+    bad.write_text('msgid ""\nmsgstr ""\n\nmsgid "a"\nmsgstr oops\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"bad.po:5: not a quoted string"):
+        parse_po(bad)
+
+
+def test_untranslated_english_stays_english() -> None:
+    with use_language("ru"):
+        assert _("no such message in any catalog") == "no such message in any catalog"
