@@ -55,6 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help()
             return 2
+        _set_language(args)
         code = args.run(args)
     except InputError as exc:
         print(f"eleusis: {exc}", file=sys.stderr)
@@ -66,6 +67,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return 0
     return int(code or 0)
+
+
+def _set_language(args: argparse.Namespace) -> None:
+    """A command with ``--lang`` speaks it; otherwise the system locale's, then English (issue 10)."""
+    from dealer.i18n import resolve_language, set_language
+
+    set_language(resolve_language(getattr(args, "lang", None)))
 
 
 def _silence_stdout() -> None:

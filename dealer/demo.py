@@ -22,7 +22,7 @@ from engine.errors import RecordError
 from engine.judging import judge_text
 from engine.rules import resolve_rule
 
-__all__ = ["DEMO_HAND", "DEMO_PLAYERS", "DEMO_RULE", "deal_record_aloud", "shipped_record", "shipped_video"]
+__all__ = ["DEMO_HAND", "DEMO_PLAYERS", "DEMO_RULE", "deal_record_aloud", "demo_players", "shipped_record", "shipped_video"]
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
@@ -30,8 +30,15 @@ DEMO_VIDEO = DATA / "demo-table.mp4"
 DEMO_RECORD_NAMES = (HERE.parent / "examples" / "demo-round.eleusis", DATA / "demo-round.eleusis")
 # The round in the shipped video (dealer/make_demo.py writes the same values).
 DEMO_PLAYERS = "Ana Bo Cy"
+# The same three seats named as players of each language would name them, so the voice
+# says every name in the sentence's own language.
+DEMO_PLAYERS_BY_LANGUAGE = {"en": DEMO_PLAYERS, "ru": "Аня Боря Саша", "pt": "Ana Bruno Carla"}
 DEMO_RULE = "alternate-colour"
 DEMO_HAND = 5
+
+
+def demo_players(lang: str) -> str:
+    return DEMO_PLAYERS_BY_LANGUAGE.get(lang, DEMO_PLAYERS)
 
 
 def shipped_video() -> Path | None:

@@ -8,7 +8,8 @@ as ``#~`` comments). Messages are:
 - the first string argument(s) of ``_()``, ``n_()``, ``p_()`` and ``N_()`` calls in the
   packages below (only string literals: ``_(name)`` must take a string marked with ``N_``);
 - the card words (dealer/i18n.py, by context "card rank", "card rank, object", "card suit");
-- the rule library's descriptions (engine/rules/library.py), said at the reveal (G6).
+- the rule library's descriptions (engine/rules/library.py), said at the reveal (G6), and
+  its tiers (context "difficulty"), said when the machine draws a rule (--difficulty).
 
 :func:`bare_sentences` finds sentences that skip the catalogs: a string literal or f-string
 handed straight to the voice, the recording's trouble, the table protocol's ``Intent`` or
@@ -107,6 +108,11 @@ def extract() -> dict[tuple[str | None, str], Message]:
         add(Message(msgid, context=context, comment="a card's words; \"object\": after a verb such as \"plays\""),
             "dealer/i18n.py")
     from engine.rules import LIBRARY
+    from engine.rules.library import TIERS
+
+    for tier in TIERS:
+        add(Message(tier, context="difficulty", comment="a library tier, said as 'difficulty: easy'"),
+            "engine/rules/library.py")
 
     for rule in LIBRARY.values():
         add(Message(rule.description, context="rule description",
@@ -161,8 +167,8 @@ def _bare_strings(expr: ast.expr) -> list[tuple[str, int]]:
             if not _NOT_A_SENTENCE.match(text):
                 found.append((text, node.lineno))
             return
-        for child in ast.iter_child_nodes(node):
-            visit(child)
+        for sub in ast.iter_child_nodes(node):
+            visit(sub)
 
     visit(expr)
     return found

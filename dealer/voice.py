@@ -26,6 +26,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TextIO
 
+from dealer.i18n import _, espeak_voice
+from dealer.i18n import language as current_language
+
 __all__ = [
     "FakeVoice",
     "SpeechVoice",
@@ -36,7 +39,6 @@ __all__ = [
     "open_voice",
 ]
 
-LANGUAGES = {"en": "gmw/en", "ru": "zle/ru", "pt": "roa/pt"}
 
 
 class VoiceError(RuntimeError):
@@ -172,13 +174,13 @@ class SpeechVoice:
     @classmethod
     def open(
         cls,
-        language: str = "en",
+        language: str | None = None,
         keep_dir: Path | None = None,
         play: bool | None = None,
         echo: TextVoice | None = None,
         rate: int | None = None,
     ) -> SpeechVoice:
-        voice_id = LANGUAGES.get(language, language)
+        voice_id = espeak_voice(language or current_language())  # the voice speaks the sentences' language
         try:
             synth = _pyttsx3_synthesiser(voice_id, rate)
         except (VoiceError, ImportError):
@@ -208,7 +210,7 @@ def _aplay(path: Path) -> None:
 
 def open_voice(
     mode: str = "auto",
-    language: str = "en",
+    language: str | None = None,
     keep_dir: Path | None = None,
     stream: TextIO | None = None,
 ) -> tuple[Voice, str]:
@@ -216,23 +218,29 @@ def open_voice(
 
     'auto' speaks through the sound device when there is one, writes WAV files to
     ``keep_dir`` when given, and always prints the text too. 'speech' insists on
-    synthesis (raises VoiceError when impossible); 'text' only prints.
+    synthesis (raises VoiceError when impossible); 'text' only prints. ``language``
+    (default: the dealer's current language, dealer/i18n.py) picks the espeak-ng voice.
     """
     echo = TextVoice(stream)
     if mode == "text":
-        return echo, "voice: text only"
+        return echo, _("voice: text only")
     if mode not in ("auto", "speech"):
         raise ValueError(f"voice mode must be auto, speech or text, got {mode!r}")
     sound = has_sound_device()
     if mode == "auto" and not sound and keep_dir is None:
-        return echo, "voice: no sound device found, so the verdicts are printed (use --wav-dir to keep spoken audio)"
+        return echo, _("voice: no sound device found, so the verdicts are printed (use --wav-dir to keep spoken audio)")
     try:
         voice = SpeechVoice.open(language=language, keep_dir=keep_dir, play=sound, echo=echo)
     except VoiceError as exc:
         if mode == "speech":
             raise
-        return echo, f"voice: {exc}; the verdicts are printed"
-    where = "through the sound device" if sound else "to files only (no sound device)"
-    saved = f", WAV files in {keep_dir}" if keep_dir else ""
-    return voice, f"voice: speaking {where}{saved}"
+        return echo, _("voice: {error}; the verdicts are printed", error=exc)
+    if sound:
+        how = _("voice: speaking through the sound device") if keep_dir is None else \
+            _("voice: speaking through the sound device, WAV files in {folder}", folder=keep_dir)
+    elif keep_dir is None:
+        how = _("voice: speaking to files only (no sound device)")
+    else:
+        how = _("voice: speaking to files only (no sound device), WAV files in {folder}", folder=keep_dir)
+    return voice, how
 

@@ -8,13 +8,16 @@ newcomer hears a full round at once. ``--camera N`` watches a real table.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from dealer import demo
+from dealer.i18n import LANGUAGES, _, language, p_
 from dealer.inputs import hand_size, pace_seconds, settle_seconds
+from engine.rules.library import TIERS
 
 __all__ = ["register", "run"]
 
@@ -49,6 +52,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--fullscreen", action="store_true", help="the view of the table fills the screen")
     parser.add_argument("--settle", type=settle_seconds, default=2.0, metavar="SECONDS",
                         help="how long cards must lie still before they are judged (default 2)")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None,
+                        help="the dealer's language: en, ru or pt (default: the system locale, then English)")
+    parser.add_argument("--difficulty", choices=TIERS, default=None,
+                        help="with no --rule: the machine draws a secret rule of this library tier; the "
+                        "difficulty is announced, the rule only at the reveal (default: easy)")
     parser.add_argument("--pace", type=pace_seconds, default=0.0,
                         help="with --record: seconds to wait between turns (default 0)")
     parser.set_defaults(run=run)
@@ -99,9 +107,30 @@ def input_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
+def draw_rule(tier: str, rng: random.Random | None = None) -> str:
+    """A library rule of ``tier`` (engine/rules/library.py), drawn so that no one knows
+    which (R1): the machine is the dealer. The id is returned, never printed."""
+    from engine.rules import LIBRARY
+
+    if tier not in TIERS:
+        raise ValueError(f"difficulty must be one of {', '.join(TIERS)}, got {tier!r}")
+    ids = sorted(r.id for r in LIBRARY.values() if r.tier == tier)
+    return (rng or random.SystemRandom()).choice(ids)
+
+
+def announce_difficulty(tier: str) -> str:
+    """What the dealer says about a rule it drew: its difficulty, not the rule (the tier
+    words are in the catalogs under the context "difficulty": dealer/i18n_extract.py)."""
+    return _("The rule is chosen, difficulty: {difficulty}. It stays secret until the end of the round.",
+             difficulty=p_("difficulty", tier))
+
+
 def run(args: argparse.Namespace) -> int:
     from dealer.voice import VoiceError, open_voice
 
+    if args.rule and args.difficulty:
+        print(_("eleusis play: give --rule or --difficulty, not both"), file=sys.stderr)
+        return 2
     problem = input_problem(args)
     if problem is not None:
         print(f"eleusis play: {problem}", file=sys.stderr)
@@ -111,15 +140,20 @@ def run(args: argparse.Namespace) -> int:
         video = demo.shipped_video()
         if video is not None:
             args.video = video
-            args.players = args.players or demo.DEMO_PLAYERS
-            args.rule = args.rule or demo.DEMO_RULE
+            args.players = args.players or demo.demo_players(language())
+            if not args.difficulty:
+                args.rule = args.rule or demo.DEMO_RULE
             args.hand = args.hand or demo.DEMO_HAND
-            print(f"No camera given: playing the recorded table {video}.", file=sys.stderr)
+            print(_("No camera given: playing the recorded table {video}.", video=video), file=sys.stderr)
         else:
             args.record = demo.shipped_record()
-            print(f"No camera given: dealing the example round {args.record}.", file=sys.stderr)
+            print(_("No camera given: dealing the example round {record}.", record=args.record), file=sys.stderr)
         if wav_dir is None and args.voice != "text":
             wav_dir = (args.out or _default_out()) / "voice"
+    difficulty = None
+    if args.record is None and not args.rule:
+        difficulty = args.difficulty or "easy"
+        args.rule = draw_rule(difficulty)
     try:
         voice, how = open_voice(args.voice, keep_dir=wav_dir)
     except VoiceError as exc:
@@ -131,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
             return demo.deal_record_aloud(args.record, voice, pace_s=args.pace)
         from dealer.live import LiveOptions, run_live
 
+        if difficulty is not None:
+            voice.say(announce_difficulty(difficulty))
         options = LiveOptions(
             camera=args.camera, video=args.video, players=args.players, rule=args.rule,
             hand=args.hand, profile=args.profile, out=args.out or _default_out(), settle_s=args.settle,
