@@ -5,6 +5,7 @@ its text needs."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import wave
 from pathlib import Path
@@ -20,7 +21,15 @@ from dealer.recording import Verdict, load_recording
 # espeak-ng at its default rate says about 14-16 characters a second in all three languages
 # (measured: 0.063-0.070 s per character); a voice that does not know the script spells it
 # out letter by letter, more than twice as long (Russian text in the English voice: 0.16 s).
-SECONDS_PER_CHAR = (0.035, 0.11)
+# Digits and hex (a seal's "144a6255") are said symbol by symbol or as long number words:
+# they count three characters each. A file also holds a little silence at each end.
+SECONDS_PER_CHAR = (0.03, 0.12)
+EDGES_S = 0.6
+
+
+def spoken_length(text: str) -> int:
+    spelled = sum(len(m.group()) for m in re.finditer(r"\b\w*\d\w*\b", text))
+    return len(text) + 2 * spelled
 
 VERDICT_WORDS = {
     "en": ("plays", "accepted", "rejected, a side branch", "The rule was alternate-colour"),
@@ -51,9 +60,10 @@ def speech_problems(path: Path, text: str) -> list[str]:
         problems.append(f"{path.name}: silent (RMS below 1% of full scale)")
     elif loud < 0.3:
         problems.append(f"{path.name}: only {loud:.0%} of it carries sound")
-    per_char = seconds / max(1, len(text))
-    if not SECONDS_PER_CHAR[0] <= per_char <= SECONDS_PER_CHAR[1]:
-        problems.append(f"{path.name}: {seconds:.1f} s for {len(text)} characters ({per_char:.3f} s each): {text!r}")
+    length = spoken_length(text)
+    per_char = seconds / max(1, length)
+    if not SECONDS_PER_CHAR[0] * length <= seconds <= SECONDS_PER_CHAR[1] * length + EDGES_S:
+        problems.append(f"{path.name}: {seconds:.1f} s for {length} spoken characters ({per_char:.3f} s each): {text!r}")
     return problems
 
 
@@ -105,3 +115,8 @@ def test_the_silence_check_catches_a_silent_file(tmp_path: Path) -> None:
         w.setnchannels(1), w.setsampwidth(2), w.setframerate(22050)
         w.writeframes(b"\x00\x00" * 22050 * 3)
     assert any("silent" in p for p in speech_problems(path, "Ana plays the queen of spades."))
+
+
+def test_digits_and_seals_count_as_spelled() -> None:
+    assert spoken_length("Its seal begins 144a6255.") == len("Its seal begins 144a6255.") + 16
+    assert spoken_length("Ana plays.") == 10
