@@ -27,8 +27,8 @@ from dealer.happenings import (
     TroubleReported,
     VerdictTakenBack,
 )
-from dealer.layout_watch import LayoutWatch
 from dealer.i18n import _, p_
+from dealer.layout_watch import LayoutWatch
 from dealer.narrate import card_words, describe_result, describe_turn
 from dealer.table_protocol import Intent, TableProtocol, TableView
 from engine.cards import DEFAULT_DECKS, Card
