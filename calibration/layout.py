@@ -27,8 +27,15 @@ from typing import Any
 from calibration.errors import ProfileFileError, check_format
 
 __all__ = [
+    "CHAIN_MAX",
+    "GUIDE_GAP_MM",
     "LAYOUT_FORMAT",
     "LAYOUT_VERSION",
+    "MAIN_LINE_SLOTS",
+    "NO_PLAY_BATCH",
+    "PLACE_MM",
+    "PLAY_ZONE_PLACES",
+    "PROPHET_CHAIN_MAX",
     "PLAY_SHEET_H_MM",
     "PLAY_SHEET_W_MM",
     "TOKEN_MARKER_TOP_MM",
@@ -41,6 +48,7 @@ __all__ = [
     "TokenSpec",
     "Zone",
     "default_layout",
+    "main_line_slots",
 ]
 
 LAYOUT_FORMAT = "eleusis-table-layout"
@@ -54,6 +62,16 @@ GUIDE_MARKER_MM = 40.0
 TOKEN_MARKER_MM = 50.0
 TOKEN_TILE_MM = (66.0, 92.0)  # a token tile, width x height
 TOKEN_MARKER_TOP_MM = 6.0  # from the tile's top edge to its marker's top edge
+
+# What fits where (issue 7: a "no play" batch of 3 cards beside the token needed 255 mm of the
+# 257 mm play zone). A place is one card (63 mm) or one token tile (66 mm) with a finger's gap.
+PLACE_MM = 70.0
+PLAY_ZONE_PLACES = 3  # side by side in the play zone: 3 x 70 = 210 of its 257 mm, 47 mm to spare
+CHAIN_MAX = PLAY_ZONE_PLACES  # the longest attempt the play zone holds (P1)
+PROPHET_CHAIN_MAX = PLAY_ZONE_PLACES - 1  # with a prophet in office: one place for ACCEPT/REJECT (F3)
+NO_PLAY_BATCH = PLAY_ZONE_PLACES - 1  # cards per "no play" batch, beside the NO PLAY token (N1)
+GUIDE_GAP_MM = 25.0  # from a guide tile's cut edge to the main-line zone: no card touches a tile
+GUIDE_TILE_MARGIN_MM = 6.0  # the white margin around a guide marker, inside the cut line
 
 ZONE_PLAY = "play"
 ZONE_MAIN_LINE = "main_line"
@@ -273,6 +291,19 @@ class TableLayout:
         return cls.from_json(text, where=repr(str(p)))
 
 
+def main_line_slots(layout: TableLayout) -> int:
+    """How many places (cards, or the PROPHET token) the main-line zone holds in one row.
+
+    When the line needs one more, the players fold it (docs/playing-at-the-table.md: the
+    edge of the mat): the older half goes, in order, to a pile beside the zone.
+
+    >>> main_line_slots(default_layout())
+    8
+    """
+    xs = [p[0] for p in layout.zone(ZONE_MAIN_LINE).polygon_mm]
+    return max(1, int((max(xs) - min(xs)) // PLACE_MM))
+
+
 def _point(value: Any) -> Point:
     x, y = value
     return (float(x), float(y))
@@ -315,9 +346,13 @@ def default_layout() -> TableLayout:
         MarkerPlacement.square(3, inset, h - inset - m, m),
         MarkerPlacement.square(4, mid_x, inset, m),
         MarkerPlacement.square(5, mid_x, h - inset - m, m),
-        # Guide tiles: laid at the top corners of the main-line zone; measured by calibration.
-        MarkerPlacement.square(6, -150.0 - GUIDE_MARKER_MM - 5.0, -330.0, GUIDE_MARKER_MM, "guide"),
-        MarkerPlacement.square(7, w + 150.0 + 5.0, -330.0, GUIDE_MARKER_MM, "guide"),
+        # Guide tiles: level with the main line, beyond its zone's ends with GUIDE_GAP_MM to
+        # spare, so a line started at the zone's very edge never touches one; measured by
+        # calibration, so these places are only where the kit says to put them.
+        MarkerPlacement.square(6, -150.0 - GUIDE_GAP_MM - GUIDE_TILE_MARGIN_MM - GUIDE_MARKER_MM, -330.0,
+                               GUIDE_MARKER_MM, "guide"),
+        MarkerPlacement.square(7, w + 150.0 + GUIDE_GAP_MM + GUIDE_TILE_MARGIN_MM, -330.0, GUIDE_MARKER_MM,
+                               "guide"),
     )
     zones = (
         Zone(ZONE_PLAY, _rect(inset, inset + m + 4.0, w - inset, h - inset - m - 4.0),
@@ -328,3 +363,6 @@ def default_layout() -> TableLayout:
              "MAIN LINE: accepted cards, left to right (P3)"),
     )
     return TableLayout(markers, zones, TOKENS)
+
+
+MAIN_LINE_SLOTS = main_line_slots(default_layout())

@@ -1,7 +1,7 @@
 """Make the recorded table shipped with the dealer: a video of a whole round on the mat.
 
 The round is scripted (``DEMO_SCRIPT``); each step is what lies in the play zone, seen by
-a synthetic camera (vision.synthetic) with room light, blur and noise. Card faces
+a synthetic camera (calibration.synthetic) with room light, blur and noise. Card faces
 come from a real Debian card design rasterised by ``python -m models.render_cards``
 (GPL art, like the project), or plainly drawn cards when no render cache exists.
 
@@ -13,31 +13,38 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from calibration.layout import ZONE_PLAY, default_layout
-from vision.synthetic import CardPlacement, Lighting, PinholeView, TokenPlacement
+from calibration.layout import PLACE_MM, ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, TableLayout, default_layout
+from engine.cards import Card
+from vision.synthetic import CardPlacement, HandPlacement, Lighting, PinholeView, TokenPlacement, apply_lighting
 from vision.synthetic import render_table_scene as render_scene
+from vision.synthetic.cards import CardFace, cut_out
 from dealer.demo import DEMO_HAND, DEMO_PLAYERS, DEMO_RULE, DEMO_VIDEO
 
-__all__ = ["DEMO_SCRIPT", "Step", "main", "render_steps"]
+__all__ = ["DEMO_SCRIPT", "Step", "load_faces", "main", "render_steps"]
 
 FPS = 2.0
 
 
 @dataclass(frozen=True)
 class Step:
-    """What lies in the play zone for ``seconds``: cards left to right, and tokens."""
+    """What lies on the table for ``seconds``: play-zone cards left to right and tokens;
+    whether a hand is over the play zone; the main line as laid (``"prophet"`` is the
+    PROPHET token in its place, F2) and the side branches as (line slot, cards) (P4)."""
 
     cards: tuple[str, ...] = ()
     tokens: tuple[str, ...] = ()
     seconds: float = 3.5
     note: str = ""
+    hand: bool = False
+    line: tuple[str, ...] = ()
+    branches: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
 
 def _lay(cards: str, note: str, tokens: tuple[str, ...] = ()) -> list[Step]:
@@ -67,19 +74,40 @@ DEMO_SCRIPT: tuple[Step, ...] = (
 )
 
 
-def _card_art(design: Path | None) -> dict[str, np.ndarray]:
-    art: dict[str, np.ndarray] = {}
-    if design is None or not design.is_dir():
+def _card_art(design: Path | None) -> dict[str, CardFace]:
+    return load_faces(design) if design is not None else {}
+
+
+def load_faces(folder: Path) -> dict[str, CardFace]:
+    """Card faces by label (``"QS"``) from a folder of ``<label>.png`` renders (models/render_cards.py,
+    their transparent corners kept as the outline) or ``<label>.jpg`` photographs (``qs.jpg``,
+    ``10c.jpg``), cut out as they are: a photo keeps its own light. Other files are left out."""
+    art: dict[str, CardFace] = {}
+    if not folder.is_dir():
         return art
-    for png in design.glob("*.png"):
-        image = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+    for path in sorted(folder.iterdir()):
+        if path.suffix.lower() not in (".png", ".jpg", ".jpeg"):
+            continue
+        try:
+            card = Card.parse(path.stem)
+        except ValueError:
+            continue
+        image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
         if image is None:
             continue
         if image.ndim == 3 and image.shape[2] == 4:
-            alpha = image[:, :, 3:4].astype(np.float32) / 255.0
-            image = (image[:, :, :3] * alpha + 235.0 * (1.0 - alpha)).astype(np.uint8)
-        art[png.stem] = image
+            alpha = image[:, :, 3].astype(np.float32) / 255.0
+            art[str(card)] = CardFace(card, np.ascontiguousarray(image[:, :, :3]), alpha)
+        elif image.ndim == 3:
+            art[str(card)] = cut_out(np.asarray(image, np.uint8), card)
     return art
+
+
+def _placed(label: str, centre: tuple[float, float], angle: float, art: dict[str, CardFace]) -> CardPlacement:
+    face = art.get(label)
+    if face is None:
+        return CardPlacement(label, centre, angle)
+    return CardPlacement(label, centre, angle, face.image_bgr, face.alpha)
 
 
 def _positions(n: int, token_room_mm: float = 0.0) -> list[tuple[float, float]]:
@@ -94,25 +122,77 @@ def _positions(n: int, token_room_mm: float = 0.0) -> list[tuple[float, float]]:
     return [(start + i * step, cy) for i in range(n)]
 
 
-def render_steps(steps: tuple[Step, ...], art: dict[str, np.ndarray], seed: int = 7,
-                 view: PinholeView | None = None) -> Iterator[np.ndarray]:
+def _room_light(rng: np.random.Generator) -> Lighting:
+    return Lighting(gain=float(rng.uniform(0.92, 1.05)), gradient=(0.15, -0.1), blur_sigma_px=0.7, noise_sigma=2.0)
+
+
+def _zone_box(layout: TableLayout, name: str) -> tuple[float, float, float, float]:
+    xs = [p[0] for p in layout.zone(name).polygon_mm]
+    ys = [p[1] for p in layout.zone(name).polygon_mm]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _layout_placements(step: Step, layout: TableLayout, art: dict[str, np.ndarray], rng: np.random.Generator
+                       ) -> tuple[list[CardPlacement], list[TokenPlacement]]:
+    """The main line left to right in its zone, one place each (PLACE_MM), and each side branch
+    down the table below its line slot, overlapping when the column is long (P3, P4)."""
+    cards: list[CardPlacement] = []
+    tokens: list[TokenPlacement] = []
+    if not step.line:
+        return cards, tokens
+    x0, y0, _x1, y1 = _zone_box(layout, ZONE_MAIN_LINE)
+    line_y = (y0 + y1) / 2.0
+    for slot, item in enumerate(step.line):
+        x = x0 + PLACE_MM * (slot + 0.5)
+        jitter = (float(rng.uniform(-2, 2)), float(rng.uniform(-2, 2)))
+        if item == "prophet":
+            tokens.append(TokenPlacement("prophet", (x + jitter[0], line_y + jitter[1]), float(rng.uniform(-5, 5))))
+        else:
+            cards.append(_placed(item, (x + jitter[0], line_y + jitter[1]), float(rng.uniform(-4, 4)), art))
+    _bx0, by0, _bx1, by1 = _zone_box(layout, ZONE_SIDE_BRANCHES)
+    columns: dict[int, list[str]] = {}
+    for slot, branch in step.branches:
+        columns.setdefault(slot, []).extend(branch)
+    for slot, column in columns.items():
+        x = x0 + PLACE_MM * (slot + 0.5)
+        room = (by1 - by0) - 20.0 - 88.0
+        pitch = min(95.0, room / max(1, len(column) - 1))
+        for k, label in enumerate(column):
+            y = by0 + 10.0 + 44.0 + k * pitch
+            cards.append(_placed(label, (x + float(rng.uniform(-2, 2)), y), float(rng.uniform(-4, 4)), art))
+    return cards, tokens
+
+
+def render_steps(steps: tuple[Step, ...], art: dict[str, CardFace], seed: int = 7,
+                 view: PinholeView | None = None, fps: float = FPS,
+                 lighting: Callable[[np.random.Generator], Lighting] | None = None,
+                 layout: TableLayout | None = None, table: str = "wood", kit_print: str = "colour"
+                 ) -> Iterator[np.ndarray]:
+    """Every frame of ``steps`` at ``fps``: the play zone, the layout, a hand when a step has one,
+    on a ``table`` of vision.synthetic's kinds with the kit printed in ``kit_print``."""
     rng = np.random.default_rng(seed)
     view = view or PinholeView(tilt_deg=62.0, distance_mm=430.0, target_mm=(132.5, 95.0), size_wh=(1280, 720))
-    layout = default_layout()
-    zone = layout.zone(ZONE_PLAY)
-    token_x = max(p[0] for p in zone.polygon_mm) - 35.0
-    token_y = (min(p[1] for p in zone.polygon_mm) + max(p[1] for p in zone.polygon_mm)) / 2.0
+    layout = layout or default_layout()
+    light_of = lighting or _room_light
+    zx0, zy0, zx1, zy1 = _zone_box(layout, ZONE_PLAY)
+    token_x = zx1 - 35.0
+    token_y = (zy0 + zy1) / 2.0
     for step in steps:
         pos = _positions(len(step.cards), 75.0 if step.tokens else 0.0)
-        cards = tuple(
-            CardPlacement(label, (x, y), float(rng.uniform(-6, 6)), art.get(label))
-            for label, (x, y) in zip(step.cards, pos, strict=True)
-        )
-        tokens = tuple(TokenPlacement(name, (token_x, token_y), float(rng.uniform(-10, 10))) for name in step.tokens)
-        for _ in range(max(1, round(step.seconds * FPS))):
-            light = Lighting(gain=float(rng.uniform(0.92, 1.05)), gradient=(0.15, -0.1), blur_sigma_px=0.7,
-                             noise_sigma=2.0)
-            yield render_scene(layout, view, tokens, cards, light, rng).frame_bgr
+        cards = [_placed(label, (x, y), float(rng.uniform(-6, 6)), art)
+                 for label, (x, y) in zip(step.cards, pos, strict=True)]
+        tokens = [TokenPlacement(name, (token_x, token_y), float(rng.uniform(-10, 10))) for name in step.tokens]
+        line_cards, line_tokens = _layout_placements(step, layout, art, rng)
+        hands = ()
+        if step.hand:  # a hand laying or taking cards: its fingertip somewhere over the zone
+            tip = (float(rng.uniform(zx0 + 40, zx1 - 40)), float(rng.uniform(zy0 + 20, zy1 - 20)))
+            hands = (HandPlacement(tip, float(rng.uniform(-25, 25))),)
+        # The table is still during a step: render it once, then light each frame anew
+        # (exposure flicker, sensor noise), as a camera films a still table.
+        still = render_scene(layout, view, tuple(tokens + line_tokens), tuple(cards + line_cards), Lighting(),
+                             rng, table=table, kit_print=kit_print, hands=hands).frame_bgr
+        for _ in range(max(1, round(step.seconds * fps))):
+            yield apply_lighting(still, light_of(rng), rng)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,213 @@
+"""The round bench (issue 7): scripted rounds filmed on rendered tables, dealt by `eleusis play --video`.
+
+Each round is made by the engine (dealer/scripted_round.py: 4 players, rejected chains,
+"no play" in batches, a prophet who accepts, rejects and is overthrown), laid on the mat
+by the protocol of docs/playing-at-the-table.md (a hand lays the cards and leaves, the
+players move them to the line or below it after each verdict), rendered at 1920x1080,
+3 frames a second (dealer/make_demo.py), and dealt by the real `eleusis play --video`.
+`eleusis judge` on the scripted record is the truth (dealer/round_check.py).
+
+Cards: the real photographed cards of ../shared/data/real-cards/single as photographed
+(their own light, not flattened), and designs held out of training (models/MODEL_CARD.md:
+gnome bellot, KDE penguins; rendered into cache/cards when missing).
+Scenes: light (a lamp's gradient, warm, cold, dim) and a black-and-white printed kit.
+Views: the play zone only, and the whole layout (55-70 degrees of tilt).
+
+It prints per round and per condition: verdicts right / wrong / missing, whether the round
+ends with the scripted scores, requests to lay again (per round and per 20 cards laid),
+frames per second processed (start-up included), and the time from the hand leaving the
+play zone to the verdict (median, worst). Films and recordings stay in cache/table-rounds/.
+
+Run: ``python3 bench/table_rounds.py [--quick] [--only real-lamp-zone] [--keep]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import calibration.synthetic as synthetic  # noqa: E402
+from calibration.synthetic import Lighting, PinholeView  # noqa: E402
+from dealer.make_demo import load_faces, render_steps  # noqa: E402
+from dealer.round_check import RoundFigures, compare_round, play_video, write_video  # noqa: E402
+from dealer.scripted_round import FULL_PLAN, QUICK_PLAN, all_labels, make_round, timeline  # noqa: E402
+
+REAL_CARDS = REPO.parent / "shared" / "data" / "real-cards" / "single"
+if not REAL_CARDS.is_dir():
+    REAL_CARDS = Path("/work/shared/data/real-cards/single")
+RENDERS = REPO / "cache" / "cards"
+WORK = REPO / "cache" / "table-rounds"
+FPS = 3.0
+PLAYERS = ("Ana", "Bo", "Cy", "Dee")
+RULES = ("alternate-colour", "alternate-colour", "alternate-colour")
+
+
+def _light(gain: float, gradient: tuple[float, float], bgr: tuple[float, float, float], noise: float = 2.5
+           ) -> Callable[[np.random.Generator], Lighting]:
+    def light(rng: np.random.Generator) -> Lighting:
+        return Lighting(gain=gain * float(rng.uniform(0.96, 1.03)), gradient=gradient, colour_gains_bgr=bgr,
+                        blur_sigma_px=0.8, noise_sigma=noise, jpeg_quality=None)
+    return light
+
+
+# name -> (lighting, black-and-white kit)
+SCENES: dict[str, tuple[Callable[[np.random.Generator], Lighting], bool]] = {
+    "lamp": (_light(1.0, (0.55, -0.45), (0.9, 1.0, 1.08)), False),  # a lamp beside the table
+    "warm": (_light(0.95, (0.2, -0.15), (0.72, 0.93, 1.15)), False),  # tungsten light
+    "cold": (_light(1.0, (-0.15, 0.2), (1.15, 1.02, 0.86)), False),  # daylight from a window
+    "dim": (_light(0.5, (0.1, -0.1), (0.95, 1.0, 1.05), noise=5.0), False),  # an evening room
+    "bw-kit": (_light(1.0, (0.3, -0.25), (1.0, 1.0, 1.0)), True),  # the kit printed in grey
+}
+
+VIEWS: dict[str, Callable[[random.Random], PinholeView]] = {
+    "zone": lambda r: PinholeView(tilt_deg=r.uniform(55, 70), distance_mm=r.uniform(470, 520),
+                                  target_mm=(132.5, 60.0), yaw_deg=r.uniform(-4, 4), size_wh=(1920, 1080)),
+    "whole": lambda r: PinholeView(tilt_deg=r.uniform(55, 70), distance_mm=r.uniform(740, 770),
+                                   target_mm=(132.5, -40.0), yaw_deg=r.uniform(-3, 3), size_wh=(1920, 1080)),
+}
+
+
+@dataclass(frozen=True)
+class Condition:
+    cards: str  # "real" or a design under cache/cards
+    scene: str
+    view: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.cards}-{self.scene}-{self.view}"
+
+
+FULL = (
+    Condition("real", "lamp", "zone"), Condition("real", "lamp", "whole"),
+    Condition("real", "warm", "zone"), Condition("real", "cold", "whole"),
+    Condition("real", "dim", "zone"), Condition("real", "bw-kit", "zone"), Condition("real", "bw-kit", "whole"),
+    Condition("gnome-bellot", "lamp", "zone"), Condition("kde-penguins", "cold", "whole"),
+)
+QUICK = (Condition("real", "lamp", "zone"), Condition("real", "lamp", "whole"))
+
+
+def faces_for(cards: str) -> dict[str, np.ndarray]:
+    if cards == "real":
+        faces = load_faces(REAL_CARDS)
+    else:
+        folder = RENDERS / cards
+        if not (folder / "done").exists():
+            from models.render_cards import discover_designs, render_design
+
+            for design in discover_designs():
+                if design.name == cards:
+                    render_design(design, RENDERS)
+        faces = load_faces(folder)
+    if len(faces) < 52:
+        raise SystemExit(f"table_rounds: {len(faces)} card faces for {cards!r} (need 52)")
+    return faces
+
+
+def _bw_kit(on: bool) -> None:
+    """A black-and-white printer prints the green play zone as a light grey."""
+    synthetic.PLAY_TINT_BGR = (204, 204, 204) if on else (196, 214, 200)
+    synthetic._TEXTURE_CACHE.clear()
+
+
+def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool) -> RoundFigures:
+    rng = random.Random(f"{seed}-{cond.name}")
+    script = make_round(rng, all_labels(), plan, PLAYERS, rng.choice(RULES), hand=5)
+    line = timeline(script, FPS, whole_layout=cond.view == "whole")
+    folder = WORK / cond.name
+    folder.mkdir(parents=True, exist_ok=True)
+    video = folder / "table.mp4"
+    lighting, bw = SCENES[cond.scene]
+    _bw_kit(bw)
+    try:
+        frames = render_steps(tuple(line.steps), faces_for(cond.cards), seed=seed, view=VIEWS[cond.view](rng),
+                              fps=FPS, lighting=lighting)
+        write_video(frames, video, FPS)
+    finally:
+        _bw_kit(False)
+    out = folder / "recording"
+    if out.exists():
+        import shutil
+
+        shutil.rmtree(out)
+    wall, _log = play_video(video, script, out)
+    figures = compare_round(script, line, out, folder)
+    figures.wall_s = wall
+    if not keep:
+        video.unlink(missing_ok=True)
+    return figures
+
+
+def _ms(values: list[float]) -> str:
+    if not values:
+        return "-"
+    return f"{statistics.median(values):.1f} s median, {max(values):.1f} s worst"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="two short rounds (real cards, lamp, both views)")
+    parser.add_argument("--only", metavar="NAME", action="append", help="run only this condition (repeatable)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--keep", action="store_true", help="keep the films in cache/table-rounds/")
+    parser.add_argument("--verbose", "-v", action="store_true", help="print each difference and request")
+    args = parser.parse_args(argv)
+    conditions = QUICK if args.quick else FULL
+    if args.only:
+        every = {c.name: c for c in FULL + QUICK}
+        unknown = [n for n in args.only if n not in every]
+        if unknown:
+            print(f"table_rounds: unknown condition(s) {unknown}; known: {sorted(every)}", file=sys.stderr)
+            return 2
+        conditions = tuple(every[n] for n in args.only)
+    plan = QUICK_PLAN if args.quick else FULL_PLAN
+    started = time.perf_counter()
+    rows: list[tuple[Condition, RoundFigures]] = []
+    for cond in conditions:
+        fig = run_condition(cond, args.seed, plan, args.keep)
+        rows.append((cond, fig))
+        per20 = 20.0 * len(fig.troubles) / max(1, fig.cards_laid)
+        print(f"{cond.name:28s} verdicts {fig.right}/{fig.turns} right, {fig.wrong} wrong, {fig.missing} missing; "
+              f"scores {'as scripted' if fig.scores_match else 'DIFFER'}; requests {len(fig.troubles)} "
+              f"({per20:.1f} per 20 cards laid); {fig.fps:.1f} frames/s; hand left -> verdict {_ms(fig.latency_s)}; "
+              f"judged under a hand {fig.judged_under_hand}", flush=True)
+        if args.verbose:
+            for d in fig.diff:
+                print(f"    diff: {d}")
+            for t in fig.troubles:
+                print(f"    request: {t}")
+            if not fig.scores_match:
+                print(f"    scores: scripted {fig.scripted_scores}, dealt {fig.played_scores}")
+    print()
+    for view in ("zone", "whole"):
+        part = [f for c, f in rows if c.view == view]
+        if not part:
+            continue
+        turns = sum(f.turns for f in part)
+        right = sum(f.right for f in part)
+        laid = sum(f.cards_laid for f in part)
+        asks = sum(len(f.troubles) for f in part)
+        lat = [x for f in part for x in f.latency_s]
+        print(f"view {view:5s}: {right}/{turns} verdicts right ({100.0 * right / max(1, turns):.1f} %), "
+              f"{sum(f.wrong for f in part)} wrong, {sum(f.missing for f in part)} missing; "
+              f"{sum(f.scores_match for f in part)}/{len(part)} rounds end with the scripted scores; "
+              f"{asks} requests ({20.0 * asks / max(1, laid):.2f} per 20 cards laid); "
+              f"{statistics.median([f.fps for f in part]):.1f} frames/s (median round); hand left -> verdict {_ms(lat)}; "
+              f"judged under a hand {sum(f.judged_under_hand for f in part)}")
+    print(f"({len(rows)} rounds in {time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
