@@ -23,6 +23,7 @@ from calibration.errors import (
     CalibrationFailedError,
     ProfileFileError,
     check_format,
+    load_versioned_json,
 )
 from calibration.markers import aruco_dictionary
 
@@ -138,16 +139,9 @@ class CameraProfile:
 
     @classmethod
     def load(cls, path: str | Path) -> CameraProfile:
-        p = Path(path)
-        try:
-            data = json.loads(p.read_text(encoding="utf-8-sig"))
-        except OSError as exc:
-            raise ProfileFileError(f"{str(p)!r}: cannot read the camera profile ({exc.strerror})") from exc
-        except json.JSONDecodeError as exc:
-            raise ProfileFileError(f"{str(p)!r}: not JSON ({exc})") from exc
-        except UnicodeDecodeError as exc:
-            raise ProfileFileError(f"{str(p)!r}: not UTF-8 text (byte {exc.start}): not a camera profile") from None
-        return cls.from_dict(data, where=repr(str(p)))
+        data = load_versioned_json(path, CAMERA_FORMAT, CAMERA_VERSION, "camera profile",
+                                   "run `eleusis calibrate camera` again")
+        return cls.from_dict(data, where=repr(str(path)))
 
 
 def default_camera(size_wh: tuple[int, int], hfov_deg: float = DEFAULT_HFOV_DEG) -> CameraProfile:

@@ -87,7 +87,7 @@ def make_doc_images(out_dir: Path) -> list[Path]:
 
     close = PinholeView(tilt_deg=75.0, distance_mm=430.0, target_mm=(132.5, 95.0))
     no_play = TokenPlacement("no_play", (38.0, PLAY_Y), 3.0)
-    _, hand = _table_scene(layout, ("2C", "KS", "8D"), (no_play,), close, first_x=108.0)
+    _, hand = _table_scene(layout, ("2C", "KS"), (no_play,), close, first_x=112.0)  # a batch of 2 (N1)
     written.append(out_dir / "no-play.png")
     _save(hand, written[-1], 640)
     return written

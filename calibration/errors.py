@@ -5,10 +5,13 @@ Every message quotes the bad input and says where it came from (a file, a frame)
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 __all__ = [
     "check_format",
+    "load_versioned_json",
     "CalibrationError",
     "CalibrationFailedError",
     "ProfileFileError",
@@ -48,3 +51,23 @@ def check_format(data: Any, fmt: str, version: int, where: str, what: str, remed
         raise UnsupportedVersionError(f"{where}: {what} version {data.get('version')!r} is not supported "
                                       f"(this dealer reads version {version}); {remedy}")
     return data
+
+
+def load_versioned_json(path: str | Path, fmt: str, version: int, what: str, remedy: str) -> dict[str, Any]:
+    """The one loader of every calibration file (layout, camera profile, table profile):
+    read ``path`` as JSON and check its head (:func:`check_format`). Every failure is a
+    :class:`ProfileFileError` naming the file: cannot read it, not JSON, another format or
+    version (:class:`UnsupportedVersionError`)."""
+    p = Path(path)
+    where = repr(str(p))
+    try:
+        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark from a Windows editor is fine
+    except OSError as exc:
+        raise ProfileFileError(f"{where}: cannot read the {what} ({exc.strerror or exc})") from exc
+    except UnicodeDecodeError as exc:
+        raise ProfileFileError(f"{where}: not UTF-8 text (byte {exc.start}): not a {what}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProfileFileError(f"{where}: not JSON ({exc})") from exc
+    return check_format(data, fmt, version, where, what, remedy)

@@ -46,22 +46,27 @@ _FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 PROTOCOL: tuple[tuple[str, str], ...] = (
     ("Set up", ("Lay the PLAY sheet flat in front of the camera. The layout grows on the table "
      "beyond its top edge: first the side branches, then the main line, read left to right. "
-     "Put guide tile 6 at the top-left and guide tile 7 at the top-right of the main-line area. "
+     "Put guide tile 6 left and guide tile 7 right of the main-line area, level with the line and "
+     "a hand's width outside it, so no card touches a tile. "
      "Run <b>eleusis calibrate table</b> once: it says whether the camera sees well enough.")),
     ("Your turn: an attempt", ("Lay your card or cards face up in the PLAY ZONE, left to right in "
-     "the order you play them, not overlapping. Take your hand away. When the zone has been still "
-     "for a moment, the dealer reads the cards and says its verdict.")),
+     "the order you play them, not overlapping: at most 3 cards, 2 while a prophet is in office. "
+     "Take your hand away. When the zone has been still for a moment, the dealer reads the cards "
+     "and says its verdict.")),
     ("Follow the verdict", ("Accepted: move the cards, in the same order, to the right end of the "
      "main line. Rejected: move the whole attempt below the last card of the main line as one "
-     "side branch, going down, and draw 2 cards for each card you played (P4).")),
-    ("No play", ("Lay the NO PLAY token in the play zone, then your whole hand face up, cards not "
-     "overlapping. If it does not fit, show it in batches: the dealer says how many cards it "
-     "still needs to see; take the seen cards back and lay the next ones.")),
+     "side branch, going down, and draw 2 cards for each card you played (P4). When the main line "
+     "has no place left for the next card, move its older cards (all but the newest 4) with their "
+     "branches, in order, to a pile beside the mat, and slide the newest 4 to the left.")),
+    ("No play", ("Lay the NO PLAY token in the play zone, then your whole hand face up, 2 cards at "
+     "a time beside the token: the dealer says how many cards it still needs to see; take the "
+     "seen cards back and lay the next 2.")),
     ("The prophet", ("Right after your own turn you may take office: lay the PROPHET token just "
-     "after the last card of the main line (F2) and set your hand aside. From then on, after each "
-     "attempt, the prophet lays ACCEPT or REJECT in the play zone. For a no play the prophet lays "
-     "ACCEPT, or lays REJECT just below the one card they say is legal. The dealer checks every "
-     "decision (F3).")),
+     "after the last card of the main line (F2; if the camera sees only the play zone, show it "
+     "there first) and set your hand aside. From then on, after each attempt, the prophet lays "
+     "ACCEPT or REJECT in the play zone's free place. For a no play the prophet's token replaces "
+     "the NO PLAY token: ACCEPT, or REJECT beside the one card left in the zone, the card they "
+     "say is legal. The dealer checks every decision (F3).")),
     ("Corrections", ("After each verdict the dealer compares the table with its record. If a card "
      "lies in the wrong place, it says which and where it belongs (\"QD should be in the side "
      "branch under 7H, it is on the main line\"). Move it; the dealer looks again. If a card was "
@@ -240,8 +245,9 @@ def _page_guides(c: Canvas, size: tuple[float, float], layout: TableLayout, font
         c.setFillGray(0.0)
         where = "top-left" if m.centre_mm[0] < layout.sheet_size_mm[0] / 2 else "top-right"
         sheet.text(s + 30.0, y + 12.0, f"GUIDE {m.marker_id}", bold, 14)
-        sheet.text(s + 30.0, y + 19.0, f"Lay it at the {where} corner of the main-line area,", regular, 9)
-        sheet.text(s + 30.0, y + 24.0, "about a card's height beyond the first main-line card.", regular, 9)
+        side = "left" if where == "top-left" else "right"
+        sheet.text(s + 30.0, y + 19.0, f"Lay it {side} of the main-line area, level with the line,", regular, 9)
+        sheet.text(s + 30.0, y + 24.0, "a hand's width out, where no card of the line can touch it.", regular, 9)
         y += s + 24.0
     sheet.scale_bar(10.0, y + 10.0, 100.0, regular)
     sheet.text(10.0, y + 30.0, "If the bar is not 100 mm long, print again at 100 % (actual size).", regular, 9)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from calibration.errors import ProfileFileError, check_format
+from calibration.errors import ProfileFileError, check_format, load_versioned_json
 
 __all__ = [
     "CHAIN_MAX",
@@ -48,6 +48,7 @@ __all__ = [
     "TokenSpec",
     "Zone",
     "default_layout",
+    "main_line_folded",
     "main_line_slots",
 ]
 
@@ -281,14 +282,9 @@ class TableLayout:
 
     @classmethod
     def load(cls, path: str | Path) -> TableLayout:
-        p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8-sig")
-        except OSError as exc:
-            raise ProfileFileError(f"{str(p)!r}: cannot read the table layout ({exc.strerror})") from exc
-        except UnicodeDecodeError as exc:
-            raise ProfileFileError(f"{str(p)!r}: not UTF-8 text (byte {exc.start}): not a table layout") from None
-        return cls.from_json(text, where=repr(str(p)))
+        data = load_versioned_json(path, LAYOUT_FORMAT, LAYOUT_VERSION, "table layout",
+                                   "print a new kit or re-run `eleusis calibrate table`")
+        return cls.from_dict(data, where=repr(str(path)))
 
 
 def main_line_slots(layout: TableLayout) -> int:
@@ -302,6 +298,24 @@ def main_line_slots(layout: TableLayout) -> int:
     """
     xs = [p[0] for p in layout.zone(ZONE_MAIN_LINE).polygon_mm]
     return max(1, int((max(xs) - min(xs)) // PLACE_MM))
+
+
+def main_line_folded(places: int, slots: int | None = None) -> int:
+    """How many of the main line's first places (cards, the PROPHET token) lie on the pile.
+
+    The edge of the mat: when the next card needs a place the zone does not have, the
+    players take the older places (all but the newest ``slots // 2``), with the side
+    branches under them, in order, to a pile beside the zone, and go on from there.
+
+    >>> [main_line_folded(n) for n in (8, 9, 12, 13)]
+    [0, 4, 4, 8]
+    """
+    slots = MAIN_LINE_SLOTS if slots is None else slots
+    moved = slots - slots // 2
+    on_table = places
+    while on_table > slots:
+        on_table -= moved
+    return places - on_table
 
 
 def _point(value: Any) -> Point:
@@ -329,8 +343,8 @@ TOKENS: tuple[TokenSpec, ...] = (
     TokenSpec("accept", 12, "ACCEPT", "\u2713",
               "The prophet says the attempt is right (F3)."),
     TokenSpec("reject", 13, "REJECT", "\u2717",
-              "The prophet says the attempt is wrong (F3); for a no play, lay it on the "
-              "card the prophet names."),
+              "The prophet says the attempt is wrong (F3); for a no play, lay it beside the "
+              "one card left in the play zone, the card the prophet names (F6)."),
 )
 
 

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from calibration.camera import CameraProfile, default_camera
 from calibration.check import TableCheck
-from calibration.errors import ProfileFileError, check_format
+from calibration.errors import ProfileFileError, load_versioned_json
 from calibration.layout import MarkerPlacement, TableLayout
 
 __all__ = ["PROFILE_FORMAT", "PROFILE_VERSION", "TableProfile", "load_table_profile"]
@@ -79,18 +79,9 @@ class TableProfile:
 
     @classmethod
     def load(cls, path: str | Path) -> TableProfile:
-        p = Path(path)
-        where = repr(str(p))
-        try:
-            data = json.loads(p.read_text(encoding="utf-8-sig"))
-        except OSError as exc:
-            raise ProfileFileError(f"{where}: cannot read the table profile ({exc.strerror})") from exc
-        except json.JSONDecodeError as exc:
-            raise ProfileFileError(f"{where}: not JSON ({exc})") from exc
-        except UnicodeDecodeError as exc:
-            raise ProfileFileError(f"{where}: not UTF-8 text (byte {exc.start}): not a table profile") from None
-        check_format(data, PROFILE_FORMAT, PROFILE_VERSION, where, "table profile",
-                     "run `eleusis calibrate table` again")
+        where = repr(str(path))
+        data = load_versioned_json(path, PROFILE_FORMAT, PROFILE_VERSION, "table profile",
+                                   "run `eleusis calibrate table` again")
         try:
             hom = np.array(data["table_to_px"], dtype=np.float64)
             if hom.shape != (3, 3):

@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from calibration.layout import MAIN_LINE_SLOTS, NO_PLAY_BATCH, PROPHET_CHAIN_MAX
+from calibration.layout import NO_PLAY_BATCH, PROPHET_CHAIN_MAX, main_line_folded
 from dealer.make_demo import Step
 from engine.cards import Card, all_kinds
 from engine.errors import RoundError
@@ -248,9 +248,7 @@ class _Table:
         if self.prophet_at is not None:
             line.insert(self.prophet_at, "prophet")
             slot_of = [i if i < self.prophet_at else i + 1 for i in slot_of]
-        drop = max(0, len(line) - MAIN_LINE_SLOTS)
-        if drop:  # the edge of the mat (docs/playing-at-the-table.md): keep the newest part of the line
-            drop = len(line) - MAIN_LINE_SLOTS // 2
+        drop = main_line_folded(len(line))  # the edge of the mat (docs/playing-at-the-table.md)
         branches = tuple((slot_of[a] - drop, cards) for a, cards in self.branches if slot_of[a] >= drop)
         return tuple(line[drop:]), branches
 
