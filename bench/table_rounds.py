@@ -29,7 +29,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -37,11 +37,10 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-import calibration.synthetic as synthetic  # noqa: E402
-from calibration.synthetic import Lighting, PinholeView  # noqa: E402
 from dealer.make_demo import load_faces, render_steps  # noqa: E402
 from dealer.round_check import RoundFigures, compare_round, play_video, write_video  # noqa: E402
 from dealer.scripted_round import FULL_PLAN, QUICK_PLAN, all_labels, make_round, timeline  # noqa: E402
+from vision.synthetic import CardFace, Lighting, PinholeView, scene_condition  # noqa: E402
 
 REAL_CARDS = REPO.parent / "shared" / "data" / "real-cards" / "single"
 if not REAL_CARDS.is_dir():
@@ -53,22 +52,25 @@ PLAYERS = ("Ana", "Bo", "Cy", "Dee")
 RULES = ("alternate-colour", "alternate-colour", "alternate-colour")
 
 
-def _light(gain: float, gradient: tuple[float, float], bgr: tuple[float, float, float], noise: float = 2.5
-           ) -> Callable[[np.random.Generator], Lighting]:
-    def light(rng: np.random.Generator) -> Lighting:
-        return Lighting(gain=gain * float(rng.uniform(0.96, 1.03)), gradient=gradient, colour_gains_bgr=bgr,
-                        blur_sigma_px=0.8, noise_sigma=noise, jpeg_quality=None)
-    return light
-
-
-# name -> (lighting, black-and-white kit)
-SCENES: dict[str, tuple[Callable[[np.random.Generator], Lighting], bool]] = {
-    "lamp": (_light(1.0, (0.55, -0.45), (0.9, 1.0, 1.08)), False),  # a lamp beside the table
-    "warm": (_light(0.95, (0.2, -0.15), (0.72, 0.93, 1.15)), False),  # tungsten light
-    "cold": (_light(1.0, (-0.15, 0.2), (1.15, 1.02, 0.86)), False),  # daylight from a window
-    "dim": (_light(0.5, (0.1, -0.1), (0.95, 1.0, 1.05), noise=5.0), False),  # an evening room
-    "bw-kit": (_light(1.0, (0.3, -0.25), (1.0, 1.0, 1.0)), True),  # the kit printed in grey
+# name -> (light condition of vision.synthetic, table kind)
+SCENES: dict[str, tuple[str, str]] = {
+    "lamp": ("lamp", "oak"),  # a desk lamp beside the table: a strong gradient
+    "warm": ("warm", "walnut"),  # tungsten light
+    "cold": ("cold", "grey"),  # a daylight LED panel
+    "dim": ("dim", "cloth"),  # an evening room
+    "bw-kit": ("bw_kit", "wood"),  # the kit printed in grey
 }
+
+
+def _light_of(scene: str, rng: np.random.Generator) -> tuple[Callable[[np.random.Generator], Lighting], str, str]:
+    """The round's light (drawn once: a lamp does not move), changing a little step to step."""
+    condition, table = SCENES[scene]
+    light, kit_print = scene_condition(condition, rng)
+
+    def per_step(step_rng: np.random.Generator) -> Lighting:
+        return replace(light, gain=light.gain * float(step_rng.uniform(0.97, 1.03)))
+    return per_step, table, kit_print
+
 
 VIEWS: dict[str, Callable[[random.Random], PinholeView]] = {
     "zone": lambda r: PinholeView(tilt_deg=r.uniform(55, 70), distance_mm=r.uniform(470, 520),
@@ -98,7 +100,7 @@ FULL = (
 QUICK = (Condition("real", "lamp", "zone"), Condition("real", "lamp", "whole"))
 
 
-def faces_for(cards: str) -> dict[str, np.ndarray]:
+def faces_for(cards: str) -> dict[str, CardFace]:
     if cards == "real":
         faces = load_faces(REAL_CARDS)
     else:
@@ -115,12 +117,6 @@ def faces_for(cards: str) -> dict[str, np.ndarray]:
     return faces
 
 
-def _bw_kit(on: bool) -> None:
-    """A black-and-white printer prints the green play zone as a light grey."""
-    synthetic.PLAY_TINT_BGR = (204, 204, 204) if on else (196, 214, 200)
-    synthetic._TEXTURE_CACHE.clear()
-
-
 def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool) -> RoundFigures:
     rng = random.Random(f"{seed}-{cond.name}")
     script = make_round(rng, all_labels(), plan, PLAYERS, rng.choice(RULES), hand=5)
@@ -128,14 +124,10 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool)
     folder = WORK / cond.name
     folder.mkdir(parents=True, exist_ok=True)
     video = folder / "table.mp4"
-    lighting, bw = SCENES[cond.scene]
-    _bw_kit(bw)
-    try:
-        frames = render_steps(tuple(line.steps), faces_for(cond.cards), seed=seed, view=VIEWS[cond.view](rng),
-                              fps=FPS, lighting=lighting)
-        write_video(frames, video, FPS)
-    finally:
-        _bw_kit(False)
+    lighting, table, kit_print = _light_of(cond.scene, np.random.default_rng(seed))
+    frames = render_steps(tuple(line.steps), faces_for(cond.cards), seed=seed, view=VIEWS[cond.view](rng),
+                          fps=FPS, lighting=lighting, table=table, kit_print=kit_print)
+    write_video(frames, video, FPS)
     out = folder / "recording"
     if out.exists():
         import shutil

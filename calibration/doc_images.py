@@ -46,7 +46,7 @@ def _table_scene(layout: TableLayout, attempt: tuple[str, ...], tokens: tuple[To
     main = ("3S", "7H", "4C", "9H")
     cards = [CardPlacement(label, (-60.0 + STEP * i, MAIN_Y), 0.0) for i, label in enumerate(main)]
     cards.append(CardPlacement("QD", (-60.0 + STEP * 1, SIDE_Y), 0.0))  # rejected when the line ended 7H (P4)
-    step = 66.0  # cards side by side, not overlapping
+    step = 72.0  # cards side by side, a finger apart
     cards += [CardPlacement(label, (first_x + step * i, PLAY_Y), 2.0 * (i - 1)) for i, label in enumerate(attempt)]
     scene = render_scene(layout, view, tokens=tokens, cards=tuple(cards),
                          lighting=Lighting(gain=0.95, gradient=(0.12, -0.08), blur_sigma_px=0.5))

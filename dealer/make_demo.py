@@ -1,7 +1,7 @@
 """Make the recorded table shipped with the dealer: a video of a whole round on the mat.
 
 The round is scripted (``DEMO_SCRIPT``); each step is what lies in the play zone, seen by
-a synthetic camera (calibration.synthetic) with room light, blur and noise. Card faces
+a synthetic camera (vision.synthetic) with room light, blur and noise. Card faces
 come from a real Debian card design rasterised by ``python -m models.render_cards``
 (GPL art, like the project), or plainly drawn cards when no render cache exists.
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -132,7 +132,7 @@ def _zone_box(layout: TableLayout, name: str) -> tuple[float, float, float, floa
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _layout_placements(step: Step, layout: TableLayout, art: dict[str, np.ndarray], rng: np.random.Generator
+def _layout_placements(step: Step, layout: TableLayout, art: dict[str, CardFace], rng: np.random.Generator
                        ) -> tuple[list[CardPlacement], list[TokenPlacement]]:
     """The main line left to right in its zone, one place each (PLACE_MM), and each side branch
     down the table below its line slot, overlapping when the column is long (P3, P4)."""
@@ -177,22 +177,39 @@ def render_steps(steps: tuple[Step, ...], art: dict[str, CardFace], seed: int = 
     zx0, zy0, zx1, zy1 = _zone_box(layout, ZONE_PLAY)
     token_x = zx1 - 35.0
     token_y = (zy0 + zy1) / 2.0
+    noise: tuple[float, list[tuple[np.ndarray, np.ndarray]]] | None = None
     for step in steps:
         pos = _positions(len(step.cards), 75.0 if step.tokens else 0.0)
         cards = [_placed(label, (x, y), float(rng.uniform(-6, 6)), art)
                  for label, (x, y) in zip(step.cards, pos, strict=True)]
         tokens = [TokenPlacement(name, (token_x, token_y), float(rng.uniform(-10, 10))) for name in step.tokens]
         line_cards, line_tokens = _layout_placements(step, layout, art, rng)
-        hands = ()
+        hands: tuple[HandPlacement, ...] = ()
         if step.hand:  # a hand laying or taking cards: its fingertip somewhere over the zone
             tip = (float(rng.uniform(zx0 + 40, zx1 - 40)), float(rng.uniform(zy0 + 20, zy1 - 20)))
             hands = (HandPlacement(tip, float(rng.uniform(-25, 25))),)
-        # The table is still during a step: render it once, then light each frame anew
-        # (exposure flicker, sensor noise), as a camera films a still table.
+        # The table is still during a step: render and light it once, then give each frame
+        # its own exposure flicker and sensor noise, as a camera films a still table.
         still = render_scene(layout, view, tuple(tokens + line_tokens), tuple(cards + line_cards), Lighting(),
                              rng, table=table, kit_print=kit_print, hands=hands).frame_bgr
+        light = light_of(rng)
+        lit = apply_lighting(still, replace(light, noise_sigma=0.0, jpeg_quality=None), rng)
+        if noise is None or noise[0] != light.noise_sigma:
+            noise = (light.noise_sigma, _noise_pool(lit.shape, light.noise_sigma, rng))
         for _ in range(max(1, round(step.seconds * fps))):
-            yield apply_lighting(still, light_of(rng), rng)
+            frame = cv2.convertScaleAbs(lit, alpha=float(rng.uniform(0.97, 1.03)))
+            up, down = noise[1][int(rng.integers(len(noise[1])))]
+            yield np.asarray(cv2.subtract(cv2.add(frame, up), down), np.uint8)
+
+
+def _noise_pool(shape: tuple[int, ...], sigma: float, rng: np.random.Generator, size: int = 3
+                ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A few frames of sensor noise, split into what it adds and what it takes (uint8, saturating)."""
+    pool = []
+    for _ in range(size):
+        n = rng.normal(0.0, max(sigma, 0.0), shape).astype(np.float32)
+        pool.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))
+    return pool
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -195,8 +195,8 @@ def make_round(rng: random.Random, labels: Sequence[str], plan: Sequence[str], p
         filled = None
         for attempt_kind in (kind, "accept", "reject"):
             filled = _fill(attempt_kind, rnd, pool, player, rng)
-            if filled is not None and (outcome := _try(rnd, filled[0])) is not None \
-                    and outcome.verdict.value == filled[1]:
+            trial = None if filled is None else _try(rnd, filled[0])
+            if filled is not None and trial is not None and trial.verdict.value == filled[1]:
                 kind = attempt_kind
                 break
             filled = None
@@ -275,7 +275,7 @@ def timeline(script: ScriptedRound, fps: float = 3.0, whole_layout: bool = True)
     def left() -> None:
         leave.append(clock[0])
 
-    add(1.0, note="the empty mat")
+    add(3.0, note="the empty mat: the dealer says its opening lines")
     for card in script.starters:
         add(HAND_S, (card,), hand=True, note="the starter is turned (C4)")
         add(WAIT_S, (card,))
