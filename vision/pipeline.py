@@ -23,10 +23,11 @@ from vision.consistency import flag_over_shoe
 from vision.detect import DetectConfig, detect_cards, side_ratio
 from vision.frames import Frame, FrameSource
 from vision.geometry import CARD_SIZE_TOLERANCE, card_sized_mm
+from vision.occupancy import Occupancy, OccupancyConfig, ZoneWatch
 from vision.readings import CardDetections
 from vision.rectify import rectify_cards, rectify_whole_image, whole_image_quad
 
-__all__ = ["CardReader", "ReaderConfig", "read_stream"]
+__all__ = ["CardReader", "ReaderConfig", "ZoneReading", "read_stream"]
 
 BgrImage = npt.NDArray[np.uint8]
 
@@ -46,6 +47,15 @@ class ReaderConfig:
     # with a table homography: a quad whose sides differ from a card's by more than
     # this share is not one card (two overlapping, a token, a box) and is not read
     size_tolerance: float = CARD_SIZE_TOLERANCE
+    zones: OccupancyConfig = field(default_factory=OccupancyConfig)
+
+
+@dataclass(frozen=True)
+class ZoneReading:
+    """The cards read in one zone crop (crop pixels) and what else lies there."""
+
+    cards: CardDetections
+    occupancy: Occupancy
 
 
 class CardReader:
@@ -56,6 +66,35 @@ class CardReader:
         self.classifier = classifier
         self.config = config
         self.known = tuple(known)
+        self._watches: dict[str, ZoneWatch] = {}
+        self._last_read: dict[str, tuple[tuple[npt.NDArray[np.float64], ...], CardDetections]] = {}
+
+    def read_zone(self, crop_bgr: BgrImage, crop_to_table: npt.ArrayLike, zone: str,
+                  polygon_mm: npt.ArrayLike, token_centres_mm: Iterable[tuple[float, float]] = ()
+                  ) -> ZoneReading:
+        """Find and read the cards of one zone, with the zone's printed place known.
+
+        ``crop_bgr`` shows the zone (and ~20 mm round it: :func:`vision.zone_view.crop_box`),
+        ``crop_to_table`` maps its pixels to table mm, ``polygon_mm`` is the zone's printed
+        outline. Each zone (by name) keeps its own empty look from frame to frame
+        (:class:`vision.occupancy.ZoneWatch`); while nothing moves, the last reading is
+        given again without reading the cards again.
+        """
+        polygon = np.asarray(polygon_mm, np.float64).reshape(-1, 2)
+        watch = self._watches.get(zone)
+        if watch is None or watch.polygon_mm.shape != polygon.shape or not np.allclose(watch.polygon_mm, polygon):
+            watch = self._watches[zone] = ZoneWatch(polygon, self.config.zones)
+        look = watch.look(crop_bgr, crop_to_table, tuple(token_centres_mm))
+        last = self._last_read.get(zone)
+        if last is not None and last[0] is look.cards_px:
+            return ZoneReading(last[1], look.occupancy)
+        h, w = crop_bgr.shape[:2]
+        quads = np.array(look.cards_px, np.float32).reshape(-1, 4, 2)
+        cut = np.any((quads < 0) | (quads > np.array([w - 1, h - 1], np.float32)), axis=(1, 2))
+        found = CardDetections(quad_xy=quads, cut=cut) if len(quads) else CardDetections.empty()
+        read = self.read_quads(crop_bgr, found, crop_to_table) if len(found) else found
+        self._last_read[zone] = (look.cards_px, read)
+        return ZoneReading(read, look.occupancy)
 
     def read_frame(self, frame_bgr: BgrImage, image_to_table: npt.ArrayLike | None = None
                    ) -> CardDetections:

@@ -355,7 +355,9 @@ def _draw_hands(frame: ImageBGR, hands: tuple[HandPlacement, ...], view: Pinhole
         soft = cv2.GaussianBlur(shadow, (0, 0), sigma).astype(np.float32)[..., None] / 255.0
         out *= 1.0 - 0.35 * soft
         a = cv2.GaussianBlur(mask, (0, 0), 0.8).astype(np.float32)[..., None] / 255.0
-        small = rng.normal(0, 1, (max(2, h // 40), max(2, w // 40))).astype(np.float32)
+        # the skin's blotches belong to the hand (the same hand looks the same twice)
+        own = np.random.default_rng(abs(hash((hand.fingertip_mm, hand.angle_deg))) % 2**32)
+        small = own.normal(0, 1, (max(2, h // 40), max(2, w // 40))).astype(np.float32)
         shade = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)[..., None]
         skin = np.array(hand.skin_bgr, np.float32) * (1.0 + 0.06 * shade)
         # the skin's own relief: darker towards the edges of each part

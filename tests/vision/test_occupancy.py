@@ -1,0 +1,86 @@
+"""Zone occupancy: the empty zone is learned, a card is found, a hand is something
+unexplained, and a moving hand is no still frame (issue 7: never silent)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.layout import ZONE_PLAY, default_layout
+from vision.classify import FakeClassifier
+from vision.geometry import quad_iou
+from vision.occupancy import ZoneWatch
+from vision.pipeline import CardReader
+from vision.synthetic import HandPlacement, render_table_scene, scene_condition
+from vision.synthetic.cards import cut_out
+from vision.synthetic.single import single_card_scene
+from vision.zone_view import crop_box
+
+LAYOUT = default_layout()
+ZONE = np.asarray(LAYOUT.zone(ZONE_PLAY).polygon_mm)
+SIZE = (960, 540)
+
+
+def _card_face() -> object:
+    photo = np.full((352, 228, 3), (228, 232, 236), np.uint8)
+    photo[30:80, 10:40] = (40, 40, 190)  # an index
+    photo[120:230, 70:160] = (40, 40, 40)  # a pip
+    return cut_out(photo)
+
+
+def _crop(frame: np.ndarray, table_to_px: np.ndarray):  # type: ignore[no-untyped-def]
+    x0, y0, x1, y1 = crop_box(ZONE, table_to_px, SIZE)  # type: ignore[misc]
+    to_table = np.linalg.inv(table_to_px) @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1]])
+    return frame[y0:y1, x0:x1], to_table, (x0, y0)
+
+
+@pytest.mark.parametrize("condition", ["plain", "bw_kit", "lamp"])
+def test_given_empty_frames_then_a_card_then_the_zone_is_learned_and_the_card_found(condition: str) -> None:
+    shot = single_card_scene(_card_face(), condition, 50.0, np.random.default_rng(7), size_wh=SIZE,  # type: ignore[arg-type]
+                             empty_frames=3)
+    watch = ZoneWatch(ZONE)
+    for empty in shot.empty_bgr:
+        crop, to_table, _ = _crop(empty, shot.scene.table_to_px)
+        seen = watch.look(crop, to_table).occupancy
+        assert not seen.occupied
+    assert watch.empty_learned
+    crop, to_table, (x0, y0) = _crop(shot.scene.frame_bgr, shot.scene.table_to_px)
+    look = watch.look(crop, to_table)
+    assert look.occupancy.occupied and not look.occupancy.still and look.occupancy.cards == 1
+    assert look.occupancy.unexplained_fraction < 0.01
+    assert quad_iou(look.cards_px[0] + [x0, y0], shot.quad_px) > 0.85
+
+
+def test_given_a_hand_over_the_zone_then_it_is_unexplained_and_its_moving_is_no_still_frame() -> None:
+    rng = np.random.default_rng(3)
+    light, kit = scene_condition("plain", rng)
+    from vision.synthetic import PinholeView
+
+    view = PinholeView(tilt_deg=55.0, distance_mm=330.0, target_mm=(132.5, 93.0), size_wh=SIZE)
+    watch = ZoneWatch(ZONE)
+    for _ in range(3):
+        empty = render_table_scene(LAYOUT, view, lighting=light, rng=rng, kit_print=kit)
+        crop, to_table, _ = _crop(empty.frame_bgr, empty.table_to_px)
+        watch.look(crop, to_table)
+    assert watch.empty_learned
+    looks = []
+    for x in (90.0, 130.0, 130.0):
+        scene = render_table_scene(LAYOUT, view, lighting=light, rng=rng, kit_print=kit,
+                                   hands=(HandPlacement((x, 80.0)),))
+        crop, to_table, _ = _crop(scene.frame_bgr, scene.table_to_px)
+        looks.append(watch.look(crop, to_table).occupancy)
+    assert all(seen.occupied and seen.unexplained_fraction > 0.05 and seen.cards == 0 for seen in looks)
+    assert not looks[0].still and not looks[1].still  # the hand came in, then moved
+    assert looks[2].still  # it rests
+
+
+def test_given_a_reader_then_a_zone_is_read_and_a_still_zone_is_not_read_again() -> None:
+    shot = single_card_scene(_card_face(), "plain", 70.0, np.random.default_rng(2), size_wh=SIZE,  # type: ignore[arg-type]
+                             empty_frames=3)
+    classifier = FakeClassifier()
+    reader = CardReader(classifier)
+    for frame in (*shot.empty_bgr, shot.scene.frame_bgr, shot.scene.frame_bgr):
+        crop, to_table, _ = _crop(frame, shot.scene.table_to_px)
+        reading = reader.read_zone(crop, to_table, ZONE_PLAY, ZONE)
+    assert len(reading.cards) == 1 and reading.occupancy.still and reading.occupancy.occupied
+    assert classifier.cards_seen == 1  # read once, when it came; not again while nothing moved

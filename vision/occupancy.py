@@ -1,0 +1,213 @@
+"""What lies in a zone, frame by frame: the cards found there, whether anything else is
+there (a hand, a card too crooked or covered to find), and whether the zone is still.
+
+A :class:`ZoneWatch` keeps one zone's empty look, in the zone's view from above
+(:mod:`vision.zone_view`):
+
+- until it has seen the zone empty, a smooth light field fitted to the printed zone
+  itself (one printed colour under light that changes slowly across the table);
+- once the zone has stayed still and empty (nothing found, nothing unexplained) for
+  ``learn_after_frames`` frames, that frame itself, and from then on a running mean of
+  the empty frames (the room's light drifts).
+
+Each :meth:`ZoneWatch.look` returns the card corners it found (crop pixels) and an
+:class:`Occupancy`. The dealer judges nothing on a frame that is not ``still`` and says
+it cannot read the zone while it is ``occupied`` by something unexplained.
+
+>>> from vision.zone_view import ZoneWindow
+>>> watch = ZoneWatch([(0, 0), (200, 0), (200, 100), (0, 100)])
+>>> zone = np.full((280, 480, 3), (200, 214, 196), np.uint8)   # 2 px/mm, 20 mm margin
+>>> to_table = np.array([[0.5, 0, -20], [0, 0.5, -20], [0, 0, 1.0]])
+>>> watch.look(zone, to_table).occupancy.occupied
+False
+>>> _ = cv2.rectangle(zone, (150, 80), (276, 257), (235, 232, 228), -1)  # a card
+>>> look = watch.look(zone, to_table)
+>>> len(look.cards_px), look.occupancy.still, look.occupancy.occupied
+(1, False, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.zone_cards import ZoneCardConfig, difference, find_cards, log_colour
+from vision.zone_view import WORK_PX_PER_MM, ZONE_MARGIN_MM, RectifiedZone, ZoneWindow, rectify
+
+__all__ = ["Occupancy", "OccupancyConfig", "ZoneLook", "ZoneWatch"]
+
+FloatImage = npt.NDArray[np.float32]
+FloatArray = npt.NDArray[np.float64]
+Mask = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True, slots=True)
+class Occupancy:
+    """One frame of one zone."""
+
+    occupied: bool  # something other than the printed zone lies there (cards included)
+    unexplained_fraction: float  # of the zone's area: differs from the empty zone, and is no found card or token
+    changed_fraction: float  # of the zone's area: changed since the previous frame
+    still: bool  # nothing moved since the previous frame (no hand moving over the zone)
+    empty_learned: bool  # the empty look comes from empty frames (else from the print)
+    cards: int  # cards found in the zone
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneLook:
+    cards_px: tuple[FloatArray, ...]  # each card's 4 corners in crop pixels (a rectangle on the table)
+    occupancy: Occupancy
+    view: RectifiedZone
+
+
+@dataclass(frozen=True, slots=True)
+class OccupancyConfig:
+    cards: ZoneCardConfig = ZoneCardConfig()
+    # a pixel changed since the last frame by this much in some colour (log units: 6 %,
+    # well above sensor noise after the light blur, well below a hand or a card)
+    change: float = 0.06
+    # the zone is still when less than this share of it changed (0.2 % of the play
+    # zone is ~55 mm^2, a 7 x 7 mm patch: noise and JPEG blocks stay below it)
+    still_below: float = 0.002
+    # a pixel differs from the empty print-fitted zone by this much (log units) ...
+    unexplained_print: float = 0.08
+    # ... or from the learned empty zone by this much
+    unexplained_learned: float = 0.05
+    # differences thinner than this (mm) are print (the zone's 8 mm bold title reads as
+    # one solid word), noise or a card's shadow, not a thing; a fingertip is ~15 mm
+    thing_mm: float = 9.0
+    # found cards are grown by this (mm) before their area is taken away (their rim,
+    # shadow and a corner found a little short)
+    card_rim_mm: float = 3.0
+    # a token tile: a disc this wide (mm) round its centre is explained
+    token_radius_mm: float = 52.0
+    # unexplained above this share of the zone: something lies there (1 % of the play
+    # zone is ~280 mm^2, a fingertip)
+    occupied_above: float = 0.01
+    # the zone, still and empty this many frames running, is learned as the empty look
+    learn_after_frames: int = 2
+    # the learned empty look follows the room's light: this share of each new empty frame
+    learn_rate: float = 0.3
+
+
+def _fit_print(logc: FloatImage, where: Mask) -> FloatImage:
+    """A smooth light field over one printed colour: a quadratic in x and y per colour,
+    fitted to the zone's pixels, twice more to those that fit best (cards, hands and
+    print are outliers)."""
+    h, w = where.shape
+    step = 4  # every 4th pixel each way is plenty for 6 numbers per colour
+    ys, xs = np.nonzero(where[::step, ::step])
+    if xs.size < 50:
+        return logc.copy()
+    values = logc[::step, ::step][ys, xs].astype(np.float64)  # (n, 3)
+    sx, sy = xs * step / w - 0.5, ys * step / h - 0.5
+    design = np.column_stack([np.ones_like(sx), sx, sy, sx * sx, sy * sy, sx * sy])
+    keep = np.ones(len(xs), bool)
+    coef = np.zeros((6, 3))
+    for _ in range(3):
+        a = design[keep]
+        coef = np.linalg.solve(a.T @ a + 1e-9 * np.eye(6), a.T @ values[keep])
+        resid = np.max(np.abs(values - design @ coef), axis=1)
+        keep = resid <= np.percentile(resid, 45)
+    # the field at 1/8 resolution, then smoothly up to the view's size
+    gy, gx = np.mgrid[0:h:8, 0:w:8].astype(np.float64)
+    gx, gy = gx / w - 0.5, gy / h - 0.5
+    basis = np.stack([np.ones_like(gx), gx, gy, gx * gx, gy * gy, gx * gy], axis=-1)
+    small = (basis @ coef).astype(np.float32)
+    return np.asarray(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+
+
+class ZoneWatch:
+    """One zone of the table, watched frame after frame."""
+
+    def __init__(self, polygon_mm: npt.ArrayLike, config: OccupancyConfig = OccupancyConfig(),
+                 px_per_mm: float = WORK_PX_PER_MM, margin_mm: float = ZONE_MARGIN_MM) -> None:
+        self.polygon_mm = np.asarray(polygon_mm, np.float64).reshape(-1, 2)
+        self.config = config
+        self.window = ZoneWindow.around(self.polygon_mm, margin_mm, px_per_mm)
+        self.zone = self.window.mask_of(self.polygon_mm)
+        self._inside = self.window.mask_of(self.polygon_mm, shrink_mm=config.cards.zone_border_mm)
+        self._empty: FloatImage | None = None
+        self._previous: FloatImage | None = None
+        self._quiet_frames = 0
+        self._last: ZoneLook | None = None
+
+    @property
+    def empty_learned(self) -> bool:
+        return self._empty is not None
+
+    def forget(self) -> None:
+        """Start again (the camera or the mat moved)."""
+        self._empty = None
+        self._previous = None
+        self._quiet_frames = 0
+        self._last = None
+
+    def look(self, crop_bgr: npt.NDArray[np.uint8], crop_to_table: npt.ArrayLike,
+             token_centres_mm: Sequence[tuple[float, float]] = ()) -> ZoneLook:
+        """The cards in the zone and what else is there, in this frame."""
+        cfg = self.config
+        view = rectify(crop_bgr, crop_to_table, self.window)
+        logc = log_colour(view.bgr)
+        zone = self._inside & view.valid
+        area = max(int(zone.sum()), 1)
+        # motion since the previous frame
+        if self._previous is not None:
+            moved = difference(logc, self._previous, zone) >= cfg.change
+            opened = cv2.morphologyEx(moved.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            changed = float(np.count_nonzero(opened)) / area
+        else:
+            changed = 1.0
+        self._previous = logc
+        still = changed < cfg.still_below
+        learned = self._empty is not None
+        last = self._last
+        if still and last is not None and last.occupancy.empty_learned == learned:
+            # nothing moved: the same cards lie there (and nothing new is learned)
+            occupancy = dataclasses.replace(last.occupancy, changed_fraction=changed, still=True)
+            self._last = ZoneLook(last.cards_px, occupancy, view)
+            self._learn(logc, occupancy, token_centres_mm)
+            return self._last
+        empty = self._empty if self._empty is not None else _fit_print(logc, zone)
+        quads = find_cards(view, empty if learned else None, zone if learned else None, cfg.cards, self.zone,
+                           logc=logc)
+        # what differs from the empty zone and is no card and no token
+        bar = cfg.unexplained_learned if learned else cfg.unexplained_print
+        odd = (difference(logc, empty, zone) >= bar).astype(np.uint8)
+        s = self.window.px_per_mm
+        k = max(3, int(round(cfg.thing_mm * s)) | 1)
+        odd = np.asarray(cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
+        known = np.zeros_like(odd)
+        for q in quads:
+            cv2.fillConvexPoly(known, np.round(q).astype(np.int32), 1)
+        for cx, cy in token_centres_mm:
+            (px, py), = self.window.table_to_view_px([(cx, cy)])
+            cv2.circle(known, (int(round(px)), int(round(py))), int(round(cfg.token_radius_mm * s)), 1, -1)
+        r = max(3, int(round(2 * cfg.card_rim_mm * s)) | 1)
+        known = np.asarray(cv2.dilate(known, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))), np.uint8)
+        unexplained = float((odd & (known == 0) & zone).sum()) / area
+        occupied = bool(quads) or unexplained > cfg.occupied_above
+        cards_px = tuple(view.to_crop(q) for q in quads)
+        occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
+        self._learn(logc, occupancy, token_centres_mm)
+        self._last = ZoneLook(cards_px, occupancy, view)
+        return self._last
+
+    def _learn(self, logc: FloatImage, seen: Occupancy, token_centres_mm: Sequence[tuple[float, float]]) -> None:
+        """Learn the empty look from frames that are still and empty."""
+        cfg = self.config
+        if seen.still and not seen.cards and seen.unexplained_fraction <= cfg.occupied_above / 4 \
+                and not token_centres_mm:
+            self._quiet_frames += 1
+            if self._quiet_frames >= cfg.learn_after_frames:
+                if self._empty is None:
+                    self._empty = logc.copy()
+                else:
+                    self._empty = np.asarray((1 - cfg.learn_rate) * self._empty + cfg.learn_rate * logc, np.float32)
+        else:
+            self._quiet_frames = 0

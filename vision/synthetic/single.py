@@ -1,0 +1,91 @@
+"""One card alone in the play zone, under a named light condition: the scene the
+single-card bench and its small test version render.
+
+The camera looks at the play zone from 30-90 degrees of tilt (its distance so that
+the zone, or the whole mat, fills the view); the card lies anywhere in the zone, at
+any small angle or across, often close to the zone's border (the zone is only a little
+taller than a card).
+
+>>> from vision.synthetic.cards import cut_out
+>>> face = cut_out(np.full((352, 228, 3), 235, np.uint8))
+>>> shot = single_card_scene(face, "lamp", 45.0, np.random.default_rng(0), size_wh=(960, 540))
+>>> shot.scene.frame_bgr.shape, shot.quad_px.shape
+((540, 960, 3), (4, 2))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.layout import ZONE_PLAY, TableLayout, default_layout
+from vision.geometry import CARD_H_MM, CARD_W_MM
+from vision.synthetic.camera import PinholeView
+from vision.synthetic.cards import CardFace
+from vision.synthetic.light import scene_condition
+from vision.synthetic.mat import TABLE_KINDS, CardPlacement, HandPlacement, Scene, render_table_scene
+
+__all__ = ["SingleCardShot", "card_corners_mm", "single_card_scene"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class SingleCardShot:
+    scene: Scene
+    quad_px: FloatArray  # the card's true corners in the frame
+    corners_mm: FloatArray
+    condition: str
+    tilt_deg: float
+    empty_bgr: tuple[npt.NDArray[np.uint8], ...] = ()  # the same view and light, nothing laid
+
+
+def card_corners_mm(centre_mm: tuple[float, float], angle_deg: float) -> FloatArray:
+    """The corners of a card laid by :class:`CardPlacement` (TL, TR, BR, BL upright)."""
+    hw, hh = CARD_W_MM / 2.0, CARD_H_MM / 2.0
+    rot = cv2.getRotationMatrix2D((0.0, 0.0), -angle_deg, 1.0)[:, :2]
+    local = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]])
+    return np.asarray(local @ rot.T + np.asarray(centre_mm), dtype=np.float64)
+
+
+def single_card_scene(face: CardFace | None, condition: str, tilt_deg: float, rng: np.random.Generator,
+                      layout: TableLayout | None = None, size_wh: tuple[int, int] = (1920, 1080),
+                      whole_mat: bool = False, hand: bool = False, empty_frames: int = 0) -> SingleCardShot:
+    """One frame: ``face`` (None: an empty zone) laid in the play zone under ``condition``;
+    ``empty_frames`` frames of the zone before the card was laid are rendered too
+    (the same view and light, other sensor noise)."""
+    layout = layout or default_layout()
+    zone = np.asarray(layout.zone(ZONE_PLAY).polygon_mm, np.float64)
+    lo, hi = zone.min(axis=0), zone.max(axis=0)
+    centre = (lo + hi) / 2.0
+    light, kit = scene_condition(condition, rng)
+    # the zone (or the whole mat) about fills the frame: distance from the field of view
+    span_mm = 480.0 if whole_mat else 360.0
+    distance = float(rng.uniform(0.9, 1.15)) * span_mm / (2 * np.tan(np.radians(65.0) / 2)) * 1.1
+    view = PinholeView(tilt_deg=tilt_deg, distance_mm=distance, size_wh=size_wh,
+                       target_mm=(float(centre[0] + rng.uniform(-15, 15)), float(centre[1] + rng.uniform(-10, 10))),
+                       yaw_deg=float(rng.uniform(-8, 8)))
+    cards: tuple[CardPlacement, ...] = ()
+    corners = np.zeros((4, 2))
+    if face is not None:
+        across = rng.random() < 0.15  # laid sideways
+        angle = float(rng.uniform(-12, 12)) + (90.0 if across else 0.0)
+        half = np.abs(card_corners_mm((0.0, 0.0), angle)).max(axis=0)
+        room_lo, room_hi = lo + half + 1.0, hi - half - 1.0
+        room_hi = np.maximum(room_hi, room_lo)
+        c = rng.uniform(room_lo, room_hi)
+        # often right at the border: the zone is only a little taller than a card
+        pos = (float(c[0]), float(c[1]))
+        corners = card_corners_mm(pos, angle)
+        cards = (CardPlacement(str(face.card) if face.card else "?", pos, angle, face.image_bgr, face.alpha),)
+    hands = (HandPlacement((float(rng.uniform(lo[0], hi[0])), float(rng.uniform(lo[1], hi[1]))),
+                           float(rng.uniform(-30, 30))),) if hand else ()
+    table = str(rng.choice(TABLE_KINDS))
+    scene = render_table_scene(layout, view, cards=cards, lighting=light, rng=rng, table=table,
+                               kit_print=kit, hands=hands)
+    empty = tuple(render_table_scene(layout, view, lighting=light, rng=rng, table=table, kit_print=kit).frame_bgr
+                  for _ in range(empty_frames))
+    return SingleCardShot(scene, view.to_px(corners), corners, condition, tilt_deg, empty)

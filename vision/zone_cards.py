@@ -1,0 +1,337 @@
+"""Find the cards lying in a zone, seen from above (:mod:`vision.zone_view`), by their
+size in millimetres, their colour and the empty zone.
+
+Three kinds of evidence, each of which fails alone under some real light:
+
+1. **Log-colour edges.** The gradient of log B, log G, log R: a lamp's gradient or a
+   dim room scales all of a region's pixels alike and leaves a ratio (a log step)
+   unchanged, and colour counts as well as grey: a bluish-white card on the
+   light-green zone steps in log B even where its shaded margin has the zone's grey.
+   The regions between edges are candidates (a card is a hole in the zone's region).
+2. **Difference from the empty zone**, per pixel and colour, after taking away the
+   frame-wide change of exposure and white balance. The empty zone is learned from
+   frames in which nothing lay there (:mod:`vision.occupancy`) or, until then,
+   fitted to the printed zone itself (a smooth light field over one printed colour).
+3. **The card's size.** In this view every card is a rectangle of a card's sides in
+   millimetres, so a candidate is kept only if its rectangle is card-sized and it
+   fills it; a row of touching cards is cut into card-sized pieces. Each side is then
+   moved to the strongest log-colour step near it.
+
+>>> from vision.zone_view import ZoneWindow, rectify
+>>> zone = np.full((300, 400, 3), (200, 214, 196), np.uint8)
+>>> _ = cv2.rectangle(zone, (100, 40), (100 + 126, 40 + 177), (235, 232, 228), -1)  # a card at 2 px/mm
+>>> view = rectify(zone, np.diag([0.5, 0.5, 1.0]), ZoneWindow(0, 0, 200, 150))
+>>> [[round(float(v)) for v in (*q.min(axis=0), *q.max(axis=0))] for q in find_cards(view)]
+[[100, 40, 226, 217]]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.geometry import CARD_H_MM, CARD_W_MM, quad_iou
+from vision.zone_view import RectifiedZone
+
+__all__ = ["ZoneCardConfig", "find_cards", "log_colour"]
+
+FloatImage = npt.NDArray[np.float32]
+FloatArray = npt.NDArray[np.float64]
+Mask = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneCardConfig:
+    card_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM)
+    # each side within this share of a card's: poker (63 x 88 mm) and bridge (57 x 89 mm)
+    # decks both pass; two cards, a token tile (66 x 92 mm, found by its marker) do not
+    # need to fail here (the observer drops tokens by their markers)
+    size_tolerance: float = 0.14
+    # a candidate's area over its rectangle's: rounded corners cost ~1 %, a pip or an
+    # index touching the rim a few % more
+    min_fill: float = 0.82
+    # an edge is a log-colour gradient this many times the view's median gradient (the
+    # noise and the print's fine texture) ...
+    edge_over_median: float = 4.0
+    # ... and at least this (log units per view pixel: a 4 % step spread over ~1.5 px)
+    min_edge: float = 0.025
+    # a pixel differs from the empty zone by at least this in some colour (log units:
+    # 4 %); a white card on the printed zone differs by >= 6 % even in its shaded margin
+    min_difference: float = 0.04
+    # share of a card's outline along which a step shows: a card shows >= 0.75 even
+    # with one side on white paper; a hand or a cloth's fold has no straight outline
+    min_outline_support: float = 0.6
+    # how far (mm) a side may move to the strongest step near it
+    refine_mm: float = 3.0
+    # print thinner than this (mm) that touches a card is cut away from it (the zone's
+    # letters, 8 mm high with ~1.5 mm strokes)
+    thin_print_mm: float = 4.0
+    word_mm: float = 11.0  # ... and a line of them (8 mm high)
+    # the zone's printed border, and the edge found along it, lie within this (mm)
+    zone_border_mm: float = 2.0
+
+
+def log_colour(bgr: npt.NDArray[np.uint8], blur_px: float = 1.0) -> FloatImage:
+    """log(B + 4), log(G + 4), log(R + 4), lightly smoothed against sensor noise."""
+    img = np.asarray(bgr, np.float32) + np.float32(4.0)
+    out = np.asarray(cv2.log(img), np.float32)
+    if blur_px > 0:
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), blur_px), np.float32)
+    return out
+
+
+def _gradient(logc: FloatImage, valid: Mask) -> FloatImage:
+    gx = cv2.Sobel(logc, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(logc, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(np.sum(gx * gx + gy * gy, axis=2)) / np.float32(8.0)  # per pixel
+    mag[~valid] = 0.0
+    return np.asarray(mag, np.float32)
+
+
+def difference(logc: FloatImage, empty_log: FloatImage, where: Mask) -> FloatImage:
+    """Largest per-colour log difference from the empty zone, after the frame-wide
+    change in each colour (exposure, white balance) is taken away; 0 outside ``where``."""
+    delta = cv2.subtract(logc, empty_log)
+    step = 4  # the frame-wide change, from every 4th pixel each way
+    sample = delta[::step, ::step][where[::step, ::step]]
+    shift = np.median(sample, axis=0) if sample.size else np.zeros(3, np.float32)
+    channels = [np.abs(c - np.float32(v)) for c, v in zip(cv2.split(delta), shift, strict=True)]
+    out = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+    out[~where] = 0.0
+    return np.asarray(out, np.float32)
+
+
+def _disc(diameter_px: float) -> npt.NDArray[np.uint8]:
+    k = max(3, int(round(diameter_px)) | 1)
+    return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), np.uint8)
+
+
+def _card_px(config: ZoneCardConfig, px_per_mm: float) -> tuple[float, float]:
+    return config.card_mm[0] * px_per_mm, config.card_mm[1] * px_per_mm
+
+
+def _is_card(w: float, h: float, config: ZoneCardConfig, px_per_mm: float) -> bool:
+    short, long_ = sorted((w, h))
+    cw, ch = _card_px(config, px_per_mm)
+    tol = config.size_tolerance
+    return abs(short / cw - 1) <= tol and abs(long_ / ch - 1) <= tol
+
+
+def _rect_corners(centre: tuple[float, float], size: tuple[float, float], angle_deg: float) -> FloatArray:
+    return np.asarray(cv2.boxPoints((centre, size, angle_deg)), np.float64)
+
+
+def _fits_from_mask(mask: npt.NDArray[np.uint8], config: ZoneCardConfig, px_per_mm: float,
+                    inside: Mask | None = None) -> list[FloatArray]:
+    """Card rectangles from the outer outlines of a mask's blobs (holes filled)."""
+    cw, ch = _card_px(config, px_per_mm)
+    card_area = cw * ch
+    # every blob's outer outline, a blob inside another's hole too (a card in the zone
+    # inside the ring of paper round it)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out: list[FloatArray] = []
+    for contour, link in zip(contours, hierarchy[0] if hierarchy is not None else [], strict=False):
+        if link[3] != -1:
+            continue  # the outline of a hole
+        area = cv2.contourArea(contour)
+        if area < 0.55 * card_area or area > 4.6 * card_area:
+            continue
+        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        if w * h <= 0 or area / (w * h) < config.min_fill:
+            continue
+        if _is_card(w, h, config, px_per_mm):
+            out.append(_rect_corners((cx, cy), (w, h), angle))
+            continue
+        row = _split_row((cx, cy), (w, h), angle, config, px_per_mm)
+        if row:
+            out.extend(row)
+        elif inside is not None:
+            out.extend(_completed((cx, cy), (w, h), angle, inside, config, px_per_mm))
+    return out
+
+
+def _completed(centre: tuple[float, float], size: tuple[float, float], angle: float, inside: Mask,
+               config: ZoneCardConfig, px_per_mm: float) -> list[FloatArray]:
+    """A card that lies over the zone's border shows only its part inside the zone: a
+    rectangle of a card's width but too short. Lengthen it to a card, outward (the part
+    the zone does not show)."""
+    cw, ch = _card_px(config, px_per_mm)
+    tol = config.size_tolerance
+    c = _rect_corners(centre, size, angle)
+    out = []
+    for k in (0, 1):  # k = 0: keep side c0-c1, lengthen c1-c2; k = 1: the other way
+        keep, short = (c[1] - c[0], c[2] - c[1]) if k == 0 else (c[2] - c[1], c[1] - c[0])
+        keep_len, short_len = float(np.linalg.norm(keep)), float(np.linalg.norm(short))
+        for whole, other in ((cw, ch), (ch, cw)):
+            if abs(keep_len / whole - 1) > tol or not 0.45 * other <= short_len < (1 - tol) * other:
+                continue
+            u = short / max(short_len, 1e-6)
+            g = other - short_len
+            # the two edges across 'short': move one of them outward by g
+            far = [1, 2] if k == 1 else [2, 3]
+            near = [0, 3] if k == 1 else [0, 1]
+            for moved in (far, near):
+                sign = 1.0 if moved is far else -1.0
+                rect = c.copy()
+                rect[moved] = rect[moved] + sign * g * u
+                strip_mid = c[moved].mean(axis=0) + sign * (g / 2.0) * u
+                x, y = int(round(strip_mid[0])), int(round(strip_mid[1]))
+                if not (0 <= y < inside.shape[0] and 0 <= x < inside.shape[1] and inside[y, x]):
+                    out.append(rect)
+    return out
+
+
+def _split_row(centre: tuple[float, float], size: tuple[float, float], angle: float,
+               config: ZoneCardConfig, px_per_mm: float) -> list[FloatArray]:
+    """A row of 2-4 touching cards, all laid the same way: cut evenly along its length."""
+    w, h = size
+    for along_w in (True, False):
+        length, other = (w, h) if along_w else (h, w)
+        for n in (2, 3, 4):
+            piece = (length / n, other) if along_w else (other, length / n)
+            if not _is_card(piece[0], piece[1], config, px_per_mm):
+                continue
+            corners = _rect_corners(centre, size, angle)
+            # boxPoints: corners[0] -> corners[1] ... ; find the axis of the 'w' side
+            axis = corners[2] - corners[1] if along_w else corners[1] - corners[0]
+            if abs(np.linalg.norm(axis) - length) > 1.0:
+                axis = corners[1] - corners[0] if along_w else corners[2] - corners[1]
+            unit = axis / max(float(np.linalg.norm(axis)), 1e-6)
+            pieces = []
+            for k in range(n):
+                offset = (k + 0.5 - n / 2) * length / n
+                c = (centre[0] + unit[0] * offset, centre[1] + unit[1] * offset)
+                pieces.append(_rect_corners(c, piece, angle))
+            return pieces
+    return []
+
+
+def _refine(corners: FloatArray, grad: FloatImage, radius_px: float) -> FloatArray:
+    """Move each side of a rectangle along its normal to the strongest step near it."""
+    q = corners.astype(np.float64)
+    centre = q.mean(axis=0)
+    steps = np.arange(-radius_px, radius_px + 0.25, 0.5)
+    ts = np.linspace(0.12, 0.88, 24)
+    moved = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        d = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        n = np.array([d[1], -d[0]])
+        if np.dot((a + b) / 2 - centre, n) < 0:
+            n = -n  # outward
+        pts = a[None, None, :] + ts[:, None, None] * (b - a)[None, None, :] + steps[None, :, None] * n[None, None, :]
+        vals = cv2.remap(grad, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
+        profile = np.median(vals, axis=0)
+        best = int(np.argmax(profile))
+        shift = float(steps[best]) if profile[best] > 1.5 * float(np.median(profile)) + 1e-6 else 0.0
+        moved.append((a + shift * n, d))
+    out = q.copy()
+    for i in range(4):
+        (p1, d1), (p2, d2) = moved[(i - 1) % 4], moved[i]
+        det = d2[0] * d1[1] - d1[0] * d2[1]
+        if abs(det) < 1e-9:
+            continue
+        dx, dy = p2[0] - p1[0], p2[1] - p1[1]
+        t = (d2[0] * dy - d2[1] * dx) / det
+        out[i] = p1 + t * d1
+    return out
+
+
+def _edge_support(corners: FloatArray, near: FloatImage, threshold: float) -> float:
+    """Share of the rectangle's outline (sampled) where a step of at least ``threshold`` lies
+    within a pixel (``near``: the gradient, dilated by a pixel)."""
+    pts = []
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        for t in np.linspace(0.08, 0.92, 20):
+            pts.append(a + t * (b - a))
+    p = np.asarray(pts, np.float32)
+    vals = cv2.remap(near, p[:, 0].reshape(1, -1), p[:, 1].reshape(1, -1), cv2.INTER_LINEAR)
+    return float(np.mean(vals >= threshold))
+
+
+def find_cards(view: RectifiedZone, empty_log: FloatImage | None = None, where: Mask | None = None,
+               config: ZoneCardConfig = ZoneCardConfig(), zone: Mask | None = None,
+               logc: FloatImage | None = None) -> list[FloatArray]:
+    """The corners (view pixels, a rectangle each) of every card lying in the view.
+
+    ``empty_log`` is the empty zone's :func:`log_colour` (learned, or fitted to the
+    print), trusted where ``where`` is True (everywhere when None). ``zone``, the
+    printed zone's pixels: a card is looked for inside it (a card on the white paper
+    round the zone has no edge there), and one that lies over its border is completed
+    to a card's size.
+    """
+    s = view.window.px_per_mm
+    logc = log_colour(view.bgr) if logc is None else logc
+    valid = view.valid
+    grad = _gradient(logc, valid)
+    sample = grad[valid][::5]
+    noise = float(np.median(sample)) if sample.size else 0.0
+    threshold = max(config.min_edge, config.edge_over_median * noise)
+    edges = (grad >= threshold).astype(np.uint8)
+    edges = np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)
+    regions = ((edges == 0) & valid).astype(np.uint8)
+    n_labels, labels, stats, _ = cv2.connectedComponentsWithStats(regions, connectivity=4)
+    cw, ch = _card_px(config, s)
+    candidates: list[FloatArray] = []
+    inner = None  # the zone less its printed border line
+    if zone is not None:
+        inner = np.asarray(cv2.erode(zone.astype(np.uint8), _disc(2 * config.zone_border_mm * s)), np.uint8)
+    # the zone's own region (and the paper's, the table's) is far larger than a card:
+    # what is not in it is a card, its print included (a card is a hole in the zone)
+    big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > 1.3 * cw * ch) + 1
+    if big.size:
+        is_big = np.zeros(n_labels, bool)
+        is_big[big] = True
+        ground = is_big[labels]
+        holes = (~ground & valid).astype(np.uint8)
+        # print touching a card (the zone's letters, its border line) comes away: thin
+        # strokes first, then a whole word (a card is far wider than either)
+        for width_mm in (config.thin_print_mm, config.word_mm):
+            opened = np.asarray(cv2.morphologyEx(holes, cv2.MORPH_OPEN, _disc(width_mm * s)), np.uint8)
+            candidates.extend(_fits_from_mask(opened, config, s))
+            if inner is not None:
+                candidates.extend(_fits_from_mask(opened & inner, config, s, zone))
+    for k in range(1, n_labels):
+        area = stats[k, cv2.CC_STAT_AREA]
+        if area < 0.35 * cw * ch or area > 1.3 * cw * ch:
+            continue
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        blob = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
+        # a card's region reaches its rim less the edge's width: grow it back
+        blob = np.asarray(cv2.dilate(np.pad(blob, 3), np.ones((3, 3), np.uint8), iterations=2), np.uint8)
+        for corners in _fits_from_mask(blob, config, s):
+            candidates.append(corners + [x - 3, y - 3])
+    if empty_log is not None:
+        trusted = valid if where is None else (valid & where)
+        diff = difference(logc, empty_log, trusted)
+        fg = (diff >= config.min_difference).astype(np.uint8)
+        fg = np.asarray(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)), np.uint8)
+        fg = np.asarray(cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+        candidates.extend(_fits_from_mask(fg, config, s))
+        if inner is not None:
+            candidates.extend(_fits_from_mask(fg & inner, config, s, zone))
+    near = np.asarray(cv2.dilate(grad, np.ones((3, 3), np.uint8)), np.float32)
+    kept: list[tuple[float, FloatArray]] = []
+    seen: list[FloatArray] = []
+    for corners in candidates:
+        key = np.concatenate([corners.mean(axis=0), np.sort(np.linalg.norm(corners - np.roll(corners, -1, 0), axis=1))])
+        if any(np.abs(o - key).max() < 2.0 * s for o in seen):
+            continue  # the same rectangle from another kind of evidence
+        seen.append(key)
+        refined = _refine(corners, grad, config.refine_mm * s)
+        sides = np.linalg.norm(refined - np.roll(refined, -1, axis=0), axis=1)
+        if not _is_card((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2, config, s):
+            refined = corners
+        support = _edge_support(refined, near, 0.5 * threshold)
+        kept.append((support, refined))
+    kept.sort(key=lambda item: -item[0])
+    out: list[FloatArray] = []
+    for support, corners in kept:
+        if support >= config.min_outline_support and all(quad_iou(corners.astype(np.float32), o.astype(np.float32)) < 0.3 for o in out):
+            out.append(corners)
+    return out
