@@ -52,6 +52,7 @@ __all__ = [
     "N_",
     "_",
     "and_list",
+    "capital",
     "card_name",
     "catalog_path",
     "espeak_voice",
@@ -366,6 +367,11 @@ def card_name(card: Card, role: str = "subject") -> str:
     rank = _translations(_current).pgettext(context, _RANKS[card.rank])
     suit = _translations(_current).pgettext("card suit", _SUITS[card.suit])
     return f"{rank} {suit}"
+
+
+def capital(text: str) -> str:
+    """The sentence with its first letter upper-case (a card's name may begin it)."""
+    return text[:1].upper() + text[1:]
 
 
 def and_list(items: Iterable[str]) -> str:

@@ -36,7 +36,7 @@ PACKAGES = ("dealer", "engine", "vision", "calibration")
 ROUND_MODULES = (
     "dealer/narrate.py", "dealer/session.py", "dealer/live.py", "dealer/layout_watch.py",
     "dealer/table_protocol.py", "dealer/demo.py", "dealer/review.py", "dealer/commands/play.py",
-    "dealer/commands/review.py", "dealer/observer.py", "dealer/keys.py",
+    "dealer/commands/review.py", "dealer/observer.py", "dealer/keys.py", "dealer/seal_show.py",
 )
 _SPEAKERS = {"say", "_say", "_trouble", "report_trouble", "print", "trouble", "Trouble", "Said"}
 _INTENT_FIELDS = {"say", "trouble", "text"}

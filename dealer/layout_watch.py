@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES
+from dealer.i18n import N_, _
 from dealer.table_protocol import LineSight, TableView
 from engine.cards import Card
 from engine.layout import Layout
@@ -140,9 +141,8 @@ class _Slot:
     column_pos: int | None = None
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def _ordinal_suffix(n: int) -> str:
+    return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 
 
 class _Words:
@@ -156,15 +156,16 @@ class _Words:
         copies = [i for i, c in enumerate(self.main) if c == card]
         if len(copies) == 1:
             return str(card)
-        return f"the {_ordinal(copies.index(index) + 1)} {card}"
+        n = copies.index(index) + 1  # {suffix_}: English only (a translation writes "QS №2")
+        return _("the {n}{suffix_} {card}", n=n, suffix_=_ordinal_suffix(n), card=card)
 
     def place(self, slot: _Slot) -> str:
         if slot.main_index is not None:
             if slot.main_index == 0:
-                return "at the start of the main line"
-            return f"on the main line after {self.card_on_line(slot.main_index - 1)}"
+                return _("at the start of the main line")
+            return _("on the main line after {card}", card=self.card_on_line(slot.main_index - 1))
         assert slot.anchor is not None
-        return f"in the side branch under {self.card_on_line(slot.anchor)}"
+        return _("in the side branch under {card}", card=self.card_on_line(slot.anchor))
 
 
 def _lcs_pairs(a: Sequence[Card], b: Sequence[Card]) -> list[tuple[int, int]]:
@@ -244,18 +245,18 @@ def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
             continue
         found = next((o for o in left_obs if o.card == slot.card), None)
         if found is None:
-            problems.append(Discrepancy(Problem.MISSING, slot.card, f"{slot.card} is missing: it belongs "
-                                        f"{words.place(slot)}."))
+            problems.append(Discrepancy(Problem.MISSING, slot.card, _("{card} is missing: it belongs {place}.",
+                                                                      card=slot.card, place=words.place(slot))))
             continue
         left_obs.remove(found)
         problems.append(_misplaced(slot, found, obs_anchor.get(id(found)), words, disordered_columns))
 
     for o in left_obs:
         if o.zone in (ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES):
-            where = "on the main line" if o.zone == ZONE_MAIN_LINE else "among the side branches"
+            where = _("on the main line") if o.zone == ZONE_MAIN_LINE else _("among the side branches")
             problems.append(Discrepancy(Problem.EXTRA, o.card,
-                                        f"{o.card} lies {where}, but the record has no {o.card} there: "
-                                        f"take it away."))
+                                        _("{card} lies {where}, but the record has no {card} there: take it away.",
+                                          card=o.card, where=where)))
 
     if expected.prophet_after is not None:
         problems.extend(_check_prophet(expected.prophet_after, prophet_token_x_mm, obs_main, obs_to_index, words))
@@ -268,35 +269,40 @@ def _misplaced(slot: _Slot, found: ObservedCard, found_anchor: int | None, words
     if found.zone == ZONE_PLAY:
         return Discrepancy(Problem.WRONG_ZONE, card, f"{card} is still in the play zone: it belongs {should}.")
     if found.zone not in (ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES):
-        return Discrepancy(Problem.WRONG_ZONE, card, f"{card} lies outside the layout: it belongs {should}.")
+        return Discrepancy(Problem.WRONG_ZONE, card, _("{card} lies outside the layout: it belongs {place}.",
+                                                       card=card, place=should))
     if slot.main_index is not None:
         if found.zone == ZONE_MAIN_LINE:
             return Discrepancy(Problem.OUT_OF_ORDER, card,
-                               f"{card} is out of order on the main line: it belongs {should}.")
+                               _("{card} is out of order on the main line: it belongs {place}.", card=card, place=should))
         return Discrepancy(Problem.WRONG_ZONE, card,
-                           f"{card} should be {should}, it is in a side branch.")
+                           _("{card} should be {place}, it is in a side branch.", card=card, place=should))
     assert slot.anchor is not None
     if found.zone == ZONE_MAIN_LINE:
-        return Discrepancy(Problem.WRONG_ZONE, card, f"{card} should be {should}, it is on the main line.")
+        return Discrepancy(Problem.WRONG_ZONE, card,
+                           _("{card} should be {place}, it is on the main line.", card=card, place=should))
     if found_anchor == slot.anchor:
         disordered_columns.add(slot.anchor)
         return Discrepancy(Problem.OUT_OF_ORDER, card,
-                           f"{card} is out of order in the side branch under {words.card_on_line(slot.anchor)}: "
-                           f"the branch reads top to bottom in the order played.")
-    under = "under a card the record does not place" if found_anchor is None else \
-        f"under {words.card_on_line(found_anchor)}"
-    return Discrepancy(Problem.WRONG_BRANCH, card, f"{card} should be {should}, it is {under}.")
+                           _("{card} is out of order in the side branch under {anchor}: the branch reads top to "
+                             "bottom in the order played.", card=card, anchor=words.card_on_line(slot.anchor)))
+    under = _("under a card the record does not place") if found_anchor is None else \
+        _("under {card}", card=words.card_on_line(found_anchor))
+    return Discrepancy(Problem.WRONG_BRANCH, card,
+                       _("{card} should be {place}, it is {under}.", card=card, place=should, under=under))
 
 
 def _check_prophet(after: int, token_x: float | None, obs_main: list[ObservedCard],
                    obs_to_index: dict[int, int], words: _Words) -> list[Discrepancy]:
-    place = f"on the main line just after {words.card_on_line(after)}"
+    place = _("on the main line just after {card}", card=words.card_on_line(after))
     if token_x is None:
-        return [Discrepancy(Problem.PROPHET_MARKER, None, f"The PROPHET token is not on the table: lay it {place}.")]
+        return [Discrepancy(Problem.PROPHET_MARKER, None,
+                            _("The PROPHET token is not on the table: lay it {place}.", place=place))]
     left = next((o.x_mm for k, o in enumerate(obs_main) if obs_to_index.get(k) == after), None)
     right = next((o.x_mm for k, o in enumerate(obs_main) if obs_to_index.get(k) == after + 1), None)
     if (left is not None and token_x < left) or (right is not None and token_x > right):
-        return [Discrepancy(Problem.PROPHET_MARKER, None, f"The PROPHET token has moved: it belongs {place}.")]
+        return [Discrepancy(Problem.PROPHET_MARKER, None,
+                            _("The PROPHET token has moved: it belongs {place}.", place=place))]
     return []
 
 
@@ -330,8 +336,8 @@ class LayoutWatch:
     or the players confirm it as it lies (key o, or the ACCEPT token in the empty play
     zone), :meth:`look` holds the turn. What it cannot read never holds anything."""
 
-    RIGHT_AGAIN = "The layout is right again."
-    GOING_ON = "Going on with the layout as it lies."
+    RIGHT_AGAIN = N_("The layout is right again.")  # said through _(): compare with _(RIGHT_AGAIN)
+    GOING_ON = N_("Going on with the layout as it lies.")
     # the line zones stay unchanged this long (seconds) before the cards count as placed
     PLACED_S = 1.0
     # a move not seen complete after this long (seconds) is checked as it lies
@@ -377,8 +383,8 @@ class LayoutWatch:
         self._token_said = self._token_said or bool(out)
         if real:
             self._holding = real
-            return out + ["The layout does not match: " + " ".join(real)
-                          + " Move it, or press o to go on as it lies."]
+            return out + [_("The layout does not match: {problems} Move it, or press o to go on as it lies.",
+                            problems=" ".join(real))]
         return out or None
 
     def _while_holding(self, view: TableView, rnd: Round) -> list[str] | None:
@@ -386,7 +392,7 @@ class LayoutWatch:
 
         if view.layout_as_is or (Token.ACCEPT in view.tokens_in_play and not view.play_cards):
             self._holding = None
-            return [self.GOING_ON]
+            return [_(self.GOING_ON)]
         line = view.line
         if line is None:
             return []
@@ -399,8 +405,8 @@ class LayoutWatch:
                      if d.problem in _REAL)
         if not real:
             self._holding = None
-            return [self.RIGHT_AGAIN]
+            return [_(self.RIGHT_AGAIN)]
         if set(real) - set(self._holding or ()):
             self._holding = real
-            return ["Still out of place: " + " ".join(real)]
+            return [_("Still out of place: {problems}", problems=" ".join(real))]
         return []

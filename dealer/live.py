@@ -21,6 +21,7 @@ import numpy as np
 
 from calibration.layout import TableLayout
 from dealer.happenings import Happening
+from dealer.i18n import _
 from dealer.keys import KEY_HELP, KeyState, stdin_keys
 from dealer.observer import FrameReader, Observation, TableObserver
 from dealer.outlets import Outlets
@@ -97,7 +98,7 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
     from vision.errors import CameraError
 
     if not options.players:
-        print("eleusis play: name the players, e.g. --players 'Ana Bo Cy' (3 to 8, C2)", file=sys.stderr)
+        print(_("eleusis play: name the players, e.g. --players 'Ana Bo Cy' (3 to 8, C2)"), file=sys.stderr)
         return 2
     config = SessionConfig(players=players_from_text(options.players), rule=_pick_rule(options.rule),
                            hand_size=options.hand or DEFAULT_HAND, settle_s=options.settle_s)
@@ -111,7 +112,7 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
         if isinstance(source, CameraSource):
             print(source.report(), file=sys.stderr)  # what the camera gave: 1920x1080 was asked
     except StopIteration:
-        print(f"eleusis play: {source.name} gives no frame at all", file=sys.stderr)
+        print(_("eleusis play: {source} gives no frame at all", source=source.name), file=sys.stderr)
         return 2
     except (ValueError, OSError, CameraError) as exc:
         print(f"eleusis play: {exc}", file=sys.stderr)
@@ -123,7 +124,7 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
     except (FileExistsError, OSError) as exc:
         print(f"eleusis play: {exc}", file=sys.stderr)
         return 2
-    print(f"recording to {out}", file=sys.stderr)
+    print(_("recording to {folder}", folder=out), file=sys.stderr)
     observer = TableObserver(layout, reader or default_reader())
     session = DealerSession(config)
     keys = stdin_keys() if options.camera is not None and sys.stdin.isatty() else None
@@ -143,7 +144,7 @@ def _view(options: LiveOptions, session: DealerSession, recorder: RecordingWrite
     window = TableWindow(headless=None if options.window is None else not options.window,
                          fullscreen=options.fullscreen)
     if not window.headless:
-        print("the view of the table is in its window", file=sys.stderr)
+        print(_("the view of the table is in its window"), file=sys.stderr)
     return ViewOutlet(lambda: session.round, window, None, options.title, options.notes)
 
 
@@ -174,7 +175,7 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                                                                    observer.tracker.homography, observer.layout))
             if obs.view is None:
                 if obs.message != last_message:
-                    print(f"table: {obs.message}", file=sys.stderr)
+                    print(_("table: {status}", status=obs.message), file=sys.stderr)
                 last_message = obs.message
                 continue
             last_message = obs.message
@@ -188,18 +189,19 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
             if session.round is not None and session.round.ended is not None:
                 break
     except CameraError as exc:
-        outlets.say(f"The camera is gone ({exc}). Everything judged so far is saved in {out}.")
+        outlets.say(_("The camera is gone ({error}). Everything judged so far is saved in {folder}.",
+                      error=exc, folder=out))
         code = 3
     finally:
         if session.round is not None and session.round.ended is None:
-            outlets.say("The recording ended before the round did; the round is scored as it stands.")
+            outlets.say(_("The recording ended before the round did; the round is scored as it stands."))
             outlets.deliver(session.finish())
         _save_record(session, out)
         if outlets.recorder is not None:
             outlets.recorder.close()
     record = out / RECORD_FILE
-    print(f"round recorded in {out}" + (f" (game record: {record})" if record.exists() else
-                                        " (no game record: the round never started)"), file=sys.stderr)
+    print(_("round recorded in {folder} (game record: {record})", folder=out, record=record) if record.exists() else
+          _("round recorded in {folder} (no game record: the round never started)", folder=out), file=sys.stderr)
     if outlets.recorder is not None:
         show_log_hash(out)
     return code

@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from dealer.i18n import _
+
 __all__ = ["log_hash_block", "qr_terminal", "save_qr", "seal_block"]
 
 
@@ -39,13 +41,13 @@ def save_qr(data: str, path: Path) -> Path | None:
 def seal_block(commitment: str) -> str:
     """What the terminal shows before the deal: the full seal and its QR code (R2)."""
     value = f"sha256:{commitment}"
-    return (f"The seal of the secret rule (photograph it before the deal):\n  {value}\n"
+    return (_("The seal of the secret rule (photograph it before the deal):") + f"\n  {value}\n"
             f"{qr_terminal(value)}")
 
 
 def log_hash_block(digest: str, folder: Path) -> str:
     """What the terminal shows at the end: the hash of the whole log and its QR code."""
     value = f"sha256:{digest}"
-    return (f"The hash of this round's log (photograph it; `sha256sum {folder}/round.jsonl` gives it, and\n"
-            f"`eleusis review {folder} --seal SEAL --log-hash HASH` checks a recording against both):\n"
-            f"  {value}\n{qr_terminal(value)}")
+    return (_("The hash of this round's log (photograph it; `sha256sum {log}` gives it, and\n"
+              "`eleusis review {folder} --seal SEAL --log-hash HASH` checks a recording against both):",
+              log=f"{folder}/round.jsonl", folder=folder) + f"\n  {value}\n{qr_terminal(value)}")

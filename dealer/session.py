@@ -27,7 +27,7 @@ from dealer.happenings import (
     TroubleReported,
     VerdictTakenBack,
 )
-from dealer.i18n import _, p_
+from dealer.i18n import _, capital, n_, p_
 from dealer.layout_watch import LayoutWatch
 from dealer.narrate import card_words, describe_result, describe_turn
 from dealer.table_protocol import Intent, TableProtocol, TableView
@@ -105,9 +105,9 @@ class DealerSession:
     def begin(self, t: float = 0.0) -> list[Happening]:
         self._t = t
         return [
-            SealShown(t, self.seal.commitment, f"The rule is sealed. Its seal begins {self.seal.commitment[:8]}; "
-                      "the whole seal is on the screen."),  # R2
-            Spoken(t, "Turn the top card of the stock face up in the play zone: the starter."),  # C4
+            SealShown(t, self.seal.commitment, _("The rule is sealed. Its seal begins {seal}; the whole seal is on "
+                                                 "the screen.", seal=self.seal.commitment[:8])),  # R2
+            Spoken(t, _("Turn the top card of the stock face up in the play zone: the starter.")),  # C4
         ]
 
     def observe(self, view: TableView) -> list[Happening]:
@@ -124,7 +124,7 @@ class DealerSession:
         return out
 
     def _from_watch(self, text: str, view: TableView) -> Happening:
-        if text == LayoutWatch.RIGHT_AGAIN:
+        if text == _(LayoutWatch.RIGHT_AGAIN):
             return Spoken(self._t, text)
         return TroubleReported(self._t, view.frame, text)
 
@@ -144,8 +144,8 @@ class DealerSession:
     def _starter(self, card: Card, frame: int | None) -> list[Happening]:
         if not self.rule.legal(tuple(self.starters), card):
             # C4: back to the bottom of the stock, and the next card is tried.
-            return [StarterDecided(self._t, frame, card, False,
-                                   f"{self._card(card)} cannot start the line: put it at the bottom of the stock.")]
+            return [StarterDecided(self._t, frame, card, False, capital(
+                _("{card} cannot start the line: put it at the bottom of the stock.", card=self._card(card))))]
         self.starters.append(card)
         if len(self.starters) == self.rule.starter_count:
             self.round = Round.new(
@@ -153,7 +153,8 @@ class DealerSession:
                 hand_size=self.config.hand_size, decks=self.config.decks,
             )
         # C5: the protocol calls the first player once the starter has left the play zone.
-        return [StarterDecided(self._t, frame, card, True, f"Starter {self._card(card)}. Put it on the main line.",
+        return [StarterDecided(self._t, frame, card, True, _("Starter {card}. Put it on the main line.",
+                                                             card=self._card(card)),
                                deal=self.round.start if self.round is not None else None)]
 
     def _judge(self, action: Attempt | NoPlay | BecomeProphet, frame: int | None) -> list[Happening]:
@@ -163,10 +164,11 @@ class DealerSession:
         except RoundError as exc:
             # Never judge on a wrong picture: say what is wrong, and let the table fix it.
             self.protocol.judged()
-            return [TroubleReported(self._t, frame, f"I cannot take that: {exc}")]
+            return [TroubleReported(self._t, frame, _("I cannot take that: {error}", error=exc))]
         sentence = describe_turn(outcome, spoken=self.config.spoken_cards)
         out: list[Happening] = [
-            Judged(self._t, frame, action, outcome, sentence + ("" if outcome.ended else self._placement(outcome)))]
+            Judged(self._t, frame, action, outcome, " ".join(filter(None, (
+                sentence, "" if outcome.ended else self._placement(outcome)))))]
         self.protocol.judged()
         if not isinstance(action, BecomeProphet):
             self.watch.expect_move(self._t)
@@ -180,26 +182,27 @@ class DealerSession:
         """Take back the last verdict (a misread card, a wrong token): the round is
         replayed from its log without it (the log is the truth)."""
         if self.round is None or len(self.round.events) <= 1 or self.round.ended is not None:
-            return [Spoken(self._t, "There is no verdict to take back.")]
+            return [Spoken(self._t, _("There is no verdict to take back."))]
         last = self.round.turns[-1]
         self.round = Round.replay(self.rule, self.round.events[:-1])
         self.protocol.restart_turn()
         self.watch.reset()
         return [VerdictTakenBack(self._t, last.index, reason,
-                                 f"The verdict on {last.player}'s turn is taken back. Put the table back as it "
-                                 f"was; {self.round.whose_turn}, play again.")]
+                                 _("The verdict on {who}'s turn is taken back. Put the table back as it was; "
+                                   "{next}, play again.", who=last.player, next=self.round.whose_turn))]
 
     @staticmethod
     def _placement(outcome: TurnOutcome) -> str:
         """Where the cards go now (P3, P4): the players follow the verdict by hand."""
+        n = len(outcome.cards)
         if outcome.verdict is Verdict.ACCEPTED:
-            return " Put the cards at the end of the main line."
+            return n_("Put the cards at the end of the main line.", "Put the cards at the end of the main line.", n)
         if outcome.verdict is Verdict.REJECTED:
-            return " Put the cards below the end of the line."
+            return n_("Put the cards below the end of the line.", "Put the cards below the end of the line.", n)
         if outcome.verdict is Verdict.NOPLAY_WRONG:
-            return " That card goes to the main line; take the rest back."
+            return _("That card goes to the main line; take the rest back.")
         if outcome.verdict is Verdict.NOPLAY_RIGHT:
-            return " The hand goes to the bottom of the stock."
+            return _("The hand goes to the bottom of the stock.")
         return ""
 
     def finish(self) -> list[Happening]:

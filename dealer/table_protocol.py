@@ -42,6 +42,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from dealer.i18n import N_, Count, _, p_
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
 
@@ -58,7 +59,7 @@ __all__ = [
 ]
 
 # Said when something lies in the play zone that the camera cannot read as cards (issue 7).
-LAY_AGAIN = "I can see something in the play zone but cannot read it: lay the cards flat and apart."
+LAY_AGAIN = N_("I can see something in the play zone but cannot read it: lay the cards flat and apart.")
 
 
 class Token(enum.Enum):
@@ -152,7 +153,10 @@ class Intent:
 
 
 def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"number {n}")
+    """"the {where} card": first ... fifth, then "number 6" (as a translation declines it)."""
+    words = {1: p_("ordinal, card", "first"), 2: p_("ordinal, card", "second"), 3: p_("ordinal, card", "third"),
+             4: p_("ordinal, card", "fourth"), 5: p_("ordinal, card", "fifth")}
+    return words.get(n) or p_("ordinal, card", "number {n}", n=n)
 
 
 Picture = tuple[Card | None, ...]  # the cards in the play zone, left to right (None: unread)
@@ -241,7 +245,7 @@ class TableProtocol:
             # the NO PLAY token was taken back before the hand was complete: cancelled
             self.phase = Phase.WAITING
             self._shown = []
-            return out + [Intent(say="No play withdrawn.", frame=view.frame)]
+            return out + [Intent(say=_("No play withdrawn."), frame=view.frame)]
         if empty:
             self.phase = Phase.WAITING
             return out
@@ -270,11 +274,11 @@ class TableProtocol:
         if None in picture:
             where = _ordinal(picture.index(None) + 1)
             if self.phase is Phase.SHOWING:
-                return self._once("I cannot read every card of this batch: spread them apart.", lay_again=True)
-            return self._once(f"I cannot read the {where} card in the play zone: straighten it or "
-                              "move your hand away.", lay_again=True)
+                return self._once(_("I cannot read every card of this batch: spread them apart."), lay_again=True)
+            return self._once(_("I cannot read the {where} card in the play zone: straighten it or "
+                                "move your hand away.", where=where), lay_again=True)
         if view.unexplained_in_play:
-            return self._once(LAY_AGAIN, lay_again=True)
+            return self._once(_(LAY_AGAIN), lay_again=True)
         return None
 
     def _await_starter(self, empty: bool) -> list[Intent]:
@@ -282,10 +286,10 @@ class TableProtocol:
         if not self._now.settled or empty:
             return []
         if len(picture) != 1 or view.unexplained_in_play:
-            return self._once("Lay one starter card alone in the play zone, face up.")
+            return self._once(_("Lay one starter card alone in the play zone, face up."))
         card = picture[0]
         if card is None:
-            return self._once("I cannot read the starter: lay it flat, face up, alone in the play zone.",
+            return self._once(_("I cannot read the starter: lay it flat, face up, alone in the play zone."),
                               lay_again=True)
         self.phase = Phase.CLEARING
         self._laid_for = Counter([card])
@@ -300,14 +304,14 @@ class TableProtocol:
             self._laid_for = Counter()
             if not self.round.started:
                 self.phase = Phase.STARTER
-                return [Intent(say="Turn the next card of the stock.", frame=view.frame)]
+                return [Intent(say=_("Turn the next card of the stock."), frame=view.frame)]
             self.phase = Phase.WAITING
             player = self.round.whose_turn
-            return [Intent(say=f"{player}, your turn.", frame=view.frame)] if player else []
+            return [Intent(say=_("{who}, your turn.", who=player), frame=view.frame)] if player else []
         laid = Counter(c for c in picture if c is not None)
         if self._now.settled and self._laid_for and not laid <= self._laid_for:
             # the table did not change as the protocol says: new cards before the zone emptied
-            return self._once("Take the cards already judged out of the play zone before laying new ones.")
+            return self._once(_("Take the cards already judged out of the play zone before laying new ones."))
         return []
 
     def _submit(self, action: Attempt | NoPlay) -> list[Intent]:
@@ -315,7 +319,7 @@ class TableProtocol:
         self._pending = action
         if self.round.prophet is not None:
             self.phase = Phase.PROPHET
-            return [Intent(say=f"Prophet {self.round.prophet}, accept or reject?", frame=frame)]
+            return [Intent(say=_("Prophet {who}, accept or reject?", who=self.round.prophet), frame=frame)]
         self.phase = Phase.CLEARING
         return [Intent(action=action, frame=frame)]
 
@@ -331,7 +335,7 @@ class TableProtocol:
         if isinstance(pending, NoPlay) and reject:
             named = self._card_nearest(view, view.tokens_in_play[Token.REJECT])
             if named is None:
-                return self._once("Prophet: put the REJECT token next to the card you name.")
+                return self._once(_("Prophet: put the REJECT token next to the card you name."))
             decision = ProphetDecision.reject(named)
         self.phase = Phase.CLEARING
         action: Attempt | NoPlay
@@ -372,12 +376,14 @@ class TableProtocol:
         need = self.round.hand_size(player)
         if len(self._shown) + len(batch) > need:
             overlap = len(self._shown) + len(batch) - need
-            return [Intent(trouble=f"I have seen {len(self._shown) + len(batch)} cards but {player} holds "
-                           f"{need}: {overlap} too many. Show the hand again.", frame=view.frame)]
+            return [Intent(trouble=_("I have seen {seen} cards but {who} holds {need}: {over} too many. "
+                                     "Show the hand again.", seen=Count(len(self._shown) + len(batch)), who=player,
+                                     need=Count(need), over=Count(overlap)), frame=view.frame)]
         self._shown += batch
         if len(self._shown) < need:
             left = need - len(self._shown)
-            return [Intent(say=f"{len(self._shown)} of {need} seen. Show the other {left}.", frame=view.frame)]
+            return [Intent(say=_("{shown} of {need} seen. Show the other {left}.", shown=Count(len(self._shown)),
+                                 need=Count(need), left=Count(left)), frame=view.frame)]
         return self._submit(NoPlay(player, tuple(self._shown)))
 
     def _watch_prophet_token(self, view: TableView) -> list[Intent]:
@@ -391,5 +397,5 @@ class TableProtocol:
         player = self.round.just_played
         if self.phase in (Phase.CLEARING, Phase.WAITING) and player and self.round.prophet is None:
             return [Intent(action=BecomeProphet(player), frame=view.frame)]
-        return [Intent(trouble="The PROPHET token can only be put out right after your own turn (F1).",
+        return [Intent(trouble=_("The PROPHET token can only be put out right after your own turn (F1)."),
                        frame=view.frame)]
