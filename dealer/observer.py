@@ -10,6 +10,7 @@ side branches are kept for the layout watch.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -19,9 +20,10 @@ import numpy.typing as npt
 
 from calibration.check import INDEX_HEIGHT_MM, INDEX_MIN_PX
 from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, TableLayout
-from calibration.markers import detect_markers
+from calibration.markers import MarkerDetections, detect_markers
 from calibration.table import TableHomography, TableTracker, TrackState, px_per_mm_at
 from calibration.tokens import tokens_from_detections
+from dealer.regions import BUSY_FRACTION, Box, ZoneMemory, markers_in_boxes
 from dealer.table_protocol import LineSight, SeenCard, TableView, Token
 from vision.geometry import card_sized_mm
 from vision.readings import CardDetections
@@ -39,6 +41,16 @@ READABLE_PX_PER_MM = INDEX_MIN_PX / INDEX_HEIGHT_MM
 ZONE_MARGIN_MM = 20.0
 # A crop smaller than this (pixels, either side) holds no readable card: the zone is out of view.
 MIN_CROP_PX = 32
+# Markers are looked for over the whole frame this often (seconds), and in between only
+# in boxes where they can be: a token laid outside the zones, or a camera that moved, is
+# seen within this time.
+WHOLE_FRAME_EVERY_S = 1.0
+# Around each mat marker's expected place, this share of its side is searched too (the
+# homography's error and a small nudge of the camera stay inside it).
+MARKER_BOX_MARGIN = 0.6
+# Around each zone, tokens are looked for this far out (mm): a token tile (60 mm) laid
+# over the zone's edge has its marker inside.
+TOKEN_BOX_MARGIN_MM = 60.0
 
 
 class FrameReader(Protocol):
@@ -70,9 +82,40 @@ class TableObserver:
         self.layout = layout
         self.reader = reader
         self.tracker = tracker or TableTracker(layout)
+        self._zones: dict[str, ZoneMemory] = {}
+        self._whole_frame_at: float | None = None  # when markers were last looked for everywhere
+
+    def _markers(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> MarkerDetections:
+        """Every marker in view: over the whole frame now and then (a token laid outside
+        the zones, a camera moved), else only in boxes where markers can be (regions.py)."""
+        homography = self.tracker.homography
+        if (homography is None or self.tracker.state is not TrackState.LOCKED or self._whole_frame_at is None
+                or not 0.0 <= t - self._whole_frame_at < WHOLE_FRAME_EVERY_S):
+            self._whole_frame_at = t
+            return detect_markers(frame_bgr, self.layout.dictionary)
+        height, width = frame_bgr.shape[:2]
+        boxes = [self._box_px(homography, m.corners_mm, m.size_mm * MARKER_BOX_MARGIN, width, height)
+                 for m in self.layout.markers]
+        boxes += [self._box_px(homography, self.layout.zone(name).polygon_mm, TOKEN_BOX_MARGIN_MM, width, height)
+                  for name in (ZONE_PLAY, *sorted(_LINE_ZONES))]
+        return markers_in_boxes(frame_bgr, [b for b in boxes if b is not None], self.layout.dictionary)
+
+    @staticmethod
+    def _box_px(homography: TableHomography, polygon_mm: Sequence[tuple[float, float]], margin_mm: float,
+                width: int, height: int) -> Box | None:
+        """The frame box around a table polygon widened by ``margin_mm``; None when out of view."""
+        poly = np.asarray(polygon_mm, dtype=np.float64)
+        lo, hi = poly.min(axis=0) - margin_mm, poly.max(axis=0) + margin_mm
+        px = homography.to_px(np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]]))
+        x0, y0 = np.floor(px.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(px.max(axis=0)).astype(int)
+        x0, y0, x1, y1 = max(0, int(x0)), max(0, int(y0)), min(width, int(x1)), min(height, int(y1))
+        if x1 - x0 < MIN_CROP_PX or y1 - y0 < MIN_CROP_PX:
+            return None
+        return (x0, y0, x1, y1)
 
     def observe(self, frame_bgr: npt.NDArray[np.uint8], t: float, index: int) -> Observation:
-        markers = detect_markers(frame_bgr, self.layout.dictionary)
+        markers = self._markers(frame_bgr, t)
         update = self.tracker.update(markers)
         homography = update.homography
         if homography is None or update.state is TrackState.LOST:
@@ -90,7 +133,7 @@ class TableObserver:
             elif sighting.zone == ZONE_PLAY:
                 tokens_in_play[token] = sighting.centre_mm
         readable = self._zones_readable(homography, frame_bgr.shape[1], frame_bgr.shape[0])
-        detections = self._read_zones(frame_bgr, homography, {ZONE_PLAY} | (readable & _LINE_ZONES))
+        detections, busy = self._read_zones(frame_bgr, homography, {ZONE_PLAY} | (readable & _LINE_ZONES))
         zones: dict[str, list[SeenCard]] = {ZONE_PLAY: [], ZONE_MAIN_LINE: [], ZONE_SIDE_BRANCHES: []}
         in_play: list[int] = []
         if len(detections):
@@ -113,41 +156,47 @@ class TableObserver:
         if ZONE_MAIN_LINE in readable:
             line = LineSight(tuple(zones[ZONE_MAIN_LINE]),
                              tuple(zones[ZONE_SIDE_BRANCHES]) if ZONE_SIDE_BRANCHES in readable else None,
-                             prophet_at)
+                             prophet_at, busy=bool(busy & _LINE_ZONES))
         view = TableView(t=t, play_cards=tuple(zones[ZONE_PLAY]), tokens_in_play=tokens_in_play,
-                         prophet_token_out=prophet_at is not None, frame=index, line=line)
+                         prophet_token_out=prophet_at is not None, frame=index,
+                         hand_over_play=ZONE_PLAY in busy, line=line)
         return Observation(view, update.message, detections[np.asarray(in_play, np.int64)])
 
     def _read_zones(self, frame_bgr: npt.NDArray[np.uint8], homography: TableHomography,
-                    names: set[str]) -> CardDetections:
-        """Read the cards inside each zone's box (widened by ``ZONE_MARGIN_MM``), in frame pixels.
+                    names: set[str]) -> tuple[CardDetections, set[str]]:
+        """The cards inside each zone's box (widened by ``ZONE_MARGIN_MM``), in frame pixels,
+        and the zones something moves over (a hand, a card on its way: regions.BUSY_FRACTION).
 
         Looking only where cards may lie keeps the mat's own outline (a white sheet of
-        about a card's proportions) and the room out of the detector, and saves time.
+        about a card's proportions) and the room out of the detector, and saves time; a
+        zone that has not changed since its cards were read keeps that reading.
         """
         height, width = frame_bgr.shape[:2]
-        parts = []
+        parts, busy = [], set()
         for name in sorted(names):
-            poly = np.asarray(self.layout.zone(name).polygon_mm, dtype=np.float64)
-            lo, hi = poly.min(axis=0) - ZONE_MARGIN_MM, poly.max(axis=0) + ZONE_MARGIN_MM
-            box_mm = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
-            px = homography.to_px(box_mm)
-            x0, y0 = np.floor(px.min(axis=0)).astype(int)
-            x1, y1 = np.ceil(px.max(axis=0)).astype(int)
-            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
-            if x1 - x0 < MIN_CROP_PX or y1 - y0 < MIN_CROP_PX:
+            box = self._box_px(homography, self.layout.zone(name).polygon_mm, ZONE_MARGIN_MM, width, height)
+            if box is None:
                 continue
+            memory = self._zones.setdefault(name, ZoneMemory())
+            box = memory.steady_box(box)
+            x0, y0, x1, y1 = box
+            crop = frame_bgr[y0:y1, x0:x1]
+            if memory.look(box, crop) > BUSY_FRACTION:
+                busy.add(name)
             read_region = getattr(self.reader, "read_region", None)
             if read_region is not None:  # a reader that crops for itself (a test's ground truth)
-                parts.append(read_region(frame_bgr, (x0, y0, x1, y1)))
+                parts.append(read_region(frame_bgr, box))
                 continue
-            # the crop's own pixels -> table mm: the detector then knows each card's long sides
-            crop_to_table = homography.px_to_table @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1.0]])
-            found = self.reader.read_frame(np.ascontiguousarray(frame_bgr[y0:y1, x0:x1]), crop_to_table)
-            if len(found):
-                shifted = found.quad_xy + np.array([x0, y0], np.float32)
-                parts.append(dataclasses.replace(found, quad_xy=shifted))
-        return CardDetections.concatenate(parts)
+            found = memory.cached()
+            if found is None:
+                # the crop's own pixels -> table mm: the detector then knows each card's long sides
+                crop_to_table = homography.px_to_table @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1.0]])
+                found = self.reader.read_frame(np.ascontiguousarray(crop), crop_to_table)
+                if len(found):
+                    found = dataclasses.replace(found, quad_xy=found.quad_xy + np.array([x0, y0], np.float32))
+                memory.remember(found)
+            parts.append(found)
+        return CardDetections.concatenate(parts), busy
 
     def _zones_readable(self, homography: TableHomography, width: int, height: int) -> frozenset[str]:
         """The zones the camera sees whole, at a resolution where a card index can be read."""

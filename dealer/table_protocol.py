@@ -184,6 +184,7 @@ class TableProtocol:
         self._shown_batch: Picture = ()
         self._pending: Attempt | NoPlay | None = None
         self._laid_for: Counter[Card] = Counter()  # cards judged (or turned) that still lie there
+        self._noplay_token_laid = False  # the NO PLAY token of the "no play" just judged lies there
         self._prophet_token_seen = False
         self._said_for_picture = False  # a trouble about this picture was said already
         self._now = _Now(TableView(0.0), (), False)
@@ -193,6 +194,7 @@ class TableProtocol:
         """The last action was judged (or refused): wait for the play zone to clear. Its
         cards are remembered until the zone is empty: they count for nothing else."""
         self.phase = Phase.CLEARING
+        self._noplay_token_laid = isinstance(self._pending, NoPlay)
         if isinstance(self._pending, Attempt):
             self._laid_for = Counter(self._pending.cards)
         elif isinstance(self._pending, NoPlay):
@@ -207,6 +209,7 @@ class TableProtocol:
         self._pending = None
         self._shown = []
         self._laid_for = Counter()
+        self._noplay_token_laid = False
 
     def deposed(self) -> None:
         """The prophet was overthrown (F4): a token left out must not re-appoint anyone."""
@@ -297,7 +300,7 @@ class TableProtocol:
 
     def _await_clear(self, empty: bool) -> list[Intent]:
         view, picture = self._now.view, self._now.picture
-        if empty and Token.NO_PLAY not in view.tokens_in_play:
+        if empty and not (self._noplay_token_laid and Token.NO_PLAY in view.tokens_in_play):
             # Empty means no card and, with the occupancy analysis, nothing unread either:
             # a card missed for a frame still fills the zone, so it never becomes the next
             # player's attempt (issue 7).

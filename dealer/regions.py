@@ -1,0 +1,143 @@
+"""Looking only where it matters, and only again when it changed (issue 7: >= 15 frames/s
+at 1920x1080 on two cores).
+
+- :class:`ZoneMemory`: for one zone's crop, how much of it changed since the previous
+  frame (a hand or a card moving: the zone is busy) and since its cards were last read
+  (unchanged: the last reading still holds, no need to detect and classify again).
+- :func:`markers_in_boxes`: the mat's markers and the tokens looked for in a few boxes of
+  the frame (around each mat marker where the homography puts it, and around the zones)
+  instead of the whole frame.
+
+The change is measured on a small grey thumbnail divided by its own mean, so the camera's
+gain drifting from frame to frame (auto exposure) is not taken for a change.
+
+>>> memory = ZoneMemory()
+>>> still = np.full((120, 200, 3), 180, np.uint8)
+>>> memory.look((0, 0, 200, 120), still)
+1.0
+>>> memory.look((0, 0, 200, 120), (still * 0.95).astype(np.uint8))  # only the light changed
+0.0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.markers import MarkerDetections, detect_markers
+from vision.readings import CardDetections
+
+__all__ = ["BUSY_FRACTION", "STILL_FRACTION", "ZoneMemory", "markers_in_boxes", "merge_boxes"]
+
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in frame pixels
+BgrImage = npt.NDArray[np.uint8]
+
+# Thumbnails are this many times smaller than the crop on each side: a card still covers
+# dozens of thumbnail pixels, and camera noise averages out.
+_THUMB_DIVISOR = 8
+# A thumbnail pixel counts as changed when it differs from the other frame by this share
+# of the zone's mean level: a white card on the printed zone differs by ~20 %, a hand by
+# more; camera noise after averaging by well under 2 %.
+CHANGED_LEVEL = 0.08
+# Share of a zone's thumbnail that changed since the previous frame above which something
+# is moving over it (a hand, a card on its way): nothing is judged on such a frame.
+BUSY_FRACTION = 0.01
+# Share that may have changed since the zone's cards were read for the old reading to be
+# kept: below it, the zone holds what it held (no card was added, moved or taken away).
+STILL_FRACTION = 0.002
+# A zone's box that moves by at most this many pixels keeps its old place: the table
+# homography is smoothed and drifts by a pixel, which is no change on the table.
+BOX_JITTER_PX = 4
+
+
+def _thumbnail(crop_bgr: BgrImage) -> npt.NDArray[np.float32]:
+    grey = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2GRAY) if crop_bgr.ndim == 3 else crop_bgr
+    h, w = grey.shape[:2]
+    small = cv2.resize(grey, (max(1, w // _THUMB_DIVISOR), max(1, h // _THUMB_DIVISOR)), interpolation=cv2.INTER_AREA)
+    thumb = small.astype(np.float32)
+    return thumb / max(1.0, float(thumb.mean()))
+
+
+def _changed(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32] | None) -> float:
+    if b is None or a.shape != b.shape:
+        return 1.0
+    return float(np.mean(np.abs(a - b) > CHANGED_LEVEL))
+
+
+@dataclass
+class ZoneMemory:
+    """One zone's crop over the frames: what changed, and the last reading of its cards."""
+
+    box: Box | None = None
+    _previous: npt.NDArray[np.float32] | None = None
+    _at_reading: npt.NDArray[np.float32] | None = None
+    reading: CardDetections | None = field(default=None)
+    _thumb: npt.NDArray[np.float32] | None = None
+
+    def steady_box(self, box: Box) -> Box:
+        """The box to crop this frame: the last one while the new one is within a few
+        pixels of it (the homography's smoothing moves it by a pixel now and then)."""
+        if self.box is not None and max(abs(a - b) for a, b in zip(box, self.box)) <= BOX_JITTER_PX:
+            return self.box
+        return box
+
+    def look(self, box: Box, crop_bgr: BgrImage) -> float:
+        """Take this frame's crop; the share of the zone that changed since the last frame
+        (1.0 when the crop moved or this is the first look)."""
+        thumb = _thumbnail(crop_bgr)
+        moved = box != self.box
+        change = 1.0 if moved else _changed(thumb, self._previous)
+        if moved:
+            self.box, self.reading, self._at_reading = box, None, None
+        self._previous = self._thumb = thumb
+        return change
+
+    def cached(self) -> CardDetections | None:
+        """The last reading, when the zone has not changed since it was made."""
+        if self.reading is None or self._thumb is None or _changed(self._thumb, self._at_reading) > STILL_FRACTION:
+            return None
+        return self.reading
+
+    def remember(self, reading: CardDetections) -> None:
+        """The reading of this frame's crop (frame pixels), kept while the zone stays still."""
+        self.reading, self._at_reading = reading, self._thumb
+
+
+def merge_boxes(boxes: list[Box]) -> list[Box]:
+    """Boxes that overlap become the box around both, until none overlap."""
+    out = list(boxes)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
+
+
+def markers_in_boxes(frame_bgr: BgrImage, boxes: list[Box], dictionary: str) -> MarkerDetections:
+    """The markers found inside the boxes (frame pixels); a marker seen twice counts once."""
+    ids: list[npt.NDArray[np.int64]] = []
+    corners: list[npt.NDArray[np.float64]] = []
+    seen: set[int] = set()
+    for x0, y0, x1, y1 in merge_boxes(boxes):
+        found = detect_markers(np.ascontiguousarray(frame_bgr[y0:y1, x0:x1]), dictionary)
+        for marker_id, quad in zip(found.ids.tolist(), found.corners_px):
+            if int(marker_id) in seen:
+                continue
+            seen.add(int(marker_id))
+            ids.append(np.array([marker_id], np.int64))
+            corners.append((quad + np.array([x0, y0], np.float64))[None])
+    if not ids:
+        return MarkerDetections.empty()
+    return MarkerDetections(np.concatenate(ids), np.concatenate(corners))
