@@ -27,6 +27,7 @@ from dealer.observer import FrameReader, Observation, TableObserver
 from dealer.outlets import Outlets
 from dealer.recording import LOG_HASH_QR, RECORD_FILE, SEAL_QR, RecordingWriter, Seen, log_hash, write_record
 from dealer.session import DealerSession, SessionConfig, players_from_text
+from dealer.table_protocol import SETTLE_S
 from dealer.view_outlet import ViewOutlet, camera_picture
 from dealer.voice import Voice
 from engine.events import DEFAULT_HAND
@@ -46,7 +47,7 @@ class LiveOptions:
     hand: int | None = None
     profile: Path | None = None
     out: Path = Path("recordings/latest")
-    settle_s: float = 2.0
+    settle_s: float = SETTLE_S
     max_frames: int | None = None
     window: bool | None = None  # the view of the table in a window: None = when there is a display
     fullscreen: bool = False

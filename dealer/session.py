@@ -30,7 +30,7 @@ from dealer.happenings import (
 from dealer.i18n import _, capital, n_, p_
 from dealer.layout_watch import LayoutWatch
 from dealer.narrate import card_words, describe_result, describe_turn
-from dealer.table_protocol import Intent, TableProtocol, TableView
+from dealer.table_protocol import SETTLE_S, Intent, TableProtocol, TableView
 from engine.cards import DEFAULT_DECKS, Card
 from engine.errors import RoundError
 from engine.events import DEFAULT_HAND, Attempt, BecomeProphet, NoPlay, TurnOutcome, Verdict
@@ -48,7 +48,7 @@ class SessionConfig:
     rule: str  # a library id or a rule text (R1)
     hand_size: int = DEFAULT_HAND
     decks: int = DEFAULT_DECKS
-    settle_s: float = 2.0
+    settle_s: float = SETTLE_S
     spoken_cards: bool = True  # "the four of clubs" rather than "4C" for the voice
 
 

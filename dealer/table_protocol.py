@@ -48,6 +48,7 @@ from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
 
 __all__ = [
     "LAY_AGAIN",
+    "SETTLE_S",
     "Intent",
     "LineSight",
     "Phase",
@@ -58,6 +59,11 @@ __all__ = [
     "Token",
 ]
 
+# Seconds the play zone's picture must hold, with no hand or card moving over it, before
+# it counts: two frames alike at 3 frames a second. The moving hand itself is seen by the
+# observer (a change between frames), so the wait after the hand has left is this short,
+# and the verdict comes within a second of the hand leaving (issue 7).
+SETTLE_S = 0.3
 # Said when something lies in the play zone that the camera cannot read as cards (issue 7).
 LAY_AGAIN = N_("I can see something in the play zone but cannot read it: lay the cards flat and apart.")
 
@@ -174,7 +180,7 @@ class _Now:
 class TableProtocol:
     """The turn protocol as a small state machine over :class:`TableView` s."""
 
-    def __init__(self, round_view: RoundView, settle_s: float = 2.0) -> None:
+    def __init__(self, round_view: RoundView, settle_s: float = SETTLE_S) -> None:
         self.round = round_view
         self.settle_s = settle_s
         self.phase = Phase.WAITING if round_view.started else Phase.STARTER
