@@ -97,6 +97,7 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
     from engine.deal import check_players
     from engine.rules import resolve_rule
     from vision.errors import CameraError
+    from vision.frames import CameraSource
 
     if not options.players:
         print(_("eleusis play: name the players, e.g. --players 'Ana Bo Cy' (3 to 8, C2)"), file=sys.stderr)

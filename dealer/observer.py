@@ -68,6 +68,8 @@ class Observation:
     view: TableView | None  # None while the mat is not located
     message: str
     play_detections: CardDetections = field(default_factory=CardDetections.empty)
+    homography: TableHomography | None = None  # table mm <-> frame px, once the mat is located
+    detections: CardDetections = field(default_factory=CardDetections.empty)  # every zone's cards, frame px
 
 
 _LINE_ZONES = frozenset({ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES})
@@ -160,7 +162,7 @@ class TableObserver:
         view = TableView(t=t, play_cards=tuple(zones[ZONE_PLAY]), tokens_in_play=tokens_in_play,
                          prophet_token_out=prophet_at is not None, frame=index,
                          hand_over_play=ZONE_PLAY in busy, line=line)
-        return Observation(view, update.message, detections[np.asarray(in_play, np.int64)])
+        return Observation(view, update.message, detections[np.asarray(in_play, np.int64)], homography, detections)
 
     def _read_zones(self, frame_bgr: npt.NDArray[np.uint8], homography: TableHomography,
                     names: set[str]) -> tuple[CardDetections, set[str]]:

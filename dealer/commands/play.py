@@ -17,6 +17,7 @@ from typing import Any
 from dealer import demo
 from dealer.i18n import LANGUAGES, _, language, p_
 from dealer.inputs import hand_size, pace_seconds, settle_seconds
+from dealer.table_protocol import SETTLE_S
 from engine.rules.library import TIERS
 
 __all__ = ["register", "run"]
@@ -57,6 +58,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--difficulty", choices=TIERS, default=None,
                         help="with no --rule: the machine draws a secret rule of this library tier; the "
                         "difficulty is announced, the rule only at the reveal (default: easy)")
+    parser.add_argument("--settle", type=settle_seconds, default=SETTLE_S, metavar="SECONDS",
+                        help="how long cards must lie still, with no hand over them, before they are "
+                        f"judged (default {SETTLE_S:g})")
     parser.add_argument("--pace", type=pace_seconds, default=0.0,
                         help="with --record: seconds to wait between turns (default 0)")
     parser.set_defaults(run=run)
