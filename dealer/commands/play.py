@@ -51,8 +51,6 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--window", action=argparse.BooleanOptionalAction, default=None,
                         help="show the view of the table in a window (default: when there is a display)")
     parser.add_argument("--fullscreen", action="store_true", help="the view of the table fills the screen")
-    parser.add_argument("--settle", type=settle_seconds, default=2.0, metavar="SECONDS",
-                        help="how long cards must lie still before they are judged (default 2)")
     parser.add_argument("--lang", choices=LANGUAGES, default=None,
                         help="the dealer's language: en, ru or pt (default: the system locale, then English)")
     parser.add_argument("--difficulty", choices=TIERS, default=None,
