@@ -14,14 +14,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 
+from dealer.i18n import N_, _
 from vision.errors import CameraError, CameraLost
 from vision.frames import Frame
 
 __all__ = ["CAMERA_BACK", "CAMERA_GONE", "DEFAULT_WAIT_S", "paused_frames"]
 
 DEFAULT_WAIT_S = 120.0
-CAMERA_GONE = "The camera is gone: the round is paused. Nobody plays until it is back."
-CAMERA_BACK = "The camera is back: the round goes on."
+CAMERA_GONE = N_("The camera is gone: the round is paused. Nobody plays until it is back.")
+CAMERA_BACK = N_("The camera is back: the round goes on.")
 
 
 def paused_frames(open_frames: Callable[[], Iterable[Frame]], first: Iterable[Frame],
@@ -45,7 +46,7 @@ def paused_frames(open_frames: Callable[[], Iterable[Frame]], first: Iterable[Fr
                 yield frame
             return
         except CameraLost as lost:
-            say(CAMERA_GONE)
+            say(_(CAMERA_GONE))
             gone_at = clock()
             while True:
                 if clock() - gone_at >= wait_s:
@@ -56,7 +57,7 @@ def paused_frames(open_frames: Callable[[], Iterable[Frame]], first: Iterable[Fr
                     frame = next(reopened)
                 except (CameraError, StopIteration):
                     continue
-                say(CAMERA_BACK)
+                say(_(CAMERA_BACK))
                 offset = last_t - frame.time_s + (clock() - gone_at)
                 shift = last_index + 1 - frame.index
                 frames = _chain_first(frame, reopened)

@@ -24,12 +24,15 @@ from dealer.happenings import Happening
 from dealer.i18n import _
 from dealer.keys import KEY_HELP, KeyState, stdin_keys
 from dealer.observer import FrameReader, Observation, TableObserver
+from dealer.camera_pause import DEFAULT_WAIT_S, paused_frames
 from dealer.outlets import Outlets
-from dealer.recording import LOG_HASH_QR, RECORD_FILE, SEAL_QR, RecordingWriter, Seen, log_hash, write_record
+from dealer.recording import ENVELOPE_FILE, LOG_HASH_QR, RECORD_FILE, SEAL_QR, RecordingWriter, Seen, log_hash, write_record
+from dealer.resume import Interrupted, ResumeError, discard_unstarted, frames_after, restore
 from dealer.session import DealerSession, SessionConfig, players_from_text
 from dealer.table_protocol import SETTLE_S
 from dealer.view_outlet import ViewOutlet, camera_picture
 from dealer.voice import Voice
+from engine.cards import DEFAULT_DECKS
 from engine.events import DEFAULT_HAND
 from vision.frames import CameraSource, Frame, FrameSource
 from vision.readings import CardDetections
@@ -53,6 +56,8 @@ class LiveOptions:
     fullscreen: bool = False
     title: str = "Eleusis"  # the view's heading, e.g. "Round 2 of 4" in a game
     notes: tuple[str, ...] = ()  # more lines for the view, e.g. a game's totals
+    resume: Interrupted | None = None  # `play --resume`: the round read back from its recording
+    camera_wait_s: float = DEFAULT_WAIT_S  # a lost camera pauses the round this long at most
 
 
 def _pick_rule(rule: str | None) -> str:
@@ -102,14 +107,18 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
     if not options.players:
         print(_("eleusis play: name the players, e.g. --players 'Ana Bo Cy' (3 to 8, C2)"), file=sys.stderr)
         return 2
-    config = SessionConfig(players=players_from_text(options.players), rule=_pick_rule(options.rule),
-                           hand_size=options.hand or DEFAULT_HAND, settle_s=options.settle_s)
+    resumed = options.resume
+    rule = resumed.rule if resumed is not None and resumed.rule is not None else _pick_rule(options.rule)
+    config = SessionConfig(players=players_from_text(options.players), rule=rule,
+                           hand_size=options.hand or DEFAULT_HAND, settle_s=options.settle_s,
+                           decks=resumed.decks if resumed is not None else DEFAULT_DECKS)
     try:
         check_players(config.players)
         resolve_rule(config.rule)
         layout = _load_layout(options.profile)
         source = _open_source(options)
-        frames = iter(source.frames())
+        frames = iter(source.frames() if resumed is None or options.camera is not None
+                      else frames_after(source.frames(), resumed.last_t))  # a video goes on after the stop
         first = next(frames)  # a camera that cannot open says so now, before anything is recorded
         if isinstance(source, CameraSource):
             print(source.report(), file=sys.stderr)  # what the camera gave: 1920x1080 was asked
@@ -121,19 +130,37 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
         return 2
     out = Path(options.out)
     try:
-        recorder = RecordingWriter(out, {"players": list(config.players), "hand": config.hand_size,
-                                         "decks": config.decks, "source": str(options.video or options.camera)})
-    except (FileExistsError, OSError) as exc:
+        if resumed is not None:
+            recorder = RecordingWriter.resume(out)
+        else:
+            discard_unstarted(out)  # a round stopped before its seal: nothing was dealt, start again
+            recorder = RecordingWriter(out, {"players": list(config.players), "hand": config.hand_size,
+                                             "decks": config.decks, "source": str(options.video or options.camera)})
+    except (FileExistsError, OSError, ValueError) as exc:
         print(f"eleusis play: {exc}", file=sys.stderr)
         return 2
     print(_("recording to {folder}", folder=out), file=sys.stderr)
     observer = TableObserver(layout, reader or default_reader())
-    session = DealerSession(config)
+    session = DealerSession(config, nonce=resumed.nonce if resumed is not None else None)
+    opening = None
+    if resumed is not None and resumed.sealed:
+        try:
+            opening = restore(session, resumed)
+        except ResumeError as exc:
+            recorder.close()
+            print(f"eleusis play: {exc}", file=sys.stderr)
+            return 2
     keys = stdin_keys() if options.camera is not None and sys.stdin.isatty() else None
+    outlets = Outlets(voice, recorder)
+    stream: Iterable[Frame] = itertools.chain([first], frames)
+    if options.camera is not None:  # a camera that goes away pauses the round (issue 9)
+        camera = options.camera
+        stream = paused_frames(lambda: _open_source(LiveOptions(camera=camera)).frames(), stream,
+                               outlets.say, wait_s=options.camera_wait_s)
     view = _view(options, session, recorder)
+    outlets.listeners.append(view)
     try:
-        return _loop(itertools.chain([first], frames), observer, session, Outlets(voice, recorder, [view]), out,
-                     options, keys, view)
+        return _loop(stream, observer, session, outlets, out, options, keys, view, opening)
     finally:
         view.close()
 
@@ -152,18 +179,23 @@ def _view(options: LiveOptions, session: DealerSession, recorder: RecordingWrite
 
 def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSession,
           outlets: Outlets, out: Path, options: LiveOptions, keys: Callable[[], str] | None = None,
-          view: ViewOutlet | None = None) -> int:
-    """Frames in, happenings out: to the voice, the recording and its kept frames."""
+          view: ViewOutlet | None = None, resumed: list[Happening] | None = None) -> int:
+    """Frames in, happenings out: to the voice, the recording and its kept frames.
+    ``resumed``: what to say when a round goes on from its recording (the seal was shown)."""
     from vision.errors import CameraError
 
     state, kept = KeyState(), set[int]()
-    if outlets.recorder is not None:  # R2: the rule and nonce, encrypted, before the seal is shown
-        outlets.recorder.write_envelope(session.config.rule, session.nonce)
-        show_seal(session.seal.commitment, out)
-    outlets.deliver(session.begin())
+    if resumed is not None:
+        outlets.deliver(resumed)
+    else:
+        if outlets.recorder is not None:  # R2: the rule and nonce, encrypted, before the seal is shown
+            if not (out / ENVELOPE_FILE).exists():  # a resumed round keeps the rule it sealed
+                outlets.recorder.write_envelope(session.config.rule, session.nonce)
+            show_seal(session.seal.commitment, out)
+        outlets.deliver(session.begin())
     if keys is not None:
         print(KEY_HELP, file=sys.stderr)
-    code, frames, last_message = 0, 0, ""
+    code, frames, last_message, interrupted = 0, 0, "", False
     try:
         for frame in frames_in:
             frames += 1
@@ -194,13 +226,19 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
         outlets.say(_("The camera is gone ({error}). Everything judged so far is saved in {folder}.",
                       error=exc, folder=out))
         code = 3
+    except KeyboardInterrupt:  # Ctrl-C: stop where we are; the round stays open, to be resumed
+        interrupted, code = True, 130
     finally:
-        if session.round is not None and session.round.ended is None:
+        if not interrupted and session.round is not None and session.round.ended is None:
             outlets.say(_("The recording ended before the round did; the round is scored as it stands."))
             outlets.deliver(session.finish())
         _save_record(session, out)
         if outlets.recorder is not None:
             outlets.recorder.close()
+    if interrupted:
+        print("\n" + _("Stopped by Ctrl-C. Nothing is lost: `eleusis play --resume {folder}` goes on from "
+                        "here (the rule stays sealed).", folder=out), file=sys.stderr)
+        return code
     record = out / RECORD_FILE
     print(_("round recorded in {folder} (game record: {record})", folder=out, record=record) if record.exists() else
           _("round recorded in {folder} (no game record: the round never started)", folder=out), file=sys.stderr)

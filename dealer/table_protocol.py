@@ -217,6 +217,19 @@ class TableProtocol:
         self._laid_for = Counter()
         self._noplay_token_laid = False
 
+    def resume_after(self, action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card,
+                     prophet_out: bool) -> None:
+        """`play --resume`: the state right after ``action`` was judged (None: right after the
+        last starter was laid), as the uninterrupted round had it: its cards still lie in the
+        play zone and count for nothing new; a prophet's token already out appoints no one."""
+        self._pending = action if isinstance(action, (Attempt, NoPlay)) else None
+        if isinstance(action, NoPlay):
+            self._shown_batch = tuple(action.hand)
+        self.judged()
+        if action is None:
+            self._laid_for = Counter([last_starter])
+        self._prophet_token_seen = prophet_out
+
     def deposed(self) -> None:
         """The prophet was overthrown (F4): a token left out must not re-appoint anyone."""
         self._prophet_token_seen = True

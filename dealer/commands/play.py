@@ -37,6 +37,9 @@ def register(subparsers: Any) -> None:
     src.add_argument("--video", type=Path, default=None, help="a recorded video of the table")
     src.add_argument("--record", type=Path, default=None,
                      help="a game record (docs/record-format.md) to deal aloud turn by turn")
+    parser.add_argument("--resume", type=Path, default=None, metavar="FOLDER",
+                        help="go on with a round that was interrupted (Ctrl-C, a crash, a power cut): its "
+                        "recording folder; the video goes on after the last decision, a camera goes on now")
     parser.add_argument("--players", default=None, help="seats from the dealer's left, e.g. 'Ana Bo Cy Dee' (C2, C5)")
     parser.add_argument("--rule", default=None, help="the secret rule: a library id or a rule text (R1)")
     parser.add_argument("--hand", type=hand_size, default=None, help="cards dealt to each player (C3, default 14)")
@@ -73,6 +76,18 @@ def _camera_arg(text: str) -> int | str:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
+def _source_of(recorded: str, args: argparse.Namespace) -> None:
+    """With --resume and no --video/--camera: the source the recording was made from."""
+    if args.camera is not None or args.video is not None:
+        return
+    from vision.frames import camera_from_text
+
+    if recorded.isdigit() or "://" in recorded:
+        args.camera = camera_from_text(recorded)
+    else:
+        args.video = Path(recorded)
+
+
 def _default_out() -> Path:
     return Path("recordings") / time.strftime("%Y%m%d-%H%M%S")
 
@@ -80,6 +95,13 @@ def _default_out() -> Path:
 def input_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the options, checked before anything is said or written (issue 9);
     None when nothing is. A rule text must pass the checker unless --allow-rejected-rule."""
+    if args.resume is not None:
+        given = [name for name, value in (("--players", args.players), ("--rule", args.rule), ("--hand", args.hand),
+                                          ("--out", args.out), ("--record", args.record)) if value is not None]
+        if given:
+            return (f"{', '.join(given)} cannot be used with --resume: the recording holds the players, the "
+                    "sealed rule, the hand and the folder")
+        return None
     if args.record is not None:
         given = [name for name, value in (("--players", args.players), ("--rule", args.rule),
                                           ("--hand", args.hand), ("--out", args.out)) if value is not None]
@@ -137,6 +159,17 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"eleusis play: {problem}", file=sys.stderr)
         return 2
+    resumed = None
+    if args.resume is not None:
+        from dealer.resume import ResumeError, read_interrupted
+
+        try:
+            resumed = read_interrupted(args.resume)
+        except ResumeError as exc:
+            print(f"eleusis play: --resume: {exc}", file=sys.stderr)
+            return 2
+        _source_of(resumed.source, args)
+        args.players, args.hand, args.out = " ".join(resumed.players), resumed.hand, args.resume
     wav_dir = args.wav_dir
     if args.camera is None and args.video is None and args.record is None:
         video = demo.shipped_video()
@@ -153,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
         if wav_dir is None and args.voice != "text":
             wav_dir = (args.out or _default_out()) / "voice"
     difficulty = None
-    if args.record is None and not args.rule:
+    if args.record is None and not args.rule and resumed is None:
         difficulty = args.difficulty or "easy"
         args.rule = draw_rule(difficulty)
     try:
@@ -173,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
             camera=args.camera, video=args.video, players=args.players, rule=args.rule,
             hand=args.hand, profile=args.profile, out=args.out or _default_out(), settle_s=args.settle,
             window=args.window, fullscreen=args.fullscreen,
+            resume=resumed,
         )
         return run_live(options, voice)
     finally:
