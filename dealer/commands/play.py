@@ -166,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             resumed = read_interrupted(args.resume)
         except ResumeError as exc:
-            print(f"eleusis play: --resume: {exc}", file=sys.stderr)
+            print(f"eleusis play: {exc}", file=sys.stderr)
             return 2
         _source_of(resumed.source, args)
         args.players, args.hand, args.out = " ".join(resumed.players), resumed.hand, args.resume
