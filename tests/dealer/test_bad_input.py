@@ -37,6 +37,13 @@ def _write(tmp: Path, name: str, data: bytes) -> str:
     return str(tmp / name)
 
 
+def _folder_with_log(tmp: Path, data: bytes) -> str:
+    folder = tmp / "rec"
+    folder.mkdir(exist_ok=True)
+    (folder / "round.jsonl").write_bytes(data)
+    return str(folder)
+
+
 Case = tuple[str, Callable[[Path], list[str | bytes]], str]
 CASES: list[Case] = [
     ("range to ten million", lambda t: ["rules", "check", "card.rank in 1..10000000"],
@@ -99,6 +106,13 @@ CASES: list[Case] = [
     *[(f"play --record with {opt}", lambda t, opt=opt, val=val: ["play", "--record", RECORD, opt, val],  # type: ignore[misc]
        f"{opt} cannot be used with --record") for opt, val in
       (("--out", "somewhere"), ("--players", "Ana Bo Cy"), ("--rule", "alternate-colour"), ("--hand", "5"))],
+    ("review: a garbage log", lambda t: ["review", "--no-html", _folder_with_log(t, bytes(range(256)) * 4)],
+     "round.jsonl: not UTF-8 text at byte 128"),
+    ("review: a UTF-16 log", lambda t: ["review", "--no-html", _folder_with_log(
+        t, '{"eleusis_recording": 2, "players": ["Ana"]}\n'.encode("utf-16"))], "(it looks like UTF-16)"),
+    ("review: a wrong type in an event", lambda t: ["review", "--no-html", _folder_with_log(
+        t, b'{"eleusis_recording": 2, "players": ["Ana"]}\n{"type":"said","t":"x","text":"hi","prev":""}\n')],
+     "line 2: said event field 't' must be a number, got \"x\""),
     ("judge: a directory", lambda t: ["judge", str(t)], "is a directory, not a file"),
     ("judge: UTF-16", lambda t: ["judge", _write(t, "w.eleusis", HEAD.encode("utf-16"))], "is UTF-16 text; save it as UTF-8"),
     ("judge: an impossible turn before a later syntax error",

@@ -51,7 +51,7 @@ files = st.sampled_from(FILES)
 @st.composite
 def command_lines(draw: st.DrawFn) -> list[str | tuple[str]]:
     """An argv whose file arguments are placeholders ``(name,)`` filled in per run."""
-    command = draw(st.sampled_from(["rules", "judge", "play", "read", "calibrate", "nonsense"]))
+    command = draw(st.sampled_from(["rules", "judge", "play", "read", "calibrate", "nonsense", "review"]))
     argv: list[str | tuple[str]] = [command]
     if command == "rules":
         action = draw(st.sampled_from(["check", "seal", "verify", "show", "list", "bogus"]))
@@ -107,3 +107,37 @@ def test_no_command_line_ends_in_a_traceback(fuzz_files: dict[str, str], argv: l
     assert code in (0, 1, 2, 3), (args, code, err.getvalue()[-500:])
     if code == 2:
         assert err.getvalue().strip(), args  # a refusal always says why
+
+
+# The recording loader (dealer/recording.py): any log, however broken, loads or raises LoadError.
+LOG_LINES = [
+    '{"eleusis_recording": 2, "players": ["Ana", "Bo", "Cy"], "hand": 5}',
+    '{"eleusis_recording": 1}', '{"eleusis_recording": 3}', '{"eleusis_recording": "2"}', "{}", "[]", "null",
+    '{"type":"said","t":0.5,"text":"hi","prev":"00"}', '{"type":"said","t":"x","text":"hi","prev":""}',
+    '{"type":"verdict","t":1,"turn":1,"player":"Ana","action":"Ana: play 4C","verdict":"accepted","prev":""}',
+    '{"type":"verdict","t":1,"turn":"1","player":"Ana","action":"x","verdict":"accepted","prev":""}',
+    '{"type":"started","t":0,"players":["Ana"],"starters":["KH"],"hand":5,"decks":3,"prev":""}',
+    '{"type":"frame","t":0,"index":-1,"path":"../../etc/passwd","sha256":"","prev":""}',
+    '{"type":"nope","prev":""}', '{"type":"said","prev":""}', '{"type":"said","t":1e999,"text":"","prev":""}',
+    '{"type":"said","t":1,"text":"a","prev":"","extra":1}', "[" * 5000, "", "   ", "\ufeff{}",
+]
+
+
+@settings(max_examples=120, deadline=timedelta(seconds=30), derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.sampled_from(LOG_LINES), st.text(max_size=60)), max_size=8),
+       st.sampled_from(["\n", ""]), st.booleans())
+def test_any_recording_log_loads_or_names_what_is_wrong(lines: list[str], end: str, binary_tail: bool) -> None:
+    from dealer.recording import LoadError, load_recording
+
+    data = ("\n".join(lines) + end).encode("utf-8", "surrogatepass")
+    if binary_tail:
+        data += b"\xff\xfe\x00"
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "round.jsonl").write_bytes(data)
+        try:
+            recording = load_recording(Path(tmp))
+        except LoadError as exc:
+            assert str(exc).strip()
+            return
+        assert recording.header is not None
