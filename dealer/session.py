@@ -36,7 +36,7 @@ from engine.errors import RoundError
 from engine.events import DEFAULT_HAND, Attempt, BecomeProphet, NoPlay, TurnOutcome, Verdict
 from engine.record import format_record
 from engine.round import Round
-from engine.rules import resolve_rule
+from engine.rules import RuleError, resolve_rule
 from engine.seal import seal
 
 __all__ = ["DealerSession", "SessionConfig"]
@@ -165,6 +165,11 @@ class DealerSession:
             # Never judge on a wrong picture: say what is wrong, and let the table fix it.
             self.protocol.judged()
             return [TroubleReported(self._t, frame, _("I cannot take that: {error}", error=exc))]
+        except RuleError:  # a rule played without the checker (--allow-rejected-rule) that cannot decide
+            self.protocol.judged()
+            return [TroubleReported(self._t, frame, _("The secret rule cannot decide this turn: it was played "
+                                                      "without the rule checker. The round ends here.")),
+                    *self.finish()]
         sentence = describe_turn(outcome, spoken=self.config.spoken_cards)
         out: list[Happening] = [
             Judged(self._t, frame, action, outcome, " ".join(filter(None, (

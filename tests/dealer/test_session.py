@@ -173,3 +173,15 @@ def test_undo_with_nothing_to_take_back_says_so() -> None:
     Table(session).lay("7H")
     assert not undo_last(session)
     assert voice.said[-1] == "There is no verdict to take back."
+
+
+def test_a_rule_that_cannot_decide_ends_the_round_with_a_message_not_a_traceback(tmp_path: Path) -> None:
+    # given a rule the checker rejects (prev(3) on a short line), played anyway (--allow-rejected-rule)
+    session, voice = new_session(tmp_path, rule="prev(3).red == card.red or card.red")
+    table = Table(session)
+    table.lay("7H")
+    table.lay("4C")  # Ana's attempt: the rule asks for prev(3) on a line of one card
+    assert any("The secret rule cannot decide this turn" in s for s in voice.said)
+    assert session.round is not None and session.revealed
+    rec = load_recording(tmp_path)
+    assert not rec.of_type(Verdict) and rec.of_type(Trouble) and rec.of_type(RuleRevealed)
