@@ -6,7 +6,6 @@ recording and no traceback)."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import subprocess
@@ -127,14 +126,8 @@ def test_killed_at_20_random_moments_every_round_ends_as_if_never_stopped(
     assert interrupted_by_ctrl_c >= 1
 
 
-def test_resume_refuses_a_finished_round_and_a_folder_without_one(
-        tmp_path: Path, uninterrupted: tuple[list[tuple[Any, ...]], dict[str, int]]) -> None:
+def test_resume_refuses_a_folder_without_a_round_and_options_the_recording_holds(tmp_path: Path) -> None:
     from dealer.cli import main
 
     assert main(["play", "--resume", str(tmp_path), "--voice", "text"]) == 2
     assert main(["play", "--resume", str(tmp_path), "--players", "Ana Bo Cy"]) == 2
-
-
-def test_the_environment_of_children_holds_the_key_store(tmp_path: Path) -> None:
-    assert "ELEUSIS_KEY_DIR" in child_env(ELEUSIS_KEY_DIR=str(tmp_path))
-    assert os.environ.get("ELEUSIS_KEY_DIR")
