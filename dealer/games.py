@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dealer.i18n import _, and_list, n_
 from engine.errors import RecordError
 from engine.game import Game, GameError, GameRound
 from engine.judging import judge_text
@@ -163,22 +164,21 @@ def game_dir_of(round_folder: Path) -> Path | None:
 # What the dealer says about the game. Plain sentences in one place, so the catalogs
 # (dealer.i18n) can carry them.
 
-def _names(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def announce_round(index: int, planned: int, dealer: str | None, seats: Sequence[str], turn: str) -> str:
     """Before a round: its number, who is God, who plays (C2, G5)."""
-    god = f"{dealer} is God and does not play" if dealer else f"The machine is God; {turn} plays"
-    return f"Round {index + 1} of {planned}. {god}. Seats from the left: {', '.join(seats)}."
+    if dealer:
+        return _("Round {n} of {planned}. {dealer} is God and does not play. Seats from the left: {seats}.",
+                 n=index + 1, planned=planned, dealer=dealer, seats=", ".join(seats))
+    return _("Round {n} of {planned}. The machine is God; {turn} plays. Seats from the left: {seats}.",
+             n=index + 1, planned=planned, turn=turn, seats=", ".join(seats))
 
 
 def announce_totals(game: Game) -> str:
     """After a round: the totals so far, highest first (G5)."""
     totals = game.totals()
     order = sorted(game.persons, key=lambda n: (-totals[n], game.persons.index(n)))
-    return (f"Totals after round {len(game.rounds)} of {game.planned}: "
-            + ", ".join(f"{n} {totals[n]}" for n in order) + ".")
+    return _("Totals after round {n} of {planned}: {totals}.", n=len(game.rounds), planned=game.planned,
+             totals=", ".join(_("{name} {count}", name=n, count=totals[n]) for n in order))
 
 
 def announce_winner(game: Game) -> str:
@@ -186,8 +186,9 @@ def announce_winner(game: Game) -> str:
     leaders = game.leaders()
     best = game.totals()[leaders[0]]
     if len(leaders) == 1:
-        return f"{leaders[0]} wins the game with {best} points."
-    return f"{_names(leaders)} share the win with {best} points each."
+        return n_("{who} wins the game with {n} points.", "{who} wins the game with {n} points.", best, who=leaders[0])
+    return n_("{names} share the win with {n} points each.", "{names} share the win with {n} points each.", best,
+              names=and_list(leaders))
 
 
 def scores_rows(game: Game) -> tuple[list[str], list[list[str]]]:

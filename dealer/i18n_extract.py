@@ -37,6 +37,7 @@ ROUND_MODULES = (
     "dealer/narrate.py", "dealer/session.py", "dealer/live.py", "dealer/layout_watch.py",
     "dealer/table_protocol.py", "dealer/demo.py", "dealer/review.py", "dealer/commands/play.py",
     "dealer/commands/review.py", "dealer/observer.py", "dealer/keys.py", "dealer/seal_show.py",
+    "dealer/games.py", "dealer/commands/game.py", "dealer/table_view.py", "dealer/view_outlet.py",
 )
 _SPEAKERS = {"say", "_say", "_trouble", "report_trouble", "print", "trouble", "Trouble", "Said"}
 _INTENT_FIELDS = {"say", "trouble", "text"}
@@ -142,7 +143,47 @@ def bare_sentences(modules: Iterable[str] = ROUND_MODULES) -> list[str]:
             for expr in exprs:
                 for text, line in _bare_strings(expr):
                     out.append(f"{rel}:{line}: {text!r}")
+        out += [f for f in _sentence_shaped(tree, rel) if f not in out]
     return out
+
+
+# An English sentence: a capital, a word, a space and more words ending in . ? ! or :
+_SENTENCE = re.compile(r"^[A-Z][A-Za-z']*,? .*[.?!:]\s*$|^[A-Z][a-z]+ [a-z]+ .*[a-z]")
+_NOT_SAID_KEYWORDS = {"help", "description", "epilog", "metavar"}  # argparse's own texts
+
+
+def _sentence_shaped(tree: ast.Module, rel: str) -> list[str]:
+    """Any string literal or f-string shaped like an English sentence, wherever it is
+    (a new kind of happening, a label on the table view), except docstrings, exception
+    texts (developer errors) and argparse help, outside _()/n_()/p_()/N_()."""
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and body and \
+                isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            skip.add(id(body[0].value))
+        marked = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _MARKERS
+        if marked or isinstance(node, ast.Raise):
+            skip.update(id(sub) for sub in ast.walk(node))
+        if isinstance(node, ast.Call):
+            for k in node.keywords:
+                if k.arg in _NOT_SAID_KEYWORDS:
+                    skip.update(id(sub) for sub in ast.walk(k.value))
+        if isinstance(node, ast.JoinedStr):
+            skip.update(id(v) for v in node.values)
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        elif isinstance(node, ast.JoinedStr):
+            text = "".join(str(v.value) if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        else:
+            continue
+        if _SENTENCE.search(text.strip()):
+            found.append(f"{rel}:{node.lineno}: {text!r}")
+    return found
 
 
 def _bare_strings(expr: ast.expr) -> list[tuple[str, int]]:

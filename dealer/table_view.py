@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFont
 
+from dealer.i18n import _, n_
 from engine.cards import RANK_NAMES, Card, Colour
 from engine.round import Round, RoundState
 
@@ -298,7 +299,7 @@ def render_view(state: ViewState, size_wh: tuple[int, int] = VIEW_SIZE_WH) -> Bg
     rnd = state.round
     if rnd is not None:
         turn = rnd.whose_turn
-        head = f"Turn: {turn}" if turn else ("The round is over" if rnd.ended else "")
+        head = _("Turn: {who}", who=turn) if turn else (_("The round is over") if rnd.ended else "")
         head_size = 56
         while head_size > 30 and draw.textlength(head, font=_font(head_size, bold=True)) > side - 48:
             head_size -= 4
@@ -307,18 +308,20 @@ def render_view(state: ViewState, size_wh: tuple[int, int] = VIEW_SIZE_WH) -> Bg
         y += 84
         y = _draw_players(draw, rnd, px + 34, y, side - 60)
         y += 10
-        draw.text((px + 24, y), f"Stock: {rnd.stock}", font=_font(40), fill=INK)
+        draw.text((px + 24, y), _("Stock: {n}", n=rnd.stock), font=_font(40), fill=INK)
         y += 56
-        draw.text((px + 24, y), f"Table: {rnd.layout.table_count} cards", font=_font(40), fill=INK)
+        draw.text((px + 24, y), n_("Table: {n} cards", "Table: {n} cards", rnd.layout.table_count), font=_font(40),
+                  fill=INK)
         y += 56
         on = state.expulsion_on
         draw.rounded_rectangle((px + 20, y, W - 20, y + 60), radius=12,
                                fill=(200, 40, 40) if on else (50, 80, 60))
-        draw.text((px + 36, y + 8), "Expulsion ON (E2)" if on else "Expulsion off", font=_font(38, bold=on),
+        draw.text((px + 36, y + 8), _("Expulsion ON (E2)") if on else _("Expulsion off"), font=_font(38, bold=on),
                   fill=(255, 255, 255))
         y += 80
         if rnd.prophet:
-            draw.text((px + 24, y), f"Prophet: {rnd.prophet} ♛", font=_font(40, bold=True), fill=(210, 150, 240))
+            draw.text((px + 24, y), _("Prophet: {who}", who=rnd.prophet) + " ♛", font=_font(40, bold=True),
+                      fill=(210, 150, 240))
             y += 56
     for note in state.notes:
         for line in _wrap(draw, note, _font(30), side - 48):
@@ -326,14 +329,14 @@ def render_view(state: ViewState, size_wh: tuple[int, int] = VIEW_SIZE_WH) -> Bg
             y += 40
     if state.seal:
         y = max(y, H - 130)
-        draw.text((px + 24, y), "Rule sealed:", font=_font(30, bold=True), fill=DIM)
+        draw.text((px + 24, y), _("Rule sealed:"), font=_font(30, bold=True), fill=DIM)
         digest = state.seal[:24]
         groups = " ".join(digest[i:i + 4] for i in range(0, len(digest), 4))
         draw.text((px + 24, y + 40), groups, font=_font(26, mono=True), fill=INK)
     # the table as the engine knows it, bottom left
     if rnd is not None:
         _draw_layout(draw, rnd, (24, int(H * 0.62) + 50, W - side - 24, H - 10))
-        draw.text((24, int(H * 0.62) + 6), "Main line and side branches", font=_font(30, bold=True), fill=DIM)
+        draw.text((24, int(H * 0.62) + 6), _("Main line and side branches"), font=_font(30, bold=True), fill=DIM)
     return np.ascontiguousarray(cv2.cvtColor(np.asarray(canvas), cv2.COLOR_RGB2BGR))
 
 

@@ -27,8 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from dealer.games import GameFolder, announce_round, announce_totals, announce_winner
+from dealer.i18n import LANGUAGES, Count, _
 from dealer.voice import Voice
 from engine.game import GameError
+from engine.rules.library import TIERS
 
 __all__ = ["register", "run"]
 
@@ -59,6 +61,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--window", action=argparse.BooleanOptionalAction, default=None,
                         help="show the view of the table in a window (default: when there is a display)")
     parser.add_argument("--fullscreen", action="store_true", help="the view of the table fills the screen")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None,
+                        help="the dealer's language: en, ru or pt (default: the system locale, then English)")
+    parser.add_argument("--difficulty", choices=TIERS, default=None,
+                        help="rounds dealt by the machine with no --rule: a secret rule of this library tier, "
+                        "drawn anew each round; the difficulty is announced, the rule only at the reveal")
     parser.add_argument("--voice", choices=("auto", "speech", "text"), default="auto",
                         help="auto: speak when possible and print always (default)")
     parser.add_argument("--wav-dir", type=Path, default=None, help="keep every spoken sentence as a WAV file here")
@@ -110,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     except VoiceError as exc:
         return _error(str(exc))
     print(how, file=sys.stderr)
-    print(f"game folder: {game.folder}", file=sys.stderr)
+    print(_("game folder: {folder}", folder=game.folder), file=sys.stderr)
     try:
         return _play(game, args, voice)
     finally:
@@ -120,16 +127,17 @@ def run(args: argparse.Namespace) -> int:
 def _play(game: GameFolder, args: argparse.Namespace, voice: Voice) -> int:
     sources = list(args.video or args.record or [])
     if game.game.rounds:
-        voice.say(f"The game goes on after round {len(game.game.rounds)}.")
+        voice.say(_("The game goes on after round {n}.", n=len(game.game.rounds)))
         voice.say(announce_totals(game.game))
     while not game.game.complete:
         index = game.next_index
         dealer, seats = game.next_seating()
         if args.camera is None and not sources:
             left = game.game.planned - index
-            print(f"eleusis game: no more {'videos' if args.video else 'records'}: the game stops before "
-                  f"round {index + 1} ({left} to go). Give the same --out with the next ones to go on.",
-                  file=sys.stderr)
+            print(_("eleusis game: no more videos: the game stops before round {n} ({left} to go). Give the same "
+                    "--out with the next ones to go on.", n=index + 1, left=left) if args.video else
+                  _("eleusis game: no more records: the game stops before round {n} ({left} to go). Give the same "
+                    "--out with the next ones to go on.", n=index + 1, left=left), file=sys.stderr)
             return 0
         voice.say(announce_round(index, game.game.planned, dealer, seats, game.game.turn_to_deal(index)))
         folder = game.next_round_folder()
@@ -139,7 +147,7 @@ def _play(game: GameFolder, args: argparse.Namespace, voice: Voice) -> int:
             code = _deal_live(args, sources.pop(0) if sources else None, folder, dealer, seats, voice, game)
         if code != 0:
             if code == 3:
-                voice.say(f"Round {index + 1} was cut short: it does not count. Go on with the same --out.")
+                voice.say(_("Round {n} was cut short: it does not count. Go on with the same --out.", n=index + 1))
             return code
         try:
             game.add_round(folder)
@@ -185,10 +193,17 @@ def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, deale
             return _error(f"round {index + 1}: {dealer} is God and must type the rule (run in a terminal) "
                           "or give it with --rule")
     elif args.camera is not None and index > 0 and sys.stdin.isatty():
-        input(f"Round {index + 1}: shuffle, deal {args.hand or 14} cards each, then press Enter. ")
+        input(_("Round {n}: shuffle, deal {hand} cards each, then press Enter. ", n=index + 1,
+                hand=Count(args.hand or 14)))
+    if dealer is None and rule is None and args.difficulty:
+        from dealer.commands.play import announce_difficulty, draw_rule
+
+        rule = draw_rule(args.difficulty)
+        voice.say(announce_difficulty(args.difficulty))
     options = LiveOptions(camera=args.camera, video=video, players=" ".join(seats), rule=rule,
                           hand=args.hand, profile=args.profile, out=folder, window=args.window,
-                          fullscreen=args.fullscreen, title=f"Round {index + 1} of {game.game.planned}",
+                          fullscreen=args.fullscreen,
+                          title=_("Round {n} of {planned}", n=index + 1, planned=game.game.planned),
                           notes=notes)
     return run_live(options, voice)
 
@@ -202,9 +217,10 @@ def _ask_rule(dealer: str, given: str | None) -> str | None:
     from engine.rules import resolve_rule
 
     while True:
-        text = getpass.getpass(f"{dealer}, type your rule (a library id or rule text; nothing shows): ").strip()
+        text = getpass.getpass(_("{dealer}, type your rule (a library id or rule text; nothing shows): ",
+                                 dealer=dealer)).strip()
         try:
             resolve_rule(text)
             return text
         except ValueError as exc:
-            print(f"That rule cannot be used: {exc}", file=sys.stderr)
+            print(_("That rule cannot be used: {error}", error=exc), file=sys.stderr)

@@ -68,10 +68,14 @@ def test_the_bare_sentence_finder_finds_an_untranslated_sentence(tmp_path: Path,
         "    voice.say(f'{who}, your turn.')\n"
         "    voice.say(_('{who}, your turn.', who=who))\n"
         "    print('eleusis play: ' + str(who))\n"
-        "    Intent(trouble='Spread them apart.')\n", encoding="utf-8")
+        "    Intent(trouble='Spread them apart.')\n"
+        "    return [Happened(t, f'The camera sees {who} cheating.')]\n"
+        "    parser.add_argument('--x', help='Deal a round of Eleusis.')\n"
+        "    raise ValueError('The rule is not a rule.')\n", encoding="utf-8")
     monkeypatch.setattr(extractor, "ROOT", tmp_path)
     found = extractor.bare_sentences(["dealer/x.py"])
-    assert found == ["dealer/x.py:2: ', your turn.'", "dealer/x.py:5: 'Spread them apart.'"]
+    assert found == ["dealer/x.py:2: ', your turn.'", "dealer/x.py:5: 'Spread them apart.'",
+                     "dealer/x.py:6: 'The camera sees {} cheating.'"]
 
 
 def _fields(text: str) -> set[str]:
