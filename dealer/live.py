@@ -145,7 +145,7 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
     opening = None
     if resumed is not None and resumed.sealed:
         try:
-            opening = restore(session, resumed)
+            opening = restore(session, resumed, now=first.time_s if options.camera is not None else None)
         except ResumeError as exc:
             recorder.close()
             print(f"eleusis play: {exc}", file=sys.stderr)

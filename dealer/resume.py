@@ -125,10 +125,12 @@ def read_interrupted(folder: Path) -> Interrupted:
         rule=rule, nonce=nonce, sealed=sealed, start=start, actions=actions, last_t=last_t)
 
 
-def restore(session: DealerSession, state: Interrupted) -> list[Happening]:
+def restore(session: DealerSession, state: Interrupted, now: float | None = None) -> list[Happening]:
     """Replay the standing verdicts into ``session`` (made with the sealed rule and nonce)
     and put its turn protocol and layout watch where the round left them; returns what to
-    say now. A session whose round had not started is left as it is (the starter phase)."""
+    say now. A session whose round had not started is left as it is (the starter phase).
+    ``now``: the time of the first frame to come, when its clock is not the recording's
+    (a camera opened again starts from 0)."""
     if state.start is None:
         return [Spoken(0.0, _("The round goes on: the starter has not been laid yet."))]
     start = RoundStarted(state.start.players, session.config.rule, state.start.starters,
@@ -142,7 +144,7 @@ def restore(session: DealerSession, state: Interrupted) -> list[Happening]:
     session.protocol.resume_after(last, start.starters[-1], prophet_out=session.round.prophet is not None)
     t = state.last_t or 0.0
     if isinstance(last, (Attempt, NoPlay)):
-        session.watch.expect_move(t)
+        session.watch.expect_move(t if now is None else now)  # the cards may still be on their way
     rnd = session.round
     said = n_("The round goes on after {n} turn.", "The round goes on after {n} turns.", len(state.actions))
     if rnd.whose_turn is not None:

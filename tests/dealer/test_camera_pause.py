@@ -4,6 +4,7 @@ one that stays away ends the round as before. A fake clock: nothing waits for re
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -73,3 +74,41 @@ def test_a_camera_that_gives_nothing_when_reopened_counts_as_away() -> None:
         list(paused_frames(lambda: iter(()), _camera(1, lose=True), said.append, wait_s=5, retry_s=1.0,
                            clock=clock, sleep=clock.sleep))
     assert said == [CAMERA_GONE]
+
+
+def test_the_live_loop_pauses_on_a_lost_camera_and_judges_the_round_as_if_it_never_left(tmp_path: Path) -> None:
+    # given the rendered round of test_live, a camera lost during Bo's attempt and found again 3 s later
+    from test_live import FPS, SCRIPT, VIEW, TruthReader
+
+    from dealer.live import LiveOptions, _loop
+    from dealer.make_demo import render_steps
+    from dealer.observer import TableObserver
+    from dealer.outlets import Outlets
+    from dealer.recording import RecordingWriter, Verdict, load_recording
+    from dealer.session import DealerSession, SessionConfig
+    from dealer.voice import FakeVoice
+    from calibration.layout import default_layout
+    from vision.frames import FakeSource
+
+    images = list(render_steps(SCRIPT, {}, view=VIEW))
+    lose_at, clock, voice = 14, FakeClock(), FakeVoice()
+    back = iter([None, None, images[lose_at:]])  # twice not there, then the rest of the table
+
+    def reopen() -> Iterator[Frame]:
+        rest = next(back)
+        if rest is None:
+            raise CameraOpenError("camera fake: not there")
+        return FakeSource(rest, fps=FPS).frames()
+
+    config = SessionConfig(players=("Ana", "Bo", "Cy"), rule="alternate-colour", hand_size=3, settle_s=1.0,
+                           spoken_cards=False)
+    outlets = Outlets(voice, RecordingWriter(tmp_path, {"players": ["Ana", "Bo", "Cy"]}, fsync=False))
+    stream = paused_frames(reopen, FakeSource(images, fps=FPS, lose_after=lose_at).frames(), outlets.say,
+                           wait_s=60, clock=clock, sleep=clock.sleep)
+    code = _loop(stream, TableObserver(default_layout(), TruthReader(SCRIPT)), DealerSession(config), outlets,
+                 tmp_path, LiveOptions(out=tmp_path))
+    # then the pause is said, and the round goes on to the same verdicts as without the loss
+    assert code == 0
+    assert CAMERA_GONE in voice.said and CAMERA_BACK in voice.said
+    assert voice.said.index(CAMERA_GONE) < voice.said.index(CAMERA_BACK)
+    assert [v.verdict for v in load_recording(tmp_path).of_type(Verdict)] == ["accepted", "rejected", "noplay-wrong"]
