@@ -12,6 +12,7 @@ the engine (``engine.game.Game``), so the scores a game announces are the ones
 
 from __future__ import annotations
 
+import html
 import json
 import os
 from collections.abc import Sequence
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer.i18n import _, and_list, n_
+from dealer.recording import RECORD_FILE
 from engine.errors import RecordError
 from engine.game import Game, GameError, GameRound
 from engine.judging import judge_text
@@ -32,13 +34,13 @@ __all__ = [
     "announce_totals",
     "announce_winner",
     "game_dir_of",
+    "scores_html",
     "scores_rows",
 ]
 
 GAME_FILE = "game.json"
 GAME_FORMAT = "eleusis-game"
 GAME_VERSION = 1
-ROUND_RECORD = "round.eleusis"
 
 
 @dataclass
@@ -126,7 +128,7 @@ class GameFolder:
         return played
 
     def _replay(self, name: str, dealer: object) -> GameRound:
-        record = self.folder / name / ROUND_RECORD
+        record = self.folder / name / RECORD_FILE
         where = f"round {self.next_index + 1} ({record})"
         try:
             text = record.read_text(encoding="utf-8")
@@ -215,3 +217,23 @@ def scores_rows(game: Game) -> tuple[list[str], list[list[str]]]:
         cells.append(f"{totals[name]} *" if name in leaders else str(totals[name]))
         rows.append(cells)
     return header, rows
+
+
+def scores_html(round_folder: Path) -> str:
+    """The game's scores table for the review page of one of its rounds ("" for a round
+    played on its own); a game folder that cannot be read is said, not hidden."""
+    game_dir = game_dir_of(round_folder)
+    if game_dir is None:
+        return ""
+    esc = html.escape
+    try:
+        game = GameFolder.open(game_dir).game
+    except GameError as exc:
+        return f"<h2>Game</h2><p class='broken'>The game's scores cannot be shown: {esc(str(exc))}</p>"
+    header, rows = scores_rows(game)
+    head = "".join(f"<th>{esc(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)
+    end = announce_winner(game) if game.complete else announce_totals(game)
+    return (f"<h2 id='game-scores'>Game: {len(game.rounds)} of {game.planned} rounds (G5)</h2>"
+            f"<table class='scores'><tr>{head}</tr>{body}</table><p>{esc(end)} "
+            "(* the leader; God's score is the dealer's score, G4)</p>")

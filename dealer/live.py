@@ -174,7 +174,7 @@ def _view(options: LiveOptions, session: DealerSession, recorder: RecordingWrite
                          fullscreen=options.fullscreen)
     if not window.headless:
         print(_("the view of the table is in its window"), file=sys.stderr)
-    return ViewOutlet(lambda: session.round, window, None, options.title, options.notes)
+    return ViewOutlet(lambda: session.round, window, recorder.save_view, options.title, options.notes)
 
 
 def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSession,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from dealer.games import scores_html
 from dealer.recording import Recording, Seen, Trouble, Undone, Verdict, load_recording
 from dealer.verify import Problem, Verification, verify_recording
 
@@ -161,6 +162,6 @@ tr.rejected td, tr.noplay-wrong td{{background:#fdd}} tr.accepted td, tr.noplay-
 <p class="{state}" id="verification"><b>{esc(verdict_line(review))}</b></p><ul class="broken">{problems}</ul>
 <table><tr><th>turn</th><th>time</th><th>action</th><th>verdict</th><th>read</th><th>why</th><th>frame</th></tr>
 {''.join(rows)}</table><h2>Troubles</h2><ul>{troubles or '<li>none</li>'}</ul>
-{''.join(f'<p>note: {esc(n)}</p>' for n in review.notes)}</body></html>"""
+{''.join(f'<p>note: {esc(n)}</p>' for n in review.notes)}{scores_html(review.folder)}</body></html>"""
     out.write_text(page, encoding="utf-8")
     return out

@@ -22,6 +22,7 @@ import pytest
 
 from dealer.cli import main
 from dealer.games import GameFolder, game_dir_of, scores_rows
+from dealer.review import RoundReview, review_html
 from engine.game import GameError
 
 ROUNDS = {
@@ -71,6 +72,11 @@ def test_a_three_round_game_resumed_between_rounds_gives_the_hand_computed_total
     assert rows == [["Ana", "1", "0", "6", "7"], ["Bo", "0", "6 (God)", "0", "6"],
                     ["Cy", "7", "1", "0", "8 *"], ["Dee", "1", "6", "1", "8 *"]]
     assert game_dir_of(out / "round-2") == out and game_dir_of(tmp_path) is None
+    # and the review page of any of its rounds carries the scores table
+    page = review_html(RoundReview(out / "round-2", None, "", (), (), ()), tmp_path / "review.html").read_text()
+    assert "<h2 id='game-scores'>Game: 3 of 3 rounds (G5)</h2>" in page
+    assert "<tr><td>Bo</td><td>0</td><td>6 (God)</td><td>0</td><td>6</td></tr>" in page
+    assert "Cy and Dee share the win with 8 points each." in page
     # and a finished game says so when run again
     assert main(["game", "--voice", "text", "--out", str(out), "--record", records[3]]) == 0
     assert _said(capsys)[-1] == "Cy and Dee share the win with 8 points each."
