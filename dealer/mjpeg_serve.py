@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import http.server
+import socket
 import sys
 import threading
 import time
@@ -27,6 +28,7 @@ __all__ = ["MjpegServer", "main"]
 
 BOUNDARY = "eleusisframe"
 JPEG_QUALITY = 85  # what phone apps send by default: sharp enough to read card indices
+SEND_BUFFER_BYTES = 32 * 1024  # less than one frame: the stream never runs far ahead of its viewer
 
 
 def _jpegs(video: Path) -> list[bytes]:
@@ -91,17 +93,22 @@ class MjpegServer:
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/video"
 
     def _send(self, handler: http.server.BaseHTTPRequestHandler) -> None:
-        start = time.monotonic()
+        # A small send buffer and no catching up: a viewer that falls behind slows the
+        # stream down instead of getting a burst of stale frames afterwards (as a phone
+        # app drops frames rather than queueing them).
+        handler.request.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+        send_at = time.monotonic()
         try:
-            for k, jpeg in enumerate(self._jpegs):
+            for jpeg in self._jpegs:
                 if time.monotonic() > self._deadline:
                     return
-                wait = start + k * self._period - time.monotonic()
+                wait = send_at - time.monotonic()
                 if wait > 0:
                     time.sleep(wait)
                 handler.wfile.write(f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
                                     f"Content-Length: {len(jpeg)}\r\n\r\n".encode("ascii") + jpeg + b"\r\n")
-            handler.wfile.flush()
+                handler.wfile.flush()
+                send_at = max(send_at + self._period, time.monotonic())
         except (BrokenPipeError, ConnectionResetError):
             return  # the viewer went away (the round ended): fine
 

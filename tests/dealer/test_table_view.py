@@ -96,11 +96,15 @@ def _xvfb() -> tuple[subprocess.Popen[bytes], str]:
 
 SHOW = """
 import sys, time, cv2
+from pathlib import Path
 from dealer.table_view import TableWindow
 picture = cv2.imread(sys.argv[1])
 window = TableWindow(headless=False)
 window.show(picture)
-end = time.monotonic() + 20
+for _ in range(10):
+    cv2.waitKey(20)
+Path(sys.argv[2]).write_text("shown")
+end = time.monotonic() + 60
 while time.monotonic() < end:
     cv2.waitKey(50)
 """
@@ -116,10 +120,15 @@ def test_the_window_shows_the_view_on_a_display(tmp_path: Path) -> None:
     shower = None
     try:
         env = dict(os.environ, DISPLAY=display, PYTHONPATH=str(ROOT))
-        shower = subprocess.Popen([sys.executable, "-c", SHOW, str(picture_path)], env=env,
+        shown = tmp_path / "shown"
+        shower = subprocess.Popen([sys.executable, "-c", SHOW, str(picture_path), str(shown)], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(600):  # starting Qt takes seconds, a minute on a loaded machine
+            if shown.exists() or shower.poll() is not None:
+                break
+            time.sleep(0.1)
         red = np.zeros((1, 1), bool)
-        for _ in range(60):  # the window appears within seconds: look for the red verdict band
+        for _ in range(40):  # then the window is drawn: look for the red verdict band
             time.sleep(0.25)
             shot = np.asarray(ImageGrab.grab(xdisplay=display).convert("RGB")).astype(int)
             red = np.all(np.abs(shot - VERDICT_COLOURS["rejected"]) <= 12, axis=2)
