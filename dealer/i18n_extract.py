@@ -43,7 +43,7 @@ _SPEAKERS = {"say", "_say", "_trouble", "report_trouble", "print", "trouble", "T
 _INTENT_FIELDS = {"say", "trouble", "text"}
 _MARKERS = {"_": 1, "N_": 1, "n_": 2, "p_": 2}
 # Strings that are not sentences: a command's name as a prefix, punctuation, a format spec.
-_NOT_A_SENTENCE = re.compile(r"^((eleusis [a-z -]+:)?[^A-Za-z]*|[a-z_]+=|\s*[a-z]\s*)$")
+_NOT_A_SENTENCE = re.compile(r"^((eleusis[a-z -]*:)?[^A-Za-z]*|[a-z_]+=|\s*[a-z]\s*)$")
 
 
 @dataclass

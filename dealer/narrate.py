@@ -14,14 +14,16 @@ for a speech synthesiser; otherwise cards are written as on the record (``4C``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from dealer.i18n import _, and_list, card_name, n_
 from engine.cards import Card
-from engine.events import EndReason, TurnOutcome, Verdict
+from engine.events import Attempt, BecomeProphet, EndReason, NoPlay, TurnOutcome, Verdict
+from engine.explain import first_illegal
 from engine.round import RoundResult
+from engine.rules.base import Rule
 
-__all__ = ["card_words", "describe_end", "describe_result", "describe_scores", "describe_turn"]
+__all__ = ["card_words", "describe_end", "describe_result", "describe_scores", "describe_turn", "explain_verdict"]
 
 
 def card_words(card: Card, role: str = "subject") -> str:
@@ -117,3 +119,26 @@ def describe_result(result: RoundResult) -> str:
         lines.append(_("Expelled: {names}.", names=", ".join(result.expelled)))
     lines.append(describe_scores(result))
     return " ".join(lines)
+
+
+def explain_verdict(rule: Rule, line: Sequence[Card], action: Attempt | NoPlay | BecomeProphet) -> str:
+    """Why the action was judged as it was, once the rule is revealed (G6), in the reader's
+    language: engine/explain.py's sentence (the same in English), for the review page."""
+    if isinstance(action, BecomeProphet):
+        return _("{who} took office as prophet (F1, F2).", who=action.player)
+    end = str(line[-1]) if line else _("the start of the line")
+    if isinstance(action, Attempt):
+        bad = first_illegal(rule, line, action.cards)
+        if bad is None:
+            steps, before = [], end
+            for card in action.cards:
+                steps.append(_("{card} after {before}", card=card, before=before))
+                before = str(card)
+            return _("Each card follows the rule: {steps} (P2, P3).", steps=", ".join(steps))
+        before = end if bad == 0 else str(action.cards[bad - 1])
+        return _("{card} cannot follow {before} under the rule (P2), so the whole attempt is a side branch (P4).",
+                 card=action.cards[bad], before=before)
+    legal = [card for card in action.hand if rule.legal(line, card)]
+    if not legal:
+        return _("No card of the hand could follow {end}, so the no play was right (N2).", end=end)
+    return _("{card} could follow {end}, so the no play was wrong (N3).", card=legal[0], end=end)

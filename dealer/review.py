@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from dealer.games import scores_html
+from dealer.i18n import _, language, n_, p_
 from dealer.recording import Recording, Seen, Trouble, Undone, Verdict, load_recording
 from dealer.verify import Problem, Verification, verify_recording
 
@@ -55,12 +56,12 @@ class RoundReview:
 
 def _seal_status(check: Verification) -> str:
     if check.commitment is None:
-        return "NO SEAL IN THE LOG"
+        return _("NO SEAL IN THE LOG")
     if check.revealed is None:
-        return f"the rule is still sealed ({check.commitment}): reasons are shown after the reveal (R2)"
+        return _("the rule is still sealed ({seal}): reasons are shown after the reveal (R2)", seal=check.commitment)
     if any("do not match the seal" in p.what for p in check.problems):
-        return "REVEALED RULE DOES NOT MATCH THE SEAL: this recording was altered"
-    return f"revealed; the seal {check.commitment} checks out (R2)"
+        return _("REVEALED RULE DOES NOT MATCH THE SEAL: this recording was altered")
+    return _("revealed; the seal {seal} checks out (R2)", seal=check.commitment)
 
 
 def build_review(folder: Path, seal: str | None = None, log_hash: str | None = None,
@@ -78,7 +79,8 @@ def build_review(folder: Path, seal: str | None = None, log_hash: str | None = N
         if isinstance(event, Undone):  # key u: that verdict was taken back and the turn replayed
             for k in range(len(items) - 1, -1, -1):
                 if items[k].turn == event.turn and not items[k].undone:
-                    items[k] = dataclasses.replace(items[k], undone=True, why=f"taken back: {event.reason}")
+                    items[k] = dataclasses.replace(items[k], undone=True,
+                                                   why=_("taken back: {reason}", reason=event.reason))
                     break
             continue
         if not isinstance(event, Verdict):
@@ -95,10 +97,10 @@ def build_review(folder: Path, seal: str | None = None, log_hash: str | None = N
 
 def _readings_text(readings: list[dict[str, object]]) -> str:
     if not readings:
-        return "no reading kept"
+        return _("no reading kept")
     parts = []
     for r in readings:
-        card = r.get("card") or "unread"
+        card = r.get("card") or _("unread")
         conf = r.get("confidence")
         parts.append(f"{card} ({conf:.2f})" if isinstance(conf, float) else str(card))
     return ", ".join(parts)
@@ -107,31 +109,44 @@ def _readings_text(readings: list[dict[str, object]]) -> str:
 def verdict_line(review: RoundReview) -> str:
     """One line: verified (with the log hash to compare with the one shown at the table), or not."""
     if review.verified:
-        return f"VERIFIED: the chain, the frames, the seal and the record check out; log hash {review.log_hash}"
-    return f"NOT VERIFIED: {len(review.problems)} broken place(s)"
+        return _("VERIFIED: the chain, the frames, the seal and the record check out; log hash {hash}",
+                 hash=review.log_hash)
+    return n_("NOT VERIFIED: {n} broken place(s)", "NOT VERIFIED: {n} broken place(s)", len(review.problems))
 
 
 def review_text(review: RoundReview) -> str:
-    lines = [f"Review of {review.folder}", f"Rule: {review.rule or 'sealed'} ({review.seal_status})"]
+    lines = [_("Review of {folder}", folder=review.folder),
+             _("Rule: {rule} ({status})", rule=review.rule or _("sealed"), status=review.seal_status)]
     for item in review.items:
-        lines.append(f"turn {item.turn} at {item.t:.1f}s: {item.action} -> {item.verdict}"
-                     + (" (TAKEN BACK)" if item.undone else "")
-                     + (f", draws {item.penalty}" if item.penalty else ""))
-        lines.append(f"    read: {_readings_text(item.readings)}")
+        lines.append(_("turn {turn} at {t}s: {action} -> {verdict}", turn=item.turn, t=f"{item.t:.1f}",
+                       action=item.action, verdict=verdict_word(item.verdict))
+                     + (_(" (TAKEN BACK)") if item.undone else "")
+                     + (n_(", draws {n}", ", draws {n}", item.penalty) if item.penalty else ""))
+        lines.append("    " + _("read: {readings}", readings=_readings_text(item.readings)))
         if item.frame_path:
-            lines.append(f"    frame: {item.frame_path}")
+            lines.append("    " + _("frame: {path}", path=item.frame_path))
         if item.why:
-            lines.append(f"    why: {item.why}")
+            lines.append("    " + _("why: {why}", why=item.why))
     for trouble in review.troubles:
-        lines.append(f"trouble at {trouble.t:.1f}s: {trouble.text}")
-    lines += [f"note: {n}" for n in review.notes]
+        lines.append(_("trouble at {t}s: {text}", t=f"{trouble.t:.1f}", text=trouble.text))
+    lines += [_("note: {note}", note=n) for n in review.notes]
     lines.append(verdict_line(review))
-    lines += [f"  BROKEN {p}" for p in review.problems]
+    lines += ["  " + _("BROKEN {problem}", problem=p) for p in review.problems]
     return "\n".join(lines)
 
 
-_IMG_EVENTS = ("onload=\"this.classList.add('loaded')\" "
-               "onerror=\"this.classList.add('missing');this.alt='frame file missing'\"")
+def verdict_word(verdict: str) -> str:
+    """A logged verdict value (accepted, rejected, noplay-right, ...) in the reader's language."""
+    words = {"accepted": p_("verdict", "accepted"), "rejected": p_("verdict", "rejected"),
+             "noplay-right": p_("verdict", "no play, right"), "noplay-wrong": p_("verdict", "no play, wrong"),
+             "prophet": p_("verdict", "becomes prophet")}
+    return words.get(verdict, verdict)
+
+
+def _img_events() -> str:
+    js = _("frame file missing").replace("\\", "\\\\").replace("'", "\\'")  # a JS string inside the attribute
+    missing = html.escape(js, quote=True)
+    return f"onload=\"this.classList.add('loaded')\" onerror=\"this.classList.add('missing');this.alt='{missing}'\""
 
 
 def review_html(review: RoundReview, out: Path) -> Path:
@@ -144,24 +159,31 @@ def review_html(review: RoundReview, out: Path) -> Path:
         if item.frame_path and item.frame_path.exists():
             rel = Path(os.path.relpath(item.frame_path.resolve(), out.parent.resolve())).as_posix()
             url = esc(quote(rel))
-            img = f'<a href="{url}"><img src="{url}" alt="frame of turn {item.turn}" {_IMG_EVENTS}></a>'
+            alt = esc(_("frame of turn {turn}", turn=item.turn))
+            img = f'<a href="{url}"><img src="{url}" alt="{alt}" {_img_events()}></a>'
+        draws = n_("draws {n}", "draws {n}", item.penalty) if item.penalty else ""
         rows.append(
             f"<tr class='{esc(item.verdict)}'><td>{item.turn}</td><td>{item.t:.1f}s</td>"
-            f"<td>{esc(item.action)}</td><td><b>{esc(item.verdict)}</b>"
-            + (f"<br>draws {item.penalty}" if item.penalty else "")
-            + f"</td><td>{esc(_readings_text(item.readings))}</td><td>{esc(item.why or 'sealed')}</td><td>{img}</td></tr>")
+            f"<td>{esc(item.action)}</td><td><b>{esc(verdict_word(item.verdict))}</b>"
+            + (f"<br>{esc(draws)}" if draws else "")
+            + f"</td><td>{esc(_readings_text(item.readings))}</td><td>{esc(item.why or _('sealed'))}</td>"
+            f"<td>{img}</td></tr>")
     troubles = "".join(f"<li>{t.t:.1f}s: {esc(t.text)}</li>" for t in review.troubles)
     problems = "".join(f"<li>{esc(str(p))}</li>" for p in review.problems)
     state = "verified" if review.verified else "broken"
-    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>Eleusis review</title>
+    heads = "".join(f"<th>{esc(h)}</th>" for h in (
+        p_("review column", "turn"), p_("review column", "time"), p_("review column", "action"),
+        p_("review column", "verdict"), p_("review column", "read"), p_("review column", "why"),
+        p_("review column", "frame")))
+    page = f"""<!doctype html><html lang="{language()}"><head><meta charset="utf-8"><title>{esc(_("Eleusis review"))}</title>
 <style>body{{font-family:sans-serif;margin:2em}} img{{width:320px}} td{{vertical-align:top;padding:4px 8px}}
 tr.rejected td, tr.noplay-wrong td{{background:#fdd}} tr.accepted td, tr.noplay-right td{{background:#dfd}}
 .broken{{color:#b00}} .verified{{color:#070}} img.missing{{outline:3px solid #b00}}</style>
-</head><body><h1>Review of {esc(str(review.folder))}</h1>
-<p><b>Rule:</b> {esc(review.rule or 'sealed')} &mdash; {esc(review.seal_status)}</p>
+</head><body><h1>{esc(_("Review of {folder}", folder=review.folder))}</h1>
+<p><b>{esc(_("Rule:"))}</b> {esc(review.rule or _('sealed'))} &mdash; {esc(review.seal_status)}</p>
 <p class="{state}" id="verification"><b>{esc(verdict_line(review))}</b></p><ul class="broken">{problems}</ul>
-<table><tr><th>turn</th><th>time</th><th>action</th><th>verdict</th><th>read</th><th>why</th><th>frame</th></tr>
-{''.join(rows)}</table><h2>Troubles</h2><ul>{troubles or '<li>none</li>'}</ul>
-{''.join(f'<p>note: {esc(n)}</p>' for n in review.notes)}{scores_html(review.folder)}</body></html>"""
+<table><tr>{heads}</tr>
+{''.join(rows)}</table><h2>{esc(_("Troubles"))}</h2><ul>{troubles or '<li>' + esc(_('none')) + '</li>'}</ul>
+{''.join('<p>' + esc(_('note: {note}', note=n)) + '</p>' for n in review.notes)}{scores_html(review.folder)}</body></html>"""
     out.write_text(page, encoding="utf-8")
     return out

@@ -24,6 +24,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from dealer.narrate import explain_verdict
 from dealer.recording import (
     RECORD_FILE,
     Frame,
@@ -39,7 +40,6 @@ from dealer.recording import (
 from engine.cards import Card, CardParseError
 from engine.errors import RecordError, RoundError, RoundSetupError
 from engine.events import Action, RoundStarted, TurnOutcome
-from engine.explain import explain
 from engine.record import format_record, parse_record
 from engine.round import Round
 from engine.rules import resolve_rule
@@ -251,7 +251,7 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
         except RoundError as exc:
             problems.append(Problem(_where(rec, turn.line), f"the engine refuses this turn: {exc}"))
             break
-        turns[k] = dataclasses.replace(turn, outcome=outcome, why=explain(rule, line_before, turn.action))
+        turns[k] = dataclasses.replace(turn, outcome=outcome, why=explain_verdict(rule, line_before, turn.action))
         _compare(rec, turn, outcome, problems)
     return Rebuilt(start, tuple(turns), rule, rnd, text)
 

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from dealer.i18n import LANGUAGES, _
+
 __all__ = ["register", "run", "run_verify"]
 
 _SEAL_HELP = "the seal shown at the table before the deal (sha256:... or 64 hex digits)"
@@ -36,6 +38,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--html", type=Path, default=None,
                         help="also write a page with the frames (default: RECORDING/review.html)")
     parser.add_argument("--no-html", action="store_true", help="print the text review only")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None,
+                        help="the review's language: en, ru or pt (default: the system locale, then English)")
     parser.set_defaults(run=run)
     verifying = subparsers.add_parser(
         "verify",
@@ -46,6 +50,8 @@ def register(subparsers: Any) -> None:
     verifying.add_argument("recording", type=Path, help="the recording folder (holds round.jsonl)")
     verifying.add_argument("--seal", default=None, help=_SEAL_HELP)
     verifying.add_argument("--log-hash", default=None, help=_HASH_HELP)
+    verifying.add_argument("--lang", choices=LANGUAGES, default=None,
+                           help="the language: en, ru or pt (default: the system locale, then English)")
     verifying.set_defaults(run=run_verify)
 
 
@@ -68,10 +74,10 @@ def run_verify(args: argparse.Namespace) -> int:
         return 2
     print(f"{review.folder}: {review.seal_status}")
     for note in review.notes:
-        print(f"note: {note}")
+        print(_("note: {note}", note=note))
     print(verdict_line(review))
     for problem in review.problems:
-        print(f"  BROKEN {problem}")
+        print("  " + _("BROKEN {problem}", problem=problem))
     return 0 if review.verified else 1
 
 
@@ -100,14 +106,14 @@ def run(args: argparse.Namespace) -> int:
         except FixError as exc:
             print(f"eleusis review: {exc}", file=sys.stderr)
             return 2
-        print("What if " + ", ".join(args.fix) + " (the recording is not changed):")
+        print(_("What if {fixes} (the recording is not changed):", fixes=", ".join(args.fix)))
         print("\n".join(f"  {line}" for line in changes))
     if not args.no_html and not fixes:
         out = args.html or (review.folder / "review.html")
         try:
             review_html(review, out)
         except OSError as exc:
-            print(f"eleusis review: cannot write {out}: {exc}", file=sys.stderr)
+            print(_("eleusis review: cannot write {path}: {error}", path=out, error=exc), file=sys.stderr)
             return 2
-        print(f"page: {out}")
+        print(_("page: {path}", path=out))
     return 0 if review.verified else 1

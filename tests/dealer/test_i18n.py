@@ -43,7 +43,7 @@ def test_every_message_in_the_source_is_translated(lang: str) -> None:
 
 # Modules still being restructured by another helper (dealer-pipeline, trust): converted
 # once that lands. Everything else that speaks in a round must go through the catalogs.
-PENDING = ("dealer/commands/review.py",)
+PENDING: tuple[str, ...] = ()
 
 
 def test_no_sentence_skips_the_catalogs() -> None:
@@ -236,3 +236,45 @@ def test_a_broken_catalog_is_named_with_its_line(tmp_path: Path) -> None:
 def test_untranslated_english_stays_english() -> None:
     with use_language("ru"):
         assert _("no such message in any catalog") == "no such message in any catalog"
+
+
+# -- the review page ------------------------------------------------------------------------
+def test_the_reasons_are_engine_explain_in_english_and_translated_otherwise() -> None:
+    import random
+
+    from dealer.narrate import explain_verdict
+    from engine.cards import all_kinds
+    from engine.events import Attempt, BecomeProphet, NoPlay
+    from engine.explain import explain
+    from engine.rules import LIBRARY
+
+    rng = random.Random(3)
+    deck = list(all_kinds())
+    for rule_id in sorted(LIBRARY)[:12]:
+        rule = LIBRARY[rule_id].rule
+        for _k in range(20):
+            line = rng.sample(deck, 3)
+            for action in (Attempt("Ana", tuple(rng.sample(deck, rng.randint(1, 3)))),
+                           NoPlay("Bo", tuple(rng.sample(deck, 4))), BecomeProphet("Cy")):
+                assert explain_verdict(rule, line, action) == explain(rule, line, action)  # type: ignore[arg-type]
+    rule = LIBRARY["alternate-colour"].rule
+    with use_language("ru"):
+        why = explain_verdict(rule, parse_cards("7H 4C"), Attempt("Bo", parse_cards("QC")))
+    assert why == "По правилу карта QC не может идти после 4C (P2), поэтому вся попытка уходит в боковую ветвь (P4)."
+
+
+def test_the_review_page_speaks_the_readers_language(tmp_path: Path) -> None:
+    from dealer.review import build_review, review_html, review_text
+    from tests.dealer.recorded_round import record_round
+
+    r = record_round(tmp_path / "r")
+    with use_language("ru"):
+        review = build_review(r.folder)
+        text = review_text(review)
+        page = review_html(review, tmp_path / "page.html").read_text(encoding="utf-8")
+    assert "ход 2 на 9.5 с: Bo: play QC -> отвергнуто, берёт 2 карты" in text
+    assert "ПОДТВЕРЖДЕНО" in text and "раскрыто; печать" in text
+    assert '<html lang="ru">' in page and "<th>решение</th>" in page and "Проблемы за столом" in page
+    assert "По правилу карта QC не может идти после 4C" in page
+    for english in ("Review of", "<th>verdict</th>", "Troubles", "draws"):
+        assert english not in page
