@@ -203,7 +203,7 @@ def scores_rows(game: Game) -> tuple[list[str], list[list[str]]]:
     >>> scores_rows(g)
     (['', 'round 1', 'total'], [['Ana', '1', '1'], ['Bo', '2', '2 *'], ['Cy', '0', '0']])
     """
-    header = [""] + [f"round {i + 1}" for i in range(len(game.rounds))] + ["total"]
+    header = [""] + [_("round {n}", n=i + 1) for i in range(len(game.rounds))] + [_("total")]
     totals = game.totals()
     leaders = set(game.leaders()) if game.rounds else set()
     rows = []
@@ -211,7 +211,7 @@ def scores_rows(game: Game) -> tuple[list[str], list[list[str]]]:
         cells = [name]
         for played in game.rounds:
             if played.dealer == name:
-                cells.append(f"{played.result.dealer} (God)")
+                cells.append(_("{score} (God)", score=played.result.dealer))
             else:
                 cells.append(str(played.result.scores.get(name, "")))
         cells.append(f"{totals[name]} *" if name in leaders else str(totals[name]))
@@ -229,11 +229,13 @@ def scores_html(round_folder: Path) -> str:
     try:
         game = GameFolder.open(game_dir).game
     except GameError as exc:
-        return f"<h2>Game</h2><p class='broken'>The game's scores cannot be shown: {esc(str(exc))}</p>"
+        return (f"<h2>{esc(_('Game'))}</h2><p class='broken'>"
+                f"{esc(_('The game scores cannot be shown: {error}', error=exc))}</p>")
     header, rows = scores_rows(game)
     head = "".join(f"<th>{esc(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)
     end = announce_winner(game) if game.complete else announce_totals(game)
-    return (f"<h2 id='game-scores'>Game: {len(game.rounds)} of {game.planned} rounds (G5)</h2>"
-            f"<table class='scores'><tr>{head}</tr>{body}</table><p>{esc(end)} "
-            "(* the leader; God's score is the dealer's score, G4)</p>")
+    title = _("Game: {n} of {planned} rounds (G5)", n=len(game.rounds), planned=game.planned)
+    legend = _("(* the leader; God's score is the dealer's score, G4)")
+    return (f"<h2 id='game-scores'>{esc(title)}</h2>"
+            f"<table class='scores'><tr>{head}</tr>{body}</table><p>{esc(end)} {esc(legend)}</p>")
