@@ -41,7 +41,11 @@ def register(subparsers: Any) -> None:
                         help="go on with a round that was interrupted (Ctrl-C, a crash, a power cut): its "
                         "recording folder; the video goes on after the last decision, a camera goes on now")
     parser.add_argument("--players", default=None, help="seats from the dealer's left, e.g. 'Ana Bo Cy Dee' (C2, C5)")
-    parser.add_argument("--rule", default=None, help="the secret rule: a library id or a rule text (R1)")
+    parser.add_argument("--rule", default=None, metavar="-",
+                        help="'-': type the secret rule unseen (or pipe it on standard input). A rule written "
+                        "here is refused: it would show in the process list (R2). Default: the machine draws one")
+    parser.add_argument("--rule-file", type=Path, default=None, metavar="FILE",
+                        help="the secret rule (a library id or a rule text) in a file (R1)")
     parser.add_argument("--hand", type=hand_size, default=None, help="cards dealt to each player (C3, default 14)")
     parser.add_argument("--allow-rejected-rule", action="store_true",
                         help="play a rule text even though the rule checker rejects it (see `eleusis rules check`)")
@@ -152,9 +156,22 @@ def announce_difficulty(tier: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from dealer.voice import VoiceError, open_voice
 
-    if args.rule and args.difficulty:
+    if (args.rule or args.rule_file) and args.difficulty:
         print(_("eleusis play: give --rule or --difficulty, not both"), file=sys.stderr)
         return 2
+    from dealer.inputs import InputError
+    from dealer.secret_rule import read_secret_rule
+
+    if args.record is not None and args.rule_file is not None:
+        print("eleusis play: --rule-file cannot be used with --record: the game record names the rule",
+              file=sys.stderr)
+        return 2
+    if args.record is None:
+        try:  # R2: never from the command line itself (dealer/secret_rule.py)
+            args.rule = read_secret_rule(args.rule, args.rule_file)
+        except InputError as exc:
+            print(f"eleusis play: {exc}", file=sys.stderr)
+            return 2
     problem = input_problem(args)
     if problem is not None:
         print(f"eleusis play: {problem}", file=sys.stderr)

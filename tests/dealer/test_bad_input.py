@@ -101,8 +101,12 @@ CASES: list[Case] = [
      lambda t: ["calibrate", "table", "--headless", "--image", _write(t, "x.png", _png_claiming(8, 8)),
                 "--layout", _write(t, "l.json", bytes(range(256)))],
      "l.json': not UTF-8 text (byte 128): not a table layout"),
-    ("play --rule false", lambda t: ["play", "--video", VIDEO, "--players", "Ana Bo Cy", "--rule", "false"],
+    ("play --rule-file: false", lambda t: ["play", "--video", VIDEO, "--players", "Ana Bo Cy",
+                                           "--rule-file", _write(t, "rule.txt", b"false")],
      "--rule: the rule checker rejects this rule (unfair: only 0 of 52 kinds are legal"),
+    ("play --rule TEXT (it would show in ps)", lambda t: ["play", "--video", VIDEO, "--players", "Ana Bo Cy",
+                                                          "--rule", "alternate-colour"],
+     "--rule TEXT would show the secret rule to anyone who lists the processes"),
     *[(f"play --record with {opt}", lambda t, opt=opt, val=val: ["play", "--record", RECORD, opt, val],  # type: ignore[misc]
        f"{opt} cannot be used with --record") for opt, val in
       (("--out", "somewhere"), ("--players", "Ana Bo Cy"), ("--rule", "alternate-colour"), ("--hand", "5"))],

@@ -16,7 +16,9 @@ VIDEO = str(DEMO_VIDEO)
         (["--video", "/no/such/table.mp4", "--players", "Ana Bo Cy"], "no such file"),
         (["--video", VIDEO, "--players", "Ana Bo"], "2 players: a round needs 3 to 8 (C2)"),
         (["--video", VIDEO, "--players", "Ana Bo Ana"], "sits twice"),
-        (["--video", VIDEO, "--players", "Ana Bo Cy", "--rule", "if prev.red card"], "line 1, column 13"),
+        (["--video", VIDEO, "--players", "Ana Bo Cy", "--rule-file", "RULE:if prev.red card"], "line 1, column 13"),
+        (["--video", VIDEO, "--players", "Ana Bo Cy", "--rule", "alternate-colour"], "lists the processes (ps)"),
+        (["--video", VIDEO, "--players", "Ana Bo Cy", "--rule-file", "RULE:  \n"], "no rule given"),
         (["--video", VIDEO], "name the players"),
     ],
 )
@@ -24,6 +26,10 @@ def test_bad_input_is_named_and_nothing_is_recorded(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
     out = tmp_path / "rec"
+    for k, arg in enumerate(args):  # "RULE:text": a rule file holding text
+        if arg.startswith("RULE:"):
+            (tmp_path / "rule.txt").write_text(arg[5:], encoding="utf-8")
+            args = [*args[:k], str(tmp_path / "rule.txt"), *args[k + 1:]]
     assert main(["play", *args, "--voice", "text", "--out", str(out)]) == 2
     assert message in capsys.readouterr().err
     assert not out.exists()

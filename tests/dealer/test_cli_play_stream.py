@@ -24,7 +24,8 @@ def test_a_round_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pyte
     # given the shipped table video served as a phone IP-camera app serves it (127.0.0.1 only, bounded)
     out = tmp_path / "rec"
     with MjpegServer(shipped_video(), fps=STREAM_FPS, max_seconds=120) as url:
-        code = main(["play", "--camera", url, "--players", DEMO_PLAYERS, "--rule", DEMO_RULE,
+        (tmp_path / "rule.txt").write_text(DEMO_RULE, encoding="utf-8")
+        code = main(["play", "--camera", url, "--players", DEMO_PLAYERS, "--rule-file", str(tmp_path / "rule.txt"),
                      "--hand", str(DEMO_HAND), "--settle", str(SETTLE_S), "--voice", "text", "--out", str(out)])
     captured = capsys.readouterr()
     # then the dealer says what the stream gives, and deals the whole round from it
