@@ -16,6 +16,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -60,10 +61,13 @@ def _run(args: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
 
 def play_video(video: Path, script: ScriptedRound, out: Path, timeout: float = 900.0) -> tuple[float, str]:
     """``eleusis play --video`` on the film; returns (wall seconds, its output)."""
-    start = time.perf_counter()
-    proc = _run(["play", "--video", str(video), "--players", " ".join(script.players), "--rule", script.rule,
-                 "--hand", str(script.hand), "--out", str(out), "--voice", "text"], timeout)
-    wall = time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as secret:  # the rule never goes on a command line (R2)
+        rule_file = Path(secret) / "rule.txt"
+        rule_file.write_text(script.rule, encoding="utf-8")
+        start = time.perf_counter()
+        proc = _run(["play", "--video", str(video), "--players", " ".join(script.players), "--rule-file",
+                     str(rule_file), "--hand", str(script.hand), "--out", str(out), "--voice", "text"], timeout)
+        wall = time.perf_counter() - start
     if proc.returncode not in (0, 3):
         raise RuntimeError(f"eleusis play exited {proc.returncode}: {proc.stderr[-2000:]}")
     return wall, proc.stdout + proc.stderr

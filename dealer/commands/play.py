@@ -108,6 +108,7 @@ def input_problem(args: argparse.Namespace) -> str | None:
         return None
     if args.record is not None:
         given = [name for name, value in (("--players", args.players), ("--rule", args.rule),
+                                          ("--rule-file", args.rule_file),
                                           ("--hand", args.hand), ("--out", args.out)) if value is not None]
         if given:
             return (f"{', '.join(given)} cannot be used with --record: the game record names the players, "
@@ -162,10 +163,6 @@ def run(args: argparse.Namespace) -> int:
     from dealer.inputs import InputError
     from dealer.secret_rule import read_secret_rule
 
-    if args.record is not None and args.rule_file is not None:
-        print("eleusis play: --rule-file cannot be used with --record: the game record names the rule",
-              file=sys.stderr)
-        return 2
     if args.record is None:
         try:  # R2: never from the command line itself (dealer/secret_rule.py)
             args.rule = read_secret_rule(args.rule, args.rule_file)
