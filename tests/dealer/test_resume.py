@@ -25,7 +25,9 @@ from engine.rules import resolve_rule
 
 VIDEO = ROOT / "dealer" / "data" / "demo-table.mp4"
 RULE = "alternate-colour"
-PLAY = ["play", "--video", str(VIDEO), "--players", "Ana Bo Cy", "--rule", RULE, "--hand", "5", "--voice", "text"]
+RULE_FILE = Path(__file__).resolve().parent / "data" / "alternate-colour.rule"  # never --rule TEXT (R2)
+PLAY = ["play", "--video", str(VIDEO), "--players", "Ana Bo Cy", "--rule-file", str(RULE_FILE), "--hand", "5",
+        "--voice", "text"]
 KILLS = 20
 pytestmark = pytest.mark.skipif(not VIDEO.exists(), reason="the shipped table video is not built")
 
