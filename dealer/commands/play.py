@@ -101,6 +101,7 @@ def input_problem(args: argparse.Namespace) -> str | None:
     None when nothing is. A rule text must pass the checker unless --allow-rejected-rule."""
     if args.resume is not None:
         given = [name for name, value in (("--players", args.players), ("--rule", args.rule), ("--hand", args.hand),
+                                          ("--rule-file", args.rule_file),
                                           ("--out", args.out), ("--record", args.record)) if value is not None]
         if given:
             return (f"{', '.join(given)} cannot be used with --resume: the recording holds the players, the "
@@ -163,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer.inputs import InputError
     from dealer.secret_rule import read_secret_rule
 
-    if args.record is None:
+    if args.record is None and args.resume is None:
         try:  # R2: never from the command line itself (dealer/secret_rule.py)
             args.rule = read_secret_rule(args.rule, args.rule_file)
         except InputError as exc:
