@@ -37,7 +37,7 @@ ROUND_MODULES = (
     "dealer/narrate.py", "dealer/session.py", "dealer/live.py", "dealer/layout_watch.py",
     "dealer/table_protocol.py", "dealer/demo.py", "dealer/review.py", "dealer/commands/play.py",
     "dealer/commands/review.py", "dealer/observer.py", "dealer/keys.py", "dealer/seal_show.py",
-    "dealer/games.py", "dealer/commands/game.py", "dealer/table_view.py", "dealer/view_outlet.py",
+    "dealer/games.py", "dealer/commands/game.py", "dealer/commands/judge.py", "dealer/table_view.py", "dealer/view_outlet.py",
 )
 _SPEAKERS = {"say", "_say", "_trouble", "report_trouble", "print", "trouble", "Trouble", "Said"}
 _INTENT_FIELDS = {"say", "trouble", "text"}

@@ -26,12 +26,13 @@ from collections.abc import Callable
 from typing import TextIO
 from dataclasses import dataclass, field, replace
 
+from dealer.i18n import N_
 from dealer.table_protocol import TableView, Token
 
 __all__ = ["KEY_HELP", "KeyState", "stdin_keys"]
 
-KEY_HELP = ("keys: n no play, p prophet, a accept, r reject (1-9 names a card for a no play), "
-            "j judge now, o go on with the layout as it lies, u undo the last verdict, q end the round")
+KEY_HELP = N_("keys: n no play, p prophet, a accept, r reject (1-9 names a card for a no play), "
+              "j judge now, o go on with the layout as it lies, u undo the last verdict, q end the round")
 
 
 @dataclass

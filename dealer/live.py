@@ -194,7 +194,7 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
             show_seal(session.seal.commitment, out)
         outlets.deliver(session.begin())
     if keys is not None:
-        print(KEY_HELP, file=sys.stderr)
+        print(_(KEY_HELP), file=sys.stderr)
     code, frames, last_message, interrupted = 0, 0, "", False
     try:
         for frame in frames_in:

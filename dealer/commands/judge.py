@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from dealer.i18n import LANGUAGES, _
 from dealer.inputs import InputError, read_text_file
 from dealer.narrate import describe_result, describe_turn
 from engine.errors import RecordError
@@ -33,6 +34,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--say", action="store_true", help="say the verdicts aloud (printed as well)")
     parser.add_argument("--wav-dir", type=Path, default=None, help="with --say: keep the spoken sentences as WAV files here")
     parser.add_argument("--reveal", action="store_true", help="print the rule after the result (G6)")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None,
+                        help="the sentences' language: en, ru or pt (default: the system locale, then English)")
     parser.add_argument("--layout", action="store_true", help="print the table at the end: main line and branches (P5)")
     parser.set_defaults(run=run)
 
@@ -47,7 +50,7 @@ def _sentences(judgement: Judgement, reveal: bool) -> list[tuple[int | None, str
         out.append((number, describe_turn(turn)))
     out.append((None, describe_result(judgement.round.result())))
     if reveal:
-        out.append((None, f"The rule was: {judgement.record.start.rule}."))  # G6
+        out.append((None, _("The rule was: {rule}.", rule=judgement.record.start.rule)))  # G6
     return out
 
 
@@ -68,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     sentences = _sentences(judgement, args.reveal)
     if not args.say:
         for number, sentence in sentences:
-            print(f"line {number}: {sentence}" if number is not None else sentence)
+            print(_("line {line}: {sentence}", line=number, sentence=sentence) if number is not None else sentence)
         if args.layout:
             print(judgement.round.layout.describe())
         return 0
