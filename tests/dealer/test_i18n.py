@@ -278,3 +278,43 @@ def test_the_review_page_speaks_the_readers_language(tmp_path: Path) -> None:
     assert "По правилу карта QC не может идти после 4C" in page
     for english in ("Review of", "<th>verdict</th>", "Troubles", "draws"):
         assert english not in page
+
+
+# -- whole commands in a language ---------------------------------------------------------------
+GAME_ROUNDS = (
+    "players: Bo Cy Dee Ana\nrule: alternate-colour\nstart: AH\nhand: 2\nBo: play 3D\nCy: play 5S 6H\n",
+    "players: Cy Dee Ana Bo\nrule: alternate-colour\nstart: AH\nhand: 2\nCy: play 2C\nDee: play 4D 5S\n",
+)
+
+
+def test_a_whole_game_is_said_in_russian(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dealer.cli import main
+
+    records = []
+    for k, text in enumerate(GAME_ROUNDS):
+        records.append(tmp_path / f"r{k}.eleusis")
+        records[-1].write_text(text, encoding="utf-8")
+    try:
+        assert main(["game", "--lang", "ru", "--players", "Ana Bo Cy Dee", "--rounds", "2", "--voice", "text",
+                     "--out", str(tmp_path / "game"), "--record", *map(str, records)]) == 0
+    finally:
+        from dealer.i18n import set_language
+
+        set_language("en")
+    said = [line.removeprefix("dealer: ") for line in capsys.readouterr().out.splitlines()
+            if line.startswith("dealer: ")]
+    assert "Сдача номер 1, всего сдач: 2. Ведущий — машина; ходит Ana. Места слева направо: Bo, Cy, Dee, Ana." in said
+    assert said[-1] == "Cy выигрывает партию: восемь очков."
+    assert [s for s in said if not re.search("[а-яё]", s)] == []
+
+
+def test_the_system_locale_speaks_when_no_lang_is_given() -> None:
+    import os
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, LANG="pt_PT.UTF-8", LC_ALL="", LANGUAGE="", PYTHONPATH=str(root))
+    done = subprocess.run([sys.executable, "-m", "dealer", "judge", str(root / "examples" / "demo-round.eleusis")],
+                          capture_output=True, text=True, env=env, cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert "linha 8: Dee joga 10S: jogada rejeitada, vai para a linha lateral." in done.stdout
