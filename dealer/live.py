@@ -21,7 +21,7 @@ import numpy as np
 
 from calibration.layout import TableLayout
 from dealer.happenings import Happening
-from dealer.i18n import _
+from dealer.i18n import _, language
 from dealer.keys import KEY_HELP, KeyState, stdin_keys
 from dealer.observer import FrameReader, Observation, TableObserver
 from dealer.camera_pause import DEFAULT_WAIT_S, paused_frames
@@ -135,7 +135,8 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
         else:
             discard_unstarted(out)  # a round stopped before its seal: nothing was dealt, start again
             recorder = RecordingWriter(out, {"players": list(config.players), "hand": config.hand_size,
-                                             "decks": config.decks, "source": str(options.video or options.camera)})
+                                             "decks": config.decks, "source": str(options.video or options.camera),
+                                             "lang": language()})  # the review speaks it by default
     except (FileExistsError, OSError, ValueError) as exc:
         print(f"eleusis play: {exc}", file=sys.stderr)
         return 2

@@ -56,11 +56,15 @@ def register(subparsers: Any) -> None:
 
 
 def _load(args: argparse.Namespace, command: str) -> Any:
-    from dealer.recording import LoadError
+    from dealer.i18n import set_language
+    from dealer.recording import LoadError, load_recording
     from dealer.review import build_review
 
     try:
-        return build_review(args.recording, seal=args.seal, log_hash=args.log_hash)
+        recording = load_recording(args.recording)
+        if args.lang is None and recording.header.get("lang") in LANGUAGES:
+            set_language(recording.header["lang"])  # the language the round was dealt in
+        return build_review(args.recording, seal=args.seal, log_hash=args.log_hash, recording=recording)
     except LoadError as exc:
         print(f"eleusis {command}: {exc}", file=sys.stderr)
         return None

@@ -98,6 +98,13 @@ def test_the_first_command_deals_the_shipped_round_aloud_in_each_language(
     assert len(wavs) == len(said) >= 12
     problems = [p for wav, sentence in zip(wavs, said, strict=True) for p in speech_problems(wav, sentence)]
     assert problems == []
+    # the review, with no --lang, is in the language the round was dealt in
+    try:
+        assert main(["review", str(out), "--no-html"]) == 0
+    finally:
+        set_language("en")
+    verified = {"en": "VERIFIED:", "ru": "ПОДТВЕРЖДЕНО:", "pt": "VERIFICADO:"}[lang]
+    assert verified in capsys.readouterr().out
 
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
