@@ -15,7 +15,8 @@ u     undo: take back the last verdict (a misread card); the player plays again
 q     end the round here (scored as it stands)
 ====  =====================================================================
 
-Keys come from the terminal (a letter then Enter), read without blocking the camera.
+Keys come from the terminal (a letter then Enter), read without blocking the camera, and
+from the window of the view of the table (a letter), when it is shown.
 """
 
 from __future__ import annotations

@@ -160,6 +160,8 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
                                outlets.say, wait_s=options.camera_wait_s)
     view = _view(options, session, recorder)
     outlets.listeners.append(view)
+    if view.window is not None and not view.window.headless:  # keys pressed in the view's window count too
+        keys = view.window.key_source(keys)
     try:
         return _loop(stream, observer, session, outlets, out, options, keys, view, opening)
     finally:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -354,6 +354,7 @@ class TableWindow:
                  fullscreen: bool = False) -> None:
         self.title = title
         self.fullscreen = fullscreen
+        self._keys: list[str] = []
         self.headless = (not has_display()) if headless is None else headless
         self._open = False
 
@@ -369,7 +370,24 @@ class TableWindow:
                 cv2.setWindowProperty(self.title, cv2.WND_PROP_FULLSCREEN, cv2.WINDOW_FULLSCREEN)
             self._open = True
         cv2.imshow(self.title, picture)
-        cv2.waitKey(1)
+        self._take_key(cv2.waitKey(1))
+
+    def _take_key(self, code: int) -> None:
+        if code != -1 and 32 <= (code & 0xFF) < 127:
+            self._keys.append(chr(code & 0xFF))
+
+    def key_source(self, other: Callable[[], str] | None = None) -> Callable[[], str]:
+        """A key poll (dealer/keys.py) that takes keys pressed in this window first,
+        then ``other``'s (the terminal's): the players can press n, p, a, r... on either."""
+
+        def poll() -> str:
+            if not self.headless and self._open:
+                self._take_key(cv2.waitKey(1))
+            if self._keys:
+                return self._keys.pop(0)
+            return other() if other is not None else ""
+
+        return poll
 
     def close(self) -> None:
         if self._open:

@@ -152,3 +152,14 @@ def test_the_window_shows_the_view_on_a_display(tmp_path: Path) -> None:
             log.close()
         server.kill()
         server.wait()
+
+
+def test_keys_pressed_in_the_window_come_before_the_terminals() -> None:
+    from dealer.table_view import TableWindow
+
+    window = TableWindow(headless=True)
+    terminal = iter(["n\n", ""])
+    poll = window.key_source(lambda: next(terminal))
+    window._take_key(ord("u"))  # as cv2.waitKey gives a key pressed in the window
+    window._take_key(-1)  # nothing pressed
+    assert [poll(), poll(), poll()] == ["u", "n\n", ""]
