@@ -28,6 +28,8 @@ from typing import Any
 
 from dealer.games import GameFolder, announce_round, announce_totals, announce_winner
 from dealer.i18n import LANGUAGES, Count, _
+from dealer.inputs import hand_size, settle_seconds
+from dealer.table_protocol import SETTLE_S
 from dealer.voice import Voice
 from engine.game import GameError
 from engine.rules.library import TIERS
@@ -54,7 +56,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--gods", default="", metavar="NAMES",
                         help="persons who are God (the dealer) in their own round instead of the machine (C2)")
     parser.add_argument("--rule", default=None, help="the secret rule of every round dealt by the machine (R1)")
-    parser.add_argument("--hand", type=int, default=None, help="cards dealt to each player (C3, default 14)")
+    parser.add_argument("--hand", type=hand_size, default=None, help="cards dealt to each player (C3, default 14)")
+    parser.add_argument("--settle", type=settle_seconds, default=SETTLE_S, metavar="SECONDS",
+                        help=f"how long cards must lie still before they are judged (default {SETTLE_S})")
     parser.add_argument("--profile", type=Path, default=None, help="table profile from `eleusis calibrate table`")
     parser.add_argument("--out", type=Path, default=None,
                         help="the game folder (default: games/<date-time>); an existing one goes on")
@@ -202,7 +206,7 @@ def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, deale
         voice.say(announce_difficulty(args.difficulty))
     options = LiveOptions(camera=args.camera, video=video, players=" ".join(seats), rule=rule,
                           hand=args.hand, profile=args.profile, out=folder, window=args.window,
-                          fullscreen=args.fullscreen,
+                          fullscreen=args.fullscreen, settle_s=args.settle,
                           title=_("Round {n} of {planned}", n=index + 1, planned=game.game.planned),
                           notes=notes)
     return run_live(options, voice)

@@ -45,6 +45,25 @@ def test_a_round_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pyte
     assert list(parse_cards(start.group(1))) + played == laid
 
 
+@pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
+def test_a_game_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # given a one-round game whose first dealer is Cy: the machine is God, Cy plays seated last (G5)
+    out = tmp_path / "game"
+    with MjpegServer(shipped_video(), fps=STREAM_FPS, max_seconds=120) as url:
+        code = main(["game", "--players", "Cy Ana Bo", "--rounds", "1", "--camera", url, "--rule", DEMO_RULE,
+                     "--hand", str(DEMO_HAND), "--settle", str(SETTLE_S), "--voice", "text", "--no-window",
+                     "--out", str(out)])
+    said = capsys.readouterr().out
+    # then the round is dealt from the stream, scored, and the game's winner said (the demo: Cy 8)
+    assert code == 0, said
+    assert "Round 1 of 1. The machine is God; Cy plays. Seats from the left: Ana, Bo, Cy." in said
+    assert said.rstrip().endswith("Cy wins the game with 8 points.")
+    # and the view of the table was kept at every verdict, and the review page shows the scores
+    assert len(list((out / "round-1" / "views").glob("*.jpg"))) >= 10
+    assert main(["review", str(out / "round-1"), "--html", str(tmp_path / "review.html")]) == 0
+    assert "<td>Cy</td><td>8</td><td>8 *</td>" in (tmp_path / "review.html").read_text(encoding="utf-8")
+
+
 def test_a_stream_that_is_not_there_is_named_and_nothing_is_recorded(tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     with _closed_port() as url:
