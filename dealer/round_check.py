@@ -26,6 +26,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from dealer.recording import EVENTS_FILE, RECORD_FILE
 from dealer.scripted_round import ScriptedRound, Timeline
 
 __all__ = ["RoundFigures", "compare_round", "judge_json", "play_video", "write_video"]
@@ -89,7 +90,7 @@ def _turn_key(turn: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def _events(out: Path) -> list[dict[str, Any]]:
-    path = out / "round.jsonl"
+    path = out / EVENTS_FILE
     if not path.exists():
         return []
     lines = path.read_text(encoding="utf-8").splitlines()[1:]
@@ -127,7 +128,7 @@ def compare_round(script: ScriptedRound, line: Timeline, out: Path, work: Path) 
         len(getattr(t.action, "cards", ())) + len(getattr(t.action, "hand", ())) for t in script.turns)
     truth = judge_json(script.record_text(), work / "scripted.eleusis")
     figures.scripted_scores = truth["scores"]
-    played_record = out / "round.eleusis"
+    played_record = out / RECORD_FILE
     events = _events(out)
     figures.troubles = [str(e.get("text", "")) for e in events if e.get("type") == "trouble"]
     if not played_record.exists():

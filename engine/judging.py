@@ -34,6 +34,9 @@ class Judgement:
 def judge_record(record: GameRecord, resolve_rule: RuleResolver) -> Judgement:
     """Replay ``record``; the first impossible line raises :class:`RecordError`."""
     rule_line = record.header_line("rule")
+    if record.start.rule.startswith("sealed "):  # a live round's record before the reveal (R2, G6)
+        raise RecordError(rule_line, "the rule is still sealed: this record can be judged after the reveal "
+                          "(R2, G6); `eleusis review` checks a recording meanwhile")
     try:
         rule = resolve_rule(record.start.rule)
     except ValueError as exc:

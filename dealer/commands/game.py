@@ -29,6 +29,7 @@ from typing import Any
 from dealer.games import GameFolder, announce_round, announce_totals, announce_winner
 from dealer.i18n import LANGUAGES, Count, _
 from dealer.inputs import hand_size, settle_seconds
+from dealer.recording import RECORD_FILE
 from dealer.table_protocol import SETTLE_S
 from dealer.voice import Voice
 from engine.game import GameError
@@ -179,8 +180,8 @@ def _deal_record(path: Path, folder: Path, seats: tuple[str, ...], voice: Voice)
     if tuple(players) != seats:
         return _error(f"{path}: players {' '.join(players)}, but this round seats {' '.join(seats)} (G5)")
     folder.mkdir(parents=True)
-    shutil.copyfile(path, folder / "round.eleusis")
-    return deal_record_aloud(folder / "round.eleusis", voice)
+    shutil.copyfile(path, folder / RECORD_FILE)
+    return deal_record_aloud(folder / RECORD_FILE, voice)
 
 
 def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, dealer: str | None,

@@ -99,3 +99,11 @@ def test_undone_verdicts_are_shown_and_left_out_of_the_round(tmp_path: Path) -> 
     assert [(i.action, i.undone) for i in review.items] == [("Ana: play 4C", False), ("Bo: play QC", True)]
     # the saved record still shows Bo's turn: review names the difference
     assert any("round.eleusis line 7" in str(p) for p in review.problems)
+
+
+def test_judging_a_record_before_the_reveal_says_it_is_sealed(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    record_round(tmp_path / "r", finish=False, lays=("7H", "4C"))
+    capsys.readouterr()
+    assert main(["judge", str(tmp_path / "r" / "round.eleusis")]) == 2
+    assert "line 2: the rule is still sealed: this record can be judged after the reveal" in capsys.readouterr().err
