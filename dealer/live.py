@@ -177,6 +177,8 @@ def _view(options: LiveOptions, session: DealerSession, recorder: RecordingWrite
                          fullscreen=options.fullscreen)
     if not window.headless:
         print(_("the view of the table is in its window"), file=sys.stderr)
+    elif window.why_headless:
+        print(_("no window for the view of the table: {why}", why=window.why_headless), file=sys.stderr)
     return ViewOutlet(lambda: session.round, window, recorder.save_view, options.title, options.notes)
 
 

@@ -17,6 +17,7 @@ accented names and sentences draw as well as English (``cv2.putText`` is ASCII-o
 from __future__ import annotations
 
 import os
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -47,7 +48,8 @@ BgrImage = npt.NDArray[np.uint8]
 RGB = tuple[int, int, int]
 
 VIEW_SIZE_WH = (1920, 1080)
-WINDOW_SIZE_WH = (1280, 720)  # the window's first size; it can be resized or made full screen
+WINDOW_SIZE_WH = (1280, 720)
+X_CONNECT_TIMEOUT_S = 1.0  # an X display that does not answer this fast is not there  # the window's first size; it can be resized or made full screen
 # The band of the last verdict: its colour says the verdict before the words are read.
 VERDICT_COLOURS: dict[str, RGB] = {
     "accepted": (30, 150, 60),  # green
@@ -341,10 +343,39 @@ def render_view(state: ViewState, size_wh: tuple[int, int] = VIEW_SIZE_WH) -> Bg
 
 
 def has_display() -> bool:
-    """Can a window be shown here? (Linux: an X or Wayland display; elsewhere: assume yes.)"""
+    """Can a window be shown here? On Linux: an X display (OpenCV's Qt draws through X, also
+    under Wayland's XWayland) that answers; a display that is set but does not answer would
+    make Qt abort the whole dealer. Elsewhere: assume yes."""
     if sys.platform.startswith("linux"):
-        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+        return x_display_answers(os.environ.get("DISPLAY", ""))
     return True
+
+
+def x_display_answers(display: str) -> bool:
+    """True when the X server named by ``display`` (":0", "unix:1", "localhost:10.0") accepts a connection.
+
+    >>> x_display_answers(""), x_display_answers("not a display")
+    (False, False)
+    """
+    host, sep, rest = display.rpartition(":")
+    number = rest.split(".")[0]
+    if not sep or not number.isdigit():
+        return False
+    try:
+        if host in ("", "unix"):
+            for address in (f"/tmp/.X11-unix/X{number}", f"\0/tmp/.X11-unix/X{number}"):  # file, abstract
+                try:
+                    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                        sock.settimeout(X_CONNECT_TIMEOUT_S)
+                        sock.connect(address)
+                    return True
+                except OSError:
+                    continue
+            return False
+        with socket.create_connection((host, 6000 + int(number)), timeout=X_CONNECT_TIMEOUT_S):
+            return True
+    except OSError:
+        return False
 
 
 class TableWindow:
@@ -356,6 +387,10 @@ class TableWindow:
         self.fullscreen = fullscreen
         self._keys: list[str] = []
         self.headless = (not has_display()) if headless is None else headless
+        self.why_headless = ""
+        if not self.headless and not has_display():  # asked for a window where none can open
+            self.headless = True
+            self.why_headless = f"no X display answers at DISPLAY={os.environ.get('DISPLAY', '')!r}"
         self._open = False
 
     def show(self, picture: BgrImage) -> None:

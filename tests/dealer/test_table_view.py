@@ -19,8 +19,10 @@ from dealer.table_view import (
     CameraPicture,
     SeenOutline,
     ViewState,
+    TableWindow,
     render_view,
     view_of_round,
+    x_display_answers,
 )
 from engine.judging import judge_text
 from engine.rules import resolve_rule
@@ -119,6 +121,7 @@ def test_the_window_shows_the_view_on_a_display(tmp_path: Path) -> None:
     server, display = _xvfb()
     shower = None
     try:
+        assert x_display_answers(display)
         env = dict(os.environ, DISPLAY=display, PYTHONPATH=str(ROOT))
         shown = tmp_path / "shown"
         log = (tmp_path / "window.log").open("wb")
@@ -163,3 +166,13 @@ def test_keys_pressed_in_the_window_come_before_the_terminals() -> None:
     window._take_key(ord("u"))  # as cv2.waitKey gives a key pressed in the window
     window._take_key(-1)  # nothing pressed
     assert [poll(), poll(), poll()] == ["u", "n\n", ""]
+
+
+def test_a_display_that_does_not_answer_gives_a_headless_view_not_an_abort(monkeypatch: pytest.MonkeyPatch) -> None:
+    # given DISPLAY naming an X server that is not there (Qt would abort the whole dealer on it)
+    monkeypatch.setenv("DISPLAY", ":987")
+    assert not x_display_answers(":987")
+    # when a window is asked for, then the view runs headless and says why
+    window = TableWindow(headless=False)
+    assert window.headless and "no X display answers at DISPLAY=':987'" in window.why_headless
+    window.show(np.zeros((8, 8, 3), np.uint8))  # shows nothing, and returns
