@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
 import sys
 from collections import deque
 from collections.abc import Iterator
@@ -100,9 +99,10 @@ def _error(message: str) -> int:
 
 
 def _has_display() -> bool:
-    if sys.platform.startswith("linux"):
-        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-    return True
+    """A display a preview window can open on (one that does not answer would make Qt abort)."""
+    from dealer.table_view import has_display
+
+    return has_display()
 
 
 def _table_source(args: argparse.Namespace) -> FrameSource:

@@ -19,6 +19,7 @@ from vision.synthetic import (
     render_flat_view,
     render_table_scene as render_scene,
 )
+import dealer.commands.calibrate as calibrate_command
 from dealer.cli import main
 
 LAYOUT = default_layout()
@@ -145,7 +146,7 @@ def test_given_a_display_when_previewed_then_the_zones_are_shown_and_s_checks_no
     video = write_video(tmp_path / "mat.avi", CLOSE, count=6)
     shown: list[np.ndarray] = []
     keys = iter([-1, -1, ord("s")])
-    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.setattr(calibrate_command, "_has_display", lambda: True)  # as if a display answered
     monkeypatch.setattr(cv2, "imshow", lambda _title, img: shown.append(img))
     monkeypatch.setattr(cv2, "waitKey", lambda _ms: next(keys, -1))
     monkeypatch.setattr(cv2, "destroyAllWindows", lambda: None)
