@@ -318,3 +318,21 @@ def test_the_system_locale_speaks_when_no_lang_is_given() -> None:
                           capture_output=True, text=True, env=env, cwd=root)
     assert done.returncode == 0, done.stderr
     assert "linha 8: Dee joga 10S: jogada rejeitada, vai para a linha lateral." in done.stdout
+
+
+def _words(text: str) -> str:
+    """The letters a reader sees: no {fields}, no `commands`, no --options or rule ids."""
+    text = re.sub(r"\{[^}]*\}|`[^`]*`|--[a-z-]+|\b[A-Z]\d\b|\b[A-Z]{2,}\b|\bsha256\w*|eleusis \w+:", " ", text)
+    return " ".join(re.findall(r"[^\W\d_]{2,}", text))
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_no_translation_is_the_english_copied(lang: str) -> None:
+    same_in_both = {"total", "Eleusis"}  # words Portuguese shares with English
+    for entry in parse_po(catalog_path(lang)):
+        if not entry.msgid or not _words(entry.msgid):
+            continue
+        for form in entry.msgstr:
+            assert form != entry.msgid or _words(form) in same_in_both, f"{lang}: {entry.msgid!r} is not translated"
+            if lang == "ru" and _words(form):
+                assert re.search("[а-яё]", _words(form)), f"ru: {form!r} has no Russian word"
