@@ -318,23 +318,32 @@ class Count(int):
 
 
 # -- translating -------------------------------------------------------------------------------
-def _fill(text: str, fields: dict[str, Any]) -> str:
-    return text.format(**fields) if fields else text
+def _fill(text: str, english: str, fields: dict[str, Any]) -> str:
+    """``text`` with its fields filled; a broken translation (a field the source does not
+    give, a stray brace) falls back to the English rather than stop the dealer mid-round
+    (tests/dealer/test_i18n.py keeps the shipped catalogs free of such)."""
+    if not fields:
+        return text
+    try:
+        return text.format(**fields)
+    except (KeyError, IndexError, ValueError):
+        return english.format(**fields)
 
 
 def _(msgid: str, **fields: Any) -> str:
     """``msgid`` in the current language, with ``{fields}`` filled when any are given."""
-    return _fill(_translations(_current).gettext(msgid), fields)
+    return _fill(_translations(_current).gettext(msgid), msgid, fields)
 
 
 def n_(singular: str, plural: str, n: int, **fields: Any) -> str:
     """The plural form for ``n`` in the current language, ``{n}`` and the fields filled."""
-    return _translations(_current).ngettext(singular, plural, n).format(n=Count(n), **fields)
+    english = singular if n == 1 else plural
+    return _fill(_translations(_current).ngettext(singular, plural, n), english, {"n": Count(n), **fields})
 
 
 def p_(context: str, msgid: str, **fields: Any) -> str:
     """``msgid`` in the role ``context`` (pgettext), fields filled when given."""
-    return _fill(_translations(_current).pgettext(context, msgid), fields)
+    return _fill(_translations(_current).pgettext(context, msgid), msgid, fields)
 
 
 def N_(msgid: str) -> str:

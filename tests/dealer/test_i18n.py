@@ -336,3 +336,10 @@ def test_no_translation_is_the_english_copied(lang: str) -> None:
             assert form != entry.msgid or _words(form) in same_in_both, f"{lang}: {entry.msgid!r} is not translated"
             if lang == "ru" and _words(form):
                 assert re.search("[а-яё]", _words(form)), f"ru: {form!r} has no Russian word"
+
+
+def test_a_broken_translation_falls_back_to_english_rather_than_stop_the_round() -> None:
+    from dealer.i18n import _fill
+
+    assert _fill("{who} кладёт {cardz}", "{who} plays {cards}", {"who": "Ана", "cards": "4C"}) == "Ана plays 4C"
+    assert _fill("{who} кладёт {", "{who} plays", {"who": "Ана"}) == "Ана plays"
