@@ -14,16 +14,18 @@ for a speech synthesiser; otherwise cards are written as on the record (``4C``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 
-from dealer.i18n import _, and_list, card_name, n_
+from dealer.i18n import Count, _, and_list, card_name, n_
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, EndReason, NoPlay, TurnOutcome, Verdict
 from engine.explain import first_illegal
 from engine.round import RoundResult
 from engine.rules.base import Rule
 
-__all__ = ["card_words", "describe_end", "describe_result", "describe_scores", "describe_turn", "explain_verdict"]
+__all__ = ["card_words", "describe_end", "describe_result", "describe_scores", "describe_turn", "explain_verdict",
+           "refusal_words"]
 
 
 def card_words(card: Card, role: str = "subject") -> str:
@@ -142,3 +144,34 @@ def explain_verdict(rule: Rule, line: Sequence[Card], action: Attempt | NoPlay |
     if not legal:
         return _("No card of the hand could follow {end}, so the no play was right (N2).", end=end)
     return _("{card} could follow {end}, so the no play was wrong (N3).", card=legal[0], end=end)
+
+
+# The engine's refusals (engine/round.py) a table can cause, said in the reader's language;
+# any other refusal is quoted as the engine words it.
+_REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"^it is (?P<next>\S+)'s turn, not (?P<who>\S+)'s \(C5\)$"),
+     lambda m: _("it is {next}'s turn, not {who}'s (C5)", next=m["next"], who=m["who"])),
+    (re.compile(r"^(?P<who>\S+) plays (?P<n>\d+) cards but holds (?P<held>\d+)$"),
+     lambda m: _("{who} plays {n} cards but holds {held}", who=m["who"], n=Count(int(m["n"])),
+                 held=Count(int(m["held"])))),
+    (re.compile(r"^(?P<who>\S+) shows (?P<n>\d+) cards but holds (?P<held>\d+) \(N1\)$"),
+     lambda m: _("{who} shows {n} cards but holds {held} (N1)", who=m["who"], n=Count(int(m["n"])),
+                 held=Count(int(m["held"])))),
+    (re.compile(r"^(?:playing|showing) (?P<card>\S+): (?P<copies>\d+) copies with the table, but (?P<decks>\d+) "
+                r"decks hold (?P=decks) \(C1\)$"),
+     lambda m: _("{card}: that would be copy number {copies}, but the decks hold only {decks} (C1)",
+                 card=m["card"], copies=m["copies"], decks=m["decks"])),
+)
+
+
+def refusal_words(text: str) -> str:
+    """An engine refusal ("it is Bo's turn, not Ana's (C5)") in the current language.
+
+    >>> refusal_words("it is Bo's turn, not Ana's (C5)")
+    "it is Bo's turn, not Ana's (C5)"
+    """
+    for pattern, words in _REFUSALS:
+        match = pattern.match(text)
+        if match:
+            return words(match)
+    return text

@@ -29,7 +29,7 @@ from dealer.happenings import (
 )
 from dealer.i18n import _, capital, n_, p_
 from dealer.layout_watch import LayoutWatch
-from dealer.narrate import card_words, describe_result, describe_turn
+from dealer.narrate import card_words, describe_result, describe_turn, refusal_words
 from dealer.table_protocol import SETTLE_S, Intent, TableProtocol, TableView
 from engine.cards import DEFAULT_DECKS, Card
 from engine.errors import RoundError
@@ -164,7 +164,7 @@ class DealerSession:
         except RoundError as exc:
             # Never judge on a wrong picture: say what is wrong, and let the table fix it.
             self.protocol.judged()
-            return [TroubleReported(self._t, frame, _("I cannot take that: {error}", error=exc))]
+            return [TroubleReported(self._t, frame, _("I cannot take that: {error}", error=refusal_words(str(exc))))]
         except RuleError:  # a rule played without the checker (--allow-rejected-rule) that cannot decide
             self.protocol.judged()
             return [TroubleReported(self._t, frame, _("The secret rule cannot decide this turn: it was played "

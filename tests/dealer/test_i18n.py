@@ -8,6 +8,7 @@ import re
 import shutil
 import string
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -343,3 +344,32 @@ def test_a_broken_translation_falls_back_to_english_rather_than_stop_the_round()
 
     assert _fill("{who} кладёт {cardz}", "{who} plays {cards}", {"who": "Ана", "cards": "4C"}) == "Ана plays 4C"
     assert _fill("{who} кладёт {", "{who} plays", {"who": "Ана"}) == "Ана plays"
+
+
+def test_the_engine_refusals_a_table_can_cause_are_said_in_the_language() -> None:
+    from dealer.narrate import refusal_words
+    from engine.errors import RoundError
+    from engine.events import Attempt, NoPlay
+    from engine.round import Round
+    from engine.rules import resolve_rule
+
+    def refusal(make: Callable[[str], Attempt | NoPlay]) -> str:
+        """What the engine says when the player on turn (2 cards, one deck) does ``make``."""
+        rnd = Round.new(resolve_rule("alternate-colour"), ("Ana", "Bo", "Cy"), parse_cards("7H"), hand_size=2, decks=1)
+        assert rnd.whose_turn is not None
+        with pytest.raises(RoundError) as exc:
+            rnd.apply(make(rnd.whose_turn))
+        return str(exc.value)
+
+    texts = [refusal(lambda who: Attempt(who, parse_cards("4C 9D 2S"))),  # more cards than held
+             refusal(lambda who: NoPlay(who, parse_cards("4C"))),  # fewer shown than held (N1)
+             refusal(lambda who: Attempt(who, parse_cards("7H")))]  # a second 7H from one deck (C1)
+    rnd = Round.new(resolve_rule("alternate-colour"), ("Ana", "Bo", "Cy"), parse_cards("7H"), hand_size=2)
+    other = next(p for p in ("Ana", "Bo", "Cy") if p != rnd.whose_turn)
+    with pytest.raises(RoundError) as exc:
+        rnd.apply(Attempt(other, parse_cards("4C")))
+    texts.append(str(exc.value))
+    with use_language("ru"):
+        said = [refusal_words(t) for t in texts]
+    assert all(re.search("[а-яё]", s) for s in said), list(zip(texts, said))
+    assert refusal_words(texts[0]) == texts[0]  # English: the engine's own words
