@@ -23,6 +23,7 @@ from calibration.layout import TableLayout
 from dealer.happenings import Happening
 from dealer.i18n import _, language
 from dealer.keys import KEY_HELP, KeyState, stdin_keys
+from dealer.narrate import status_words
 from dealer.observer import FrameReader, Observation, TableObserver
 from dealer.camera_pause import DEFAULT_WAIT_S, paused_frames
 from dealer.outlets import Outlets
@@ -214,7 +215,7 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                                                                    observer.tracker.homography, observer.layout))
             if obs.view is None:
                 if obs.message != last_message:
-                    print(_("table: {status}", status=obs.message), file=sys.stderr)
+                    print(_("table: {status}", status=status_words(obs.message)), file=sys.stderr)
                 last_message = obs.message
                 continue
             last_message = obs.message

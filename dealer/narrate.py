@@ -25,7 +25,7 @@ from engine.round import RoundResult
 from engine.rules.base import Rule
 
 __all__ = ["card_words", "describe_end", "describe_result", "describe_scores", "describe_turn", "explain_verdict",
-           "refusal_words"]
+           "refusal_words", "status_words"]
 
 
 def card_words(card: Card, role: str = "subject") -> str:
@@ -162,6 +162,31 @@ _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = 
      lambda m: _("{card}: that would be copy number {copies}, but the decks hold only {decks} (C1)",
                  card=m["card"], copies=m["copies"], decks=m["decks"])),
 )
+
+
+# The mat tracker's status lines (calibration/table.py), printed while the table is not seen.
+_STATUS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"^looking for the mat: fewer than (?P<n>\d+) mat markers in view$"),
+     lambda m: _("looking for the mat: fewer than {n} mat markers in view", n=m["n"])),
+    (re.compile(r"^mat lost: no mat markers for (?P<n>\d+) frames$"),
+     lambda m: _("mat lost: no mat markers for {n} frames", n=m["n"])),
+    (re.compile(r"^mat markers hidden this frame$"), lambda m: _("mat markers hidden this frame")),
+    (re.compile(r"^mat found \((?P<n>\d+) markers\)$"), lambda m: _("mat found ({n} markers)", n=m["n"])),
+    (re.compile(r"^mat steady$"), lambda m: _("mat steady")),
+    (re.compile(r"^the camera or the mat moved \((?P<px>\d+) px\); re-anchored$"),
+     lambda m: _("the camera or the mat moved ({px} px); re-anchored", px=m["px"])),
+    (re.compile(r"^ignored an odd frame \((?P<px>\d+) px off\) until it repeats$"),
+     lambda m: _("ignored an odd frame ({px} px off) until it repeats", px=m["px"])),
+)
+
+
+def status_words(text: str) -> str:
+    """A mat tracker status line in the current language (unknown lines as they are)."""
+    for pattern, words in _STATUS:
+        match = pattern.match(text)
+        if match:
+            return words(match)
+    return text
 
 
 def refusal_words(text: str) -> str:

@@ -373,3 +373,21 @@ def test_the_engine_refusals_a_table_can_cause_are_said_in_the_language() -> Non
         said = [refusal_words(t) for t in texts]
     assert all(re.search("[а-яё]", s) for s in said), list(zip(texts, said))
     assert refusal_words(texts[0]) == texts[0]  # English: the engine's own words
+
+
+def test_every_mat_tracker_status_line_is_translated() -> None:
+    import ast
+
+    from dealer.narrate import status_words
+
+    source = (Path(__file__).resolve().parents[2] / "calibration" / "table.py").read_text(encoding="utf-8")
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "TrackUpdate" and len(node.args) == 6:
+            text = node.args[5]
+            parts = text.values if isinstance(text, ast.JoinedStr) else [text]
+            lines.append("".join(p.value if isinstance(p, ast.Constant) else "7" for p in parts))  # type: ignore[misc]
+    assert len(lines) >= 7
+    with use_language("ru"):
+        said = [status_words(line) for line in lines]
+    assert [line for line, s in zip(lines, said) if not re.search("[а-яё]", s)] == []
