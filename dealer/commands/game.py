@@ -28,7 +28,8 @@ from typing import Any
 
 from dealer.games import GameFolder, announce_round, announce_totals, announce_winner
 from dealer.i18n import LANGUAGES, Count, _
-from dealer.inputs import hand_size, settle_seconds
+from dealer.inputs import InputError, hand_size, settle_seconds
+from dealer.secret_rule import read_secret_rule
 from dealer.recording import RECORD_FILE
 from dealer.table_protocol import SETTLE_S
 from dealer.voice import Voice
@@ -56,7 +57,11 @@ def register(subparsers: Any) -> None:
                         help="rounds in the game (default: one per person, so everyone deals once, G5)")
     parser.add_argument("--gods", default="", metavar="NAMES",
                         help="persons who are God (the dealer) in their own round instead of the machine (C2)")
-    parser.add_argument("--rule", default=None, help="the secret rule of every round dealt by the machine (R1)")
+    parser.add_argument("--rule", default=None, metavar="-",
+                        help="'-': type the secret rule of the rounds the machine deals unseen (or pipe it on "
+                        "standard input); a rule written here is refused (R2). Default: the machine draws one")
+    parser.add_argument("--rule-file", type=Path, default=None, metavar="FILE",
+                        help="the secret rule of the rounds the machine deals, in a file (R1)")
     parser.add_argument("--hand", type=hand_size, default=None, help="cards dealt to each player (C3, default 14)")
     parser.add_argument("--settle", type=settle_seconds, default=SETTLE_S, metavar="SECONDS",
                         help=f"how long cards must lie still before they are judged (default {SETTLE_S})")
@@ -113,6 +118,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.camera is None and args.video is None and args.record is None:
         return _error("give the table: --camera N|URL, --video FILE... or --record FILE...")
+    try:
+        args.rule = read_secret_rule(args.rule, args.rule_file)  # never from the command line itself (R2)
+    except InputError as exc:
+        return _error(str(exc))
     try:
         game = _open_or_create(args)
     except (GameError, OSError) as exc:
@@ -196,7 +205,7 @@ def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, deale
         rule = _ask_rule(dealer, args.rule)
         if rule is None:
             return _error(f"round {index + 1}: {dealer} is God and must type the rule (run in a terminal) "
-                          "or give it with --rule")
+                          "or give it with --rule-file")
     elif args.camera is not None and index > 0 and sys.stdin.isatty():
         input(_("Round {n}: shuffle, deal {hand} cards each, then press Enter. ", n=index + 1,
                 hand=Count(args.hand or 14)))
@@ -214,7 +223,7 @@ def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, deale
 
 
 def _ask_rule(dealer: str, given: str | None) -> str | None:
-    """God's rule, typed unseen at the terminal (R1); the given --rule when no one can type."""
+    """God's rule, typed unseen at the terminal (R1); the --rule-file's when no one can type."""
     if not sys.stdin.isatty():
         return given
     import getpass

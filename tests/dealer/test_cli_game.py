@@ -98,6 +98,7 @@ def test_a_single_winner_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[
     (["--players", "Ana Bo Cy Dee", "--rounds", "0", "--record", "{r1}"], "at least 1"),
     (["--players", "Ana Bo Cy Dee"], "give the table"),
     (["--record", "{r1}"], "name everyone at the table"),
+    (["--players", "Ana Bo Cy Dee", "--rule", "alternate-colour", "--record", "{r1}"], "would show the secret rule"),
 ])
 def test_bad_game_input_is_named_with_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                             args: list[str], message: str) -> None:

@@ -50,7 +50,9 @@ def test_a_game_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pytes
     # given a one-round game whose first dealer is Cy: the machine is God, Cy plays seated last (G5)
     out = tmp_path / "game"
     with MjpegServer(shipped_video(), fps=STREAM_FPS, max_seconds=120) as url:
-        code = main(["game", "--players", "Cy Ana Bo", "--rounds", "1", "--camera", url, "--rule", DEMO_RULE,
+        (tmp_path / "rule.txt").write_text(DEMO_RULE, encoding="utf-8")
+        code = main(["game", "--players", "Cy Ana Bo", "--rounds", "1", "--camera", url,
+                     "--rule-file", str(tmp_path / "rule.txt"),
                      "--hand", str(DEMO_HAND), "--settle", str(SETTLE_S), "--voice", "text", "--no-window",
                      "--out", str(out)])
     said = capsys.readouterr().out
