@@ -246,6 +246,7 @@ class Recording:
     lines: tuple[LoggedLine, ...] = ()  # one per event, in order
     header_hash: str = ""
     complete_bytes: int = 0  # the log's length up to its last whole line
+    _numbers: dict[int, int] = field(default_factory=dict, compare=False, repr=False)  # id(event) -> line
 
     def of_type(self, cls: type[Event]) -> list[Any]:
         return [e for e in self.events if isinstance(e, cls)]
@@ -258,10 +259,9 @@ class Recording:
 
     def line_of(self, event: Event) -> int:
         """The log line an event was read from (the header is line 1)."""
-        for e, line in zip(self.events, self.lines, strict=False):
-            if e is event:
-                return line.number
-        return 0
+        if not self._numbers:
+            self._numbers.update((id(e), line.number) for e, line in zip(self.events, self.lines, strict=False))
+        return self._numbers.get(id(event), 0)
 
 
 def write_record(folder: Path, text: str) -> Path:
