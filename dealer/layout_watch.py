@@ -27,7 +27,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES
+from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, main_line_folded
 from dealer.i18n import N_, _
 from dealer.table_protocol import LineSight, TableView
 from engine.cards import Card
@@ -313,12 +313,29 @@ def _check_prophet(after: int, token_x: float | None, obs_main: list[ObservedCar
 _REAL = frozenset({Problem.EXTRA, Problem.WRONG_ZONE, Problem.WRONG_BRANCH, Problem.OUT_OF_ORDER})
 
 
+def expected_on_table(layout: Layout, marker: int | None) -> ExpectedLayout:
+    """The part of the record that lies on the mat: when the main line reached the mat's
+    edge, its older places (cards and the PROPHET token, with their side branches) were
+    folded onto a pile beside it (calibration.layout.main_line_folded)."""
+    expected = ExpectedLayout.from_engine(layout, marker)
+    token = expected.prophet_after
+    places = len(expected.main_line) + (token is not None)
+    folded = main_line_folded(places)
+    if not folded:
+        return expected
+    token_folded = token is not None and token + 1 < folded  # the token's place is token + 1
+    gone = folded - (1 if token_folded else 0)  # main-line cards on the pile
+    branches = tuple(SideBranch(b.after_index - gone, b.cards) for b in expected.branches if b.after_index >= gone)
+    after = None if token is None or token_folded or token - gone < 0 else token - gone
+    return ExpectedLayout(expected.main_line[gone:], branches, after)
+
+
 def problems_in_sight(layout: Layout, marker: int | None, line: LineSight) -> list[Discrepancy]:
     """What the camera shows out of place on the main line and side branches (P5), from
     the zones it can read; [] when nothing readable is wrong."""
     if line.main_line is None:
         return []  # side branches hang under main-line cards: nothing to check against
-    expected = ExpectedLayout.from_engine(layout, marker)
+    expected = expected_on_table(layout, marker)
     observed = [ObservedCard(c.card, c.x_mm, c.y_mm, ZONE_MAIN_LINE) for c in line.main_line if c.card]
     if line.side_branches is None:  # unreadable from here: the branches are not checked
         expected = ExpectedLayout(expected.main_line, (), expected.prophet_after)
@@ -372,8 +389,9 @@ class LayoutWatch:
                 return None
         waited = view.t - self._due_since >= self.MOVE_TIMEOUT_S
         laid = len(line.main_line or ()) + len(line.side_branches or ())
-        due = len(rnd.layout.main) + (0 if line.side_branches is None else
-                                      sum(len(b.cards) for b in rnd.layout.branches))
+        on_table = expected_on_table(rnd.layout, rnd.state().marker)
+        due = len(on_table.main_line) + (0 if line.side_branches is None else
+                                         sum(len(b.cards) for b in on_table.branches))
         if not waited and (view.t - self._since < self.PLACED_S or laid < due):
             return None  # not every card has reached its place yet (P3, P4)
         self._due_since = None

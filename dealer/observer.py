@@ -10,9 +10,9 @@ side branches are kept for the layout watch.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -26,6 +26,7 @@ from calibration.tokens import tokens_from_detections
 from dealer.regions import BUSY_FRACTION, Box, ZoneMemory, markers_in_boxes
 from dealer.table_protocol import LineSight, SeenCard, TableView, Token
 from vision.geometry import card_sized_mm
+from vision.pipeline import ZoneReading
 from vision.readings import CardDetections
 
 __all__ = ["FrameReader", "Observation", "TableObserver"]
@@ -41,6 +42,11 @@ READABLE_PX_PER_MM = INDEX_MIN_PX / INDEX_HEIGHT_MM
 ZONE_MARGIN_MM = 20.0
 # A crop smaller than this (pixels, either side) holds no readable card: the zone is out of view.
 MIN_CROP_PX = 32
+# Share of a zone that differs from its empty look and that no card or token found there
+# explains, above which something unreadable lies in it (a card too crooked, covered or
+# dim to find, or a resting hand): a card is ~10 % of the play zone, so half a card is
+# well above it, and the noise of the empty-look model (shadows, light drift) well below.
+UNEXPLAINED_FRACTION = 0.02
 # Markers are looked for over the whole frame this often (seconds), and in between only
 # in boxes where they can be: a token laid outside the zones, or a camera that moved, is
 # seen within this time.
@@ -54,10 +60,27 @@ TOKEN_BOX_MARGIN_MM = 60.0
 
 
 class FrameReader(Protocol):
-    """Vision's per-frame call (vision.pipeline.CardReader): detect, rectify and classify."""
+    """Vision's per-zone call (vision.pipeline.CardReader.read_zone): the cards of one zone's
+    crop (crop pixels), read, and what else lies there (vision.occupancy.Occupancy)."""
 
-    def read_frame(self, frame_bgr: npt.NDArray[np.uint8],
-                   image_to_table: npt.ArrayLike | None = None) -> CardDetections: ...
+    def read_zone(self, crop_bgr: npt.NDArray[np.uint8], crop_to_table: npt.ArrayLike, zone: str,
+                  polygon_mm: npt.ArrayLike, token_centres_mm: Iterable[tuple[float, float]] = ()
+                  ) -> ZoneReading: ...
+
+
+@runtime_checkable
+class RegionReader(Protocol):
+    """A reader that knows the truth of a box of the frame (tests): cards in frame pixels."""
+
+    def read_region(self, frame_bgr: npt.NDArray[np.uint8], box_xyxy: Box) -> CardDetections: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneState:
+    """One zone in one frame, besides its cards."""
+
+    moving: bool  # a hand or a card moves over it: nothing is judged on this frame
+    unexplained: bool  # something lies there that no card found explains (unreadable)
 
 
 @dataclass(frozen=True)
@@ -135,7 +158,10 @@ class TableObserver:
             elif sighting.zone == ZONE_PLAY:
                 tokens_in_play[token] = sighting.centre_mm
         readable = self._zones_readable(homography, frame_bgr.shape[1], frame_bgr.shape[0])
-        detections, busy = self._read_zones(frame_bgr, homography, {ZONE_PLAY} | (readable & _LINE_ZONES))
+        tokens_mm = [s.centre_mm for s in sightings if s.centre_mm is not None]
+        detections, states = self._read_zones(frame_bgr, homography, {ZONE_PLAY} | (readable & _LINE_ZONES),
+                                              tokens_mm)
+        play = states.get(ZONE_PLAY, ZoneState(False, False))
         zones: dict[str, list[SeenCard]] = {ZONE_PLAY: [], ZONE_MAIN_LINE: [], ZONE_SIDE_BRANCHES: []}
         in_play: list[int] = []
         if len(detections):
@@ -158,47 +184,52 @@ class TableObserver:
         if ZONE_MAIN_LINE in readable:
             line = LineSight(tuple(zones[ZONE_MAIN_LINE]),
                              tuple(zones[ZONE_SIDE_BRANCHES]) if ZONE_SIDE_BRANCHES in readable else None,
-                             prophet_at, busy=bool(busy & _LINE_ZONES))
+                             prophet_at, busy=any(states[z].moving for z in _LINE_ZONES if z in states))
         view = TableView(t=t, play_cards=tuple(zones[ZONE_PLAY]), tokens_in_play=tokens_in_play,
                          prophet_token_out=prophet_at is not None, frame=index,
-                         hand_over_play=ZONE_PLAY in busy, line=line)
+                         hand_over_play=play.moving, unexplained_in_play=play.unexplained, line=line)
         return Observation(view, update.message, detections[np.asarray(in_play, np.int64)], homography, detections)
 
-    def _read_zones(self, frame_bgr: npt.NDArray[np.uint8], homography: TableHomography,
-                    names: set[str]) -> tuple[CardDetections, set[str]]:
+    def _read_zones(self, frame_bgr: npt.NDArray[np.uint8], homography: TableHomography, names: set[str],
+                    tokens_mm: Sequence[tuple[float, float]]) -> tuple[CardDetections, dict[str, ZoneState]]:
         """The cards inside each zone's box (widened by ``ZONE_MARGIN_MM``), in frame pixels,
-        and the zones something moves over (a hand, a card on its way: regions.BUSY_FRACTION).
+        and each zone's state: something moving over it (a hand, a card on its way), and
+        something lying there that no card found explains (vision/occupancy.py).
 
         Looking only where cards may lie keeps the mat's own outline (a white sheet of
         about a card's proportions) and the room out of the detector, and saves time; a
         zone that has not changed since its cards were read keeps that reading.
         """
         height, width = frame_bgr.shape[:2]
-        parts, busy = [], set()
+        parts: list[CardDetections] = []
+        states: dict[str, ZoneState] = {}
         for name in sorted(names):
-            box = self._box_px(homography, self.layout.zone(name).polygon_mm, ZONE_MARGIN_MM, width, height)
+            polygon = self.layout.zone(name).polygon_mm
+            box = self._box_px(homography, polygon, ZONE_MARGIN_MM, width, height)
             if box is None:
                 continue
             memory = self._zones.setdefault(name, ZoneMemory())
             box = memory.steady_box(box)
             x0, y0, x1, y1 = box
-            crop = frame_bgr[y0:y1, x0:x1]
-            if memory.look(box, crop) > BUSY_FRACTION:
-                busy.add(name)
-            read_region = getattr(self.reader, "read_region", None)
-            if read_region is not None:  # a reader that crops for itself (a test's ground truth)
-                parts.append(read_region(frame_bgr, box))
+            crop = np.ascontiguousarray(frame_bgr[y0:y1, x0:x1])
+            # moving: measured on the crop divided by its mean level, so that the camera's
+            # gain drifting between frames (auto exposure) is no movement
+            moving = memory.look(box, crop) > BUSY_FRACTION
+            if isinstance(self.reader, RegionReader):  # a reader that crops for itself (a test's ground truth)
+                parts.append(self.reader.read_region(frame_bgr, box))
+                states[name] = ZoneState(moving, False)
                 continue
-            found = memory.cached()
-            if found is None:
-                # the crop's own pixels -> table mm: the detector then knows each card's long sides
-                crop_to_table = homography.px_to_table @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1.0]])
-                found = self.reader.read_frame(np.ascontiguousarray(crop), crop_to_table)
-                if len(found):
-                    found = dataclasses.replace(found, quad_xy=found.quad_xy + np.array([x0, y0], np.float32))
-                memory.remember(found)
-            parts.append(found)
-        return CardDetections.concatenate(parts), busy
+            # the crop's own pixels -> table mm: the zone is seen from above, cards by their size
+            crop_to_table = homography.px_to_table @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1.0]])
+            zone = self.layout.zone(name)
+            inside = [p for p in tokens_mm if self.layout.zone_at(*p) == zone.name]
+            reading = self.reader.read_zone(crop, crop_to_table, name, polygon, inside)
+            occupancy = reading.occupancy
+            states[name] = ZoneState(moving, occupancy.unexplained_fraction > UNEXPLAINED_FRACTION)
+            found = reading.cards
+            if len(found):
+                parts.append(dataclasses.replace(found, quad_xy=found.quad_xy + np.array([x0, y0], np.float32)))
+        return CardDetections.concatenate(parts), states
 
     def _zones_readable(self, homography: TableHomography, width: int, height: int) -> frozenset[str]:
         """The zones the camera sees whole, at a resolution where a card index can be read."""

@@ -1,9 +1,8 @@
-"""Looking only where it matters, and only again when it changed (issue 7: >= 15 frames/s
-at 1920x1080 on two cores).
+"""Looking only where it matters (issue 7: >= 15 frames/s at 1920x1080 on two cores).
 
-- :class:`ZoneMemory`: for one zone's crop, how much of it changed since the previous
-  frame (a hand or a card moving: the zone is busy) and since its cards were last read
-  (unchanged: the last reading still holds, no need to detect and classify again).
+- :class:`ZoneMemory`: one zone's crop box, steady while the homography drifts by a pixel,
+  and how much of the crop changed since the previous frame (for a reader that gives no
+  occupancy of its own; vision/occupancy.py does this for the real reader).
 - :func:`markers_in_boxes`: the mat's markers and the tokens looked for in a few boxes of
   the frame (around each mat marker where the homography puts it, and around the zones)
   instead of the whole frame.
@@ -21,16 +20,15 @@ gain drifting from frame to frame (auto exposure) is not taken for a change.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from calibration.markers import MarkerDetections, detect_markers
-from vision.readings import CardDetections
 
-__all__ = ["BUSY_FRACTION", "STILL_FRACTION", "ZoneMemory", "markers_in_boxes", "merge_boxes"]
+__all__ = ["BUSY_FRACTION", "ZoneMemory", "markers_in_boxes", "merge_boxes"]
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in frame pixels
 BgrImage = npt.NDArray[np.uint8]
@@ -45,9 +43,6 @@ CHANGED_LEVEL = 0.08
 # Share of a zone's thumbnail that changed since the previous frame above which something
 # is moving over it (a hand, a card on its way): nothing is judged on such a frame.
 BUSY_FRACTION = 0.01
-# Share that may have changed since the zone's cards were read for the old reading to be
-# kept: below it, the zone holds what it held (no card was added, moved or taken away).
-STILL_FRACTION = 0.002
 # A zone's box that moves by at most this many pixels keeps its old place: the table
 # homography is smoothed and drifts by a pixel, which is no change on the table.
 BOX_JITTER_PX = 4
@@ -69,13 +64,10 @@ def _changed(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32] | None) -> f
 
 @dataclass
 class ZoneMemory:
-    """One zone's crop over the frames: what changed, and the last reading of its cards."""
+    """One zone's crop over the frames: its steady box, and what changed in it."""
 
     box: Box | None = None
     _previous: npt.NDArray[np.float32] | None = None
-    _at_reading: npt.NDArray[np.float32] | None = None
-    reading: CardDetections | None = field(default=None)
-    _thumb: npt.NDArray[np.float32] | None = None
 
     def steady_box(self, box: Box) -> Box:
         """The box to crop this frame: the last one while the new one is within a few
@@ -90,20 +82,8 @@ class ZoneMemory:
         thumb = _thumbnail(crop_bgr)
         moved = box != self.box
         change = 1.0 if moved else _changed(thumb, self._previous)
-        if moved:
-            self.box, self.reading, self._at_reading = box, None, None
-        self._previous = self._thumb = thumb
+        self.box, self._previous = box, thumb
         return change
-
-    def cached(self) -> CardDetections | None:
-        """The last reading, when the zone has not changed since it was made."""
-        if self.reading is None or self._thumb is None or _changed(self._thumb, self._at_reading) > STILL_FRACTION:
-            return None
-        return self.reading
-
-    def remember(self, reading: CardDetections) -> None:
-        """The reading of this frame's crop (frame pixels), kept while the zone stays still."""
-        self.reading, self._at_reading = reading, self._thumb
 
 
 def merge_boxes(boxes: list[Box]) -> list[Box]:

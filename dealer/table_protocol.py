@@ -263,7 +263,7 @@ class TableProtocol:
             if empty:
                 self._shown_batch = ()  # the zone was cleared between two batches
             return out + self._collect_hand()
-        if self.phase is Phase.SHOWING and empty:
+        if self.phase is Phase.SHOWING and empty and self._now.settled:
             # the NO PLAY token was taken back before the hand was complete: cancelled
             self.phase = Phase.WAITING
             self._shown = []
@@ -307,6 +307,8 @@ class TableProtocol:
         view, picture = self._now.view, self._now.picture
         if not self._now.settled or empty:
             return []
+        if view.unexplained_in_play and len(picture) <= 1:
+            return self._once(_(LAY_AGAIN), lay_again=True)  # something there that is no card read
         if len(picture) != 1 or view.unexplained_in_play:
             return self._once(_("Lay one starter card alone in the play zone, face up."))
         card = picture[0]

@@ -135,3 +135,19 @@ def test_given_the_engines_layout_then_it_becomes_the_expected_layout(marker: in
     expected = ExpectedLayout.from_engine(engine_layout, marker)
     assert expected == record("7H 4C 9H", (0, "QD 3S"), prophet_after=prophet_after)
     assert check_layout(expected, laid("7H 4C 9H", {0: "QD 3S"}), prophet_token_x_mm=2.5 * STEP).matches
+
+
+def test_at_the_mat_edge_only_the_places_not_folded_are_expected_on_the_table() -> None:
+    # given a main line of 9 cards with the PROPHET token after the 6th (10 places, F2):
+    # the oldest 4 places went to the pile beside the mat, with the branch under 2H
+    from dealer.layout_watch import expected_on_table
+    from engine.layout import Branch, Layout
+
+    main = parse_cards("AC 2H 3C 4H 5C 6H 7C 8H 9C")
+    layout = Layout(main, (Branch(1, parse_cards("KD"), "Ana"), Branch(6, parse_cards("QS"), "Bo")))
+    on_table = expected_on_table(layout, 6)
+    assert on_table.main_line == parse_cards("5C 6H 7C 8H 9C")
+    assert on_table.branches == (SideBranch(2, parse_cards("QS")),)
+    assert on_table.prophet_after == 1  # still just after 6H
+    # and with the token among the folded places, no marker is expected on the mat
+    assert expected_on_table(Layout(main[:8]), 3) == record("4H 5C 6H 7C 8H")

@@ -54,8 +54,6 @@ def test_given_a_scripted_round_then_the_plan_is_what_the_engine_judged(
     assert len(line.leave_s) == len(script.turns) and line.hand_frames
 
 
-@pytest.mark.xfail(strict=True, reason="issue 7: real photographed cards are still missed in the play zone "
-                   "(the starter is never seen); remove this marker when the dealer passes")
 def test_given_the_filmed_round_when_dealt_then_every_verdict_and_the_scores_match_judge(
         played: tuple[ScriptedRound, Timeline, Path, RoundFigures]) -> None:
     _script, _line, _work, figures = played
