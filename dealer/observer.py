@@ -21,7 +21,7 @@ import numpy.typing as npt
 from calibration.check import INDEX_HEIGHT_MM, INDEX_MIN_PX
 from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, TableLayout
 from calibration.markers import MarkerDetections, detect_markers
-from calibration.table import TableHomography, TableTracker, TrackState, px_per_mm_at
+from calibration.table import TableHomography, TableTracker, TrackState, TrackUpdate, px_per_mm_at
 from calibration.tokens import tokens_from_detections
 from dealer.regions import BUSY_FRACTION, Box, ZoneMemory, markers_in_boxes
 from dealer.table_protocol import LineSight, SeenCard, TableView, Token
@@ -51,6 +51,12 @@ UNEXPLAINED_FRACTION = 0.02
 # in boxes where they can be: a token laid outside the zones, or a camera that moved, is
 # seen within this time.
 WHOLE_FRAME_EVERY_S = 1.0
+# The mat's markers are looked for this often (seconds) between two looks over the whole
+# frame: the camera stands still, and the homography is kept in between.
+MAT_EVERY_S = 0.5
+# Tokens in the play zone are looked for at this scale of the frame: a token's marker is
+# 50 mm, still ~35 px at half the resolution of a 1.4 px/mm view (6 cells of 6 px).
+TOKEN_SEARCH_SCALE = 0.5
 # Around each mat marker's expected place, this share of its side is searched too (the
 # homography's error and a small nudge of the camera stay inside it).
 MARKER_BOX_MARGIN = 0.6
@@ -109,21 +115,30 @@ class TableObserver:
         self.tracker = tracker or TableTracker(layout)
         self._zones: dict[str, ZoneMemory] = {}
         self._whole_frame_at: float | None = None  # when markers were last looked for everywhere
+        self._mat_at: float | None = None  # when the mat's markers were last looked for
+        self._update: TrackUpdate | None = None  # the table tracker's last word
 
-    def _markers(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> MarkerDetections:
-        """Every marker in view: over the whole frame now and then (a token laid outside
-        the zones, a camera moved), else only in boxes where markers can be (regions.py)."""
+    def _markers(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> tuple[MarkerDetections, bool]:
+        """The markers in view, and whether the mat's own markers were looked for.
+
+        Over the whole frame now and then (a token laid outside the zones, a camera that
+        moved); else the tokens in the play zone's box at half resolution every frame, and
+        the mat's markers in small boxes where the homography puts them twice a second."""
         homography = self.tracker.homography
         if (homography is None or self.tracker.state is not TrackState.LOCKED or self._whole_frame_at is None
                 or not 0.0 <= t - self._whole_frame_at < WHOLE_FRAME_EVERY_S):
-            self._whole_frame_at = t
-            return detect_markers(frame_bgr, self.layout.dictionary)
+            self._whole_frame_at = self._mat_at = t
+            return detect_markers(frame_bgr, self.layout.dictionary), True
         height, width = frame_bgr.shape[:2]
+        play = self._box_px(homography, self.layout.zone(ZONE_PLAY).polygon_mm, TOKEN_BOX_MARGIN_MM, width, height)
+        tokens = markers_in_boxes(frame_bgr, [play] if play else [], self.layout.dictionary, TOKEN_SEARCH_SCALE)
+        if self._mat_at is not None and 0.0 <= t - self._mat_at < MAT_EVERY_S:
+            return tokens, False
+        self._mat_at = t
         boxes = [self._box_px(homography, m.corners_mm, m.size_mm * MARKER_BOX_MARGIN, width, height)
                  for m in self.layout.markers]
-        boxes += [self._box_px(homography, self.layout.zone(name).polygon_mm, TOKEN_BOX_MARGIN_MM, width, height)
-                  for name in (ZONE_PLAY, *sorted(_LINE_ZONES))]
-        return markers_in_boxes(frame_bgr, [b for b in boxes if b is not None], self.layout.dictionary)
+        return markers_in_boxes(frame_bgr, [b for b in boxes if b is not None], self.layout.dictionary,
+                                also=tokens), True
 
     @staticmethod
     def _box_px(homography: TableHomography, polygon_mm: Sequence[tuple[float, float]], margin_mm: float,
@@ -140,8 +155,9 @@ class TableObserver:
         return (x0, y0, x1, y1)
 
     def observe(self, frame_bgr: npt.NDArray[np.uint8], t: float, index: int) -> Observation:
-        markers = self._markers(frame_bgr, t)
-        update = self.tracker.update(markers)
+        markers, mat_looked = self._markers(frame_bgr, t)
+        update = self.tracker.update(markers) if mat_looked or self._update is None else self._update
+        self._update = update
         homography = update.homography
         if homography is None or update.state is TrackState.LOST:
             return Observation(None, update.message)

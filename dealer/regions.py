@@ -105,19 +105,22 @@ def merge_boxes(boxes: list[Box]) -> list[Box]:
     return out
 
 
-def markers_in_boxes(frame_bgr: BgrImage, boxes: list[Box], dictionary: str) -> MarkerDetections:
-    """The markers found inside the boxes (frame pixels); a marker seen twice counts once."""
-    ids: list[npt.NDArray[np.int64]] = []
-    corners: list[npt.NDArray[np.float64]] = []
-    seen: set[int] = set()
+def markers_in_boxes(frame_bgr: BgrImage, boxes: list[Box], dictionary: str, scale: float = 1.0,
+                     also: MarkerDetections | None = None) -> MarkerDetections:
+    """The markers found inside the boxes (frame pixels), looked for in the crops resized by
+    ``scale`` (0.5: a quarter of the pixels, for markers large enough), added to ``also``;
+    a marker seen twice counts once."""
+    ids: list[int] = [] if also is None else [int(i) for i in also.ids]
+    corners: list[npt.NDArray[np.float64]] = [] if also is None else list(also.corners_px)
     for x0, y0, x1, y1 in merge_boxes(boxes):
-        found = detect_markers(np.ascontiguousarray(frame_bgr[y0:y1, x0:x1]), dictionary)
+        crop = np.ascontiguousarray(frame_bgr[y0:y1, x0:x1])
+        if scale != 1.0:
+            crop = np.asarray(cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8)
+        found = detect_markers(crop, dictionary)
         for marker_id, quad in zip(found.ids.tolist(), found.corners_px):
-            if int(marker_id) in seen:
-                continue
-            seen.add(int(marker_id))
-            ids.append(np.array([marker_id], np.int64))
-            corners.append((quad + np.array([x0, y0], np.float64))[None])
+            if int(marker_id) not in ids:
+                ids.append(int(marker_id))
+                corners.append(quad / scale + np.array([x0, y0], np.float64))
     if not ids:
         return MarkerDetections.empty()
-    return MarkerDetections(np.concatenate(ids), np.concatenate(corners))
+    return MarkerDetections(np.array(ids, np.int64), np.stack(corners))

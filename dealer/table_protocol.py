@@ -64,6 +64,9 @@ __all__ = [
 # observer (a change between frames), so the wait after the hand has left is this short,
 # and the verdict comes within a second of the hand leaving (issue 7).
 SETTLE_S = 0.3
+# Seconds a picture that cannot be judged (something unread, a second starter) must hold,
+# with no hand moving over the zone, before the dealer asks the players to fix it.
+ASK_AFTER_S = 1.0
 # Said when something lies in the play zone that the camera cannot read as cards (issue 7).
 LAY_AGAIN = N_("I can see something in the play zone but cannot read it: lay the cards flat and apart.")
 
@@ -284,8 +287,10 @@ class TableProtocol:
 
     # -- pieces ------------------------------------------------------------------------
     def _once(self, trouble: str, lay_again: bool = False) -> list[Intent]:
-        """A trouble about the picture in view, said once until the picture changes."""
-        if self._said_for_picture:
+        """A trouble about the picture in view, said once until the picture changes, and
+        only once it has held ``ASK_AFTER_S`` (a hand resting at the zone's edge for a
+        moment, a card found a frame late, are no trouble)."""
+        if self._said_for_picture or self._now.view.t - self._since < ASK_AFTER_S:
             return []
         self._said_for_picture = True
         return [Intent(trouble=trouble, lay_again=lay_again, frame=self._now.view.frame)]
