@@ -183,12 +183,17 @@ def test_nothing_new_is_judged_while_the_layout_is_wrong(tmp_path: Path) -> None
     outlets.deliver(session.begin())
     t = 0.0
 
+    stamps: list[tuple[float, str]] = []  # (view time, what was said then)
+
     def show(cards: str, line: LineSight, frames: int) -> None:
         nonlocal t
         play = tuple(SeenCard(Card.parse(c), 70.0 * i, 95.0) for i, c in enumerate(cards.split()))
         for _ in range(frames):
             t += 0.5
-            outlets.deliver(session.observe(TableView(t, play, line=line)))
+            happened = session.observe(TableView(t, play, line=line))
+            assert all(h.t == t for h in happened)  # every happening carries its own view's time
+            stamps.extend((t, h.text) for h in happened)
+            outlets.deliver(happened)
 
     def at(label: str, x: float, y: float) -> SeenCard:
         return SeenCard(Card.parse(label), x, y)
