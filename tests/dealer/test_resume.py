@@ -25,7 +25,7 @@ from engine.rules import resolve_rule
 
 VIDEO = ROOT / "dealer" / "data" / "demo-table.mp4"
 RULE = "alternate-colour"
-RULE_FILE = Path(__file__).resolve().parent / "data" / "alternate-colour.rule"  # never --rule TEXT (R2)
+RULE_FILE = Path(__file__).resolve().parent / "data" / "secret.rule"  # never --rule TEXT (R2); holds RULE
 PLAY = ["play", "--video", str(VIDEO), "--players", "Ana Bo Cy", "--rule-file", str(RULE_FILE), "--hand", "5",
         "--voice", "text"]
 KILLS = 20

@@ -218,3 +218,32 @@ def test_a_wrong_log_hash_or_seal_given_is_named(copy: RecordedRound) -> None:
     wrong = "0" * 64
     said = [str(p) for p in verify_recording(rec, seal=wrong, log_hash_shown=wrong).problems]
     assert len(said) == 2 and "not the one shown at the table" in said[0] and "the log's hash is" in said[1]
+
+
+def test_the_qr_codes_hold_the_seal_and_the_log_hash(master: RecordedRound) -> None:
+    # what the players photograph decodes to the values verify takes
+    import cv2
+
+    detector = cv2.QRCodeDetector()
+    for name, value in (("seal.png", master.seal), ("log-hash.png", master.log_hash)):
+        image = cv2.imread(str(master.folder / name))
+        assert image is not None, name
+        text, _points, _ = detector.detectAndDecode(image)
+        assert text == f"sha256:{value}", name
+
+
+def test_the_terminal_qr_code_decodes_to_the_seal(master: RecordedRound) -> None:
+    # the QR drawn in the terminal (two modules a character; a full block is two light modules)
+    import cv2
+    import numpy as np
+
+    from dealer.seal_show import qr_terminal
+
+    halves = {"█": (255, 255), "▀": (255, 0), "▄": (0, 255), " ": (0, 0)}
+    rows: list[list[int]] = []
+    for line in qr_terminal(f"sha256:{master.seal}").splitlines():
+        pairs = [halves[ch] for ch in line]
+        rows += [[top for top, _ in pairs], [bottom for _, bottom in pairs]]
+    image = np.kron(np.array(rows, np.uint8), np.ones((8, 8), np.uint8))
+    text, _points, _ = cv2.QRCodeDetector().detectAndDecode(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
+    assert text == f"sha256:{master.seal}"
