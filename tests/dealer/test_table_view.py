@@ -176,3 +176,14 @@ def test_a_display_that_does_not_answer_gives_a_headless_view_not_an_abort(monke
     window = TableWindow(headless=False)
     assert window.headless and "no X display answers at DISPLAY=':987'" in window.why_headless
     window.show(np.zeros((8, 8, 3), np.uint8))  # shows nothing, and returns
+
+
+@pytest.mark.parametrize(("name", "kind"), [("view-rejected", "rejected"), ("view-no-play", "noplay"),
+                                            ("view-round-over", "accepted"), ("view-ru", "rejected")])
+def test_the_screenshots_in_the_docs_show_their_moment(name: str, kind: str) -> None:
+    # the README's pictures of the demo round: each one's verdict band has its verdict's colour,
+    # and the engine's layout is drawn below the camera view as cards
+    picture = cv2.imread(str(ROOT / "docs" / "img" / f"{name}.jpg"))
+    assert picture is not None and picture.shape[:2] == (720, 1280)
+    assert np.abs(np.subtract(_band_colour(picture), VERDICT_COLOURS[kind])).max() <= 12
+    assert _card_faces(picture) >= 3
