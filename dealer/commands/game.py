@@ -29,6 +29,7 @@ from typing import Any
 from dealer.games import GameFolder, announce_round, announce_totals, announce_winner
 from dealer.i18n import LANGUAGES, Count, _
 from dealer.inputs import InputError, hand_size, settle_seconds
+from dealer.resume import Interrupted
 from dealer.secret_rule import read_secret_rule
 from dealer.recording import RECORD_FILE
 from dealer.table_protocol import SETTLE_S
@@ -154,14 +155,19 @@ def _play(game: GameFolder, args: argparse.Namespace, voice: Voice) -> int:
                     "--out with the next ones to go on.", n=index + 1, left=left), file=sys.stderr)
             return 0
         voice.say(announce_round(index, game.game.planned, dealer, seats, game.game.turn_to_deal(index)))
-        folder = game.next_round_folder()
+        resumed = _interrupted_round(game, seats) if args.record is None else None
+        folder = resumed.folder if resumed is not None else game.next_round_folder()
         if args.record is not None:
             code = _deal_record(sources.pop(0), folder, seats, voice)
         else:
-            code = _deal_live(args, sources.pop(0) if sources else None, folder, dealer, seats, voice, game)
+            code = _deal_live(args, sources.pop(0) if sources else None, folder, dealer, seats, voice, game,
+                              resumed)
         if code != 0:
             if code == 3:
                 voice.say(_("Round {n} was cut short: it does not count. Go on with the same --out.", n=index + 1))
+            if code == 130:  # Ctrl-C: the round stays open; the game goes on from it
+                print(_("eleusis game: the game goes on from round {n} where it stopped: give the same --out "
+                        "(and the same video) again.", n=index + 1), file=sys.stderr)
             return code
         try:
             game.add_round(folder)
@@ -170,6 +176,28 @@ def _play(game: GameFolder, args: argparse.Namespace, voice: Voice) -> int:
         voice.say(announce_totals(game.game))
     voice.say(announce_winner(game.game))
     return 0
+
+
+def _interrupted_round(game: GameFolder, seats: tuple[str, ...]) -> Interrupted | None:
+    """The next round's latest folder when its round was stopped mid-way (Ctrl-C, a crash):
+    the game goes on with that round from its recording instead of dealing it again."""
+    from dealer.recording import EVENTS_FILE
+    from dealer.resume import ResumeError, read_interrupted
+
+    latest = None
+    candidate = game.folder / f"round-{game.next_index + 1}"
+    again = 1
+    while candidate.exists():
+        latest = candidate
+        again += 1
+        candidate = candidate.with_name(f"round-{game.next_index + 1}-try{again}")
+    if latest is None or not (latest / EVENTS_FILE).exists():
+        return None
+    try:
+        state = read_interrupted(latest)
+    except ResumeError:
+        return None  # over, or nothing dealt: a fresh folder is taken
+    return state if state.players == seats else None
 
 
 def _deal_record(path: Path, folder: Path, seats: tuple[str, ...], voice: Voice) -> int:
@@ -194,11 +222,19 @@ def _deal_record(path: Path, folder: Path, seats: tuple[str, ...], voice: Voice)
 
 
 def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, dealer: str | None,
-               seats: tuple[str, ...], voice: Voice, game: GameFolder) -> int:
-    """A round at the table (a camera) or from a video of it, recorded in ``folder``."""
+               seats: tuple[str, ...], voice: Voice, game: GameFolder, resumed: Interrupted | None = None) -> int:
+    """A round at the table (a camera) or from a video of it, recorded in ``folder``; an
+    interrupted one (``resumed``) goes on from its recording with the rule it sealed."""
     from dealer.live import LiveOptions, run_live
 
     index = game.next_index
+    if resumed is not None:
+        voice.say(_("Round {n} goes on where it stopped.", n=index + 1))
+        return run_live(LiveOptions(camera=args.camera, video=video, players=" ".join(seats), hand=resumed.hand,
+                                    profile=args.profile, out=folder, window=args.window, fullscreen=args.fullscreen,
+                                    settle_s=args.settle, resume=resumed,
+                                    title=_("Round {n} of {planned}", n=index + 1, planned=game.game.planned),
+                                    notes=(announce_totals(game.game),) if game.game.rounds else ()), voice)
     notes = (announce_totals(game.game),) if game.game.rounds else ()
     rule = args.rule
     if dealer is not None:  # a person is God: the machine judges the rule that person wrote (C2)

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from dealer.cli import main
+from dealer.demo import DEMO_HAND, DEMO_RULE, shipped_video
 from dealer.games import GameFolder, game_dir_of, scores_rows
 from dealer.review import RoundReview, review_html
 from engine.game import GameError
@@ -120,3 +121,36 @@ def test_a_game_folder_that_does_not_match_its_rounds_is_refused(tmp_path: Path)
     # then opening it names the round and the disagreement
     with pytest.raises(GameError, match="round 1 .*the seats say the machine was God, the game file says Bo"):
         GameFolder.open(tmp_path / "g")
+
+
+@pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
+def test_a_round_stopped_by_ctrl_c_goes_on_when_the_game_goes_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # given a one-round game of the shipped table video (Cy deals first: the machine is God, Cy plays)
+    import vision.frames
+
+    real_frames = vision.frames.VideoFileSource.frames
+    stops = {"left": 1}
+
+    def stopped_at_frame_50(self):  # type: ignore[no-untyped-def]
+        for frame in real_frames(self):
+            if stops["left"] and frame.index == 50:  # Ctrl-C after Cy's chain, before Ana's 5S
+                stops["left"] = 0
+                raise KeyboardInterrupt
+            yield frame
+
+    monkeypatch.setattr(vision.frames.VideoFileSource, "frames", stopped_at_frame_50)
+    rule = tmp_path / "rule.txt"
+    rule.write_text(DEMO_RULE, encoding="utf-8")
+    args = ["game", "--voice", "text", "--no-window", "--out", str(tmp_path / "g"), "--video", str(shipped_video())]
+    first = ["--players", "Cy Ana Bo", "--rounds", "1", "--rule-file", str(rule), "--hand", str(DEMO_HAND)]
+    # when Ctrl-C stops round 1, then the game stops with the round open
+    assert main(args + first) == 130
+    assert "the game goes on from round 1 where it stopped" in capsys.readouterr().err
+    # when the game goes on, then round 1 goes on in its own folder and ends as if never stopped
+    assert main(args) == 0
+    said = _said(capsys)
+    assert "Round 1 goes on where it stopped." in said
+    assert said[-1] == "Cy wins the game with 8 points."
+    assert [p.name for p in (tmp_path / "g").iterdir() if p.is_dir()] == ["round-1"]
+    assert GameFolder.open(tmp_path / "g").game.totals() == {"Cy": 8, "Ana": 0, "Bo": 3}
