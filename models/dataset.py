@@ -19,7 +19,8 @@ import cv2
 import numpy as np
 
 from engine.cards import all_kinds
-from models.synth import AugmentConfig, TextureBank, augment_photo, busy_table, place_card, procedural_back, sample_none
+from models.synth import (AugmentConfig, TextureBank, augment_photo, busy_table, ink_variant, place_card, procedural_back,
+                          sample_none)
 from vision.preprocess import preprocess
 
 log = logging.getLogger("dataset")
@@ -40,11 +41,12 @@ HOLDOUT_DESIGNS: tuple[str, ...] = (
 # designs left out entirely: tango_nuevo has no bottom index and a giant top-right suit
 EXCLUDED_DESIGNS: tuple[str, ...] = ("gnome-tango_nuevo",)
 FEED_SCALE = 170.0  # uint8 storage of feeds in [-0.5, 1.0]
-SYNTH_VERSION = 4  # bump when the recipe changes (names the feed cache)
+SYNTH_VERSION = 5  # bump when the recipe changes (names the feed cache)
 P_BACK = 0.06
 P_NONE = 0.08
 P_OCCLUDED = 0.25  # share of face samples with another card laid over their lower part
 P_BUSY = 0.3  # share of samples whose surroundings hold other cards, not bare table
+P_SCRIBBLED = 0.02  # a face scribbled over, index included: "none" (issue 8: it must stay unsure)
 
 Design = dict[str, np.ndarray]  # label -> BGRA face
 
@@ -73,7 +75,10 @@ def load_design(folder: Path) -> Design:
     """All 53 images of one rendered design (BGRA arrays keyed by label), about 320 px tall."""
     design: Design = {}
     for label in CLASSES[:-1]:
-        image = cv2.imread(str(folder / f"{label}.png"), cv2.IMREAD_UNCHANGED)
+        path = folder / f"{label}.png"
+        if not path.exists() and (folder / f"{label}.webp").exists():
+            path = folder / f"{label}.webp"  # the packed renders carried to a training machine
+        image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
         if image is None:
             raise ValueError(f"missing render {folder / label}.png: rerun python -m models.render_cards")
         h, w = image.shape[:2]
@@ -87,18 +92,23 @@ def rendered_designs(cache: Path) -> list[str]:
     return sorted(p.parent.name for p in cache.glob("*/done") if p.parent.name not in EXCLUDED_DESIGNS)
 
 
-TRAIN_CONFIG = AugmentConfig(min_overlap_shift=0.15)  # down to only the index strip showing
+# down to only the index strip showing; a third of the crops framed loosely or tightly
+TRAIN_CONFIG = AugmentConfig(min_overlap_shift=0.15, p_reframe=0.3)
 # "plain" conditions for a second evaluation: no overlap, no neighbours, index >= ~20 px
 PLAIN_CONFIG = AugmentConfig(min_scale=0.5)
 
 
 def make_samples(
-    designs: list[Design], count: int, seed: int, plain: bool = False
+    designs: list[Design], count: int, seed: int, plain: bool = False, made_up: list[Design] | None = None,
+    p_made_up: float = 0.0, inks: bool = True,
 ) -> tuple[list[np.ndarray], np.ndarray]:
     """``count`` rectified-crop samples (BGR uint8) and their class indices, fixed by ``seed``.
 
     ``plain`` makes the easier evaluation variant (no overlap, no neighbours, larger index).
+    ``made_up`` are procedural designs (:mod:`models.procedural_deck`), drawn ``p_made_up``
+    of the time (always when ``designs`` is empty); ``inks`` varies the ink of some cards.
     """
+    made_up = made_up or []
     config = PLAIN_CONFIG if plain else TRAIN_CONFIG
     p_busy, p_occluded = (0.0, 0.0) if plain else (P_BUSY, P_OCCLUDED)
     rng = np.random.default_rng(seed)
@@ -107,12 +117,19 @@ def make_samples(
     labels = np.empty(count, np.int64)
     for i in range(count):
         table = bank.crop(rng)
-        design = designs[int(rng.integers(len(designs)))]
+        if made_up and (not designs or rng.random() < p_made_up):
+            design = made_up[int(rng.integers(len(made_up)))]
+        else:
+            design = designs[int(rng.integers(len(designs)))]
         if rng.random() < p_busy:
             neighbours = [design[CLASSES[int(rng.integers(53))]] for _ in range(int(rng.integers(1, 4)))]
             table = busy_table(rng, table, neighbours)
         r = rng.random()
-        if r < P_NONE:
+        if rng.random() < P_SCRIBBLED:
+            face = scribble(rng, design[CLASSES[int(rng.integers(52))]])
+            crop = place_card(rng, face, table, config)
+            labels[i] = NONE_INDEX
+        elif r < P_NONE:
             card = design[CLASSES[int(rng.integers(52))]] if rng.random() < 0.6 else None
             crop = sample_none(rng, table, card)
             labels[i] = NONE_INDEX
@@ -123,36 +140,85 @@ def make_samples(
         else:
             k = int(rng.integers(52))
             occluder = design[CLASSES[int(rng.integers(52))]] if rng.random() < p_occluded else None
-            crop = place_card(rng, design[CLASSES[k]], table, config, occluder)
+            face = ink_variant(rng, design[CLASSES[k]]) if inks else design[CLASSES[k]]
+            crop = place_card(rng, face, table, config, occluder)
             labels[i] = k
         images.append(augment_photo(rng, crop, config))
     return images, labels
 
 
-def _chunk(args: tuple[list[str], Path, int, int, bool]) -> FeedArrays:
+def scribble(rng: np.random.Generator, card_bgra: np.ndarray) -> np.ndarray:
+    """The card with thick pen strokes over it, both corner indices included."""
+    out = card_bgra.copy()
+    h, w = out.shape[:2]
+    colour = tuple(int(c) for c in rng.integers(0, 120, 3)) + (255,)
+    corners = [(0.12 * w, 0.1 * h), (0.88 * w, 0.9 * h)]
+    for k in range(int(rng.integers(6, 16))):
+        p1 = corners[k % 2] if k < 4 else (rng.uniform(0, w), rng.uniform(0, h))
+        p1 = (int(p1[0] + rng.normal(0, 0.05 * w)), int(p1[1] + rng.normal(0, 0.05 * h)))
+        p2 = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        cv2.line(out, p1, p2, colour, int(rng.integers(max(2, w // 40), max(3, w // 12))))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class MadeUp:
+    """Procedural designs in a set: ``per_chunk`` new designs per chunk of samples, drawn
+    ``share`` of the time, with court ``letters`` (None: mixed; see COURT_LETTERS)."""
+
+    per_chunk: int = 0
+    share: float = 0.0
+    letters: str | None = None
+
+
+def _chunk(args: tuple[list[str], Path, int, int, bool, MadeUp]) -> FeedArrays:
     import os
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     cv2.setNumThreads(1)
-    names, cache, count, seed, plain = args
+    names, cache, count, seed, plain, made = args
     designs = [load_design(cache / n) for n in names]
-    images, labels = make_samples(designs, count, seed, plain)
+    made_up: list[Design] = []
+    if made.per_chunk:
+        from models.procedural_deck import make_design
+
+        design_rng = np.random.default_rng(seed + 7)
+        made_up = [make_design(design_rng, made.letters) for _ in range(made.per_chunk)]
+    images, labels = make_samples(designs, count, seed, plain, made_up, made.share)
     feeds = preprocess(images)
     return FeedArrays(quantise(feeds["corners"]), quantise(feeds["face"]), labels)
 
 
 def build_feeds(
-    names: list[str], cache: Path, count: int, seed: int, jobs: int = 2, chunk: int = 5000, plain: bool = False
+    names: list[str], cache: Path, count: int, seed: int, jobs: int = 2, chunk: int = 5000, plain: bool = False,
+    made: MadeUp = MadeUp(), deadline_s: float | None = None,
 ) -> FeedArrays:
-    """``count`` samples from the designs ``names`` as quantised feeds, in ``jobs`` processes."""
+    """``count`` samples from the designs ``names`` (and ``made`` up ones) as quantised feeds,
+    in ``jobs`` processes. With ``deadline_s``, only the chunks done by then are kept (at
+    least one): a time-boxed run on a lent machine."""
+    import time
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     tasks = [
-        (names, cache, min(chunk, count - start), seed * 100_003 + start, plain) for start in range(0, count, chunk)
+        (names, cache, min(chunk, count - start), seed * 100_003 + start, plain, made)
+        for start in range(0, count, chunk)
     ]
     parts: list[FeedArrays] = []
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for part in pool.map(_chunk, tasks):
-            parts.append(part)
-            log.info("made %d / %d samples", sum(len(p.labels) for p in parts), count)
+    started = time.time()
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    pending = {pool.submit(_chunk, t) for t in tasks}
+    try:
+        while pending:
+            left = None if deadline_s is None else max(0.0, deadline_s - (time.time() - started))
+            done, pending = wait(pending, timeout=left, return_when=FIRST_COMPLETED)
+            for fut in done:
+                parts.append(fut.result())
+                log.info("made %d / %d samples", sum(len(p.labels) for p in parts), count)
+            if not done and parts:
+                log.warning("time is up: %d of %d samples made", sum(len(p.labels) for p in parts), count)
+                break
+    finally:
+        pool.shutdown(wait=not pending, cancel_futures=True)
     return FeedArrays(
         np.concatenate([p.corners for p in parts]),
         np.concatenate([p.face for p in parts]),

@@ -24,35 +24,45 @@ def _conv(cin: int, cout: int) -> nn.Sequential:
 
 
 class CardNet(nn.Module):
-    def __init__(self, n_classes: int, corner_features: int = 128, dropout: float = 0.2) -> None:
+    """Outputs (in this order, the ONNX output names): ``logits`` [N, C] (the reading),
+    ``corner_logits`` [N, 2, C] (each corner alone), ``face_logits`` [N, C] (the face alone),
+    ``embedding`` [N, E] (the joint features, for enrolled-deck prototypes).
+
+    The extra heads let run time demand that the two corners and the face agree with the
+    reading (issue 8): a design the net does not know tends to make them disagree.
+    """
+
+    def __init__(self, n_classes: int, corner_features: int = 128, dropout: float = 0.2,
+                 widths: tuple[int, int, int, int] = (12, 24, 48, 80)) -> None:
         super().__init__()
+        a, b, c, d = widths
         self.corner = nn.Sequential(
-            _conv(3, 12), nn.MaxPool2d(2),  # 28 x 20
-            _conv(12, 24), nn.MaxPool2d(2),  # 14 x 10
-            _conv(24, 48), nn.MaxPool2d(2),  # 7 x 5
-            _conv(48, 80), nn.MaxPool2d(2),  # 3 x 2
+            _conv(3, a), nn.MaxPool2d(2),  # 28 x 20
+            _conv(a, b), nn.MaxPool2d(2),  # 14 x 10
+            _conv(b, c), nn.MaxPool2d(2),  # 7 x 5
+            _conv(c, d), nn.MaxPool2d(2),  # 3 x 2
             nn.Flatten(),
-            nn.Linear(80 * (CORNER_H // 16) * (CORNER_W // 16), corner_features),
+            nn.Linear(d * (CORNER_H // 16) * (CORNER_W // 16), corner_features),
             nn.ReLU(inplace=True),
         )
         self.face = nn.Sequential(
-            _conv(3, 12), nn.MaxPool2d(2),  # 22 x 16
-            _conv(12, 24), nn.MaxPool2d(2),  # 11 x 8
-            _conv(24, 48), nn.MaxPool2d(2),  # 5 x 4
-            _conv(48, 64),
+            _conv(3, a), nn.MaxPool2d(2),  # 22 x 16
+            _conv(a, b), nn.MaxPool2d(2),  # 11 x 8
+            _conv(b, c), nn.MaxPool2d(2),  # 5 x 4
+            _conv(c, 64),
         )
-        self.head = nn.Sequential(
-            nn.Linear(corner_features + 128, 128),
-            nn.ReLU(inplace=True),
-            nn.Dropout(dropout),
-            nn.Linear(128, n_classes),
-        )
+        self.joint = nn.Sequential(nn.Linear(corner_features + 128, 128), nn.ReLU(inplace=True))
+        self.head = nn.Sequential(nn.Dropout(dropout), nn.Linear(128, n_classes))
+        self.corner_head = nn.Sequential(nn.Dropout(dropout), nn.Linear(corner_features, n_classes))
+        self.face_head = nn.Sequential(nn.Dropout(dropout), nn.Linear(128, n_classes))
         self.corner_features = corner_features
 
-    def forward(self, corners: torch.Tensor, face: torch.Tensor) -> torch.Tensor:
+    def forward(self, corners: torch.Tensor, face: torch.Tensor
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         n = corners.shape[0]
-        c = self.corner(corners.reshape(n * 2, 3, CORNER_H, CORNER_W)).reshape(n, 2, self.corner_features)
-        c = c.max(dim=1).values
+        per_corner = self.corner(corners.reshape(n * 2, 3, CORNER_H, CORNER_W)).reshape(n, 2, self.corner_features)
+        c = per_corner.max(dim=1).values
         f = self.face(face)
         f = torch.cat([f.mean(dim=(2, 3)), f.amax(dim=(2, 3))], dim=1)
-        return self.head(torch.cat([c, f], dim=1))
+        emb = self.joint(torch.cat([c, f], dim=1))
+        return self.head(emb), self.corner_head(per_corner), self.face_head(f), emb

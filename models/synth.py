@@ -24,6 +24,7 @@ __all__ = [
     "AugmentConfig",
     "TextureBank",
     "augment_photo",
+    "ink_variant",
     "make_table_texture",
     "place_card",
     "procedural_back",
@@ -42,6 +43,9 @@ class AugmentConfig:
     max_noise: float = 10.0
     jpeg_quality: tuple[int, int] = (30, 95)
     min_overlap_shift: float = 0.36  # an overlapping card starts this far down (of H) or right
+    p_reframe: float = 0.0  # share of crops framed loosely or tightly (issue 8: framing)
+    reframe_scale: tuple[float, float] = (0.86, 1.14)  # card size over crop size when reframed
+    reframe_shift: float = 0.03  # extra common shift when reframed
 
 
 # ---------------------------------------------------------------- textures
@@ -89,7 +93,7 @@ def make_table_texture(rng: np.random.Generator, h: int = 384, w: int = 384) -> 
     elif kind == "cork":
         base = np.array([rng.uniform(50, 90), rng.uniform(100, 140), rng.uniform(150, 200)], np.float32)
         speck = rng.random((h, w)).astype(np.float32)
-        speck = cv2.GaussianBlur(speck, (0, 0), rng.uniform(0.6, 1.5))
+        speck = np.asarray(cv2.GaussianBlur(speck, (0, 0), rng.uniform(0.6, 1.5)), np.float32)
         lum = 0.7 + 0.6 * (speck - speck.mean()) * 3 + 0.2 * (_fractal(rng, h, w, 24) - 0.5)
     elif kind == "felt":
         base = np.array([rng.uniform(20, 90), rng.uniform(60, 140), rng.uniform(10, 60)], np.float32)
@@ -191,6 +195,10 @@ def place_card(
     scale = np.array([w, h], np.float32)
     quad += rng.normal(0, config.corner_jitter, size=(4, 2)).astype(np.float32) * scale
     quad += rng.normal(0, config.shift, size=(1, 2)).astype(np.float32) * scale
+    if rng.random() < config.p_reframe:  # a crop cut inside the card, or one with a band of table
+        centre = quad.mean(axis=0, keepdims=True)
+        quad = centre + (quad - centre) * np.float32(rng.uniform(*config.reframe_scale))
+        quad += rng.normal(0, config.reframe_shift, size=(1, 2)).astype(np.float32) * scale
     crop = _paste(card_bgra, table, _turn_quad(rng, quad, config.rotate_deg))
     if occluder is not None:
         cover = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
@@ -209,7 +217,7 @@ def _turn_quad(rng: np.random.Generator, quad: np.ndarray, std_deg: float) -> np
     angle = np.deg2rad(rng.normal(0, std_deg))
     centre = quad.mean(axis=0)
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
-    return ((quad - centre) @ rot.T + centre).astype(np.float32)
+    return np.asarray((quad - centre) @ rot.T + centre, np.float32)
 
 
 def busy_table(rng: np.random.Generator, table: np.ndarray, cards: list[np.ndarray]) -> np.ndarray:
@@ -265,6 +273,28 @@ def sample_none(
     return crop
 
 
+def ink_variant(rng: np.random.Generator, card_bgra: np.ndarray, p_grey: float = 0.12, p_dark_red: float = 0.1,
+                p_swap: float = 0.05) -> np.ndarray:
+    """The card printed differently: grey, red ink darkened towards black, or channels swapped,
+    so suits are learnt by shape, not by ink colour (issue 8: dark-ink red suits)."""
+    r = rng.random()
+    if r >= p_grey + p_dark_red + p_swap:
+        return card_bgra
+    out = card_bgra.copy()
+    bgr = out[:, :, :3]
+    if r < p_grey:
+        grey = cv2.cvtColor(np.ascontiguousarray(bgr), cv2.COLOR_BGR2GRAY)
+        out[:, :, :3] = grey[:, :, None]
+    elif r < p_grey + p_dark_red:
+        f = bgr.astype(np.float32)
+        redness = np.clip((f[:, :, 2] - np.maximum(f[:, :, 0], f[:, :, 1]) - 30) / 80, 0, 1)
+        dark = f * rng.uniform(0.15, 0.5)
+        out[:, :, :3] = (f * (1 - redness[:, :, None]) + dark * redness[:, :, None]).clip(0, 255).astype(np.uint8)
+    else:
+        out[:, :, :3] = bgr[:, :, rng.permutation(3)]
+    return out
+
+
 # ---------------------------------------------------------------- photometric
 
 
@@ -315,7 +345,7 @@ def augment_photo(rng: np.random.Generator, image: np.ndarray, config: AugmentCo
         kernel = np.zeros((k, k), np.float32)
         kernel[k // 2, :] = 1.0 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
-        kernel = cv2.warpAffine(kernel, rot, (k, k))
+        kernel = np.asarray(cv2.warpAffine(kernel, rot, (k, k)), np.float32)
         result = cv2.filter2D(result, -1, kernel / max(float(kernel.sum()), 1e-6))
     # sensor noise: a crop of a fixed noise bank (drawing fresh normals is the costly part)
     sigma = rng.uniform(0, config.max_noise)
@@ -329,8 +359,9 @@ def augment_photo(rng: np.random.Generator, image: np.ndarray, config: AugmentCo
     if rng.random() < 0.7:
         quality = int(rng.integers(*config.jpeg_quality))
         ok, buf = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        if ok:
-            result = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            result = decoded
     if result.shape[:2] != (h, w):
         result = cv2.resize(result, (w, h), interpolation=cv2.INTER_LINEAR)
     return result

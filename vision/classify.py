@@ -18,7 +18,7 @@ reading never becomes a card.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -38,6 +38,8 @@ __all__ = [
     "ClassifierMeta",
     "FakeClassifier",
     "OnnxClassifier",
+    "accept_mask",
+    "second_opinion_agrees",
     "combine_readings",
     "default_model_paths",
     "from_onnx_output",
@@ -56,10 +58,11 @@ class CardReading:
     confidence: float
     face_down: bool = False
     best: str = NONE
+    reason: str = ""  # why an unsure reading is unsure, when known (e.g. not the enrolled deck)
 
     @classmethod
-    def unsure(cls, best: str = NONE, confidence: float = 0.0) -> CardReading:
-        return cls(None, confidence, False, best)
+    def unsure(cls, best: str = NONE, confidence: float = 0.0, reason: str = "") -> CardReading:
+        return cls(None, confidence, False, best, reason)
 
 
 class Classifier(Protocol):
@@ -76,6 +79,13 @@ class ClassifierMeta:
     temperature: float
     input_names: tuple[str, ...]
     accept_threshold: float
+    agreement: tuple[tuple[str, float], ...] = ()  # corner/face vetoes (see accept_mask); () = none
+    output_names: tuple[str, ...] = ("logits",)
+    version: str = "1"
+    # another model whose sure reading is accepted when this model's best class is the same
+    # card (and, with min_own > 0, its parts agree and it gives that card at least min_own):
+    # (model file next to the metadata, temperature, accept threshold, min_own); None: none
+    second_opinion: tuple[str, float, float, float] | None = None
 
     @classmethod
     def load(cls, path: str | Path) -> ClassifierMeta:
@@ -95,7 +105,10 @@ class ClassifierMeta:
         try:
             classes = tuple(str(c) for c in raw["classes"])
             meta = cls(classes, float(raw["temperature"]), tuple(str(n) for n in raw["input_names"]),
-                       float(raw["accept_threshold"]))
+                       float(raw["accept_threshold"]),
+                       tuple((str(k), float(v)) for k, v in dict(raw.get("agreement") or {}).items()),
+                       tuple(str(n) for n in raw.get("output_names", ["logits"])), str(raw.get("version", "1")),
+                       _second_opinion(raw.get("second_opinion")))
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelLoadError(
                 f"{where!r}: needs classes, temperature, input_names, accept_threshold ({exc!r})") from exc
@@ -111,6 +124,13 @@ class ClassifierMeta:
         return meta
 
 
+def _second_opinion(raw: Any) -> tuple[str, float, float, float] | None:
+    if raw is None:
+        return None
+    return (str(raw["model"]), float(raw["temperature"]), float(raw["accept_threshold"]),
+            float(raw.get("min_own", 0.0)))
+
+
 def _softmax(logits: npt.NDArray[np.float32], temperature: float) -> npt.NDArray[np.float32]:
     z = logits.astype(np.float64) / temperature
     z -= z.max(axis=1, keepdims=True)
@@ -119,23 +139,75 @@ def _softmax(logits: npt.NDArray[np.float32], temperature: float) -> npt.NDArray
 
 
 def from_onnx_output(logits: npt.ArrayLike, classes: Sequence[str], temperature: float,
-                     accept_threshold: float) -> list[CardReading]:
-    """Readings from raw logits ``[N, len(classes)]``: calibrated softmax, then the reject rule."""
+                     accept_threshold: float, accepted: npt.NDArray[np.bool_] | None = None) -> list[CardReading]:
+    """Readings from raw logits ``[N, len(classes)]``: calibrated softmax, then the reject rule.
+
+    ``accepted`` (from :func:`accept_mask`) may refuse readings whose parts disagree.
+    """
     arr = np.asarray(logits, np.float32)
     if arr.ndim != 2 or arr.shape[1] != len(classes):
         raise VisionError(f"logits must have shape (n, {len(classes)}), got {arr.shape}")
     probs = _softmax(arr, temperature)
     out = []
-    for row in probs:
+    for i, row in enumerate(probs):
         k = int(row.argmax())
         name, p = classes[k], float(row[k])
-        if name == NONE or p < accept_threshold:
+        if name == NONE or p < accept_threshold or (accepted is not None and not accepted[i]):
             out.append(CardReading.unsure(name, p))
         elif name == BACK:
             out.append(CardReading(None, p, True, BACK))
         else:
             out.append(CardReading(Card.parse(name), p, False, name))
     return out
+
+
+def accept_mask(heads: Mapping[str, npt.NDArray[np.float32]], temperature: float, threshold: float,
+                agreement: Mapping[str, float] | None, n_cards: int = 52) -> npt.NDArray[np.bool_]:
+    """Which readings may be accepted: confident enough, and the parts of the card agree.
+
+    ``heads`` holds the net's outputs: ``logits`` [N, C] and, for models that have them,
+    ``corner_logits`` [N, 2, C] (each corner index read alone) and ``face_logits`` [N, C]
+    (the face alone). A card reading is refused when a corner reads *another card* with a
+    probability of at least ``corner_veto``, when no corner reads the card at all
+    (``need_corner`` 1), or when the face reads another card with at least ``face_veto``
+    (issue 8: the corner indices and the face must agree). Classes ``>= n_cards`` (back,
+    none) are judged by the threshold alone.
+
+    >>> import numpy as np
+    >>> h = {"logits": np.array([[5.0, 0, 0]]), "corner_logits": np.array([[[0, 5.0, 0], [5.0, 0, 0]]]),
+    ...      "face_logits": np.array([[5.0, 0, 0]])}
+    >>> bool(accept_mask(h, 1.0, 0.9, {"corner_veto": 0.5, "face_veto": 0.5, "need_corner": 1}, 2)[0])
+    False
+    """
+    probs = _softmax(np.asarray(heads["logits"], np.float32), temperature)
+    best = probs.argmax(axis=1)
+    ok = probs.max(axis=1) >= threshold
+    if not agreement:
+        return np.asarray(ok, np.bool_)
+    is_card = best < n_cards
+    rows = np.arange(len(best))
+    if "corner_logits" in heads:
+        corners = np.asarray(heads["corner_logits"], np.float32)
+        pc = np.stack([_softmax(corners[:, i], 1.0) for i in range(corners.shape[1])], axis=1)  # [N, 2, C]
+        top, top_p = pc.argmax(axis=2), pc.max(axis=2)
+        other_card = (top != best[:, None]) & (top < n_cards) & (top_p >= agreement.get("corner_veto", 1.01))
+        ok &= ~(is_card & other_card.any(axis=1))
+        if agreement.get("need_corner", 0.0) >= 0.5:
+            ok &= ~(is_card & ~(top == best[:, None]).any(axis=1))
+    if "face_logits" in heads:
+        pf = _softmax(np.asarray(heads["face_logits"], np.float32), 1.0)
+        ftop = pf.argmax(axis=1)
+        veto = (ftop != best) & (ftop < n_cards) & (pf[rows, ftop] >= agreement.get("face_veto", 1.01))
+        ok &= ~(is_card & veto)
+    return np.asarray(ok, np.bool_)
+
+
+def second_opinion_agrees(heads: Mapping[str, npt.NDArray[np.float32]], temperature: float,
+                          second_temperature: float, second_threshold: float) -> npt.NDArray[np.bool_]:
+    """Where the second model is sure (``second_threshold``) of the class this model ranks best."""
+    best = _softmax(np.asarray(heads["logits"], np.float32), temperature).argmax(axis=1)
+    p2 = _softmax(np.asarray(heads["second_logits"], np.float32), second_temperature)
+    return np.asarray((p2.argmax(axis=1) == best) & (p2.max(axis=1) >= second_threshold), np.bool_)
 
 
 def combine_readings(a: CardReading, b: CardReading) -> CardReading:
@@ -186,16 +258,61 @@ class OnnxClassifier:
             raise ModelLoadError(f"{str(self.model_path)!r}: inputs {names} differ from the metadata's "
                                  f"{self.meta.input_names}")
 
-    def logits(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float32]:
-        feeds = preprocess(list(rectified_cards))
+        self._outputs = tuple(o.name for o in self._session.get_outputs())
+        self._second: Any = None
+        if self.meta.second_opinion is not None:
+            second_path = Path(meta_path if meta_path else default_meta).parent / self.meta.second_opinion[0]
+            try:
+                self._second = ort.InferenceSession(str(second_path), options, providers=["CPUExecutionProvider"])
+            except Exception as exc:  # onnxruntime raises its own untyped errors
+                raise ModelLoadError(f"{str(second_path)!r}: the second-opinion model cannot be loaded ({exc})") from exc
+
+    @property
+    def output_names(self) -> tuple[str, ...]:
+        return self._outputs
+
+    @property
+    def meta_version(self) -> str:
+        return self.meta.version
+
+    def heads(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> dict[str, npt.NDArray[np.float32]]:
+        """Every output of the net (``logits``; newer models add ``corner_logits``,
+        ``face_logits`` and ``embedding``), by name."""
         if len(rectified_cards) == 0:
-            return np.zeros((0, len(self.meta.classes)), np.float32)
-        out = self._session.run(None, {name: feeds[name] for name in self.meta.input_names})
-        return np.asarray(out[0], np.float32)
+            return {"logits": np.zeros((0, len(self.meta.classes)), np.float32)}
+        return self.heads_of_feeds(preprocess(list(rectified_cards)))
+
+    def heads_of_feeds(self, feeds: Mapping[str, npt.NDArray[np.float32]]) -> dict[str, npt.NDArray[np.float32]]:
+        """:meth:`heads` for inputs already made by :func:`vision.preprocess.preprocess`."""
+        feed = {name: feeds[name] for name in self.meta.input_names}
+        out = self._session.run(None, feed)
+        heads = {name: np.asarray(value, np.float32) for name, value in zip(self._outputs, out)}
+        if self._second is not None:
+            heads["second_logits"] = np.asarray(self._second.run(None, feed)[0], np.float32)
+        return heads
+
+    def logits(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float32]:
+        return self.heads(rectified_cards)["logits"]
+
+    def readings_of(self, heads: Mapping[str, npt.NDArray[np.float32]]) -> list[CardReading]:
+        """The readings for the net's outputs ``heads`` (the reject rule and the agreement)."""
+        m = self.meta
+        return from_onnx_output(heads["logits"], m.classes, m.temperature, 0.0, self.accepted(heads))
+
+    def accepted(self, heads: Mapping[str, npt.NDArray[np.float32]]) -> npt.NDArray[np.bool_]:
+        """Which of the best classes may be taken as read (threshold, agreement, second opinion)."""
+        m = self.meta
+        accepted = accept_mask(heads, m.temperature, m.accept_threshold, dict(m.agreement))
+        if m.second_opinion is not None and "second_logits" in heads:
+            _, t2, threshold2, min_own = m.second_opinion
+            second = second_opinion_agrees(heads, m.temperature, t2, threshold2)
+            if min_own > 0:  # also ask this model's parts to agree and give the card at least min_own
+                second &= accept_mask(heads, m.temperature, min_own, dict(m.agreement))
+            accepted = accepted | second
+        return accepted
 
     def classify(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> list[CardReading]:
-        m = self.meta
-        return from_onnx_output(self.logits(rectified_cards), m.classes, m.temperature, m.accept_threshold)
+        return self.readings_of(self.heads(rectified_cards))
 
 
 class FakeClassifier:
