@@ -1,4 +1,4 @@
-"""`eleusis calibrate table|camera`: check the table view and write the profiles `eleusis play` uses.
+"""`eleusis calibrate table|camera|deck`: check the table view and write the profiles `eleusis play` uses.
 
     eleusis calibrate table [--video FILE | --image FILE | --camera N|URL] [--headless]
                             [--out PROFILE.json] [--annotated PNG] [--camera-profile CAM.json]
@@ -72,6 +72,10 @@ def register(subparsers: Any) -> None:
     camera.add_argument("--frames", type=int, default=300, metavar="N", help="frames to read at most")
     camera.add_argument("--step", type=int, default=10, metavar="K", help="use every K-th video frame")
     camera.set_defaults(run=run_camera)
+
+    from dealer.commands.calibrate_deck import register_deck  # issue 8: learn the group's decks
+
+    register_deck(sub)
 
 
 def _camera_arg(text: str) -> int | str:

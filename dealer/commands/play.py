@@ -66,6 +66,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--settle", type=settle_seconds, default=SETTLE_S, metavar="SECONDS",
                         help="how long cards must lie still, with no hand over them, before they are "
                         f"judged (default {SETTLE_S:g})")
+    parser.add_argument("--deck", type=Path, default=None, metavar="PROFILE",
+                        help="deck profile from `eleusis calibrate deck`: read only the enrolled decks")
     parser.add_argument("--pace", type=pace_seconds, default=0.0,
                         help="with --record: seconds to wait between turns (default 0)")
     parser.set_defaults(run=run)
@@ -215,6 +217,16 @@ def run(args: argparse.Namespace) -> int:
             return demo.deal_record_aloud(args.record, voice, pace_s=args.pace)
         from dealer.live import LiveOptions, run_live
 
+        reader = None
+        if getattr(args, "deck", None) is not None:
+            from vision.deck_profile import profiled_reader
+            from vision.errors import VisionError
+
+            try:
+                reader = profiled_reader(args.deck)
+            except VisionError as exc:
+                print(f"eleusis play: --deck: {exc}", file=sys.stderr)
+                return 2
         if difficulty is not None:
             voice.say(announce_difficulty(difficulty))
         options = LiveOptions(
@@ -223,6 +235,6 @@ def run(args: argparse.Namespace) -> int:
             window=args.window, fullscreen=args.fullscreen,
             resume=resumed,
         )
-        return run_live(options, voice)
+        return run_live(options, voice, reader)
     finally:
         voice.close()

@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["readings", "frames", "geometry", "classify", "consistency", "pipeline", "synthetic"]
+MODULES = ["readings", "frames", "geometry", "classify", "consistency", "pipeline", "synthetic", "deck_profile"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,152 @@
+"""Figures for reading with an enrolled deck profile (issue 8; not part of the test suite).
+
+(a) held-out Debian designs (never trained on), enrolled together as one group's three
+    decks from clean views, then read under the *hard* training recipe (overlaps,
+    neighbours, small index, strong light): right / wrong / unsure over all classes
+    (a back counts right when it reads as face down; ``none`` right when unsure);
+(b) the same profile reading cards of *other* designs (not enrolled): every confident
+    reading there is wrong;
+(c) a made-up deck with Russian court letters (В Д К Т), enrolled and read the same way;
+(d) the 52 real photographed singles (check only), enrolled from their own clean image and
+    read placed on tables with rectifier errors and camera spoiling.
+
+Run: ``python -m models.evaluate_enrolment [--models DIR] [--samples 3000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.evaluate import imread
+from models.dataset import CLASSES, NONE_INDEX, BACK_INDEX, load_design, make_samples, rendered_designs
+from models.synth import AugmentConfig, TextureBank, augment_photo, place_card
+from vision.classify import CardReading, OnnxClassifier
+from vision.deck_profile import DeckProfile, ProfiledClassifier, enrol
+from vision.preprocess import RECT_H, RECT_W
+
+REAL = Path("/work/shared/data/real-cards/single")
+CLEAN = AugmentConfig(corner_jitter=0.008, shift=0.005, rotate_deg=0.7, min_scale=0.7, max_noise=3.0,
+                      jpeg_quality=(80, 95))
+ENROL_DESIGNS = ("gnome-bellot", "kde-nicu-white", "kde-penguins")
+OTHER_DESIGNS = ("gnome-tango", "gnome-rheinland", "gnome-simplistic", "kde-oxygen-white")
+
+
+def clean_views(design: dict[str, np.ndarray], seed: int) -> dict[str, np.ndarray]:
+    """Each card as enrolment would see it: on the mat, straight, well lit."""
+    rng = np.random.default_rng(seed)
+    bank = TextureBank(seed=seed, count=4)
+    out = {}
+    for label in CLASSES[:53]:
+        crop = place_card(rng, design[label], bank.crop(rng), CLEAN)
+        if rng.random() < 0.5:  # place_card turns half the cards: enrolment sees them upright or not
+            crop = np.ascontiguousarray(crop[::-1, ::-1])
+        out[label] = augment_photo(rng, crop, CLEAN)
+    return out
+
+
+def score(name: str, readings: list[CardReading], labels: np.ndarray) -> dict[str, object]:
+    right = wrong = unsure = 0
+    for r, y in zip(readings, labels):
+        if y == NONE_INDEX:
+            truth = None
+        elif y == BACK_INDEX:
+            truth = "back"
+        else:
+            truth = CLASSES[y]
+        if r.label is not None:
+            right += str(r.label) == truth
+            wrong += str(r.label) != truth
+        elif r.face_down:
+            right += truth == "back"
+            wrong += truth != "back"
+        else:
+            unsure += 1
+            right += truth is None
+            unsure -= truth is None
+    n = len(labels)
+    row: dict[str, object] = {"set": name, "n": n, "right": round(right / n, 4), "wrong": round(wrong / n, 5),
+           "unsure": round(unsure / n, 4), "wrong_count": wrong}
+    print(f"{name:44s} n={n:5d} right={row['right']:.4f} wrong={row['wrong']:.5f} ({wrong}) unsure={row['unsure']:.4f}")
+    return row
+
+
+def read_all(reader: ProfiledClassifier, images: list[np.ndarray]) -> list[CardReading]:
+    out = []
+    for i in range(0, len(images), 64):
+        out.extend(reader.classify(images[i:i + 64]))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=Path, default=Path("models"))
+    parser.add_argument("--renders", type=Path, default=Path("cache/cards"))
+    parser.add_argument("--samples", type=int, default=3000, help="hard samples per set")
+    parser.add_argument("--seed", type=int, default=515)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    base = OnnxClassifier(args.models / "card_classifier.onnx", args.models / "card_classifier.json")
+    report: dict[str, object] = {"model": base.meta_version}
+    have = set(rendered_designs(args.renders))
+    names = [n for n in ENROL_DESIGNS if n in have]
+    if names:
+        designs = [load_design(args.renders / n) for n in names]
+        profile, rep = enrol(base, [clean_views(d, args.seed + i) for i, d in enumerate(designs)], "held-out",
+                             names)
+        for line in rep.lines():
+            print("  enrolment:", line)
+        reader = ProfiledClassifier(base, profile)
+        images, labels = make_samples(designs, args.samples, args.seed)
+        report["enrolled_hard"] = score(f"enrolled {'+'.join(names)}, hard", read_all(reader, images), labels)
+        others = [load_design(args.renders / n) for n in OTHER_DESIGNS if n in have]
+        images, labels = make_samples(others, args.samples, args.seed + 1)
+        # every card of a design not enrolled should be unsure: count a confident card reading as wrong
+        readings = read_all(reader, images)
+        wrong = sum(r.label is not None for r in readings)
+        n = len(readings)
+        print(f"{'not enrolled designs, read as a card':44s} n={n:5d} wrong={wrong / n:.5f} ({wrong})")
+        report["not_enrolled_read_as_card"] = {"n": n, "wrong": round(wrong / n, 5), "wrong_count": wrong}
+    from models.procedural_deck import make_design
+
+    russian = make_design(np.random.default_rng(args.seed + 99), "russian")
+    profile, rep = enrol(base, [clean_views(russian, args.seed + 50)], "russian")
+    for line in rep.lines():
+        print("  enrolment (russian):", line)
+    images, labels = make_samples([russian], args.samples, args.seed + 2)
+    report["russian_hard"] = score("made-up Russian deck (В Д К Т), hard", read_all(ProfiledClassifier(base, profile), images), labels)
+    images, labels = make_samples([russian], args.samples, args.seed + 3, plain=True)
+    report["russian_plain"] = score("made-up Russian deck, plain", read_all(ProfiledClassifier(base, profile), images), labels)
+    files = sorted(REAL.glob("*.jpg"))
+    if files:
+        clean: dict[str, np.ndarray] = {}
+        for path in files:
+            from engine.cards import Card
+
+            clean[str(Card.parse(path.stem))] = np.asarray(cv2.resize(imread(path), (RECT_W, RECT_H), interpolation=cv2.INTER_AREA), np.uint8)
+        profile, rep = enrol(base, [clean], "real")
+        for line in rep.lines():
+            if not line.startswith("deck 1: back"):
+                print("  enrolment (real):", line)
+        rng = np.random.default_rng(args.seed + 4)
+        bank = TextureBank(seed=args.seed, count=8)
+        config = AugmentConfig(min_scale=0.35)
+        imgs, labs = [], []
+        for _ in range(max(1, args.samples // 52)):
+            for label, card in clean.items():
+                bgra = np.dstack([card, np.full(card.shape[:2], 255, np.uint8)])
+                imgs.append(augment_photo(rng, place_card(rng, bgra, bank.crop(rng), config), config))
+                labs.append(CLASSES.index(label))
+        report["real_placed"] = score("real singles enrolled, placed + spoiled", read_all(ProfiledClassifier(base, profile), imgs), np.array(labs))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

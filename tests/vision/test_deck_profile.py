@@ -1,0 +1,122 @@
+"""Enrolled decks (issue 8): a card must match the enrolled deck, anything else is unsure
+with a reason; profiles survive a save and load; bad profile files are named."""
+
+import json
+
+import numpy as np
+import pytest
+
+from engine.cards import Card
+from vision.classify import OnnxClassifier, default_model_paths
+from vision.deck_profile import DeckProfile, ProfiledClassifier, enrol, jittered_views
+from vision.errors import ModelLoadError
+
+
+def _toy() -> DeckProfile:
+    protos = {"QS": [1.0, 0.3, 0, 0], "KS": [1.0, -0.3, 0, 0], "7H": [0, 0, 1.0, 0], "back": [0, 0, 0, 1.0]}
+    return DeckProfile.from_prototypes("toy", "9.9", {k: np.array(v) for k, v in protos.items()})
+
+
+def test_given_an_embedding_near_one_enrolled_card_when_matched_then_it_is_that_card() -> None:
+    profile = _toy()
+    rows = {label: profile.vectors[i] for i, label in enumerate(profile.labels)}
+    readings = profile.match(np.stack([rows["QS"] * 3, rows["7H"] + 0.05, rows["back"]]))
+    assert [r.label for r in readings] == [Card.parse("QS"), Card.parse("7H"), None]
+    assert readings[2].face_down
+
+
+def test_given_an_embedding_far_from_every_enrolled_card_when_matched_then_unsure_with_a_reason() -> None:
+    profile = _toy()
+    far = -profile.vectors.sum(axis=0)
+    reading = profile.match(far[None])[0]
+    assert reading.label is None and not reading.face_down
+    assert "not like any enrolled card" in reading.reason
+
+
+def test_given_an_embedding_between_two_enrolled_cards_when_matched_then_unsure_naming_both() -> None:
+    profile = _toy()
+    qs, ks = profile.vectors[0], profile.vectors[1]
+    reading = profile.match(((qs + ks) / 2)[None])[0]
+    assert reading.label is None
+    assert "between two enrolled cards" in reading.reason and "QS" in reading.reason and "KS" in reading.reason
+
+
+def test_given_a_profile_when_saved_and_loaded_then_it_matches_the_same(tmp_path) -> None:
+    profile = _toy()
+    path = tmp_path / "decks.json"
+    profile.save(path)
+    again = DeckProfile.load(path)
+    assert again.labels == profile.labels and again.model_version == "9.9"
+    probe = profile.vectors[:2] + 0.01
+    assert [r.label for r in again.match(probe)] == [r.label for r in profile.match(probe)]
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("not json", "not JSON"),
+    (json.dumps({"format": "something-else"}), "not a deck profile"),
+    (json.dumps({"format": "eleusis-deck-profile", "format_version": 99}), "version 99"),
+    (json.dumps({"format": "eleusis-deck-profile", "format_version": 1, "name": "x", "model_version": "1",
+                 "min_similarity": 0.8, "min_margin": 0.04, "rows": [{"label": "ZZ", "deck": 0, "vector": [1]}]}),
+     "unknown labels"),
+])
+def test_given_a_bad_profile_file_when_loaded_then_the_error_names_the_file_and_the_fault(tmp_path, text, says) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(ModelLoadError, match=says) as info:
+        DeckProfile.load(path)
+    assert "bad.json" in str(info.value)
+
+
+def test_given_a_card_when_jittered_then_views_keep_its_shape_and_include_the_turned_card() -> None:
+    card = np.random.default_rng(1).integers(0, 255, (280, 200, 3), dtype=np.uint8)
+    views = jittered_views(card, np.random.default_rng(2), 5)
+    assert len(views) == 5 and all(v.shape == (280, 200, 3) and v.dtype == np.uint8 for v in views)
+    assert np.array_equal(views[1], card[::-1, ::-1])
+
+
+needs_model = pytest.mark.skipif(not default_model_paths()[0].is_file(), reason="needs the trained model")
+
+
+@pytest.fixture(scope="module")
+def model() -> OnnxClassifier:
+    classifier = OnnxClassifier()
+    if "embedding" not in classifier.output_names:
+        pytest.skip("the committed model has no embedding output")
+    return classifier
+
+
+def _clean_crops(design: dict[str, np.ndarray], seed: int) -> dict[str, np.ndarray]:
+    from models.enrol_stills import step_still  # noqa: F401  (same maker family)
+    from models.synth import AugmentConfig, TextureBank, augment_photo, place_card
+
+    rng = np.random.default_rng(seed)
+    bank = TextureBank(seed=seed, count=2, size=320)
+    clean = AugmentConfig(corner_jitter=0.008, shift=0.005, rotate_deg=0.7, min_scale=0.7, max_noise=3.0)
+    return {label: augment_photo(rng, place_card(rng, card, bank.crop(rng), clean), clean)
+            for label, card in design.items()}
+
+
+@needs_model
+def test_given_an_enrolled_russian_deck_when_its_cards_are_read_then_they_are_right_and_another_deck_is_unsure(
+        model) -> None:
+    from models.procedural_deck import make_design
+    from models.synth import AugmentConfig, TextureBank, augment_photo, place_card
+
+    russian = make_design(np.random.default_rng(41), "russian")
+    profile, report = enrol(model, [_clean_crops(russian, 5)], "test")
+    assert not report.missing and len(profile.labels) == 53
+    reader = ProfiledClassifier(model, profile)
+    rng = np.random.default_rng(6)
+    bank = TextureBank(seed=6, count=2, size=320)
+    config = AugmentConfig(min_scale=0.5)
+    labels = ["AS", "JH", "QD", "KC", "10S", "7H", "2D", "9C", "QS", "KH", "AH", "JD"]
+    crops = [augment_photo(rng, place_card(rng, russian[k], bank.crop(rng), config), config) for k in labels]
+    readings = reader.classify(crops)
+    wrong = [(k, str(r.label)) for k, r in zip(labels, readings) if r.label is not None and str(r.label) != k]
+    right = sum(r.label is not None and str(r.label) == k for k, r in zip(labels, readings))
+    assert not wrong
+    assert right >= 9
+    other = make_design(np.random.default_rng(42), "english")
+    strangers = [augment_photo(rng, place_card(rng, other[k], bank.crop(rng), config), config) for k in labels]
+    read_strangers = reader.classify(strangers)
+    assert sum(r.label is not None and str(r.label) != k for k, r in zip(labels, read_strangers)) == 0

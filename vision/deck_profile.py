@@ -1,0 +1,316 @@
+"""Enrolled decks: learn how the group's own decks look, then read only what matches them.
+
+Issue 8: a group plays with the decks it owns (up to 3, C1), of one design or several, with
+English, Russian, German, Dutch or French court letters. At enrolment each of the 52 cards
+and the back of each deck is shown once; the classifier's ``embedding`` output (the joint
+features before its last layer) of a few jittered views of each card is averaged into a
+*prototype*. At play time a card is read as the enrolled card whose prototype is nearest
+(cosine similarity); it is unsure, with a reason, when
+
+- it is not close enough to any enrolled card (a card from another deck, a hand, a token),
+- two enrolled cards are about as close (a margin too small to tell them apart),
+- or the base model is sure of a different card than the profile says.
+
+The labels are the *meanings*: a Russian queen (Д) is enrolled as ``Q`` because enrolment
+knows which card it asked for. Run time needs numpy and onnxruntime only.
+
+>>> import numpy as np
+>>> p = DeckProfile.from_prototypes("toy", "2.0.0", {"QS": np.array([1.0, 0, 0]), "KS": np.array([0, 1.0, 0])})
+>>> [r.label for r in p.match(np.array([[0.9, 0.1, 0.0], [0.6, 0.6, 0.0]]))]
+[Card.parse('QS'), None]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.cards import Card, all_kinds
+from vision.classify import BACK, CardReading, OnnxClassifier
+from vision.errors import ModelLoadError, VisionError
+from vision.preprocess import RECT_H, RECT_W
+
+__all__ = [
+    "DeckProfile",
+    "EnrolmentReport",
+    "ProfiledClassifier",
+    "enrol",
+    "jittered_views",
+    "FORMAT",
+    "profiled_reader",
+]
+
+FORMAT = "eleusis-deck-profile"
+FORMAT_VERSION = 1
+# a card nearer than this (cosine) to its best enrolled card may be read as it
+MIN_SIMILARITY = 0.80
+# and the best enrolled card must beat the best *other* card by this much
+MIN_MARGIN = 0.08
+# two enrolled cards whose prototypes are closer than this cannot be told apart reliably
+CONFUSABLE_SIMILARITY = 0.93
+LABELS: tuple[str, ...] = tuple(str(c) for c in all_kinds()) + (BACK,)
+
+FloatArray = npt.NDArray[np.float32]
+
+
+def _unit(x: npt.ArrayLike) -> FloatArray:
+    a = np.asarray(x, np.float32)
+    norm = np.linalg.norm(a, axis=-1, keepdims=True)
+    return np.asarray(a / np.maximum(norm, 1e-6), np.float32)
+
+
+def jittered_views(card: npt.NDArray[np.uint8], rng: np.random.Generator, count: int = 6) -> list[npt.NDArray[np.uint8]]:
+    """``card`` and ``count - 1`` variants a camera could give of it: turned 180 degrees,
+    framed a few % looser or tighter, shifted, blurred, darker or brighter."""
+    views = [card, np.ascontiguousarray(card[::-1, ::-1])]
+    src = np.array([[0, 0], [RECT_W, 0], [RECT_W, RECT_H], [0, RECT_H]], np.float32)
+    while len(views) < count:
+        quad = src + rng.normal(0, 0.02, (4, 2)).astype(np.float32) * np.array([RECT_W, RECT_H], np.float32)
+        m = cv2.getPerspectiveTransform(src, quad)
+        view = cv2.warpPerspective(card, m, (RECT_W, RECT_H), borderMode=cv2.BORDER_REPLICATE)
+        if rng.random() < 0.5:
+            view = cv2.GaussianBlur(view, (0, 0), float(rng.uniform(0.5, 1.2)))
+        view = np.clip(view.astype(np.float32) * rng.uniform(0.75, 1.15), 0, 255).astype(np.uint8)
+        if rng.random() < 0.5:
+            view = np.ascontiguousarray(view[::-1, ::-1])
+        views.append(np.asarray(view, np.uint8))
+    return views[:count]
+
+
+@dataclass(frozen=True)
+class DeckProfile:
+    """The prototypes of the enrolled decks: ``vectors`` [K, E] unit rows, ``labels`` [K]
+    (a card label or ``back``), ``decks`` [K] (which deck each row came from)."""
+
+    name: str
+    model_version: str
+    vectors: FloatArray
+    labels: tuple[str, ...]
+    decks: tuple[int, ...]
+    min_similarity: float = MIN_SIMILARITY
+    min_margin: float = MIN_MARGIN
+    deck_names: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def from_prototypes(cls, name: str, model_version: str, protos: Mapping[str, npt.ArrayLike],
+                        deck: int = 0) -> DeckProfile:
+        labels = tuple(protos)
+        return cls(name, model_version, _unit(np.stack([np.asarray(protos[k], np.float32) for k in labels])),
+                   labels, tuple(deck for _ in labels), deck_names=(name,))
+
+    def similarities(self, embeddings: npt.ArrayLike) -> FloatArray:
+        """Cosine similarity of each embedding [N, E] to each enrolled row: [N, K]."""
+        e = _unit(embeddings)
+        if e.ndim != 2 or e.shape[1] != self.vectors.shape[1]:
+            raise VisionError(f"embeddings must have shape (n, {self.vectors.shape[1]}), got {e.shape}")
+        return np.asarray(e @ self.vectors.T, np.float32)
+
+    def match(self, embeddings: npt.ArrayLike) -> list[CardReading]:
+        """The enrolled card each embedding is, or unsure with a reason."""
+        sims = self.similarities(embeddings)
+        names = sorted(set(self.labels))
+        index = {n: i for i, n in enumerate(names)}
+        per_label = np.full((len(sims), len(names)), -1.0, np.float32)
+        for k, label in enumerate(self.labels):
+            col = index[label]
+            per_label[:, col] = np.maximum(per_label[:, col], sims[:, k])
+        out: list[CardReading] = []
+        for row in per_label:
+            order = np.argsort(-row)
+            best, s1 = names[order[0]], float(row[order[0]])
+            s2 = float(row[order[1]]) if len(order) > 1 else -1.0
+            confidence = max(0.0, min(1.0, s1))
+            if s1 < self.min_similarity:
+                out.append(CardReading(None, confidence, False, best,
+                                       reason=f"not like any enrolled card (nearest {best}, {s1:.2f})"))
+            elif s1 - s2 < self.min_margin:
+                other = names[order[1]]
+                out.append(CardReading(None, confidence, False, best,
+                                       reason=f"between two enrolled cards ({best} {s1:.2f}, {other} {s2:.2f})"))
+            elif best == BACK:
+                out.append(CardReading(None, confidence, True, BACK))
+            else:
+                out.append(CardReading(Card.parse(best), confidence, False, best))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "name": self.name,
+            "model_version": self.model_version,
+            "min_similarity": self.min_similarity,
+            "min_margin": self.min_margin,
+            "deck_names": list(self.deck_names),
+            "notes": list(self.notes),
+            "rows": [{"label": lab, "deck": d, "vector": [round(float(v), 5) for v in vec]}
+                     for lab, d, vec in zip(self.labels, self.decks, self.vectors)],
+        }
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json()) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> DeckProfile:
+        where = str(path)
+        try:
+            raw = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ModelLoadError(f"{where!r}: cannot read the deck profile ({exc.strerror})") from exc
+        except json.JSONDecodeError as exc:
+            raise ModelLoadError(f"{where!r}: not JSON (line {exc.lineno}: {exc.msg})") from exc
+        if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+            raise ModelLoadError(f"{where!r}: not a deck profile (no \"format\": \"{FORMAT}\"); "
+                                 "make one with `eleusis calibrate deck`")
+        if raw.get("format_version") != FORMAT_VERSION:
+            raise ModelLoadError(f"{where!r}: deck profile version {raw.get('format_version')!r}, "
+                                 f"this program reads {FORMAT_VERSION}: enrol the decks again")
+        try:
+            rows = raw["rows"]
+            labels = tuple(str(r["label"]) for r in rows)
+            vectors = _unit(np.array([r["vector"] for r in rows], np.float32))
+            decks = tuple(int(r["deck"]) for r in rows)
+            profile = cls(str(raw["name"]), str(raw["model_version"]), vectors, labels, decks,
+                          float(raw["min_similarity"]), float(raw["min_margin"]),
+                          tuple(str(n) for n in raw.get("deck_names", [])), tuple(str(n) for n in raw.get("notes", [])))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelLoadError(f"{where!r}: a deck profile needs rows of label, deck, vector ({exc!r})") from exc
+        bad = [lab for lab in labels if lab not in LABELS]
+        if bad or vectors.ndim != 2 or len(labels) == 0:
+            raise ModelLoadError(f"{where!r}: unknown labels {bad[:3]} or no vectors")
+        return profile
+
+
+class ProfiledClassifier:
+    """A :class:`~vision.classify.Classifier` that reads only the enrolled decks.
+
+    The base model gives the embedding (and its own reading); the profile decides. When
+    the base model is sure of another card than the profile's nearest, the card is
+    unsure: two views that disagree settle nothing.
+    """
+
+    def __init__(self, base: OnnxClassifier, profile: DeckProfile) -> None:
+        if "embedding" not in base.output_names:
+            raise ModelLoadError("the model has no embedding output: a deck profile needs model 2.0 or later")
+        version = str(base.meta_version)
+        if profile.model_version != version:
+            raise ModelLoadError(f"the deck profile {profile.name!r} was made with model {profile.model_version}, "
+                                 f"this model is {version}: enrol the decks again (`eleusis calibrate deck`)")
+        self.base = base
+        self.profile = profile
+
+    def classify(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> list[CardReading]:
+        if len(rectified_cards) == 0:
+            return []
+        heads = self.base.heads(rectified_cards)
+        own = self.base.readings_of(heads)
+        matched = self.profile.match(heads["embedding"])
+        out: list[CardReading] = []
+        for mine, theirs in zip(matched, own):
+            if mine.label is not None and theirs.label is not None and theirs.label != mine.label:
+                out.append(CardReading(None, 0.0, False, mine.best,
+                                       reason=f"the deck's look says {mine.best}, the index reads {theirs.best}"))
+            elif mine.label is None and not mine.face_down and theirs.face_down and mine.best == BACK:
+                out.append(theirs)
+            else:
+                out.append(mine)
+        return out
+
+
+@dataclass(frozen=True)
+class EnrolmentReport:
+    """What enrolment found: cards not shown, pairs it cannot tell apart, advice."""
+
+    missing: tuple[tuple[int, str], ...]  # (deck, label)
+    confusable: tuple[tuple[int, str, str, float], ...]  # (deck, label, label, similarity)
+    doubtful: tuple[tuple[int, str, str], ...]  # (deck, enrolled as, the model reads)
+    advice: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.missing and not self.confusable
+
+    def lines(self) -> list[str]:
+        out = []
+        for deck, label in self.missing:
+            out.append(f"deck {deck + 1}: {label} was not found")
+        for deck, a, b, s in self.confusable:
+            out.append(f"deck {deck + 1}: {a} and {b} look alike to the reader (similarity {s:.2f})")
+        for deck, label, read in self.doubtful:
+            out.append(f"deck {deck + 1}: shown as {label}, the model reads {read}: was it laid out of order?")
+        out.extend(self.advice)
+        return out
+
+
+def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[np.uint8]]], name: str = "decks",
+          deck_names: Sequence[str] = (), views: int = 6, seed: int = 8) -> tuple[DeckProfile, EnrolmentReport]:
+    """A profile from rectified crops of each deck (``decks[i][label]``; label ``QS``...``back``).
+
+    Each card gives ``views`` jittered views (:func:`jittered_views`); their mean embedding
+    is the card's prototype. The report names cards not given, pairs of the same deck
+    whose prototypes are nearly alike, and crops the base model reads as another card.
+    """
+    if "embedding" not in classifier.output_names:
+        raise ModelLoadError("the model has no embedding output: enrolment needs model 2.0 or later")
+    rng = np.random.default_rng(seed)
+    vectors: list[FloatArray] = []
+    labels: list[str] = []
+    owners: list[int] = []
+    missing: list[tuple[int, str]] = []
+    doubtful: list[tuple[int, str, str]] = []
+    for d, crops in enumerate(decks):
+        for label in LABELS:
+            crop = crops.get(label)
+            if crop is None:
+                missing.append((d, label))
+                continue
+            batch = jittered_views(crop, rng, views)
+            heads = classifier.heads(batch)
+            vectors.append(_unit(_unit(heads["embedding"]).mean(axis=0)))
+            labels.append(label)
+            owners.append(d)
+            first = classifier.readings_of({k: v[:1] for k, v in heads.items()})[0]
+            if first.label is not None and str(first.label) != label:
+                doubtful.append((d, label, str(first.label)))
+    if not vectors:
+        raise VisionError("no card was enrolled")
+    matrix = _unit(np.stack(vectors))
+    confusable: list[tuple[int, str, str, float]] = []
+    sims = matrix @ matrix.T
+    for i in range(len(labels)):
+        for j in range(i + 1, len(labels)):
+            if owners[i] == owners[j] and labels[i] != labels[j] and sims[i, j] >= CONFUSABLE_SIMILARITY:
+                confusable.append((owners[i], labels[i], labels[j], float(sims[i, j])))
+    advice: list[str] = []
+    if missing:
+        advice.append("show the missing cards again, face up, inside the play zone, not touching each other")
+    if confusable:
+        advice.append("cards that look alike will be read as unsure: enrol again closer to the camera or "
+                      "under better light; if they are alike in print (e.g. a 6 and a 9 with symmetric "
+                      "indices), keep them out of the game or use another deck")
+    if doubtful:
+        advice.append("check the order the cards were laid out in (a suit at a time, ace to king, left to right)")
+    profile = DeckProfile(name, classifier.meta_version, matrix, tuple(labels), tuple(owners),
+                          deck_names=tuple(deck_names) or tuple(f"deck {i + 1}" for i in range(len(decks))))
+    return profile, EnrolmentReport(tuple(missing), tuple(confusable), tuple(doubtful), tuple(advice))
+
+
+def profiled_classifier(profile_path: str | Path, model: str | Path | None = None,
+                        meta: str | Path | None = None) -> ProfiledClassifier:
+    """The default model reading only the decks enrolled in ``profile_path``."""
+    return ProfiledClassifier(OnnxClassifier(model, meta), DeckProfile.load(profile_path))
+
+
+def profiled_reader(profile_path: str | Path) -> Any:
+    """A :class:`~vision.pipeline.CardReader` that reads only the enrolled decks."""
+    from vision.pipeline import CardReader
+
+    return CardReader(profiled_classifier(profile_path))
