@@ -1,4 +1,7 @@
-"""`eleusis read IMAGE... [--json] [--single] [--decks N] [--known CARDS]`: read still images.
+"""`eleusis read IMAGE... [--json] [--single] [--decks N] [--known CARDS] [--deck PROFILE]`: read still images.
+
+A photo of one card held close (filling up to ~95 % of it, or touching its edge) is read
+too (:mod:`vision.closeup`); ``--deck`` reads only the decks of a deck profile.
 
 With ``--json`` one JSON object per image, one per line::
 
@@ -61,6 +64,8 @@ def register(subparsers: Any) -> None:
                         help="decks in the shoe (C1; default 3): more copies than that is a misreading")
     parser.add_argument("--known", type=_cards, default=(), metavar="CARDS",
                         help="cards known to be on the table already, e.g. '7H 7H QS' (count toward C1)")
+    parser.add_argument("--deck", default=None, metavar="PROFILE",
+                        help="deck profile from `eleusis calibrate deck`: read only the enrolled decks")
     parser.add_argument("--model", default=None, help="ONNX model (default models/card_classifier.onnx)")
     parser.add_argument("--meta", default=None, help="model metadata JSON (default next to the model)")
     parser.set_defaults(run=run)
@@ -89,6 +94,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     err = err or sys.stderr
     from vision.errors import ImageReadError, ModelLoadError
     from vision.frames import read_image
+    from vision.closeup import read_closeup
     from vision.pipeline import CardReader, ReaderConfig
 
     meta = args.meta
@@ -96,6 +102,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         meta = str(args.model).removesuffix(".onnx") + ".json"
     try:
         classifier = load_classifier(args.model, meta)
+        if getattr(args, "deck", None):
+            from vision.deck_profile import DeckProfile, ProfiledClassifier
+
+            classifier = ProfiledClassifier(classifier, DeckProfile.load(args.deck))
     except ModelLoadError as exc:
         print(f"eleusis read: {exc}", file=err)
         return 2
@@ -109,7 +119,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             status = 2
             continue
         start = time.perf_counter()
-        found = reader.read_single(image) if args.single else reader.read_frame(image)
+        # a photo of one card held close may fill the picture or touch its edge (issue 8)
+        found = reader.read_single(image) if args.single else read_closeup(reader, image)
         ms = (time.perf_counter() - start) * 1000
         cards = found.to_json_cards()
         if args.json:

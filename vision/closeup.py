@@ -1,0 +1,65 @@
+"""Read a phone photo of one card held close: it may fill up to ~95 % of the picture or
+touch its edge (issue 8), where table detection finds nothing or only a cut card.
+
+:func:`read_closeup` tries, in order, and keeps the first view that gives a *sure* card:
+
+1. the usual table detection (:meth:`vision.pipeline.CardReader.read_frame`);
+2. the photo inside a dark frame (a border of ``PAD_SHARE`` of its size), so a card that
+   fills the picture or touches its edge gets an outline; quads are mapped back;
+3. the whole photo as the card (as ``--single`` does), only when steps 1-2 found at most
+   one card-sized region or one covering much of the photo.
+
+A background region that fills the frame is not a card to the classifier (it reads
+``none``, or unsure), so it cannot swallow the card: only a sure reading is kept, and two
+sure readings of different cards leave the photo unsure. A card scribbled over stays
+unsure because the classifier is unsure of it in every view.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.pipeline import CardReader
+from vision.readings import CardDetections
+
+__all__ = ["PAD_SHARE", "read_closeup"]
+
+PAD_SHARE = 0.12  # the dark frame around the photo, as a share of its longer side
+PAD_GREY = 24  # the frame's grey level: darker than any card, not pure black
+BIG_REGION_SHARE = 0.25  # a found quad covering this share of the photo may be the card close up
+
+BgrImage = npt.NDArray[np.uint8]
+
+
+def _area(quad: npt.NDArray[np.float32]) -> float:
+    x, y = quad[:, 0].astype(np.float64), quad[:, 1].astype(np.float64)
+    return float(0.5 * abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))))
+
+
+def _sure(found: CardDetections) -> list[int]:
+    return [i for i in range(len(found)) if bool(found.is_read[i])]
+
+
+def read_closeup(reader: CardReader, image: BgrImage) -> CardDetections:
+    """The cards of ``image``, with the close-up views when table detection reads none."""
+    normal = reader.read_frame(image)
+    if _sure(normal):
+        return normal
+    h, w = image.shape[:2]
+    pad = int(round(PAD_SHARE * max(h, w)))
+    framed = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(PAD_GREY,) * 3)
+    padded = reader.read_frame(np.ascontiguousarray(framed))
+    padded = dataclasses.replace(padded, quad_xy=(padded.quad_xy - np.float32(pad)).astype(np.float32))
+    if _sure(padded):
+        return padded
+    regions = [q for q in list(normal.quad_xy) + list(padded.quad_xy)]
+    big = [q for q in regions if _area(np.asarray(q, np.float32)) >= BIG_REGION_SHARE * h * w]
+    if len(normal) <= 1 or big:
+        single = reader.read_single(image)
+        if _sure(single):
+            return single
+    return normal if len(normal) else padded
