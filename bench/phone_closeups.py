@@ -94,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             if any(c != truth for c in got):
                 wrong += 1
                 print(f"  wrong: {truth} read as {' '.join(map(str, got))}")
+                cv2.imwrite(f"/tmp/cls_wrong_{truth}.jpg", photo)
             plain_right += reader.read_frame(photo).read_cards() == [truth]
         print(f"{label:28s}: {right} of {len(photos)} read right, {wrong} wrong "
               f"(table detection alone: {plain_right} right)")

@@ -1,11 +1,14 @@
 """Read a phone photo of one card held close: it may fill up to ~95 % of the picture or
 touch its edge (issue 8), where table detection finds nothing or only a cut card.
 
-:func:`read_closeup` tries, in order, and keeps the first view that gives a *sure* card:
+:func:`read_closeup` tries these views and keeps the first that gives a *sure* card:
 
-1. the usual table detection (:meth:`vision.pipeline.CardReader.read_frame`);
-2. the photo inside a dark frame (a border of ``PAD_SHARE`` of its size), so a card that
-   fills the picture or touches its edge gets an outline; quads are mapped back;
+1. the photo inside a dark frame (a border of ``PAD_SHARE`` of its size), so a card that
+   fills the picture or touches its edge gets an outline; quads are mapped back. One sure
+   card covering ``BIG_REGION_SHARE`` of the photo is the close-up, unless the usual
+   detection or the whole photo names another card (then it is unsure: the usual
+   detection can take the picture frame inside a court card for a card);
+2. the usual table detection (:meth:`vision.pipeline.CardReader.read_frame`);
 3. the whole photo as the card (as ``--single`` does), only when steps 1-2 found at most
    one card-sized region or one covering much of the photo.
 
@@ -45,20 +48,30 @@ def _sure(found: CardDetections) -> list[int]:
 
 
 def read_closeup(reader: CardReader, image: BgrImage) -> CardDetections:
-    """The cards of ``image``, with the close-up views when table detection reads none."""
+    """The cards of ``image``, with the close-up views when the photo is one card held close."""
     normal = reader.read_frame(image)
-    if _sure(normal):
-        return normal
     h, w = image.shape[:2]
     pad = int(round(PAD_SHARE * max(h, w)))
     framed = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(PAD_GREY,) * 3)
     padded = reader.read_frame(np.ascontiguousarray(framed))
     padded = dataclasses.replace(padded, quad_xy=(padded.quad_xy - np.float32(pad)).astype(np.float32))
+    big = [i for i in range(len(padded)) if _area(padded.quad_xy[i]) >= BIG_REGION_SHARE * h * w]
+    sure_big = [i for i in big if bool(padded.is_read[i])]
+    if len(sure_big) == 1:  # one card held close: other views must not name another card
+        card = padded.label[sure_big[0]]
+        single = reader.read_single(image)
+        others = normal.read_cards() + single.read_cards()
+        if any(c != card for c in others):
+            labels = padded.label.copy()
+            labels[sure_big[0]] = None
+            return dataclasses.replace(padded, label=labels)
+        return padded
+    if _sure(normal):
+        return normal
     if _sure(padded):
         return padded
-    regions = [q for q in list(normal.quad_xy) + list(padded.quad_xy)]
-    big = [q for q in regions if _area(np.asarray(q, np.float32)) >= BIG_REGION_SHARE * h * w]
-    if len(normal) <= 1 or big:
+    regions = list(normal.quad_xy) + list(padded.quad_xy)
+    if len(normal) <= 1 or any(_area(np.asarray(q, np.float32)) >= BIG_REGION_SHARE * h * w for q in regions):
         single = reader.read_single(image)
         if _sure(single):
             return single

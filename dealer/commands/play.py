@@ -235,6 +235,6 @@ def run(args: argparse.Namespace) -> int:
             window=args.window, fullscreen=args.fullscreen,
             resume=resumed,
         )
-        return run_live(options, voice, reader)
+        return run_live(options, voice) if reader is None else run_live(options, voice, reader)
     finally:
         voice.close()
