@@ -97,7 +97,7 @@ def eval_holdout(reader: Reader, renders: Path, count: int, seed: int, plain: bo
 
 def imread(path: Path) -> np.ndarray:
     """A colour image, or a clear error naming the file."""
-    image = imread(path)
+    image = cv2.imread(str(path))
     if image is None:
         raise SystemExit(f"{path}: not an image OpenCV can read")
     return np.asarray(image)
