@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Rebuild the card classifier from scratch: Debian card art -> renders -> training -> ONNX ->
 # calibration -> evaluation. Renders and feeds stay under cache/ (git-ignored).
-# Usage: models/build_models.sh [extra train_classifier args; the committed model used --steps 3000]
+# Usage: models/build_models.sh [extra train_classifier args]
+# Model 2.0 was trained on a lent GPU machine with models/device_train.sh's command line
+# (--train-samples 90000 --data-seconds 33 --steps 4500 --batch 256); its metadata's
+# accept_threshold 0.94, agreement and second_opinion (card_classifier_v1.onnx = model 1.x,
+# kept as is) were then set as models/MODEL_CARD.md says. On 2 CPU cores the same
+# recipe takes hours: use fewer --steps for a trial.
 # Needs: the [train] extra (torch CPU, onnx); about 25-35 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
