@@ -225,7 +225,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 reader = profiled_reader(args.deck)
             except VisionError as exc:
-                print(f"eleusis play: --deck: {exc}", file=sys.stderr)
+                print(f"eleusis play: {exc}", file=sys.stderr)
                 return 2
         if difficulty is not None:
             voice.say(announce_difficulty(difficulty))
