@@ -2,8 +2,9 @@
 
 ``check_table`` runs over frames (a video, a still, a camera): it tracks the mat,
 measures the guide tiles, and judges the picture at the play zone: pixels per
-millimetre, glare (the fraction of saturated pixels) and exposure. It says plainly
-whether card indices will be readable and what to change if not.
+millimetre, glare (the fraction of saturated pixels) and exposure. It says plainly,
+zone by zone, whether card indices will be readable there and what to change if not
+(``zone_sights``: the same test the live dealer applies before it reads a zone).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.camera import CameraProfile, default_camera
-from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, TableLayout
+from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, TableLayout
 from calibration.markers import detect_markers
 from calibration.table import (
     TableHomography,
@@ -32,15 +33,22 @@ __all__ = [
     "GLARE_MAX_FRACTION",
     "INDEX_HEIGHT_MM",
     "INDEX_MIN_PX",
+    "READABLE_PX_PER_MM",
     "TableCheck",
+    "ZoneSight",
     "check_table",
     "frame_quality",
+    "zone_sights",
 ]
 
 INDEX_HEIGHT_MM = 7.0  # the rank letter in a card's corner index, standard poker cards
 # The height the reader needs: the classifier (docs/model.md) sees the corner box, about
 # 30 mm of the card's height, at 56 px, i.e. 1.9 px/mm; below 2 px/mm it sees an upscaled blur.
 INDEX_MIN_PX = 14.0
+READABLE_PX_PER_MM = INDEX_MIN_PX / INDEX_HEIGHT_MM  # 2 px/mm: the coarsest place a card is read
+# A card lies inside its zone, so its corner index is never nearer the zone's edge than
+# this (a few mm of margin plus the index's own place on the card): resolution is judged there.
+INDEX_INSET_MM = 12.0
 GLARE_MAX_FRACTION = 0.01  # saturated pixels allowed in the play zone
 DARK_LEVEL = 80.0  # mean grey level of the (light) play zone below which it is too dark
 BRIGHT_LEVEL = 235.0
@@ -62,17 +70,52 @@ def frame_quality(frame: ImageBGR, table_to_px: FloatArray, layout: TableLayout)
     return float(saturated[inside].mean()), float(grey[inside].mean())
 
 
-def _line_end_px_per_mm(check: TableCheck, layout: TableLayout) -> float | None:
-    """The smallest px/mm at the main-line zone's corners in view; None when none is in view."""
-    if check.homography is None or check.frame_size_wh is None or ZONE_MAIN_LINE not in {z.name for z in layout.zones}:
-        return None
-    corners = layout.zone(ZONE_MAIN_LINE).polygon_mm
-    px = map_points(check.homography.table_to_px, list(corners))
-    w, h = check.frame_size_wh
-    seen = [c for c, p in zip(corners, px) if 0 <= p[0] < w and 0 <= p[1] < h]
-    if not seen:
-        return None
-    return min(px_per_mm_at(check.homography.table_to_px, x, y) for x, y in seen)
+@dataclass(frozen=True)
+class ZoneSight:
+    """How the camera sees one zone: is it all in view, and how fine is the picture at
+    its coarsest (farthest) and finest corner in view. ``readable``: a card index can be
+    read anywhere in the zone."""
+
+    name: str
+    corners_in_view: int  # of the zone's corners
+    corners: int
+    coarsest_px_per_mm: float | None  # None when no corner is in view
+    finest_px_per_mm: float | None
+
+    @property
+    def whole_in_view(self) -> bool:
+        return self.corners_in_view == self.corners
+
+    @property
+    def readable(self) -> bool:
+        return (self.whole_in_view and self.coarsest_px_per_mm is not None
+                and self.coarsest_px_per_mm >= READABLE_PX_PER_MM)
+
+    @property
+    def index_px(self) -> float | None:
+        """The height of a card index at the zone's coarsest corner in view, in pixels."""
+        return None if self.coarsest_px_per_mm is None else self.coarsest_px_per_mm * INDEX_HEIGHT_MM
+
+
+def zone_sights(table_to_px: FloatArray, size_wh: tuple[int, int], layout: TableLayout) -> dict[str, ZoneSight]:
+    """Every zone of ``layout`` as the camera sees it (frame ``size_wh``); a zone is readable
+    when all its corners are in view and, at the coarsest of them (INDEX_INSET_MM inside,
+    where the nearest card index can lie), it has READABLE_PX_PER_MM."""
+    w, h = size_wh
+    sights: dict[str, ZoneSight] = {}
+    for zone in layout.zones:
+        corners = list(zone.polygon_mm)
+        px = map_points(table_to_px, corners)
+        seen = [c for c, p in zip(corners, px) if 0 <= p[0] < w and 0 <= p[1] < h]
+        cx, cy = zone.centre_mm
+        inset = [(x - INDEX_INSET_MM * np.sign(x - cx), y - INDEX_INSET_MM * np.sign(y - cy)) for x, y in seen]
+        scales = [px_per_mm_at(table_to_px, float(x), float(y)) for x, y in inset]
+        sights[zone.name] = ZoneSight(zone.name, len(seen), len(corners), min(scales) if scales else None,
+                                      max(scales) if scales else None)
+    return sights
+
+
+_ZONE_WORDS = {ZONE_PLAY: "the play zone", ZONE_SIDE_BRANCHES: "the side branches", ZONE_MAIN_LINE: "the main line"}
 
 
 @dataclass
@@ -90,7 +133,7 @@ class TableCheck:
     guides_measured: dict[int, tuple[tuple[float, float], ...]] = field(default_factory=dict)
     moves: int = 0
     slant: float = 1.0  # how much the view squashes the play zone: 1 looks straight down
-    px_per_mm_line_end: float | None = None  # at the far corners of the main line (the layout watch)
+    zones: dict[str, ZoneSight] = field(default_factory=dict)
     advice: list[str] = field(default_factory=list)
 
     @property
@@ -111,8 +154,16 @@ class TableCheck:
 
     @property
     def readable(self) -> bool:
-        return (self.found and self.index_px is not None and self.index_px >= INDEX_MIN_PX
+        """Cards laid anywhere in the play zone will be read: the dealer can deal."""
+        play = self.zones.get(ZONE_PLAY)
+        return (self.found and play is not None and play.readable
                 and self.glare_fraction <= GLARE_MAX_FRACTION and self.exposure == "good")
+
+    @property
+    def px_per_mm_line_end(self) -> float | None:
+        """The coarsest picture at the main line's corners in view (None: none in view)."""
+        line = self.zones.get(ZONE_MAIN_LINE)
+        return None if line is None else line.coarsest_px_per_mm
 
     def report_lines(self) -> list[str]:
         if not self.found:
@@ -121,29 +172,41 @@ class TableCheck:
         lines = [
             (f"Mat found in {self.frames_located} of {self.frames_seen} frame(s); markers seen: "
             f"{', '.join(str(i) for i in self.markers_seen)}."),
-            (f"Resolution at the play zone: {self.px_per_mm:.2f} px/mm: a card index "
+            (f"Resolution at the play zone's centre: {self.px_per_mm:.2f} px/mm: a card index "
             f"({INDEX_HEIGHT_MM:g} mm) is {self.index_px:.1f} px high (needs {INDEX_MIN_PX:g})."),
             (f"Glare: {100 * self.glare_fraction:.1f}% of the play zone is saturated "
             f"(at most {100 * GLARE_MAX_FRACTION:g}%)."),
             f"Exposure: {self.exposure} (mean level {self.mean_level:.0f} of 255).",
+            "Zone by zone (a card index needs "
+            f"{INDEX_MIN_PX:g} px, {READABLE_PX_PER_MM:.1f} px/mm, at the zone's farthest corner):",
         ]
-        if self.px_per_mm_line_end is None:
-            lines.append("The main line's corners are out of view: the layout watch cannot check them.")
-        else:
-            far_px = self.px_per_mm_line_end * INDEX_HEIGHT_MM
-            lines.append(f"At the far corners of the main line: {self.px_per_mm_line_end:.2f} px/mm "
-                         f"(an index {far_px:.1f} px high): "
-                         + ("the layout watch can read it." if far_px >= INDEX_MIN_PX else
-                            "the layout watch may not read every card there; keep the line nearer the camera."))
+        lines += [f"- {_zone_line(sight)}" for sight in self.zones.values()]
         if self.moves:
             lines.append(f"The camera or the mat moved {self.moves} time(s) during the check.")
         for marker_id in sorted(self.guides_measured):
             lines.append(f"Guide tile {marker_id} measured at "
                          f"({_centre(self.guides_measured[marker_id])[0]:.0f}, "
                          f"{_centre(self.guides_measured[marker_id])[1]:.0f}) mm.")
-        lines.append("Card indices will be readable." if self.readable
-                     else "Card indices will NOT be readable reliably:")
+        unreadable = [_ZONE_WORDS.get(z.name, z.name) for z in self.zones.values()
+                      if z.name != ZONE_PLAY and not z.readable]
+        if self.readable:
+            lines.append("Cards laid in the play zone will be readable." + (
+                f" The layout watch cannot read {' or '.join(unreadable)}: it checks only what it can read there."
+                if unreadable else " The layout watch can read the main line and the side branches."))
+        else:
+            lines.append("Cards in the play zone will NOT be readable reliably:")
         return lines + [f"- {a}" for a in self.advice]
+
+
+def _zone_line(sight: ZoneSight) -> str:
+    words = _ZONE_WORDS.get(sight.name, sight.name)
+    if sight.coarsest_px_per_mm is None or sight.index_px is None or sight.finest_px_per_mm is None:
+        return f"{words}: out of view: not readable."
+    where = "" if sight.whole_in_view else f" ({sight.corners_in_view} of {sight.corners} corners in view)"
+    verdict = "readable" if sight.readable else ("NOT readable: not all in view" if not sight.whole_in_view
+                                                 and sight.index_px >= INDEX_MIN_PX else "NOT readable")
+    return (f"{words}: {sight.coarsest_px_per_mm:.2f} to {sight.finest_px_per_mm:.2f} px/mm{where}, "
+            f"an index {sight.index_px:.1f} px high at the far corner: {verdict}.")
 
 
 def _centre(corners: tuple[tuple[float, float], ...]) -> tuple[float, float]:
@@ -166,17 +229,22 @@ def _resolution_advice(size_wh: tuple[int, int] | None, factor: float) -> str:
     return f"{text}: more than a 4K camera gives; bring the camera closer instead"
 
 
+def _closer(px_per_mm: float, size_wh: tuple[int, int] | None) -> str:
+    factor = px_per_mm / READABLE_PX_PER_MM
+    return (f"bring the camera closer, to about {100 * math.floor(100 * factor) / 100:.0f}% of its present "
+            f"distance, or use a higher resolution ({_resolution_advice(size_wh, 1.0 / factor)})")
+
+
 def _advise(check: TableCheck) -> list[str]:
     advice: list[str] = []
     if not check.found:
         return ["Put the whole PLAY sheet in view, flat and unhidden, and light it evenly."]
     assert check.homography is not None and check.px_per_mm is not None
-    need = INDEX_MIN_PX / INDEX_HEIGHT_MM
-    if check.px_per_mm < need:
-        factor = check.px_per_mm / need
-        advice.append(
-            f"Bring the camera closer, to about {100 * math.floor(100 * factor) / 100:.0f}% of its present "
-            f"distance, or use a higher resolution ({_resolution_advice(check.frame_size_wh, 1.0 / factor)}).")
+    play = check.zones.get(ZONE_PLAY)
+    if play is not None and not play.whole_in_view:
+        advice.append("Aim the camera so the whole play zone is in view.")
+    elif play is not None and play.coarsest_px_per_mm is not None and not play.readable:
+        advice.append(f"For the play zone: {_closer(play.coarsest_px_per_mm, check.frame_size_wh)}.")
     if check.slant < 0.6:
         advice.append("The camera looks at the table at a low slant: raise it so it looks down more steeply.")
     if check.glare_fraction > GLARE_MAX_FRACTION:
@@ -186,6 +254,19 @@ def _advise(check: TableCheck) -> list[str]:
         advice.append("More light on the table (or a longer exposure): the play zone is too dark.")
     elif check.exposure == "too bright":
         advice.append("Less light or a shorter exposure: the play zone is washed out.")
+    for name in (ZONE_SIDE_BRANCHES, ZONE_MAIN_LINE):
+        sight = check.zones.get(name)
+        if sight is None or sight.readable:
+            continue
+        words = _ZONE_WORDS[name]
+        if not sight.whole_in_view:
+            advice.append(f"Optional, for the layout watch: turn or raise the camera so {words} is all in view.")
+        elif sight.coarsest_px_per_mm is not None:
+            factor = sight.coarsest_px_per_mm / READABLE_PX_PER_MM
+            advice.append(f"Optional, for the layout watch to read {words}: use a higher resolution "
+                          f"({_resolution_advice(check.frame_size_wh, 1.0 / factor)}), or bring the camera "
+                          f"closer (to about {100 * math.floor(100 * factor) / 100:.0f}% of its distance) "
+                          "if the whole layout still fits in view.")
     return advice
 
 
@@ -231,7 +312,8 @@ def check_table(frames: Iterable[ImageBGR], layout: TableLayout, camera: CameraP
         cx, cy = layout.zone(ZONE_PLAY).centre_mm
         check.px_per_mm = px_per_mm_at(check.homography.table_to_px, cx, cy)
         widest = px_per_mm_at(check.homography.table_to_px, cx, cy, widest=True)
-        check.px_per_mm_line_end = _line_end_px_per_mm(check, layout)
+        assert check.frame_size_wh is not None
+        check.zones = zone_sights(check.homography.table_to_px, check.frame_size_wh, layout)
         check.slant = check.px_per_mm / widest if widest > 0 else 1.0
         check.glare_fraction = float(np.median(glare))
         check.mean_level = float(np.median(levels))

@@ -23,7 +23,7 @@ import dealer.commands.calibrate as calibrate_command
 from dealer.cli import main
 
 LAYOUT = default_layout()
-CLOSE = PinholeView(tilt_deg=72, distance_mm=430, target_mm=(132.5, 95.0), yaw_deg=4)
+CLOSE = PinholeView(tilt_deg=72, distance_mm=380, target_mm=(132.5, 95.0), yaw_deg=4)
 FAR = PinholeView(tilt_deg=72, distance_mm=950, target_mm=(132.5, 20.0))
 
 
@@ -52,7 +52,7 @@ def test_given_a_recorded_video_when_checked_headless_then_a_profile_is_written(
                  "--annotated", str(picture)])
     said = capsys.readouterr().out
     assert code == 0, said
-    assert "Card indices will be readable." in said and "px/mm" in said
+    assert "Cards laid in the play zone will be readable." in said and "px/mm" in said
     profile = load_table_profile(out)
     assert profile.readable and profile.px_per_mm > 2.0
     assert json.loads(out.read_text())["version"] == 1
