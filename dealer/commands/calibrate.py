@@ -1,11 +1,15 @@
 """`eleusis calibrate table|camera|deck`: check the table view and write the profiles `eleusis play` uses.
 
     eleusis calibrate table [--video FILE | --image FILE | --camera N|URL] [--headless]
+                            [--cards 'C1 C2 ...'] [--skip-cards]
                             [--out PROFILE.json] [--annotated PNG] [--camera-profile CAM.json]
     eleusis calibrate camera (--video FILE | --images FILE... | --camera N|URL) [--out CAM.json]
 
-Exit status: 0 when the mat was found and cards will be readable; 1 when the check
-found a problem (the table profile is still written if the mat was found); 2 for bad
+The check ends with a pre-flight (skip it with --skip-cards): with cards laid in the play
+zone, the dealer says which it finds and reads (--cards names what was laid, to check).
+
+Exit status: 0 when the mat was found, cards will be readable and the pre-flight (when
+cards lay in the zone) read them; 1 when the check found a problem (the table profile is still written if the mat was found); 2 for bad
 input (a missing file, an unreadable profile).
 """
 
@@ -30,6 +34,7 @@ from calibration.overlay import draw_table_overlay
 from calibration.profile import TableProfile
 from calibration.table import TableTracker
 from calibration.tokens import tokens_from_detections
+from engine.cards import Card
 from vision.errors import CameraError
 from vision.frames import CameraSource, FrameSource, ImageListSource, VideoFileSource, camera_from_text
 
@@ -59,6 +64,9 @@ def register(subparsers: Any) -> None:
     table.add_argument("--camera-profile", metavar="CAM.json", help="intrinsics from `eleusis calibrate camera`")
     table.add_argument("--layout", metavar="LAYOUT.json", help="a table layout other than the kit's")
     table.add_argument("--frames", type=int, default=90, metavar="N", help="frames to check (default 90)")
+    table.add_argument("--cards", metavar="'7H QS 2C'",
+                       help="pre-flight: the cards you laid in the play zone; the dealer checks it reads each")
+    table.add_argument("--skip-cards", action="store_true", help="no pre-flight reading of cards in the play zone")
     table.set_defaults(run=run_table)
 
     camera = sub.add_parser("camera", help="intrinsics from views of the kit's ChArUco board")
@@ -120,6 +128,14 @@ def _table_source(args: argparse.Namespace) -> FrameSource:
 def run_table(args: argparse.Namespace) -> int:
     if args.frames < 1:
         return _error(f"--frames must be at least 1, got {args.frames}")
+    expected: tuple[Card, ...] | None = None
+    if args.cards is not None:
+        from dealer.preflight import parse_laid
+
+        try:
+            expected = parse_laid(args.cards)
+        except ValueError as exc:
+            return _error(f"--cards {args.cards!r}: {exc}")
     try:
         layout = TableLayout.load(args.layout) if args.layout else default_layout()
         camera = CameraProfile.load(args.camera_profile) if args.camera_profile else None
@@ -148,7 +164,33 @@ def run_table(args: argparse.Namespace) -> int:
         if not _save_annotated(args.annotated, last, check, layout):
             return _error(f"cannot write the picture {args.annotated!r}")
         print(f"Zones drawn in {args.annotated}")
-    return 0 if check.readable else 1
+    code = 0 if check.readable else 1
+    if args.skip_cards:
+        return code
+    return max(code, _preflight(args, profile.layout, expected))
+
+
+PREFLIGHT_FRAMES = 600  # a minute of a webcam at 10 frames a second; a whole recorded video at most
+
+
+def _preflight(args: argparse.Namespace, layout: TableLayout, expected: tuple[Card, ...] | None) -> int:
+    """Issue 7 item 6: the dealer finds and reads the cards laid in the play zone, or says what to change.
+    1 when it does not (or when --cards was given and nothing lay there), else 0."""
+    from dealer.live import default_reader
+    from dealer.preflight import LAY_PROMPT, preflight
+
+    try:
+        source = _table_source(args)  # from the start again: a video or a still shows the cards too
+        if isinstance(source, CameraSource):
+            print(LAY_PROMPT, flush=True)
+        result = preflight(_images(source, PREFLIGHT_FRAMES), layout, default_reader(), expected)
+    except (CalibrationError, CameraError) as exc:
+        return _error(str(exc))
+    for line in result.report_lines():
+        print(line)
+    if not result.done:
+        return 1 if expected is not None else 0
+    return 0 if result.ok else 1
 
 
 def _save_annotated(path: str, frame: ImageBGR, check: TableCheck, layout: TableLayout) -> bool:
