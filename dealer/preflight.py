@@ -133,10 +133,12 @@ def preflight(frames: Iterable[npt.NDArray[np.uint8]], layout: TableLayout, read
         last = key
         if len(seen) > len(best):
             best = seen
-        result.unexplained = result.unexplained or (view.unexplained_in_play and not view.hand_over_play)
+        # something in the zone no card explains; a token lying there is not a card and is no fault
+        odd = view.unexplained_in_play and not view.hand_over_play and not view.tokens_in_play
+        result.unexplained = result.unexplained or odd
         if run >= settle:
             result.settled, result.seen = True, seen
-            result.unexplained = view.unexplained_in_play
+            result.unexplained = odd
             break
     if not result.settled:
         result.seen = best
