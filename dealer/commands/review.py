@@ -53,6 +53,15 @@ def register(subparsers: Any) -> None:
     verifying.add_argument("--lang", choices=LANGUAGES, default=None,
                            help="the language: en, ru or pt (default: the system locale, then English)")
     verifying.set_defaults(run=run_verify)
+    revealing = subparsers.add_parser(
+        "reveal",
+        help="reveal the rule of a round that was stopped and will not go on (on the machine that dealt it)",
+        description="Open the sealed envelope of a round that stopped before its end (R2, G6): the rule and "
+        "nonce are added to the log, the game record is rewritten with the rule, the round is scored as it "
+        "stands, and the new log hash is shown. Only where the round was dealt (the key stays there).",
+    )
+    revealing.add_argument("recording", type=Path, help="the recording folder (holds round.jsonl)")
+    revealing.set_defaults(run=run_reveal)
 
 
 def _load(args: argparse.Namespace, command: str) -> Any:
@@ -120,4 +129,50 @@ def run(args: argparse.Namespace) -> int:
             print(_("eleusis review: cannot write {path}: {error}", path=out, error=exc), file=sys.stderr)
             return 2
         print(_("page: {path}", path=out))
+    return 0 if review.verified else 1
+
+
+def run_reveal(args: argparse.Namespace) -> int:
+    """Reveal an interrupted round's rule from its envelope (dealer/envelope.py), then verify."""
+    from dealer.envelope import EnvelopeError
+    from dealer.live import show_log_hash
+    from dealer.narrate import describe_result
+    from dealer.recording import (
+        LoadError,
+        RecordingWriter,
+        RuleRevealed,
+        Said,
+        load_recording,
+        open_envelope,
+        write_record,
+    )
+    from dealer.review import build_review, verdict_line
+    from dealer.session import rule_in_words
+    from dealer.verify import rebuild
+
+    try:
+        rec = load_recording(args.recording)
+        if rec.of_type(RuleRevealed):
+            raise LoadError(f"{rec.folder}: the rule is already revealed in the log")
+        rule, nonce = open_envelope(rec.folder)
+    except (LoadError, EnvelopeError) as exc:
+        print(f"eleusis reveal: {exc}", file=sys.stderr)
+        return 2
+    rebuilt = rebuild(rec, rule, None, [])
+    t = rec.events[-1].t if rec.events else 0.0
+    said = [describe_result(rebuilt.round.result())] if rebuilt.round is not None else []
+    with RecordingWriter.resume(rec.folder) as writer:  # as the session ends a round (G2-G6)
+        for text in said:
+            writer.write(Said(t=t, text=text))
+        writer.reveal(t, rule, nonce)
+        said.append(rule_in_words(rule))
+        writer.write(Said(t=t, text=said[-1]))
+    if rebuilt.record_text is not None:
+        write_record(rec.folder, rebuilt.record_text)
+    print("\n".join(said))
+    show_log_hash(rec.folder)
+    review = build_review(rec.folder)
+    print(verdict_line(review))
+    for problem in review.problems:
+        print("  " + _("BROKEN {problem}", problem=problem))
     return 0 if review.verified else 1

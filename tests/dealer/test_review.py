@@ -107,3 +107,31 @@ def test_judging_a_record_before_the_reveal_says_it_is_sealed(tmp_path: Path,
     capsys.readouterr()
     assert main(["judge", str(tmp_path / "r" / "round.eleusis")]) == 2
     assert "line 2: the rule is still sealed: this record can be judged after the reveal" in capsys.readouterr().err
+
+
+def test_a_stopped_round_can_be_revealed_and_then_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # given a round stopped after Bo's turn (it will not go on), its rule still sealed
+    from dealer.envelope import key_dir
+    from dealer.recording import RuleRevealed, load_recording
+
+    r = record_round(tmp_path / "r", finish=False, lays=("7H", "4C", "QC"))
+    assert (key_dir() / f"{r.seal}.key").exists()
+    capsys.readouterr()
+    # when the dealer reveals it on the machine that dealt it
+    assert main(["reveal", str(r.folder)]) == 0
+    out = capsys.readouterr().out
+    # then the rule is said and logged, the record shows it, the round verifies, the key is gone
+    assert "The rule was alternate-colour" in out and "Scores:" in out and "VERIFIED" in out
+    (revealed,) = load_recording(r.folder).of_type(RuleRevealed)
+    assert revealed.rule == "alternate-colour"
+    assert "rule: alternate-colour\n" in (r.folder / "round.eleusis").read_text()
+    assert build_review(r.folder).verified and build_review(r.folder).items[1].why.startswith("QC cannot follow 4C")
+    assert not (key_dir() / f"{r.seal}.key").exists()
+    # and a second reveal, or one on a machine without the key, says why not (exit 2)
+    assert main(["reveal", str(r.folder)]) == 2
+    assert "already revealed" in capsys.readouterr().err
+    other = record_round(tmp_path / "other", finish=False, lays=("7H",))
+    monkeypatch.setenv("ELEUSIS_KEY_DIR", str(tmp_path / "elsewhere"))
+    assert main(["reveal", str(other.folder)]) == 2
+    assert "the key of this round is not on this machine" in capsys.readouterr().err
