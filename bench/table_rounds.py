@@ -144,7 +144,7 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool)
 def _ms(values: list[float]) -> str:
     if not values:
         return "-"
-    return f"{statistics.median(values):.1f} s median, {max(values):.1f} s worst"
+    return f"{statistics.median(values):.1f} s median, {max(values):.1f} s worst, {min(values):.1f} s least"
 
 
 def main(argv: list[str] | None = None) -> int:
