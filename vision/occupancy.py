@@ -174,8 +174,9 @@ class ZoneWatch:
             self._learn(logc, occupancy, token_centres_mm)
             return self._last
         empty = self._empty if self._empty is not None else _fit_print(logc, zone)
-        quads = find_cards(view, empty if learned else None, zone if learned else None, cfg.cards, self.zone,
-                           logc=logc)
+        # against the print's fit, only a clear difference counts (the fit is rougher)
+        cards_cfg = cfg.cards if learned else dataclasses.replace(cfg.cards, min_difference=cfg.unexplained_print)
+        quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=logc)
         # what differs from the empty zone and is no card and no token
         bar = cfg.unexplained_learned if learned else cfg.unexplained_print
         odd = (difference(logc, empty, zone) >= bar).astype(np.uint8)

@@ -131,7 +131,7 @@ def _fits_from_mask(mask: npt.NDArray[np.uint8], config: ZoneCardConfig, px_per_
     card_area = cw * ch
     # every blob's outer outline, a blob inside another's hole too (a card in the zone
     # inside the ring of paper round it)
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     out: list[FloatArray] = []
     for contour, link in zip(contours, hierarchy[0] if hierarchy is not None else [], strict=False):
         if link[3] != -1:
@@ -148,9 +148,80 @@ def _fits_from_mask(mask: npt.NDArray[np.uint8], config: ZoneCardConfig, px_per_
         row = _split_row((cx, cy), (w, h), angle, config, px_per_mm)
         if row:
             out.extend(row)
+            continue
+        sides = _straight_sides(contour, config, px_per_mm)
+        if sides is not None:
+            out.append(sides)
         elif inside is not None:
             out.extend(_completed((cx, cy), (w, h), angle, inside, config, px_per_mm))
     return out
+
+
+def _straight_sides(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_per_mm: float) -> FloatArray | None:
+    """A card with something stuck to its outline (print it lies on, a corner of the next
+    card): its four straight sides are still the outline's most common lines, a card's
+    width and length apart. The outline's main direction first, then along each axis the
+    pair of lines, a card's side apart, that the most outline points lie on."""
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    if len(pts) < 40:
+        return None
+    step = 12  # pixels along the outline: directions to ~5 degrees
+    d = np.roll(pts, -step, axis=0) - pts
+    length = np.hypot(d[:, 0], d[:, 1])
+    ang = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 90.0
+    hist = np.bincount(np.round(ang).astype(int) % 90, weights=length, minlength=90)
+    hist = hist + np.roll(hist, 1) + np.roll(hist, -1)
+    coarse = float(np.argmax(hist))
+
+    def sharpness(deg: float) -> float:  # straight sides put many points in one bin
+        t = np.radians(deg)
+        total = 0.0
+        for axis in (np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])):
+            counts = np.bincount(np.round(pts @ axis - (pts @ axis).min()).astype(int))
+            total += float(np.sort(counts)[-4:].sum())
+        return total
+
+    theta = float(np.radians(max(np.arange(coarse - 4.0, coarse + 4.01, 0.5), key=sharpness)))
+    u_axis = np.array([np.cos(theta), np.sin(theta)])
+    v_axis = np.array([-np.sin(theta), np.cos(theta)])
+    cw, ch = _card_px(config, px_per_mm)
+    tol = config.size_tolerance
+    best: tuple[float, FloatArray] | None = None
+    for du, dv in ((cw, ch), (ch, cw)):
+        pair_u = _side_pair(pts @ u_axis, du, tol)
+        pair_v = _side_pair(pts @ v_axis, dv, tol)
+        if pair_u is None or pair_v is None:
+            continue
+        (u0, u1, su), (v0, v1, sv) = pair_u, pair_v
+        score = su + sv
+        # each side must be mostly there: outline points on at least half of it
+        if min(su / (2 * dv), sv / (2 * du)) < 0.5:
+            continue
+        corners = np.array([u * u_axis + v * v_axis for u, v in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))])
+        if best is None or score > best[0]:
+            best = (score, corners)
+    return None if best is None else best[1]
+
+
+def _side_pair(proj: FloatArray, size: float, tol: float) -> tuple[float, float, float] | None:
+    """Two lines across ``proj`` (positions of outline points along an axis) about
+    ``size`` apart with the most points on them: (low, high, points on both)."""
+    lo = float(proj.min())
+    bins = np.bincount(np.round(proj - lo).astype(int)).astype(np.float64)
+    counts = bins + np.concatenate([[0.0], bins[:-1]]) + np.concatenate([bins[1:], [0.0]])
+    n = len(counts)
+    best: tuple[float, float, float] | None = None
+    for gap in range(int(size * (1 - tol)), int(size * (1 + tol)) + 1):
+        if gap >= n:
+            break
+        both = counts[:n - gap] + counts[gap:]
+        i = int(np.argmax(both))
+        # both lines must be real lines, not one line and noise
+        if min(counts[i], counts[i + gap]) < 0.25 * max(counts[i], counts[i + gap]):
+            continue
+        if best is None or both[i] > best[2]:
+            best = (lo + i, lo + i + gap, float(both[i]))
+    return best
 
 
 def _completed(centre: tuple[float, float], size: tuple[float, float], angle: float, inside: Mask,
