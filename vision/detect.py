@@ -45,6 +45,53 @@ __all__ = ["DetectConfig", "detect_cards"]
 BgrImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
 
+# -- thresholds, each with its unit and reason -------------------------------------------
+# Canny's high threshold is this percentile of the frame's Laplacian (grey levels): the
+# strongest 3 % of local contrast are outlines and print, whatever the exposure ...
+EDGE_PERCENTILE = 97
+# ... kept within these grey levels: a flat, dim frame still gets real edges only (>= 12),
+# a busy one still keeps a card's rim on a light table (<= 90)
+EDGE_HIGH_RANGE = (12.0, 90.0)
+EDGE_LOW_OVER_HIGH = 0.4  # Canny's hysteresis: a weak stretch of rim joins a strong one
+# polygon fit tolerances (share of the hull's perimeter) tried in turn for four corners
+QUAD_EPSILONS = (0.02, 0.03, 0.045, 0.06, 0.08)
+# side lines are fitted to the middle of each side (share of its length): the rounded
+# corners and the corner indices bend the outline near the ends
+SIDE_MIDDLE = (0.2, 0.8)
+SIDE_NEAR_SHARE = 0.04  # a point is on a side within this share of its length (>= 2 px)
+FIT_MAX_MOVE = 0.15  # fitted corners may move this share of the diagonal, else keep the polygon's
+MAX_FILL = 1.15  # a region larger than its quad by more than this is not a quad (pixels outside it)
+MIN_SIDE_PX = 6  # a quad side shorter than this (work pixels) is noise
+# refinement at full resolution: samples per side, the share of the strongest step a
+# step must reach to count as the rim, the weakest step that counts (grey levels)
+REFINE_SAMPLES = 14
+REFINE_PEAK_SHARE = 0.5
+REFINE_MIN_STEP = 3.0
+REFINE_SIDE_SHARE = 0.3  # a sample's step against the side's strongest, to take part in the line fit
+REFINE_MAX_MOVE = 2.5  # refined corners may move this many search radii, else the coarse quad stays
+# a court card's printed frame: card white on both sides of it (within this share of the
+# paper's white) on at least three of its sides, the outer side brighter than 60 % of white
+FRAME_SAME_SHARE = 0.055
+FRAME_WHITE_SHARE = 0.6
+# touching cards: a seam crosses the region over this share of its width, with clear
+# table a few pixels away (no more than half covered), away from the rim by 20 % of the
+# short side; seams must cut the region into equal cards within this share
+SEAM_MIN_COVER = 0.9
+SEAM_CLEAR_PX = 6
+SEAM_SIDE_COVER = 0.5
+SEAM_RIM_SHARE = 0.2
+SEAM_EVEN_TOLERANCE = 0.08
+FRAME_BAND_SHARE = 0.08  # the band either side of a printed frame: this share of its short side (>= 5 px)
+# a leftover card of a touching group is 0.6-1.5 times the group's typical card, and the
+# groups looked into are 1.6-6 cards large
+LEFTOVER_AREA = (0.6, 1.5)
+GROUP_AREA = (1.6, 6.0)
+SAME_OUTLINE_PX = 2  # two outlines whose centres are this close (work px) and areas within 5 % ...
+SAME_OUTLINE_AREA = 0.05  # ... are one outline found twice (a region and the table's hole round it)
+TWIN_IOU = 0.75  # a card's own region and the table's hole round it overlap this much
+LEFTOVER_MAX_IOU = 0.2  # a leftover overlapping a kept card more than this is that card
+REFINE_RADIUS_SHARE = 0.06  # the search for each side's rim reaches this share of the shortest card side
+
 
 @dataclass(frozen=True, slots=True)
 class DetectConfig:
@@ -62,15 +109,15 @@ def _edges(gray: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     # thresholds from the frame's own contrast (a sparse sample is enough)
     lap = np.abs(cv2.Laplacian(blur[::4, ::4], cv2.CV_16S, ksize=3))
-    high = float(np.clip(np.percentile(lap, 97), 12, 90))
-    edges = cv2.Canny(blur, 0.4 * high, high)
+    high = float(np.clip(np.percentile(lap, EDGE_PERCENTILE), *EDGE_HIGH_RANGE))
+    edges = cv2.Canny(blur, EDGE_LOW_OVER_HIGH * high, high)
     return np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), dtype=np.uint8)
 
 
 def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray | None:
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
-    for eps in (0.02, 0.03, 0.045, 0.06, 0.08):
+    for eps in QUAD_EPSILONS:
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
             return _fit_sides(contour.reshape(-1, 2).astype(np.float32),
@@ -100,7 +147,7 @@ def _fit_sides(points: FloatArray, quad: FloatArray) -> FloatArray:
         rel = dense - a
         t = rel @ d
         dist = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
-        near = (t > 0.2 * length) & (t < 0.8 * length) & (dist < max(2.0, 0.04 * length))
+        near = (t > SIDE_MIDDLE[0] * length) & (t < SIDE_MIDDLE[1] * length) & (dist < max(2.0, SIDE_NEAR_SHARE * length))
         if near.sum() < 4:
             lines.append((a, d))
             continue
@@ -108,7 +155,7 @@ def _fit_sides(points: FloatArray, quad: FloatArray) -> FloatArray:
         lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
     fitted = _intersect_all(lines, quad)
     size = float(np.linalg.norm(quad[0] - quad[2]))
-    return fitted if np.max(np.linalg.norm(fitted - quad, axis=1)) < 0.15 * size else quad
+    return fitted if np.max(np.linalg.norm(fitted - quad, axis=1)) < FIT_MAX_MOVE * size else quad
 
 
 def _grow(quad: FloatArray, by_px: float) -> FloatArray:
@@ -141,7 +188,7 @@ def _refine(gray: npt.NDArray[np.uint8], quads: FloatArray, radius_px: float) ->
     """Snap each side to the strongest edge along its normal, at full resolution."""
     if len(quads) == 0:
         return quads
-    n_samples, n_steps = 14, int(2 * radius_px) + 1
+    n_samples, n_steps = REFINE_SAMPLES, int(2 * radius_px) + 1
     ts = np.linspace(0.15, 0.85, n_samples, dtype=np.float32)
     offsets = np.linspace(-radius_px, radius_px, n_steps, dtype=np.float32)
     p = quads
@@ -163,7 +210,7 @@ def _refine(gray: npt.NDArray[np.uint8], quads: FloatArray, radius_px: float) ->
     strongest = np.take_along_axis(drop, np.abs(drop).argmax(axis=-1)[..., None], axis=-1)
     grad = drop * np.sign(strongest)
     peak = grad.max(axis=-1, keepdims=True)
-    strong = grad >= 0.5 * peak
+    strong = grad >= REFINE_PEAK_SHARE * peak
     best = (grad.shape[-1] - 1) - np.argmax(strong[..., ::-1], axis=-1)
     strength = np.take_along_axis(grad, best[..., None], axis=-1)[..., 0]
     shift = (offsets[best] + offsets[best + 1]) / 2
@@ -172,7 +219,7 @@ def _refine(gray: npt.NDArray[np.uint8], quads: FloatArray, radius_px: float) ->
     for i in range(len(quads)):
         lines = []
         for s in range(4):
-            good = strength[i, s] >= max(3.0, 0.3 * float(strength[i, s].max()))
+            good = strength[i, s] >= max(REFINE_MIN_STEP, REFINE_SIDE_SHARE * float(strength[i, s].max()))
             pts_s = edge_pts[i, s][good]
             if len(pts_s) < 4:
                 lines.append((p[i, s] + 0 * nrm[i, s], d[i, s]))
@@ -180,7 +227,7 @@ def _refine(gray: npt.NDArray[np.uint8], quads: FloatArray, radius_px: float) ->
             vx, vy, x0, y0 = cv2.fitLine(pts_s.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4)
             lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
         refined = _intersect_all(lines, quads[i])
-        if np.max(np.linalg.norm(refined - quads[i], axis=1)) <= 2.5 * radius_px:
+        if np.max(np.linalg.norm(refined - quads[i], axis=1)) <= REFINE_MAX_MOVE * radius_px:
             out[i] = refined
     return out
 
@@ -211,15 +258,15 @@ def _side_means(gray: npt.NDArray[np.uint8], quad: FloatArray, offset_px: float)
 
 def _inside_a_card(gray: npt.NDArray[np.uint8], quad: FloatArray) -> bool:
     """A rectangle printed on a card (a court card's frame): card white all round it."""
-    band = max(5.0, 0.08 * float(side_lengths(quad).min()))
+    band = max(5.0, FRAME_BAND_SHARE * float(side_lengths(quad).min()))
     outside = _side_means(gray, quad, band)
     inside = _side_means(gray, quad, -band)
     paper_white = float(np.percentile(gray[::8, ::8], 99))
-    same = np.abs(outside - inside) < 0.055 * paper_white
-    return bool(np.sum(same & (outside > 0.6 * paper_white)) >= 3)
+    same = np.abs(outside - inside) < FRAME_SAME_SHARE * paper_white
+    return bool(np.sum(same & (outside > FRAME_WHITE_SHARE * paper_white)) >= 3)
 
 
-def _evenly_spaced(seams: Sequence[float], tolerance: float = 0.08) -> list[float]:
+def _evenly_spaced(seams: Sequence[float], tolerance: float = SEAM_EVEN_TOLERANCE) -> list[float]:
     """The seams that cut a region into n equal cards (n = 4, 3 or 2), if some do."""
     for n in (4, 3, 2):
         picked = []
@@ -233,7 +280,7 @@ def _evenly_spaced(seams: Sequence[float], tolerance: float = 0.08) -> list[floa
     return []
 
 
-def _split_at_seams(edges: npt.NDArray[np.uint8], quad: FloatArray, min_cover: float = 0.9
+def _split_at_seams(edges: npt.NDArray[np.uint8], quad: FloatArray, min_cover: float = SEAM_MIN_COVER
                     ) -> list[FloatArray]:
     """Cut a region where a straight edge crosses it from side to side (touching cards).
 
@@ -257,9 +304,10 @@ def _split_at_seams(edges: npt.NDArray[np.uint8], quad: FloatArray, min_cover: f
         hit = hit | np.roll(hit, 1, axis=1) | np.roll(hit, -1, axis=1)
         cover = hit.mean(axis=0)
         # a seam is a thin line: the rows a few pixels away on one side at least are mostly clear
-        side = np.minimum(np.roll(cover, 6), np.roll(cover, -6))
-        lo, hi = int(0.2 * min(width, length)), length - int(0.2 * min(width, length))
-        maybe = (cover >= min_cover) & (side <= 0.5)
+        side = np.minimum(np.roll(cover, SEAM_CLEAR_PX), np.roll(cover, -SEAM_CLEAR_PX))
+        rim = int(SEAM_RIM_SHARE * min(width, length))
+        lo, hi = rim, length - rim
+        maybe = (cover >= min_cover) & (side <= SEAM_SIDE_COVER)
         maybe[:lo] = False
         maybe[hi:] = False
         cover[~maybe] = 0.0
@@ -308,10 +356,10 @@ def _candidates(contour: npt.NDArray[np.int32], edges: npt.NDArray[np.uint8], co
     if quad is None:
         return []
     quad_area = abs(cv2.contourArea(quad))
-    if quad_area <= 0 or area / quad_area < config.min_fill or area / quad_area > 1.15:
+    if quad_area <= 0 or area / quad_area < config.min_fill or area / quad_area > MAX_FILL:
         return []
     sides = side_lengths(quad)
-    if sides.min() < 6 or sides.max() / sides.min() > 2 * config.max_side_ratio:
+    if sides.min() < MIN_SIDE_PX or sides.max() / sides.min() > 2 * config.max_side_ratio:
         return []
     xs, ys = contour[:, 0, 0], contour[:, 0, 1]
     b = config.border_px + 1
@@ -336,7 +384,7 @@ def _leftovers(outlines: Sequence[npt.NDArray[np.int32]], kept: list[tuple[float
     if not whole:
         return []
     typical = float(np.median(whole))
-    groups = [o for o in outlines if 1.6 * typical <= cv2.contourArea(o) <= 6 * typical]
+    groups = [o for o in outlines if GROUP_AREA[0] * typical <= cv2.contourArea(o) <= GROUP_AREA[1] * typical]
     out: list[tuple[float, FloatArray, bool]] = []
     size = (edges.shape[1], edges.shape[0])
     for group in groups:
@@ -349,7 +397,7 @@ def _leftovers(outlines: Sequence[npt.NDArray[np.int32]], kept: list[tuple[float
         rest, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x, y))
         for contour in rest:
             out += _candidates(np.asarray(contour, np.int32), edges, config, size,
-                               (0.6 * typical, 1.5 * typical))
+                               (LEFTOVER_AREA[0] * typical, LEFTOVER_AREA[1] * typical))
     return out
 
 
@@ -378,7 +426,8 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
             continue
         moments = cv2.moments(contour)
         key = (moments["m10"] / max(moments["m00"], 1e-6), moments["m01"] / max(moments["m00"], 1e-6), area)
-        if any(abs(key[0] - k[0]) < 2 and abs(key[1] - k[1]) < 2 and abs(key[2] - k[2]) < 0.05 * area
+        if any(abs(key[0] - k[0]) < SAME_OUTLINE_PX and abs(key[1] - k[1]) < SAME_OUTLINE_PX
+               and abs(key[2] - k[2]) < SAME_OUTLINE_AREA * area
                for k in seen):
             continue  # the same outline twice (a card's region and its hole in the table)
         seen.append(key)
@@ -387,7 +436,7 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
     kept: list[tuple[float, FloatArray, bool]] = []
     for area, quad, cut in cands:
         center = quad.mean(axis=0)
-        twin = next((i for i, k in enumerate(kept) if quad_iou(quad, k[1]) > 0.75), None)
+        twin = next((i for i, k in enumerate(kept) if quad_iou(quad, k[1]) > TWIN_IOU), None)
         if twin is not None:  # the card's own region inside the table's hole around it
             kept[twin] = (area, quad, cut or kept[twin][2])
             continue
@@ -399,7 +448,7 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
             and not _inside_a_card(gray_small, k[1])]
     for extra in _leftovers([np.asarray(o, np.int32) for o in outlines], kept, edges, config):
         if (side_ratio(extra[1]) <= config.max_side_ratio and not _inside_a_card(gray_small, extra[1])
-                and all(quad_iou(extra[1], k[1]) < 0.2 for k in kept)):
+                and all(quad_iou(extra[1], k[1]) < LEFTOVER_MAX_IOU for k in kept)):
             kept.append(extra)
     if not kept:
         return CardDetections.empty()
@@ -407,7 +456,7 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
     if config.refine:
         gray = np.asarray(cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY), dtype=np.uint8) if scale < 1 else gray_small
         short_px = float(np.min([side_lengths(q).min() for q in quads]))
-        quads = _refine(gray, quads, radius_px=max(3.0, 2.5 / scale, 0.06 * short_px))
+        quads = _refine(gray, quads, radius_px=max(3.0, 2.5 / scale, REFINE_RADIUS_SHARE * short_px))
     quads = np.stack([portrait_order(q) for q in quads])
     cut_flags = np.array([k[2] for k in kept], bool)
     outside = np.any((quads < -1) | (quads > np.array([w, h], np.float32)), axis=(1, 2))

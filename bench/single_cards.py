@@ -1,0 +1,175 @@
+"""Each card alone in the play zone, under six light conditions: found in how many frames?
+
+Not a test and not training: the figure of issue 7 ("each real card alone in the play
+zone, under 6 light conditions, is found in at least 99 % of frames"). For every card
+and condition (plain, lamp gradient, warm, cold, dim, black-and-white kit; tilt drawn
+from 30-90 degrees; the card anywhere in the zone, often against its border, now and
+then laid across) the printed mat is rendered at 1920x1080 with
+:func:`vision.synthetic.single.single_card_scene`: first ``--empty`` frames of the empty
+zone (as the dealer sees it before a card is laid), then ``--card-frames`` frames with
+the card. Each frame's play-zone crop goes through ``CardReader.read_zone`` (what the
+live observer calls). Counts per condition: frames in which the card was found (IoU >=
+0.8 with the truth), readings right / wrong (a sure wrong card) / unsure, extra
+rectangles (no card there), and milliseconds per frame (look + read).
+
+Cards: the 52 real photographed cards (their own photo light, cut out) and, as a held-out
+check that nothing is tuned to those photos, designs never used for training or tuning
+(models/MODEL_CARD.md test designs: gnome ``bellot``, KDE ``penguins`` by default;
+rendered into ``cache/cards`` when missing).
+
+Run: ``python3 bench/single_cards.py [--quick] [--designs real,gnome-bellot] [--empty 2]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from calibration.layout import ZONE_PLAY, default_layout
+from vision.classify import Classifier, FakeClassifier, OnnxClassifier
+from vision.geometry import quad_iou
+from vision.pipeline import CardReader
+from vision.synthetic import LIGHT_CONDITIONS, CardFace, real_card_faces
+from vision.synthetic.single import single_card_scene
+from vision.zone_view import crop_box
+
+RENDERS = Path(__file__).resolve().parents[1] / "cache" / "cards"
+HELD_OUT = ("gnome-bellot", "kde-penguins")
+
+
+@dataclass
+class Tally:
+    frames: int = 0
+    found: int = 0
+    right: int = 0
+    wrong: int = 0
+    unsure: int = 0
+    extra: int = 0
+    ms: list[float] = field(default_factory=list)
+    missed: list[str] = field(default_factory=list)
+
+    def line(self, name: str) -> str:
+        pct = 100.0 * self.found / max(self.frames, 1)
+        ms = float(np.median(self.ms)) if self.ms else 0.0
+        worst = float(np.max(self.ms)) if self.ms else 0.0
+        return (f"{name:<8} {self.frames:5d} frames  found {self.found:5d} ({pct:5.1f} %)  right {self.right:5d}  "
+                f"wrong {self.wrong:3d}  unsure {self.unsure:4d}  extra {self.extra:3d}  "
+                f"ms/frame median {ms:5.1f} max {worst:6.1f}")
+
+
+def design_faces(name: str) -> list[CardFace]:
+    if name == "real":
+        return real_card_faces()
+    from dealer.make_demo import load_faces
+
+    folder = RENDERS / name
+    if not (folder / "done").exists():
+        from models.render_cards import discover_designs, render_design
+
+        for design in discover_designs():
+            if design.name == name:
+                render_design(design, RENDERS)
+    return list(load_faces(folder).values())
+
+
+def run_design(faces: Sequence[CardFace], classifier: Classifier,
+               conditions: Sequence[str], per_card: int, empty: int, card_frames: int, seed: int,
+               size: tuple[int, int], tilts: tuple[float, float], verbose: bool) -> dict[str, Tally]:
+    layout = default_layout()
+    zone = np.asarray(layout.zone(ZONE_PLAY).polygon_mm, np.float64)
+    rng = np.random.default_rng(seed)
+    tallies = {c: Tally() for c in conditions}
+    for condition in conditions:
+        tally = tallies[condition]
+        for face in faces:
+            for _ in range(per_card):
+                tilt = float(rng.uniform(*tilts))
+                shot = single_card_scene(face, condition, tilt, rng, layout, size, empty_frames=empty)
+                reader = CardReader(classifier)
+                box = crop_box(zone, shot.scene.table_to_px, size)
+                if box is None:
+                    continue
+                x0, y0, x1, y1 = box
+                to_table = np.linalg.inv(shot.scene.table_to_px) @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1]])
+                for frame in shot.empty_bgr:
+                    reader.read_zone(frame[y0:y1, x0:x1], to_table, ZONE_PLAY, zone)
+                truth = (shot.quad_px - [x0, y0]).astype(np.float32)
+                for _k in range(card_frames):
+                    crop = np.ascontiguousarray(shot.scene.frame_bgr[y0:y1, x0:x1])
+                    start = time.perf_counter()
+                    reading = reader.read_zone(crop, to_table, ZONE_PLAY, zone)
+                    tally.ms.append(1000.0 * (time.perf_counter() - start))
+                    tally.frames += 1
+                    ious = [quad_iou(q, truth) for q in reading.cards.quad_xy]
+                    hit = [i for i, v in enumerate(ious) if v >= 0.8]
+                    tally.extra += sum(v < 0.3 for v in ious)
+                    if not hit:
+                        tally.missed.append(f"{face.card} at {tilt:.0f} deg")
+                        if verbose:
+                            print(f"  missed {face.card} ({condition}, {tilt:.0f} deg)")
+                        continue
+                    tally.found += 1
+                    label = reading.cards.label[hit[0]]
+                    if label is None:
+                        tally.unsure += 1
+                    elif label == face.card:
+                        tally.right += 1
+                    else:
+                        tally.wrong += 1
+                        if verbose:
+                            print(f"  wrong: {face.card} read as {label} ({condition})")
+    return tallies
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--designs", default="real," + ",".join(HELD_OUT),
+                        help="comma-separated: 'real' and/or designs under cache/cards")
+    parser.add_argument("--conditions", default=",".join(LIGHT_CONDITIONS))
+    parser.add_argument("--per-card", type=int, default=1, help="scenes per card and condition")
+    parser.add_argument("--empty", type=int, default=2, help="empty-zone frames before the card (0: first sight)")
+    parser.add_argument("--card-frames", type=int, default=1, help="frames of the card lying there")
+    parser.add_argument("--tilt", default="30,90", help="tilt range in degrees")
+    parser.add_argument("--quick", action="store_true", help="13 cards of each design")
+    parser.add_argument("--no-classifier", action="store_true", help="find only, do not read")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    lo, hi = (float(v) for v in args.tilt.split(","))
+    conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
+    bad = [c for c in conditions if c not in LIGHT_CONDITIONS]
+    if bad:
+        print(f"single_cards: unknown condition(s) {bad}; known: {', '.join(LIGHT_CONDITIONS)}", file=sys.stderr)
+        return 2
+    classifier: Classifier = FakeClassifier() if args.no_classifier else OnnxClassifier()
+    size = (1920, 1080)
+    print(f"single cards in the play zone, {size[0]}x{size[1]}, tilt {lo:.0f}-{hi:.0f} deg, "
+          f"{args.empty} empty frame(s) first, {args.card_frames} card frame(s)")
+    for name in (d.strip() for d in args.designs.split(",") if d.strip()):
+        faces = design_faces(name)
+        if not faces:
+            print(f"{name}: no card faces found (skipped)")
+            continue
+        if args.quick:
+            faces = faces[::4]
+        tallies = run_design(faces, classifier, conditions, args.per_card, args.empty, args.card_frames,
+                             args.seed, size, (lo, hi), args.verbose)
+        print(f"{name}: {len(faces)} cards")
+        total = Tally()
+        for condition, tally in tallies.items():
+            print("  " + tally.line(condition))
+            for key in ("frames", "found", "right", "wrong", "unsure", "extra"):
+                setattr(total, key, getattr(total, key) + getattr(tally, key))
+            total.ms += tally.ms
+        print("  " + total.line("all"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
