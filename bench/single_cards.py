@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated: 'real' and/or designs under cache/cards")
     parser.add_argument("--conditions", default=",".join(LIGHT_CONDITIONS))
     parser.add_argument("--per-card", type=int, default=1, help="scenes per card and condition")
-    parser.add_argument("--empty", type=int, default=2, help="empty-zone frames before the card (0: first sight)")
+    parser.add_argument("--empty", type=int, default=3, help="empty-zone frames before the card (0: first sight)")
     parser.add_argument("--card-frames", type=int, default=1, help="frames of the card lying there")
     parser.add_argument("--tilt", default="30,90", help="tilt range in degrees")
     parser.add_argument("--quick", action="store_true", help="13 cards of each design")

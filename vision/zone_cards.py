@@ -149,7 +149,7 @@ def _fits_from_mask(mask: npt.NDArray[np.uint8], config: ZoneCardConfig, px_per_
         if row:
             out.extend(row)
             continue
-        sides = _straight_sides(contour, config, px_per_mm)
+        sides = _straight_sides(np.asarray(contour, np.int32), config, px_per_mm)
         if sides is not None:
             out.append(sides)
         elif inside is not None:
