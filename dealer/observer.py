@@ -117,6 +117,10 @@ class TableObserver:
         self._whole_frame_at: float | None = None  # when markers were last looked for everywhere
         self._mat_at: float | None = None  # when the mat's markers were last looked for
         self._update: TrackUpdate | None = None  # the table tracker's last word
+        self._looked_everywhere = False  # this frame's markers were looked for over the whole frame
+        # where the PROPHET token was last seen: it may lie outside the boxes looked at between
+        # two looks over the whole frame, so only such a look can say it has gone (F2)
+        self._prophet_at: tuple[float, float] | None = None
 
     def _markers(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> tuple[MarkerDetections, bool]:
         """The markers in view, and whether the mat's own markers were looked for.
@@ -128,7 +132,9 @@ class TableObserver:
         if (homography is None or self.tracker.state is not TrackState.LOCKED or self._whole_frame_at is None
                 or not 0.0 <= t - self._whole_frame_at < WHOLE_FRAME_EVERY_S):
             self._whole_frame_at = self._mat_at = t
+            self._looked_everywhere = True
             return detect_markers(frame_bgr, self.layout.dictionary), True
+        self._looked_everywhere = False
         height, width = frame_bgr.shape[:2]
         play = self._box_px(homography, self.layout.zone(ZONE_PLAY).polygon_mm, TOKEN_BOX_MARGIN_MM, width, height)
         tokens = markers_in_boxes(frame_bgr, [play] if play else [], self.layout.dictionary, TOKEN_SEARCH_SCALE)
@@ -170,9 +176,12 @@ class TableObserver:
             if token is None or sighting.centre_mm is None:
                 continue
             if token is Token.PROPHET:
-                prophet_at = sighting.centre_mm  # F2: anywhere on the table
+                prophet_at = self._prophet_at = sighting.centre_mm  # F2: anywhere on the table
             elif sighting.zone == ZONE_PLAY:
                 tokens_in_play[token] = sighting.centre_mm
+        if prophet_at is None and self._looked_everywhere:
+            self._prophet_at = None
+        prophet_at = prophet_at or self._prophet_at
         readable = self._zones_readable(homography, frame_bgr.shape[1], frame_bgr.shape[0])
         tokens_mm = [s.centre_mm for s in sightings if s.centre_mm is not None]
         detections, states = self._read_zones(frame_bgr, homography, {ZONE_PLAY} | (readable & _LINE_ZONES),
