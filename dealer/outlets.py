@@ -24,8 +24,7 @@ from dealer.happenings import (
     TroubleReported,
     VerdictTakenBack,
 )
-from dealer.recording import RecordingWriter, RuleRevealed, Said, Sealed, Started, Trouble, Undone
-from dealer.recording import Verdict as VerdictLine
+from dealer.recording import RecordingWriter, RuleRevealed, Said, Sealed, Started, Trouble, Undone, VerdictLine
 from dealer.voice import Voice
 from engine.record import format_action
 

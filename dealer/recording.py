@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import IO, Any, ClassVar
+from typing import IO, Any, ClassVar, TypeVar
 
 from dealer.envelope import ENVELOPE_FILE, forget_key, open_envelope, seal_envelope
 from engine.seal import seal
@@ -47,7 +47,7 @@ __all__ = [
     "LOG_HASH_QR",
     "RECORD_FILE",
     "SEAL_QR",
-    "Frame",
+    "FrameLine",
     "LoadError",
     "LoggedLine",
     "Recording",
@@ -59,7 +59,7 @@ __all__ = [
     "Started",
     "Trouble",
     "Undone",
-    "Verdict",
+    "VerdictLine",
     "View",
     "line_hash",
     "load_recording",
@@ -94,13 +94,17 @@ def log_hash(folder: Path) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class EventLine:
+    """One line of the log after the header. The ``*Line`` names keep these apart from the
+    engine's :class:`engine.events.Verdict` / ``Event`` and vision's :class:`vision.frames.Frame`;
+    ``type`` is the JSON ``"type"`` value on disk."""
+
     type: ClassVar[str] = ""
     t: float  # seconds since the recording started
 
 
 @dataclass(frozen=True, slots=True)
-class Sealed(Event):
+class Sealed(EventLine):
     """The rule's commitment shown before the deal (R2); the text stays in the envelope."""
 
     type: ClassVar[str] = "sealed"
@@ -108,7 +112,7 @@ class Sealed(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Started(Event):
+class Started(EventLine):
     """The round began (C4, C5): the setup the game record is rebuilt from."""
 
     type: ClassVar[str] = "started"
@@ -119,7 +123,7 @@ class Started(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Frame(Event):
+class FrameLine(EventLine):
     """A frame kept on disk (relative path inside the recording folder) and its SHA-256."""
 
     type: ClassVar[str] = "frame"
@@ -129,7 +133,7 @@ class Frame(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class View(Event):
+class View(EventLine):
     """The picture of the table shown to the players at a verdict (``views/``), and its SHA-256."""
 
     type: ClassVar[str] = "view"
@@ -139,7 +143,7 @@ class View(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Seen(Event):
+class Seen(EventLine):
     """What the camera read in a zone of a frame: each card with confidence and corners."""
 
     type: ClassVar[str] = "seen"
@@ -150,7 +154,7 @@ class Seen(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict(Event):
+class VerdictLine(EventLine):
     """One judged turn, with the record line it exports to and the frame it was read on."""
 
     type: ClassVar[str] = "verdict"
@@ -166,7 +170,7 @@ class Verdict(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Undone(Event):
+class Undone(EventLine):
     """A verdict taken back by the dealer (key u): the round is replayed without it."""
 
     type: ClassVar[str] = "undone"
@@ -175,13 +179,13 @@ class Undone(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Said(Event):
+class Said(EventLine):
     type: ClassVar[str] = "said"
     text: str
 
 
 @dataclass(frozen=True, slots=True)
-class Trouble(Event):
+class Trouble(EventLine):
     """Something the dealer could not use: an unreadable card, a lost camera, a bad layout."""
 
     type: ClassVar[str] = "trouble"
@@ -190,7 +194,7 @@ class Trouble(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class RuleRevealed(Event):
+class RuleRevealed(EventLine):
     """The rule and nonce after the round (R2, G6): anyone can check the commitment."""
 
     type: ClassVar[str] = "revealed"
@@ -198,8 +202,10 @@ class RuleRevealed(Event):
     nonce: str
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.type: cls for cls in (Sealed, Started, Frame, View, Seen, Verdict, Undone, Said, Trouble, RuleRevealed)
+LineT = TypeVar("LineT", bound=EventLine)
+
+EVENT_TYPES: dict[str, type[EventLine]] = {
+    cls.type: cls for cls in (Sealed, Started, FrameLine, View, Seen, VerdictLine, Undone, Said, Trouble, RuleRevealed)
 }
 
 
@@ -224,7 +230,7 @@ _TYPE_CHECKS: dict[str, tuple[str, Callable[[object], bool]]] = {
 }
 
 
-def _event_to_json(event: Event, prev: str) -> str:
+def _event_to_json(event: EventLine, prev: str) -> str:
     return json.dumps({"type": event.type, **asdict(event), "prev": prev}, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -241,23 +247,23 @@ class LoggedLine:
 class Recording:
     folder: Path
     header: Mapping[str, Any]
-    events: tuple[Event, ...]
+    events: tuple[EventLine, ...]
     truncated: bool = False  # the last line was cut short (a crash while writing it)
     lines: tuple[LoggedLine, ...] = ()  # one per event, in order
     header_hash: str = ""
     complete_bytes: int = 0  # the log's length up to its last whole line
     _numbers: dict[int, int] = field(default_factory=dict, compare=False, repr=False)  # id(event) -> line
 
-    def of_type(self, cls: type[Event]) -> list[Any]:
+    def of_type(self, cls: type[LineT]) -> list[LineT]:
         return [e for e in self.events if isinstance(e, cls)]
 
     def frame_path(self, index: int) -> Path | None:
         for event in self.events:
-            if isinstance(event, Frame) and event.index == index:
+            if isinstance(event, FrameLine) and event.index == index:
                 return self.folder / event.path
         return None
 
-    def line_of(self, event: Event) -> int:
+    def line_of(self, event: EventLine) -> int:
         """The log line an event was read from (the header is line 1)."""
         if not self._numbers:
             self._numbers.update((id(e), line.number) for e, line in zip(self.events, self.lines, strict=False))
@@ -320,7 +326,7 @@ class RecordingWriter:
             os.fsync(self._file.fileno())
         self._prev = line_hash(line)
 
-    def write(self, event: Event) -> None:
+    def write(self, event: EventLine) -> None:
         self._write_line(_event_to_json(event, self._prev))
         if isinstance(event, RuleRevealed) and self.commitment is not None:
             forget_key(self.commitment)  # the rule is in the log now: the key guards nothing
@@ -334,10 +340,10 @@ class RecordingWriter:
         (self.folder / rel).write_bytes(data)
         return rel
 
-    def save_frame(self, t: float, index: int, jpeg: bytes) -> Frame:
-        """Store an encoded frame and log it with its hash; returns the Frame event."""
+    def save_frame(self, t: float, index: int, jpeg: bytes) -> FrameLine:
+        """Store an encoded frame and log it with its hash; returns its FrameLine."""
         rel = self._save_image(FRAMES_DIR, index, jpeg, ".jpg")
-        event = Frame(t=t, index=index, path=rel, sha256=hashlib.sha256(jpeg).hexdigest())
+        event = FrameLine(t=t, index=index, path=rel, sha256=hashlib.sha256(jpeg).hexdigest())
         self.write(event)
         return event
 
@@ -380,7 +386,7 @@ class RecordingWriter:
         self.close()
 
 
-def _parse_event(data: Any, where: str) -> tuple[Event, str]:
+def _parse_event(data: Any, where: str) -> tuple[EventLine, str]:
     if not isinstance(data, dict):
         raise LoadError(f"{where}: an event must be a JSON object, got {type(data).__name__}")
     kind = data.get("type")
@@ -451,7 +457,7 @@ def load_recording(folder: Path) -> Recording:
     text = _read_text(path)
     header: dict[str, Any] | None = None
     header_hash = ""
-    events: list[Event] = []
+    events: list[EventLine] = []
     lines: list[LoggedLine] = []
     truncated = False
     raw_lines = text.split("\n")

@@ -76,7 +76,7 @@ def read_interrupted(folder: Path) -> Interrupted:
         Sealed,
         Started,
         Undone,
-        Verdict,
+        VerdictLine,
         load_recording,
         open_envelope,
     )
@@ -105,7 +105,7 @@ def read_interrupted(folder: Path) -> Interrupted:
     for event in rec.events:
         if isinstance(event, Started):
             start_event, last_t = event, event.t
-        elif isinstance(event, Verdict):
+        elif isinstance(event, VerdictLine):
             standing.append(event)
             last_t = event.t
         elif isinstance(event, Undone):

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from dealer.games import scores_html
 from dealer.i18n import _, language, n_, p_
-from dealer.recording import Recording, Seen, Trouble, Undone, Verdict, load_recording
+from dealer.recording import Recording, Seen, Trouble, Undone, VerdictLine, load_recording
 from dealer.verify import Problem, Verification, verify_recording
 
 __all__ = ["ReviewItem", "RoundReview", "build_review", "review_html", "review_text"]
@@ -83,7 +83,7 @@ def build_review(folder: Path, seal: str | None = None, log_hash: str | None = N
                                                    why=_("taken back: {reason}", reason=event.reason))
                     break
             continue
-        if not isinstance(event, Verdict):
+        if not isinstance(event, VerdictLine):
             continue
         v = event
         frame = rec.frame_path(v.frame) if v.frame is not None else None

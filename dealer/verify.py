@@ -27,13 +27,13 @@ from pathlib import Path, PurePosixPath
 from dealer.narrate import explain_verdict
 from dealer.recording import (
     RECORD_FILE,
-    Frame,
+    FrameLine,
     Recording,
     RuleRevealed,
     Sealed,
     Started,
     Undone,
-    Verdict,
+    VerdictLine,
     View,
     log_hash,
 )
@@ -65,7 +65,7 @@ class RebuiltTurn:
     """A verdict of the log that stands (not taken back), with its action and, after the
     reveal, the engine's own outcome and why."""
 
-    logged: Verdict
+    logged: VerdictLine
     line: int
     action: Action
     outcome: TurnOutcome | None = None
@@ -124,7 +124,7 @@ def _check_chain(rec: Recording, problems: list[Problem]) -> None:
 
 
 def _check_frames(rec: Recording, problems: list[Problem]) -> None:
-    frames: list[Frame | View] = [e for e in rec.events if isinstance(e, Frame | View)]
+    frames: list[FrameLine | View] = [e for e in rec.events if isinstance(e, FrameLine | View)]
     logged = {f.sha256: f.path for f in frames if f.sha256}
     for frame in frames:
         where = _where(rec, rec.line_of(frame))
@@ -155,8 +155,8 @@ def _check_seal(rec: Recording, seal: str | None, problems: list[Problem]) -> tu
     if not sealed:
         problems.append(Problem(f"{rec.folder.name}/round.jsonl",
                                 "no sealed line: the seal shown before the deal is not in the log (R2)"))
-    for extra in sealed[1:]:
-        problems.append(Problem(_where(rec, rec.line_of(extra)), "a second seal: a round is sealed once (R2)"))
+    for extra_seal in sealed[1:]:
+        problems.append(Problem(_where(rec, rec.line_of(extra_seal)), "a second seal: a round is sealed once (R2)"))
     if sealed and started and rec.line_of(started[0]) < rec.line_of(sealed[0]):
         problems.append(Problem(_where(rec, rec.line_of(sealed[0])), "the rule was sealed after the deal (R2)"))
     for extra in revealed[1:]:
@@ -173,11 +173,11 @@ def _check_seal(rec: Recording, seal: str | None, problems: list[Problem]) -> tu
     return commitment, reveal
 
 
-def _active_verdicts(rec: Recording, problems: list[Problem]) -> list[Verdict]:
+def _active_verdicts(rec: Recording, problems: list[Problem]) -> list[VerdictLine]:
     """The verdicts that stand: each ``undone`` line takes back the last verdict (key u)."""
-    active: list[Verdict] = []
+    active: list[VerdictLine] = []
     for event in rec.events:
-        if isinstance(event, Verdict):
+        if isinstance(event, VerdictLine):
             active.append(event)
         elif isinstance(event, Undone):
             if active and active[-1].turn == event.turn:

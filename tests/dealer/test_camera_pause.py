@@ -84,7 +84,7 @@ def test_the_live_loop_pauses_on_a_lost_camera_and_judges_the_round_as_if_it_nev
     from dealer.make_demo import render_steps
     from dealer.observer import TableObserver
     from dealer.outlets import Outlets
-    from dealer.recording import RecordingWriter, Verdict, load_recording
+    from dealer.recording import RecordingWriter, VerdictLine, load_recording
     from dealer.session import DealerSession, SessionConfig
     from dealer.voice import FakeVoice
     from calibration.layout import default_layout
@@ -111,4 +111,4 @@ def test_the_live_loop_pauses_on_a_lost_camera_and_judges_the_round_as_if_it_nev
     assert code == 0
     assert CAMERA_GONE in voice.said and CAMERA_BACK in voice.said
     assert voice.said.index(CAMERA_GONE) < voice.said.index(CAMERA_BACK)
-    assert [v.verdict for v in load_recording(tmp_path).of_type(Verdict)] == ["accepted", "rejected", "noplay-wrong"]
+    assert [v.verdict for v in load_recording(tmp_path).of_type(VerdictLine)] == ["accepted", "rejected", "noplay-wrong"]

@@ -7,7 +7,7 @@ import pytest
 
 from dealer.demo import deal_record_aloud, shipped_record, shipped_video
 from dealer.live import LiveOptions, run_live
-from dealer.recording import Verdict, load_recording
+from dealer.recording import VerdictLine, load_recording
 from dealer.voice import FakeVoice
 
 
@@ -17,7 +17,7 @@ def test_the_shipped_recorded_table_is_dealt_as_scripted(tmp_path: Path) -> None
     options = LiveOptions(video=shipped_video(), players="Ana Bo Cy", rule="alternate-colour", hand=5,
                           out=tmp_path / "rec")
     assert run_live(options, voice) == 0
-    verdicts = [(v.player, v.action.split(": ", 1)[1], v.verdict) for v in load_recording(tmp_path / "rec").of_type(Verdict)]
+    verdicts = [(v.player, v.action.split(": ", 1)[1], v.verdict) for v in load_recording(tmp_path / "rec").of_type(VerdictLine)]
     assert verdicts == [
         ("Ana", "play 4C", "accepted"),
         ("Bo", "play QC", "rejected"),

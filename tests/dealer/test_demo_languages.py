@@ -16,7 +16,7 @@ import pytest
 from dealer.cli import main
 from dealer.demo import shipped_video
 from dealer.i18n import set_language
-from dealer.recording import Verdict, load_recording
+from dealer.recording import VerdictLine, load_recording
 
 # espeak-ng at its default rate says about 14-16 characters a second in all three languages
 # (measured: 0.063-0.070 s per character); a voice that does not know the script spells it
@@ -80,7 +80,7 @@ def test_the_first_command_deals_the_shipped_round_aloud_in_each_language(
         set_language("en")
     said = [line.removeprefix("dealer: ") for line in capsys.readouterr().out.splitlines() if line.startswith("dealer: ")]
     # the round is the scripted one, judged the same in every language
-    verdicts = [v.verdict for v in load_recording(out).of_type(Verdict)]
+    verdicts = [v.verdict for v in load_recording(out).of_type(VerdictLine)]
     assert verdicts == ["accepted", "rejected", "accepted", "rejected", "noplay-right",
                         "accepted", "accepted", "accepted", "accepted"]
     text = "\n".join(said)

@@ -11,7 +11,7 @@ from dealer.live import LiveOptions, _loop
 from dealer.make_demo import Step, _positions, render_steps
 from dealer.observer import TableObserver
 from dealer.outlets import Outlets
-from dealer.recording import Frame, Trouble, Verdict, load_recording
+from dealer.recording import FrameLine, Trouble, VerdictLine, load_recording
 from dealer.session import DealerSession, SessionConfig
 from dealer.voice import FakeVoice
 from calibration.layout import default_layout
@@ -100,10 +100,10 @@ def test_a_rendered_round_is_judged_from_the_frames(tmp_path: Path) -> None:
     assert "2 of 3 seen. Show the other 1." in said
     assert "Cy declares no play: wrong. The dealer plays 2D." in said
     rec = load_recording(tmp_path)
-    assert [v.verdict for v in rec.of_type(Verdict)] == ["accepted", "rejected", "noplay-wrong"]
+    assert [v.verdict for v in rec.of_type(VerdictLine)] == ["accepted", "rejected", "noplay-wrong"]
     # and each verdict's frame was kept on disk, and the game record was saved
-    kept = {f.index for f in rec.of_type(Frame)}
-    assert all(v.frame in kept for v in rec.of_type(Verdict))
+    kept = {f.index for f in rec.of_type(FrameLine)}
+    assert all(v.frame in kept for v in rec.of_type(VerdictLine))
     assert all(rec.frame_path(i).stat().st_size > 1000 for i in kept)
     assert "Cy: noplay 2D 4H 6S" in (tmp_path / "round.eleusis").read_text()
 
@@ -115,7 +115,7 @@ def test_a_camera_that_vanishes_keeps_everything_judged(tmp_path: Path) -> None:
     assert code == 3
     assert any("The camera is gone" in s for s in voice.said)
     rec = load_recording(tmp_path)
-    assert [v.verdict for v in rec.of_type(Verdict)] == ["accepted"]
+    assert [v.verdict for v in rec.of_type(VerdictLine)] == ["accepted"]
     assert "Ana: play 4C" in (tmp_path / "round.eleusis").read_text()
 
 
@@ -124,7 +124,7 @@ def test_an_unreadable_card_is_reported_and_waits(tmp_path: Path) -> None:
     unreadable = set(range(8, 14))  # all of Ana's 4C frames
     code, voice = run_script(tmp_path, FakeSource(frames, fps=FPS), TruthReader(SCRIPT[:5], unreadable))
     assert any("cannot read the first card" in s for s in voice.said)
-    assert not load_recording(tmp_path).of_type(Verdict)
+    assert not load_recording(tmp_path).of_type(VerdictLine)
     assert load_recording(tmp_path).of_type(Trouble)
 
 

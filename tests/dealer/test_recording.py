@@ -7,14 +7,14 @@ import pytest
 
 from dealer.recording import (
     FORMAT_VERSION,
-    Frame,
+    FrameLine,
     LoadError,
     RecordingWriter,
     RuleRevealed,
     Said,
     Sealed,
     Seen,
-    Verdict,
+    VerdictLine,
     load_recording,
 )
 
@@ -24,7 +24,7 @@ def _write_sample(folder: Path) -> None:
         rec.write(Sealed(t=0.0, commitment="ab" * 32))
         rec.save_frame(1.5, 7, b"\xff\xd8fakejpeg")
         rec.write(Seen(t=1.5, frame=7, zone="play", cards=[{"card": "4C", "confidence": 0.97}]))
-        rec.write(Verdict(t=1.6, turn=1, player="Ana", action="play 4C", verdict="accepted", frame=7))
+        rec.write(VerdictLine(t=1.6, turn=1, player="Ana", action="play 4C", verdict="accepted", frame=7))
         rec.write(Said(t=1.7, text="Ana plays the four of clubs: accepted."))
         rec.write(RuleRevealed(t=9.0, rule="alternate-colour", nonce="n0" * 8))
 
@@ -33,8 +33,8 @@ def test_round_trip_keeps_every_event_in_order(tmp_path: Path) -> None:
     _write_sample(tmp_path)
     rec = load_recording(tmp_path)
     assert rec.header["players"] == ["Ana", "Bo", "Cy"]
-    assert [type(e).__name__ for e in rec.events] == ["Sealed", "Frame", "Seen", "Verdict", "Said", "RuleRevealed"]
-    (verdict,) = rec.of_type(Verdict)
+    assert [type(e).__name__ for e in rec.events] == ["Sealed", "FrameLine", "Seen", "VerdictLine", "Said", "RuleRevealed"]
+    (verdict,) = rec.of_type(VerdictLine)
     assert verdict.player == "Ana" and verdict.frame == 7
     assert rec.frame_path(7) == tmp_path / "frames/000007.jpg" and rec.frame_path(7).read_bytes().endswith(b"fakejpeg")
     assert not rec.truncated
@@ -108,7 +108,7 @@ def test_missing_recording_and_existing_one_are_refused(tmp_path: Path) -> None:
 
 def test_frame_event_points_inside_the_folder(tmp_path: Path) -> None:
     _write_sample(tmp_path)
-    (frame,) = load_recording(tmp_path).of_type(Frame)
+    (frame,) = load_recording(tmp_path).of_type(FrameLine)
     assert frame.path == "frames/000007.jpg"
 
 
@@ -121,7 +121,7 @@ def test_each_line_carries_the_hash_of_the_one_before(tmp_path: Path) -> None:
         assert json.loads(line)["prev"] == hashlib.sha256(before.encode()).hexdigest()
     rec = load_recording(tmp_path)
     assert [line.prev for line in rec.lines][1:] == [line.hash for line in rec.lines][:-1]
-    (frame,) = rec.of_type(Frame)
+    (frame,) = rec.of_type(FrameLine)
     assert frame.sha256 == hashlib.sha256(b"\xff\xd8fakejpeg").hexdigest()
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from cli_limits import ROOT, child_env
-from dealer.recording import Started, Undone, Verdict, load_recording
+from dealer.recording import Started, Undone, VerdictLine, load_recording
 from engine.judging import judge_text
 from engine.rules import resolve_rule
 
@@ -37,9 +37,9 @@ def outcome(folder: Path) -> tuple[list[tuple[Any, ...]], dict[str, int]]:
     rec = load_recording(folder)
     started = rec.of_type(Started)
     assert len(started) == 1, "one round, started once"
-    standing: list[Verdict] = []
+    standing: list[VerdictLine] = []
     for event in rec.events:
-        if isinstance(event, Verdict):
+        if isinstance(event, VerdictLine):
             standing.append(event)
         elif isinstance(event, Undone):
             standing.pop()

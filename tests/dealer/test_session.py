@@ -4,7 +4,7 @@ from pathlib import Path
 
 from dealer.happenings import Happening, VerdictTakenBack
 from dealer.outlets import Outlets
-from dealer.recording import RuleRevealed, Sealed, Trouble, Verdict, load_recording
+from dealer.recording import RuleRevealed, Sealed, Trouble, VerdictLine, load_recording
 from dealer.session import DealerSession, SessionConfig
 from dealer.table_protocol import SeenCard, TableView, Token
 from dealer.voice import FakeVoice
@@ -73,7 +73,7 @@ def test_a_short_round_is_dealt_spoken_and_recorded(tmp_path: Path) -> None:
     assert session.round is not None and [str(c) for c in session.round.line] == ["7H", "4C", "9D", "2S"]
     # and the recording holds the seal and each verdict with its frame, in order
     rec = load_recording(tmp_path)
-    verdicts = rec.of_type(Verdict)
+    verdicts = rec.of_type(VerdictLine)
     assert [v.verdict for v in verdicts] == ["accepted", "rejected", "accepted"]
     assert all(v.frame is not None for v in verdicts)
     (sealed,) = rec.of_type(Sealed)
@@ -184,4 +184,4 @@ def test_a_rule_that_cannot_decide_ends_the_round_with_a_message_not_a_traceback
     assert any("The secret rule cannot decide this turn" in s for s in voice.said)
     assert session.round is not None and session.revealed
     rec = load_recording(tmp_path)
-    assert not rec.of_type(Verdict) and rec.of_type(Trouble) and rec.of_type(RuleRevealed)
+    assert not rec.of_type(VerdictLine) and rec.of_type(Trouble) and rec.of_type(RuleRevealed)
