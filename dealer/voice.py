@@ -98,7 +98,7 @@ Synthesiser = Callable[[str, Path], None]
 
 
 def _pyttsx3_synthesiser(voice_id: str | None, rate: int | None) -> Synthesiser:
-    import pyttsx3  # type: ignore[import-untyped]  # imported here: the rest runs without it
+    import pyttsx3  # imported here: the rest runs without it (untyped: see pyproject's mypy overrides)
 
     try:
         engine = pyttsx3.init()
@@ -163,8 +163,12 @@ class SpeechVoice:
         player: Callable[[Path], None] | None = None,
     ) -> None:
         self._synthesise = synthesise
-        self._tmp = None if keep_dir else tempfile.TemporaryDirectory(prefix="eleusis-voice-")
-        self.directory = Path(keep_dir) if keep_dir else Path(self._tmp.name)  # type: ignore[union-attr]
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        if keep_dir:
+            self.directory = Path(keep_dir)
+        else:
+            self._tmp = tempfile.TemporaryDirectory(prefix="eleusis-voice-")
+            self.directory = Path(self._tmp.name)
         self.directory.mkdir(parents=True, exist_ok=True)
         self._play = has_sound_device() if play is None else play
         self._player = player or _aplay
