@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from calibration.layout import NO_PLAY_BATCH, PROPHET_CHAIN_MAX, main_line_folded
@@ -78,6 +78,9 @@ class ScriptedRound:
         return format_record(self.round.events)
 
 
+CardTest = Callable[[Sequence[Card], Card], bool]  # (cards chosen so far, a candidate) -> take it?
+
+
 class _Pool:
     """Cards not yet used in the round (each card once: a real deck has one of each)."""
 
@@ -89,10 +92,10 @@ class _Pool:
         for card in cards:
             self.cards.remove(card)
 
-    def find(self, ok: object, n: int = 1) -> list[Card] | None:
+    def find(self, ok: CardTest, n: int = 1) -> list[Card] | None:
         chosen: list[Card] = []
         for card in self.cards:
-            if card not in chosen and ok(chosen, card):  # type: ignore[operator]
+            if card not in chosen and ok(chosen, card):
                 chosen.append(card)
                 if len(chosen) == n:
                     return chosen
@@ -113,7 +116,7 @@ def _fill(kind: str, rnd: Round, pool: _Pool, player: str, rng: random.Random) -
     rule = rnd.rule
     line = tuple(rnd.line)
 
-    def legal_after(extra: Sequence[Card]) -> object:
+    def legal_after(extra: Sequence[Card]) -> CardTest:
         return lambda chosen, card: rule.legal(line + tuple(extra) + tuple(chosen), card)
 
     def illegal(chosen: Sequence[Card], card: Card) -> bool:
