@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from dealer.happenings import Happening, Spoken
 from dealer.i18n import _, n_
@@ -25,6 +25,9 @@ from engine.events import DEFAULT_HAND, Action, Attempt, NoPlay, RoundStarted
 from engine.record import parse_record
 from engine.round import Round
 from vision.frames import Frame
+
+if TYPE_CHECKING:
+    from dealer.recording import Started, VerdictLine
 
 __all__ = ["Interrupted", "ResumeError", "discard_unstarted", "frames_after", "read_interrupted", "restore"]
 
@@ -54,7 +57,7 @@ class Interrupted:
         return self.actions[-1] if self.actions else None
 
 
-def _actions(start: Any, verdicts: list[Any], folder: Path) -> tuple[RoundStarted, tuple[Action, ...]]:
+def _actions(start: Started, verdicts: list[VerdictLine], folder: Path) -> tuple[RoundStarted, tuple[Action, ...]]:
     """The setup and the standing verdicts as engine events, read back as a game record."""
     head = [f"players: {' '.join(start.players)}", "rule: sealed", f"start: {' '.join(start.starters)}",
             f"hand: {start.hand}", f"decks: {start.decks}"]
@@ -99,8 +102,8 @@ def read_interrupted(folder: Path) -> Interrupted:
             rule, nonce = open_envelope(folder)
         except EnvelopeError as exc:
             raise ResumeError(str(exc)) from None
-    standing: list[Any] = []
-    start_event: Any = None
+    standing: list[VerdictLine] = []
+    start_event: Started | None = None
     last_t: float | None = None
     for event in rec.events:
         if isinstance(event, Started):
