@@ -29,6 +29,7 @@ __all__ = [
     "MAX_HAND",
     "MAX_PACE_S",
     "InputError",
+    "camera_source",
     "check_argv_text",
     "hand_size",
     "pace_seconds",
@@ -84,6 +85,16 @@ def pace_seconds(text: str) -> float:
 def settle_seconds(text: str) -> float:
     """argparse type of ``--settle``: the same bounds as ``--pace``."""
     return pace_seconds(text)
+
+
+def camera_source(text: str) -> int | str:
+    """argparse type of ``--camera``: a device number or a stream URL (vision.frames.camera_from_text)."""
+    from vision.frames import camera_from_text  # imported here: the checks above need no numpy
+
+    try:
+        return camera_from_text(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def read_text_file(path: Path | str, what: str, limit: int = DEFAULT_TEXT_LIMIT) -> str:

@@ -34,9 +34,10 @@ from calibration.overlay import draw_table_overlay
 from calibration.profile import TableProfile
 from calibration.table import TableTracker
 from calibration.tokens import tokens_from_detections
+from dealer.inputs import camera_source
 from engine.cards import Card
 from vision.errors import CameraError
-from vision.frames import CameraSource, FrameSource, ImageListSource, VideoFileSource, camera_from_text
+from vision.frames import CameraSource, FrameSource, ImageListSource, VideoFileSource
 
 ImageBGR = npt.NDArray[np.uint8]
 
@@ -55,7 +56,7 @@ def register(subparsers: Any) -> None:
     source = table.add_mutually_exclusive_group()
     source.add_argument("--video", metavar="FILE", help="a recorded video of the table")
     source.add_argument("--image", metavar="FILE", help="a still photograph of the table")
-    source.add_argument("--camera", metavar="N|URL", type=_camera_arg,
+    source.add_argument("--camera", metavar="N|URL", type=camera_source,
                         help="a live camera: its number (default 0) or a stream URL (a phone: http://..., rtsp://...)")
     table.add_argument("--headless", action="store_true", help="no preview window: check and report only")
     table.add_argument("--out", metavar="PROFILE.json", default=DEFAULT_TABLE_PROFILE,
@@ -73,7 +74,7 @@ def register(subparsers: Any) -> None:
     csource = camera.add_mutually_exclusive_group(required=True)
     csource.add_argument("--video", metavar="FILE", help="a video showing the board at several angles")
     csource.add_argument("--images", metavar="FILE", nargs="+", help="still photographs of the board")
-    csource.add_argument("--camera", metavar="N|URL", type=_camera_arg,
+    csource.add_argument("--camera", metavar="N|URL", type=camera_source,
                          help="a live camera: its number or a stream URL (a phone: http://..., rtsp://...)")
     camera.add_argument("--out", metavar="CAM.json", default=DEFAULT_CAMERA_PROFILE,
                         help=f"the camera profile to write (default {DEFAULT_CAMERA_PROFILE})")
@@ -84,13 +85,6 @@ def register(subparsers: Any) -> None:
     from dealer.commands.calibrate_deck import register_deck  # issue 8: learn the group's decks
 
     register_deck(sub)
-
-
-def _camera_arg(text: str) -> int | str:
-    try:
-        return camera_from_text(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def _images(source: FrameSource, max_frames: int | None) -> Iterator[ImageBGR]:

@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from dealer.games import GameFolder, announce_round, announce_totals, announce_winner
-from dealer.i18n import LANGUAGES, Count, _
-from dealer.inputs import InputError, hand_size, settle_seconds
+from dealer.commands.table_options import add_table_options
+from dealer.i18n import Count, _
+from dealer.inputs import InputError, camera_source
 from dealer.resume import Interrupted
 from dealer.secret_rule import read_secret_rule
 from dealer.recording import RECORD_FILE
-from dealer.table_protocol import SETTLE_S
 from dealer.voice import Voice
 from engine.game import GameError
 from engine.rules.library import TIERS
@@ -46,7 +46,7 @@ def register(subparsers: Any) -> None:
         description="Play a whole game of Eleusis: a round per person (or --rounds N), the totals said "
         "after each round and the winner at the end (G5). Give the same --out again to go on with a game.")
     src = parser.add_mutually_exclusive_group()
-    src.add_argument("--camera", type=_camera_arg, default=None, metavar="N|URL",
+    src.add_argument("--camera", type=camera_source, default=None, metavar="N|URL",
                      help="watch a camera: its number (0 = the first webcam) or a phone's stream URL")
     src.add_argument("--video", type=Path, nargs="+", default=None, metavar="FILE",
                      help="recorded videos of the table, one per round, in order")
@@ -63,33 +63,13 @@ def register(subparsers: Any) -> None:
                         "standard input); a rule written here is refused (R2). Default: the machine draws one")
     parser.add_argument("--rule-file", type=Path, default=None, metavar="FILE",
                         help="the secret rule of the rounds the machine deals, in a file (R1)")
-    parser.add_argument("--hand", type=hand_size, default=None, help="cards dealt to each player (C3, default 14)")
-    parser.add_argument("--settle", type=settle_seconds, default=SETTLE_S, metavar="SECONDS",
-                        help=f"how long cards must lie still before they are judged (default {SETTLE_S})")
-    parser.add_argument("--profile", type=Path, default=None, help="table profile from `eleusis calibrate table`")
     parser.add_argument("--out", type=Path, default=None,
                         help="the game folder (default: games/<date-time>); an existing one goes on")
-    parser.add_argument("--window", action=argparse.BooleanOptionalAction, default=None,
-                        help="show the view of the table in a window (default: when there is a display)")
-    parser.add_argument("--fullscreen", action="store_true", help="the view of the table fills the screen")
-    parser.add_argument("--lang", choices=LANGUAGES, default=None,
-                        help="the dealer's language: en, ru or pt (default: the system locale, then English)")
     parser.add_argument("--difficulty", choices=TIERS, default=None,
                         help="rounds dealt by the machine with no --rule: a secret rule of this library tier, "
                         "drawn anew each round; the difficulty is announced, the rule only at the reveal")
-    parser.add_argument("--voice", choices=("auto", "speech", "text"), default="auto",
-                        help="auto: speak when possible and print always (default)")
-    parser.add_argument("--wav-dir", type=Path, default=None, help="keep every spoken sentence as a WAV file here")
+    add_table_options(parser)
     parser.set_defaults(run=run)
-
-
-def _camera_arg(text: str) -> int | str:
-    from vision.frames import camera_from_text
-
-    try:
-        return camera_from_text(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def _error(message: str) -> int:

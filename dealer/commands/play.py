@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from dealer import demo
-from dealer.i18n import LANGUAGES, _, language, p_
-from dealer.inputs import hand_size, pace_seconds, settle_seconds
-from dealer.table_protocol import SETTLE_S
+from dealer.commands.table_options import add_table_options
+from dealer.i18n import _, language, p_
+from dealer.inputs import camera_source, pace_seconds
 from engine.rules.library import TIERS
 
 __all__ = ["register", "run"]
@@ -31,7 +31,7 @@ def register(subparsers: Any) -> None:
         "in the repo and says every verdict.",
     )
     src = parser.add_mutually_exclusive_group()
-    src.add_argument("--camera", type=_camera_arg, default=None, metavar="N|URL",
+    src.add_argument("--camera", type=camera_source, default=None, metavar="N|URL",
                      help="watch camera N (0 = the first webcam) or a stream URL: a phone's http MJPEG or RTSP "
                      "address (README: a phone as the camera)")
     src.add_argument("--video", type=Path, default=None, help="a recorded video of the table")
@@ -46,40 +46,19 @@ def register(subparsers: Any) -> None:
                         "here is refused: it would show in the process list (R2). Default: the machine draws one")
     parser.add_argument("--rule-file", type=Path, default=None, metavar="FILE",
                         help="the secret rule (a library id or a rule text) in a file (R1)")
-    parser.add_argument("--hand", type=hand_size, default=None, help="cards dealt to each player (C3, default 14)")
     parser.add_argument("--allow-rejected-rule", action="store_true",
                         help="play a rule text even though the rule checker rejects it (see `eleusis rules check`)")
-    parser.add_argument("--profile", type=Path, default=None, help="table profile from `eleusis calibrate table`")
     parser.add_argument("--out", type=Path, default=None,
                         help="folder for the recording of this round (default: recordings/<date-time>)")
-    parser.add_argument("--voice", choices=("auto", "speech", "text"), default="auto",
-                        help="auto: speak when possible and print always (default)")
-    parser.add_argument("--wav-dir", type=Path, default=None, help="keep every spoken sentence as a WAV file here")
-    parser.add_argument("--window", action=argparse.BooleanOptionalAction, default=None,
-                        help="show the view of the table in a window (default: when there is a display)")
-    parser.add_argument("--fullscreen", action="store_true", help="the view of the table fills the screen")
-    parser.add_argument("--lang", choices=LANGUAGES, default=None,
-                        help="the dealer's language: en, ru or pt (default: the system locale, then English)")
     parser.add_argument("--difficulty", choices=TIERS, default=None,
                         help="with no --rule: the machine draws a secret rule of this library tier; the "
                         "difficulty is announced, the rule only at the reveal (default: easy)")
-    parser.add_argument("--settle", type=settle_seconds, default=SETTLE_S, metavar="SECONDS",
-                        help="how long cards must lie still, with no hand over them, before they are "
-                        f"judged (default {SETTLE_S:g})")
     parser.add_argument("--deck", type=Path, default=None, metavar="PROFILE",
                         help="deck profile from `eleusis calibrate deck`: read only the enrolled decks")
     parser.add_argument("--pace", type=pace_seconds, default=0.0,
                         help="with --record: seconds to wait between turns (default 0)")
+    add_table_options(parser)
     parser.set_defaults(run=run)
-
-
-def _camera_arg(text: str) -> int | str:
-    from vision.frames import camera_from_text
-
-    try:
-        return camera_from_text(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def _source_of(recorded: str, args: argparse.Namespace) -> None:
@@ -98,25 +77,22 @@ def _default_out() -> Path:
     return Path("recordings") / time.strftime("%Y%m%d-%H%M%S")
 
 
+def _given_with(args: argparse.Namespace, source: str, options: tuple[str, ...], why: str) -> str | None:
+    """The message for ``options`` given alongside ``source``, which supplies them itself; None if none is."""
+    given = [name for name in options if getattr(args, name.removeprefix("--").replace("-", "_")) is not None]
+    return f"{', '.join(given)} cannot be used with {source}: {why}" if given else None
+
+
 def input_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the options, checked before anything is said or written (issue 9);
     None when nothing is. A rule text must pass the checker unless --allow-rejected-rule."""
     if args.resume is not None:
-        given = [name for name, value in (("--players", args.players), ("--rule", args.rule), ("--hand", args.hand),
-                                          ("--rule-file", args.rule_file),
-                                          ("--out", args.out), ("--record", args.record)) if value is not None]
-        if given:
-            return (f"{', '.join(given)} cannot be used with --resume: the recording holds the players, the "
-                    "sealed rule, the hand and the folder")
-        return None
+        return _given_with(args, "--resume", ("--players", "--rule", "--hand", "--rule-file", "--out", "--record"),
+                           "the recording holds the players, the sealed rule, the hand and the folder")
     if args.record is not None:
-        given = [name for name, value in (("--players", args.players), ("--rule", args.rule),
-                                          ("--rule-file", args.rule_file),
-                                          ("--hand", args.hand), ("--out", args.out)) if value is not None]
-        if given:
-            return (f"{', '.join(given)} cannot be used with --record: the game record names the players, "
-                    "the rule and the hand, and dealing it aloud writes no recording")
-        return None
+        return _given_with(args, "--record", ("--players", "--rule", "--rule-file", "--hand", "--out"),
+                           "the game record names the players, the rule and the hand, and dealing it aloud "
+                           "writes no recording")
     if args.rule is not None:
         from engine.rules import LIBRARY, RuleSyntaxError, check_rule, resolve_rule
 
