@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 from dealer.narrate import explain_verdict
 from dealer.recording import (
