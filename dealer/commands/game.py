@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer.games import GameFolder, announce_round, announce_totals, announce_winner
-from dealer.commands.table_options import add_table_options
+from dealer.commands.table_options import add_secret_rule_options, add_table_options
 from dealer.i18n import Count, _
 from dealer.inputs import InputError, camera_source
 from dealer.resume import Interrupted
@@ -35,7 +35,6 @@ from dealer.secret_rule import read_secret_rule
 from dealer.recording import RECORD_FILE
 from dealer.voice import Voice
 from engine.game import GameError
-from engine.rules.library import TIERS
 
 __all__ = ["register", "run"]
 
@@ -58,16 +57,9 @@ def register(subparsers: Any) -> None:
                         help="rounds in the game (default: one per person, so everyone deals once, G5)")
     parser.add_argument("--gods", default="", metavar="NAMES",
                         help="persons who are God (the dealer) in their own round instead of the machine (C2)")
-    parser.add_argument("--rule", default=None, metavar="-",
-                        help="'-': type the secret rule of the rounds the machine deals unseen (or pipe it on "
-                        "standard input); a rule written here is refused (R2). Default: the machine draws one")
-    parser.add_argument("--rule-file", type=Path, default=None, metavar="FILE",
-                        help="the secret rule of the rounds the machine deals, in a file (R1)")
     parser.add_argument("--out", type=Path, default=None,
                         help="the game folder (default: games/<date-time>); an existing one goes on")
-    parser.add_argument("--difficulty", choices=TIERS, default=None,
-                        help="rounds dealt by the machine with no --rule: a secret rule of this library tier, "
-                        "drawn anew each round; the difficulty is announced, the rule only at the reveal")
+    add_secret_rule_options(parser, " of the rounds the machine deals")
     add_table_options(parser)
     parser.set_defaults(run=run)
 

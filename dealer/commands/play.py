@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer import demo
-from dealer.commands.table_options import add_table_options
+from dealer.commands.table_options import add_secret_rule_options, add_table_options
 from dealer.i18n import _, language, p_
 from dealer.inputs import camera_source, pace_seconds
 from engine.rules.library import TIERS
@@ -41,22 +41,15 @@ def register(subparsers: Any) -> None:
                         help="go on with a round that was interrupted (Ctrl-C, a crash, a power cut): its "
                         "recording folder; the video goes on after the last decision, a camera goes on now")
     parser.add_argument("--players", default=None, help="seats from the dealer's left, e.g. 'Ana Bo Cy Dee' (C2, C5)")
-    parser.add_argument("--rule", default=None, metavar="-",
-                        help="'-': type the secret rule unseen (or pipe it on standard input). A rule written "
-                        "here is refused: it would show in the process list (R2). Default: the machine draws one")
-    parser.add_argument("--rule-file", type=Path, default=None, metavar="FILE",
-                        help="the secret rule (a library id or a rule text) in a file (R1)")
     parser.add_argument("--allow-rejected-rule", action="store_true",
                         help="play a rule text even though the rule checker rejects it (see `eleusis rules check`)")
     parser.add_argument("--out", type=Path, default=None,
                         help="folder for the recording of this round (default: recordings/<date-time>)")
-    parser.add_argument("--difficulty", choices=TIERS, default=None,
-                        help="with no --rule: the machine draws a secret rule of this library tier; the "
-                        "difficulty is announced, the rule only at the reveal (default: easy)")
     parser.add_argument("--deck", type=Path, default=None, metavar="PROFILE",
                         help="deck profile from `eleusis calibrate deck`: read only the enrolled decks")
     parser.add_argument("--pace", type=pace_seconds, default=0.0,
                         help="with --record: seconds to wait between turns (default 0)")
+    add_secret_rule_options(parser)
     add_table_options(parser)
     parser.set_defaults(run=run)
 

@@ -1,5 +1,5 @@
 """The options `eleusis play` and `eleusis game` share, spelled once so both take them alike:
-the cards dealt, the table profile, the view's window, the language and the voice."""
+the secret rule, the cards dealt, the table profile, the view's window, the language and the voice."""
 
 from __future__ import annotations
 
@@ -9,8 +9,25 @@ from pathlib import Path
 from dealer.i18n import LANGUAGES
 from dealer.inputs import hand_size, settle_seconds
 from dealer.table_protocol import SETTLE_S
+from engine.rules.library import TIERS
 
-__all__ = ["add_table_options"]
+__all__ = ["add_secret_rule_options", "add_table_options"]
+
+
+def add_secret_rule_options(parser: argparse.ArgumentParser, of_what: str = "") -> None:
+    """Add --rule '-', --rule-file FILE and --difficulty TIER: the secret rule ``of_what``
+    (e.g. " of the rounds the machine deals"), read by dealer.secret_rule, never written on
+    the command line itself (R1, R2)."""
+    parser.add_argument("--rule", default=None, metavar="-",
+                        help=f"'-': type the secret rule{of_what} unseen (or pipe it on standard input). A rule "
+                        "written here is refused: it would show in the process list (R2). Default: the machine "
+                        "draws one")
+    parser.add_argument("--rule-file", type=Path, default=None, metavar="FILE",
+                        help=f"the secret rule{of_what} (a library id or a rule text) in a file (R1)")
+    parser.add_argument("--difficulty", choices=TIERS, default=None,
+                        help="with no --rule: the machine draws a secret rule of this library tier (anew for "
+                        "each round it deals); the difficulty is announced, the rule only at the reveal "
+                        "(default: easy)")
 
 
 def add_table_options(parser: argparse.ArgumentParser) -> None:
