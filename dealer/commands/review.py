@@ -29,17 +29,13 @@ def register(subparsers: Any) -> None:
         "game record replayed by the engine), then show for every verdict the frame it was judged on, what "
         "the camera read, and why, once the rule has been revealed. Exit 0 when it verifies, 1 when not.",
     )
-    parser.add_argument("recording", type=Path, help="the recording folder (holds round.jsonl)")
-    parser.add_argument("--seal", default=None, help=_SEAL_HELP)
-    parser.add_argument("--log-hash", default=None, help=_HASH_HELP)
+    _add_recording_checks(parser, "the review's language")
     parser.add_argument("--fix", action="append", default=[], metavar="TURN:READ=REAL",
                         help="what if: on turn TURN the card read as READ was really REAL (e.g. 3:QC=QD); "
                         "replays the round and says what would change; the recording is not touched")
     parser.add_argument("--html", type=Path, default=None,
                         help="also write a page with the frames (default: RECORDING/review.html)")
     parser.add_argument("--no-html", action="store_true", help="print the text review only")
-    parser.add_argument("--lang", choices=LANGUAGES, default=None,
-                        help="the review's language: en, ru or pt (default: the system locale, then English)")
     parser.set_defaults(run=run)
     verifying = subparsers.add_parser(
         "verify",
@@ -47,11 +43,7 @@ def register(subparsers: Any) -> None:
         description="Check a recording against the seal and the log hash shown at the table: exit 0 when "
         "it is the recording made there and the revealed rule is the sealed one, 1 when not.",
     )
-    verifying.add_argument("recording", type=Path, help="the recording folder (holds round.jsonl)")
-    verifying.add_argument("--seal", default=None, help=_SEAL_HELP)
-    verifying.add_argument("--log-hash", default=None, help=_HASH_HELP)
-    verifying.add_argument("--lang", choices=LANGUAGES, default=None,
-                           help="the language: en, ru or pt (default: the system locale, then English)")
+    _add_recording_checks(verifying, "the language")
     verifying.set_defaults(run=run_verify)
     revealing = subparsers.add_parser(
         "reveal",
@@ -62,6 +54,16 @@ def register(subparsers: Any) -> None:
     )
     revealing.add_argument("recording", type=Path, help="the recording folder (holds round.jsonl)")
     revealing.set_defaults(run=run_reveal)
+
+
+def _add_recording_checks(parser: argparse.ArgumentParser, language: str) -> None:
+    """The recording and what the table showed of it (review and verify take them alike)."""
+    parser.add_argument("recording", type=Path, help="the recording folder (holds round.jsonl)")
+    parser.add_argument("--seal", default=None, help=_SEAL_HELP)
+    parser.add_argument("--log-hash", default=None, help=_HASH_HELP)
+    parser.add_argument("--lang", choices=LANGUAGES, default=None,
+                        help=f"{language}: en, ru or pt (default: the one the round was dealt in, else the "
+                        "system locale, then English)")
 
 
 def _load(args: argparse.Namespace, command: str) -> Any:
