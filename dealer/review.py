@@ -19,7 +19,7 @@ from urllib.parse import quote
 from dealer.games import scores_html
 from dealer.i18n import _, language, n_, p_
 from dealer.recording import Recording, Seen, Trouble, Undone, VerdictLine, load_recording
-from dealer.verify import Problem, Verification, verify_recording
+from dealer.verify import BrokenPlace, Verification, verify_recording
 
 __all__ = ["ReviewItem", "RoundReview", "build_review", "review_html", "review_text"]
 
@@ -46,7 +46,7 @@ class RoundReview:
     items: tuple[ReviewItem, ...]
     troubles: tuple[Trouble, ...]
     notes: tuple[str, ...]
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[BrokenPlace, ...] = ()
     log_hash: str = ""
 
     @property

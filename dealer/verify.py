@@ -46,11 +46,11 @@ from engine.rules import resolve_rule
 from engine.rules.base import Rule
 from engine.seal import verify
 
-__all__ = ["Problem", "Rebuilt", "RebuiltTurn", "Verification", "rebuild", "verify_recording"]
+__all__ = ["BrokenPlace", "Rebuilt", "RebuiltTurn", "Verification", "rebuild", "verify_recording"]
 
 
 @dataclass(frozen=True, slots=True)
-class Problem:
+class BrokenPlace:
     """One place that fails to verify: where (a file and line) and what is wrong."""
 
     where: str
@@ -85,7 +85,7 @@ class Rebuilt:
 
 @dataclass(frozen=True, slots=True)
 class Verification:
-    problems: tuple[Problem, ...]
+    problems: tuple[BrokenPlace, ...]
     notes: tuple[str, ...]
     revealed: RuleRevealed | None
     commitment: str | None
@@ -101,7 +101,7 @@ def _where(rec: Recording, number: int) -> str:
     return f"{rec.folder.name}/round.jsonl line {number}"
 
 
-def _check_chain(rec: Recording, problems: list[Problem]) -> None:
+def _check_chain(rec: Recording, problems: list[BrokenPlace]) -> None:
     hashes = [rec.header_hash] + [line.hash for line in rec.lines]
     numbers = [1] + [line.number for line in rec.lines]
     for i, line in enumerate(rec.lines):
@@ -120,60 +120,60 @@ def _check_chain(rec: Recording, problems: list[Problem]) -> None:
         else:
             what = (f"the line before it (line {before}) is not the one it was chained to: "
                     f"line {before} was changed, or lines were deleted between lines {before} and {line.number}")
-        problems.append(Problem(_where(rec, line.number), what))
+        problems.append(BrokenPlace(_where(rec, line.number), what))
 
 
-def _check_frames(rec: Recording, problems: list[Problem]) -> None:
+def _check_frames(rec: Recording, problems: list[BrokenPlace]) -> None:
     frames: list[FrameLine | View] = [e for e in rec.events if isinstance(e, FrameLine | View)]
     logged = {f.sha256: f.path for f in frames if f.sha256}
     for frame in frames:
         where = _where(rec, rec.line_of(frame))
         rel = PurePosixPath(frame.path)
         if rel.is_absolute() or ".." in rel.parts:
-            problems.append(Problem(where, f"frame path {frame.path!r} points outside the recording"))
+            problems.append(BrokenPlace(where, f"frame path {frame.path!r} points outside the recording"))
             continue
         if not frame.sha256:
-            problems.append(Problem(where, f"{frame.path}: no hash logged for this frame"))
+            problems.append(BrokenPlace(where, f"{frame.path}: no hash logged for this frame"))
             continue
         try:
             actual = hashlib.sha256((rec.folder / rel).read_bytes()).hexdigest()
         except OSError:
-            problems.append(Problem(where, f"{frame.path} is missing"))
+            problems.append(BrokenPlace(where, f"{frame.path} is missing"))
             continue
         if actual == frame.sha256:
             continue
         other = logged.get(actual)
-        problems.append(Problem(where, f"{frame.path} holds the picture logged for {other} (frames swapped)"
+        problems.append(BrokenPlace(where, f"{frame.path} holds the picture logged for {other} (frames swapped)"
                                 if other else f"{frame.path} was changed after it was logged"))
 
 
-def _check_seal(rec: Recording, seal: str | None, problems: list[Problem]) -> tuple[str | None, RuleRevealed | None]:
+def _check_seal(rec: Recording, seal: str | None, problems: list[BrokenPlace]) -> tuple[str | None, RuleRevealed | None]:
     sealed = rec.of_type(Sealed)
     revealed = rec.of_type(RuleRevealed)
     started = rec.of_type(Started)
     commitment = sealed[0].commitment if sealed else None
     if not sealed:
-        problems.append(Problem(f"{rec.folder.name}/round.jsonl",
+        problems.append(BrokenPlace(f"{rec.folder.name}/round.jsonl",
                                 "no sealed line: the seal shown before the deal is not in the log (R2)"))
     for extra_seal in sealed[1:]:
-        problems.append(Problem(_where(rec, rec.line_of(extra_seal)), "a second seal: a round is sealed once (R2)"))
+        problems.append(BrokenPlace(_where(rec, rec.line_of(extra_seal)), "a second seal: a round is sealed once (R2)"))
     if sealed and started and rec.line_of(started[0]) < rec.line_of(sealed[0]):
-        problems.append(Problem(_where(rec, rec.line_of(sealed[0])), "the rule was sealed after the deal (R2)"))
+        problems.append(BrokenPlace(_where(rec, rec.line_of(sealed[0])), "the rule was sealed after the deal (R2)"))
     for extra in revealed[1:]:
-        problems.append(Problem(_where(rec, rec.line_of(extra)), "a second reveal: a round reveals its rule once"))
+        problems.append(BrokenPlace(_where(rec, rec.line_of(extra)), "a second reveal: a round reveals its rule once"))
     reveal = revealed[0] if revealed else None
     if reveal is not None and commitment is not None and not verify(commitment, reveal.rule, reveal.nonce):
-        problems.append(Problem(_where(rec, rec.line_of(reveal)),
+        problems.append(BrokenPlace(_where(rec, rec.line_of(reveal)),
                                 f"the revealed rule and nonce do not match the seal {commitment} (R2, G6)"))
     if seal is not None and commitment is not None:
         given = seal.strip().lower().removeprefix("sha256:")
         if given != commitment:
-            problems.append(Problem(_where(rec, rec.line_of(sealed[0])),
+            problems.append(BrokenPlace(_where(rec, rec.line_of(sealed[0])),
                                     f"the seal in the log, {commitment}, is not the one shown at the table, {given}"))
     return commitment, reveal
 
 
-def _active_verdicts(rec: Recording, problems: list[Problem]) -> list[VerdictLine]:
+def _active_verdicts(rec: Recording, problems: list[BrokenPlace]) -> list[VerdictLine]:
     """The verdicts that stand: each ``undone`` line takes back the last verdict (key u)."""
     active: list[VerdictLine] = []
     for event in rec.events:
@@ -183,7 +183,7 @@ def _active_verdicts(rec: Recording, problems: list[Problem]) -> list[VerdictLin
             if active and active[-1].turn == event.turn:
                 active.pop()
             else:
-                problems.append(Problem(_where(rec, rec.line_of(event)),
+                problems.append(BrokenPlace(_where(rec, rec.line_of(event)),
                                         f"takes back turn {event.turn}, which is not the last verdict standing"))
     return active
 
@@ -198,24 +198,24 @@ def _first_difference(expected: str, actual: str) -> tuple[int, str, str]:
     return 0, "", ""
 
 
-def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, problems: list[Problem]) -> Rebuilt:
+def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, problems: list[BrokenPlace]) -> Rebuilt:
     """The game record from the log; replayed through :class:`Round` when the rule is known."""
     started = rec.of_type(Started)
     verdicts = _active_verdicts(rec, problems)
     if not started:
         for v in verdicts:
-            problems.append(Problem(_where(rec, rec.line_of(v)), "a verdict before the round started"))
+            problems.append(BrokenPlace(_where(rec, rec.line_of(v)), "a verdict before the round started"))
         return Rebuilt(None, (), None, None, None)
     s = started[0]
     for extra in started[1:]:
-        problems.append(Problem(_where(rec, rec.line_of(extra)), "a second start: a round starts once"))
+        problems.append(BrokenPlace(_where(rec, rec.line_of(extra)), "a second start: a round starts once"))
     if list(rec.header.get("players", s.players)) != s.players:
-        problems.append(Problem(_where(rec, 1), f"the header names the players {' '.join(rec.header['players'])}, "
+        problems.append(BrokenPlace(_where(rec, 1), f"the header names the players {' '.join(rec.header['players'])}, "
                                 f"but the round started (line {rec.line_of(s)}) with {' '.join(s.players)}"))
     try:
         starters = tuple(Card.parse(c) for c in s.starters)
     except CardParseError as exc:
-        problems.append(Problem(_where(rec, rec.line_of(s)), f"starters: {exc}"))
+        problems.append(BrokenPlace(_where(rec, rec.line_of(s)), f"starters: {exc}"))
         return Rebuilt(None, (), None, None, None)
     shown_rule = rule_text if rule_text is not None else f"sealed {commitment or '(no seal)'}"
     start = RoundStarted(tuple(s.players), shown_rule, starters, s.hand, s.decks)
@@ -226,12 +226,12 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
     except RecordError as exc:
         k = exc.line - head.count("\n") - 1
         where = _where(rec, rec.line_of(verdicts[k])) if 0 <= k < len(verdicts) else _where(rec, rec.line_of(s))
-        problems.append(Problem(where, f"the logged action cannot be read: {exc.reason}"))
+        problems.append(BrokenPlace(where, f"the logged action cannot be read: {exc.reason}"))
         return Rebuilt(start, (), None, None, None)
     turns = [RebuiltTurn(v, rec.line_of(v), line.action) for v, line in zip(verdicts, record.actions, strict=True)]
     for turn in turns:
         if turn.action.player != turn.logged.player:
-            problems.append(Problem(_where(rec, turn.line), f"the verdict is for {turn.logged.player}, "
+            problems.append(BrokenPlace(_where(rec, turn.line), f"the verdict is for {turn.logged.player}, "
                                     f"the action for {turn.action.player}"))
     if rule_text is None:
         return Rebuilt(start, tuple(turns), None, None, text)
@@ -239,24 +239,24 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
         rule = resolve_rule(rule_text)
         rnd = Round(rule, start)
     except (ValueError, RoundSetupError) as exc:
-        problems.append(Problem(_where(rec, rec.line_of(s)), f"the round cannot be replayed: {exc}"))
+        problems.append(BrokenPlace(_where(rec, rec.line_of(s)), f"the round cannot be replayed: {exc}"))
         return Rebuilt(start, tuple(turns), None, None, text)
     for k, turn in enumerate(turns):
         if rnd.ended is not None:
-            problems.append(Problem(_where(rec, turn.line), f"turn {turn.logged.turn} comes after the round ended (G1)"))
+            problems.append(BrokenPlace(_where(rec, turn.line), f"turn {turn.logged.turn} comes after the round ended (G1)"))
             break
         line_before = rnd.line
         try:
             outcome = rnd.apply(turn.action)
         except RoundError as exc:
-            problems.append(Problem(_where(rec, turn.line), f"the engine refuses this turn: {exc}"))
+            problems.append(BrokenPlace(_where(rec, turn.line), f"the engine refuses this turn: {exc}"))
             break
         turns[k] = dataclasses.replace(turn, outcome=outcome, why=explain_verdict(rule, line_before, turn.action))
         _compare(rec, turn, outcome, problems)
     return Rebuilt(start, tuple(turns), rule, rnd, text)
 
 
-def _compare(rec: Recording, turn: RebuiltTurn, outcome: TurnOutcome, problems: list[Problem]) -> None:
+def _compare(rec: Recording, turn: RebuiltTurn, outcome: TurnOutcome, problems: list[BrokenPlace]) -> None:
     v = turn.logged
     card = str(outcome.card) if outcome.card is not None else None
     checks = [("turn", v.turn, outcome.index), ("verdict", v.verdict, outcome.verdict.value),
@@ -264,36 +264,36 @@ def _compare(rec: Recording, turn: RebuiltTurn, outcome: TurnOutcome, problems: 
               ("overthrown", v.overthrown, outcome.overthrown), ("card", v.card, card)]
     for name, logged, engine in checks:
         if logged != engine:
-            problems.append(Problem(_where(rec, turn.line), f"{name} logged as {logged}, but replaying the round "
+            problems.append(BrokenPlace(_where(rec, turn.line), f"{name} logged as {logged}, but replaying the round "
                                     f"with the revealed rule gives {engine}"))
 
 
-def _check_record_file(rec: Recording, rebuilt: Rebuilt, problems: list[Problem]) -> None:
+def _check_record_file(rec: Recording, rebuilt: Rebuilt, problems: list[BrokenPlace]) -> None:
     path = rec.folder / RECORD_FILE
     where = f"{rec.folder.name}/{RECORD_FILE}"
     if rebuilt.record_text is None:
         if path.exists():
-            problems.append(Problem(where, "a game record, but the log holds no started round"))
+            problems.append(BrokenPlace(where, "a game record, but the log holds no started round"))
         return
     try:
         actual = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        problems.append(Problem(where, "is missing (the log holds the round: it was deleted)"))
+        problems.append(BrokenPlace(where, "is missing (the log holds the round: it was deleted)"))
         return
     except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem(where, f"cannot be read: {exc}"))
+        problems.append(BrokenPlace(where, f"cannot be read: {exc}"))
         return
     number, expected, found = _first_difference(rebuilt.record_text, actual)
     if number:
-        problems.append(Problem(f"{where} line {number}", f"says {found!r}, the log gives {expected!r}"))
+        problems.append(BrokenPlace(f"{where} line {number}", f"says {found!r}, the log gives {expected!r}"))
 
 
 def verify_recording(rec: Recording, seal: str | None = None, log_hash_shown: str | None = None) -> Verification:
     """Every check above; ``seal`` and ``log_hash_shown``: the values shown at the table."""
-    problems: list[Problem] = []
+    problems: list[BrokenPlace] = []
     notes: list[str] = []
     if rec.truncated:
-        problems.append(Problem(f"{rec.folder.name}/round.jsonl", "the last line was cut short (a crash while "
+        problems.append(BrokenPlace(f"{rec.folder.name}/round.jsonl", "the last line was cut short (a crash while "
                                 "writing it; `eleusis play --resume` drops it)"))
     _check_chain(rec, problems)
     _check_frames(rec, problems)
@@ -305,7 +305,7 @@ def verify_recording(rec: Recording, seal: str | None = None, log_hash_shown: st
     if log_hash_shown is not None:
         given = log_hash_shown.strip().lower().removeprefix("sha256:")
         if given != actual:
-            problems.append(Problem(f"{rec.folder.name}/round.jsonl", f"the log's hash is {actual}, not {given} "
+            problems.append(BrokenPlace(f"{rec.folder.name}/round.jsonl", f"the log's hash is {actual}, not {given} "
                                     "shown at the table: the log was changed, cut or forged after the round"))
     else:
         notes.append("no log hash given (--log-hash): the chain cannot tell a changed last line, lines cut off "
