@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.camera import CameraProfile, default_camera
-from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, TableLayout
+from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, Point, TableLayout
 from calibration.markers import detect_markers
 from calibration.table import (
     TableHomography,
@@ -130,7 +130,7 @@ class TableCheck:
     px_per_mm: float | None = None
     glare_fraction: float = 0.0
     mean_level: float = 0.0
-    guides_measured: dict[int, tuple[tuple[float, float], ...]] = field(default_factory=dict)
+    guides_measured: dict[int, tuple[Point, Point, Point, Point]] = field(default_factory=dict)
     moves: int = 0
     slant: float = 1.0  # how much the view squashes the play zone: 1 looks straight down
     zones: dict[str, ZoneSight] = field(default_factory=dict)
@@ -318,7 +318,7 @@ def check_table(frames: Iterable[ImageBGR], layout: TableLayout, camera: CameraP
         check.glare_fraction = float(np.median(glare))
         check.mean_level = float(np.median(levels))
         for marker_id, samples in guide_samples.items():
-            mean = np.median(np.stack(samples), axis=0)
-            check.guides_measured[marker_id] = tuple((float(x), float(y)) for x, y in mean)
+            tl, tr, br, bl = ((float(x), float(y)) for x, y in np.median(np.stack(samples), axis=0))
+            check.guides_measured[marker_id] = (tl, tr, br, bl)  # the detector's corner order
     check.advice = _advise(check)
     return check, last

@@ -50,7 +50,7 @@ class TableProfile:
         if check.homography is None or check.px_per_mm is None or check.frame_size_wh is None:
             raise ProfileFileError(f"{source}: the mat was not found, so there is no table profile to write")
         markers = tuple(
-            MarkerPlacement(m.marker_id, check.guides_measured[m.marker_id], "guide")  # type: ignore[arg-type]
+            MarkerPlacement(m.marker_id, check.guides_measured[m.marker_id], "guide")
             if m.marker_id in check.guides_measured else m
             for m in layout.markers)
         cam = (camera or default_camera(check.frame_size_wh)).for_size(check.frame_size_wh)
