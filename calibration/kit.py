@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
-from reportlab.lib.pagesizes import A4, LETTER, landscape, portrait  # type: ignore[import-untyped]
-from reportlab.lib.styles import ParagraphStyle  # type: ignore[import-untyped]
-from reportlab.lib.units import mm  # type: ignore[import-untyped]
-from reportlab.lib.utils import ImageReader  # type: ignore[import-untyped]
-from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
-from reportlab.pdfbase.ttfonts import TTFError, TTFont  # type: ignore[import-untyped]
-from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
-from reportlab.platypus import Paragraph  # type: ignore[import-untyped]
+from reportlab.lib.pagesizes import A4, LETTER, landscape, portrait
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
 
 from calibration.camera import CHARUCO, CharucoSpec
 from calibration.layout import (
