@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dealer.recording import RecordingWriter, Said, Seen, load_recording  # noqa: E402
+from dealer.recording import EVENTS_FILE, RecordingWriter, Said, Seen, load_recording  # noqa: E402
 from dealer.verify import verify_recording  # noqa: E402
 
 
@@ -39,7 +39,7 @@ def main() -> None:
                 for _ in range(3):
                     rec.write(Said(t=float(i), text="Ana plays the four of clubs: accepted."))
         written = time.perf_counter() - start
-        size = (folder / "round.jsonl").stat().st_size
+        size = (folder / EVENTS_FILE).stat().st_size
         start = time.perf_counter()
         rec_loaded = load_recording(folder)
         loaded = time.perf_counter() - start
