@@ -31,6 +31,7 @@ from calibration.camera import CHARUCO, CharucoSpec
 from calibration.layout import (
     TOKEN_MARKER_TOP_MM,
     TOKEN_TILE_MM,
+    ZONE_PLAY,
     TableLayout,
     TokenSpec,
     default_layout,
@@ -171,7 +172,7 @@ def _page_play(c: Canvas, size: tuple[float, float], layout: TableLayout, fonts:
     w, h = size
     sheet = _Sheet(c, w, h, layout.sheet_size_mm)
     regular, bold = fonts
-    play = layout.zone("play")
+    play = layout.zone(ZONE_PLAY)
     xs = [p[0] for p in play.polygon_mm]
     ys = [p[1] for p in play.polygon_mm]
     c.setFillColorRGB(0.80, 0.86, 0.80)

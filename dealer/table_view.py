@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFont
 
+from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES
 from dealer.i18n import _, n_
 from engine.cards import RANK_NAMES, Card, Colour
 from engine.round import Round, RoundState
@@ -67,7 +68,7 @@ INK: RGB = (240, 240, 235)
 DIM: RGB = (170, 190, 175)
 CARD_RED: RGB = (200, 20, 30)
 CARD_BLACK: RGB = (20, 20, 20)
-ZONE_COLOURS: dict[str, RGB] = {"play": (60, 200, 60), "side_branches": (255, 165, 0), "main_line": (40, 160, 255)}
+ZONE_COLOURS: dict[str, RGB] = {ZONE_PLAY: (60, 200, 60), ZONE_SIDE_BRANCHES: (255, 165, 0), ZONE_MAIN_LINE: (40, 160, 255)}
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF",
              "/Library/Fonts", "C:/Windows/Fonts")
 

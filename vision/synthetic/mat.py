@@ -32,6 +32,7 @@ import numpy.typing as npt
 from calibration.layout import (
     TOKEN_MARKER_TOP_MM,
     TOKEN_TILE_MM,
+    ZONE_PLAY,
     TableLayout,
     TokenSpec,
     default_layout,
@@ -209,7 +210,7 @@ def render_table_texture(layout: TableLayout, px_per_mm: float = 2.5,
     _fill_poly_mm(img, tex, paper, PAPER_BGR)
     _fill_poly_mm(printed, ptex, paper, (255, 255, 255))
     try:
-        play = layout.zone("play")
+        play = layout.zone(ZONE_PLAY)
         _fill_poly_mm(img, tex, list(play.polygon_mm), PLAY_TINT_BGR)
         cx, _ = play.centre_mm
         _put_text_mm(img, tex, "PLAY ZONE", cx - 30.0, play.polygon_mm[0][1] + 12.0, 8.0)
