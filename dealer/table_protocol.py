@@ -32,6 +32,16 @@ Never silent (issue 7): something in the play zone that cannot be read is said, 
 players' words, once the hand has left; nothing is judged until it can be read. Cards
 that were laid for one purpose (the starter, an attempt, a "no play" batch) and still
 lie in the zone never count for another: the dealer asks instead of guessing.
+- Cards that lay still in the zone unjudged (unread) and are taken away: the dealer says
+  so and asks for them again; the turn stays with the same player, and the next cards
+  count as that attempt only if every card it read of it is among them (else it asks
+  again: another player's cards are never credited to this one). Key j ("judge now")
+  lets the players go on with what lies there.
+- Nothing is judged on a frame with a hand over the zone, nor on a picture that has not
+  held ``settle_s`` since the hand left: the prophet's token and the PROPHET token
+  shown in the zone wait for the hand to leave like the cards do.
+- While the dealer waits for a token (the prophet's ACCEPT or REJECT), something in the
+  zone it cannot read is said: "I cannot see the token".
 """
 
 from __future__ import annotations
@@ -42,7 +52,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from dealer.i18n import N_, Count, _, p_
+from dealer.i18n import N_, Count, _, and_list, card_name, p_
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
 
@@ -69,6 +79,8 @@ SETTLE_S = 0.3
 ASK_AFTER_S = 1.0
 # Said when something lies in the play zone that the camera cannot read as cards (issue 7).
 LAY_AGAIN = N_("I can see something in the play zone but cannot read it: lay the cards flat and apart.")
+# Said while the prophet's token is awaited and something unread lies beside the cards.
+TOKEN_UNSEEN = N_("I cannot see the ACCEPT or REJECT token: lay it flat, face up, beside the cards.")
 
 
 class Token(enum.Enum):
@@ -172,6 +184,14 @@ Picture = tuple[Card | None, ...]  # the cards in the play zone, left to right (
 
 
 @dataclass(frozen=True, slots=True)
+class _Relay:
+    """This turn's attempt or "no play" was taken away unjudged: it must be laid again."""
+
+    noplay: bool  # a "no play" hand (shown again with the NO PLAY token), else an attempt
+    read: Counter[Card]  # the cards read of it: they must be among the cards laid again
+
+
+@dataclass(frozen=True, slots=True)
 class _Now:
     """The frame being handled: its view, its picture, and whether that picture has settled."""
 
@@ -197,6 +217,12 @@ class TableProtocol:
         self._prophet_token_seen = False
         self._said_for_picture = False  # a trouble about this picture was said already
         self._now = _Now(TableView(0.0), (), False)
+        # issue 7: a picture that lay still in the zone and could not be judged (unread);
+        # when the zone empties with it unjudged, the dealer says so and asks again
+        self._unjudged: Picture | None = None
+        # what was taken away unjudged and must come back before anything else counts: an
+        # attempt (its re-laying must hold the cards read of it) or a "no play" (shown again)
+        self._relay: _Relay | None = None
 
     # -- the session tells the protocol what happened ------------------------------
     def judged(self) -> None:
@@ -210,6 +236,8 @@ class TableProtocol:
             self._laid_for = Counter(c for c in self._shown_batch if c is not None)
         self._pending = None
         self._shown = []
+        self._unjudged = None
+        self._relay = None
 
     def restart_turn(self) -> None:
         """After a verdict is taken back: the same player's turn, judged afresh once settled."""
@@ -219,6 +247,8 @@ class TableProtocol:
         self._shown = []
         self._laid_for = Counter()
         self._noplay_token_laid = False
+        self._unjudged = None
+        self._relay = None
 
     def resume_after(self, action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card,
                      prophet_out: bool) -> None:
@@ -248,6 +278,7 @@ class TableProtocol:
             self._said_for_picture = False
         if view.judge_now:
             self._since = float("-inf")
+            self._relay = None  # key j: the players go on with what lies there
         settled = view.t - self._since >= self.settle_s and not view.hand_over_play
         empty = not view.play_cards and not view.unexplained_in_play and not view.hand_over_play
         self._now = _Now(view, picture, settled)
@@ -260,30 +291,81 @@ class TableProtocol:
         if self.phase is Phase.PROPHET:
             return out + self._await_prophet()
         if Token.NO_PLAY in view.tokens_in_play:
+            if self._relay is not None and self.phase is not Phase.SHOWING:
+                if not self._relay.noplay:
+                    # this turn's attempt was taken away unjudged: a "no play" now would be
+                    # another player's, or a card laid as an attempt counted for a hand (issue 7)
+                    return out + self._once(self._relay_words(), lay_again=True)
+                self._relay = None  # the "no play" taken away unread is shown again, from the start
             if self.phase is not Phase.SHOWING:
                 self.phase = Phase.SHOWING
                 self._shown, self._shown_batch = [], ()
+                self._unjudged = None
             if empty:
+                if self._unjudged is not None and self._now.settled:
+                    return out + self._taken_unjudged()  # a batch taken away unread: show it again
                 self._shown_batch = ()  # the zone was cleared between two batches
             return out + self._collect_hand()
         if self.phase is Phase.SHOWING and empty and self._now.settled:
-            # the NO PLAY token was taken back before the hand was complete: cancelled
+            # the NO PLAY token was taken back before the hand was complete
             self.phase = Phase.WAITING
             self._shown = []
+            if self._unjudged is not None:  # a batch was never read: not withdrawn, unseen (issue 7)
+                self._relay = _Relay(True, Counter(c for c in self._unjudged if c is not None))
+                self._unjudged = None
+                return out + [Intent(trouble=_("{who}, I could not read the whole hand before it was taken away: "
+                                               "put the NO PLAY token back and show the hand again.",
+                                               who=self.round.whose_turn or ""), lay_again=True, frame=view.frame)]
             return out + [Intent(say=_("No play withdrawn."), frame=view.frame)]
         if empty:
-            self.phase = Phase.WAITING
+            if self.phase is Phase.LAYING and self._unjudged is not None and self._now.settled:
+                return out + self._taken_unjudged()
+            if self.phase not in (Phase.LAYING, Phase.SHOWING) or self._now.settled:
+                self.phase = Phase.WAITING  # (an empty zone for a moment is no news: wait until it held)
             return out
         self.phase = Phase.LAYING
         if not settled:
             return out
         unread = self._unread_trouble()
         if unread is not None:
+            self._unjudged = picture
             return out + unread
         player = self.round.whose_turn
         if player is None:
             return out
+        laid = Counter(c for c in picture if c is not None)
+        if self._relay is not None and (self._relay.noplay or not self._relay.read <= laid):
+            return out + self._once(self._relay_words(), lay_again=True)  # not what was taken away
         return out + self._submit(Attempt(player, tuple(c for c in picture if c is not None)))
+
+    def _taken_unjudged(self) -> list[Intent]:
+        """Cards that lay still unjudged were taken away: say so, and ask for them again (issue 7).
+        The turn stays where it was; an attempt's re-laying must hold the cards read of it."""
+        unjudged, self._unjudged = self._unjudged, None
+        frame = self._now.view.frame
+        if self.phase is Phase.STARTER:
+            return [Intent(trouble=_("The starter was taken away before I could read it: turn it face up "
+                                     "in the play zone again."), lay_again=True, frame=frame)]
+        if self.phase is Phase.SHOWING:
+            return [Intent(trouble=_("I could not read that batch before it was taken away: show it again."),
+                           lay_again=True, frame=frame)]
+        self.phase = Phase.WAITING
+        self._relay = _Relay(False, Counter(c for c in unjudged or () if c is not None))
+        return [Intent(trouble=_("{who}, your cards were taken away before I could read them: lay them "
+                                 "in the play zone again.", who=self.round.whose_turn or ""),
+                       lay_again=True, frame=frame)]
+
+    def _relay_words(self) -> str:
+        """What to say when the cards in the zone are not the attempt taken away unjudged."""
+        who = self.round.whose_turn or ""
+        assert self._relay is not None
+        if self._relay.noplay:
+            return _("{who}, put the NO PLAY token back and show the hand again: I could not read all of it.",
+                     who=who)
+        if not self._relay.read:
+            return _("{who}, first lay again the cards that were taken away before I could read them.", who=who)
+        return _("{who}, first lay again the cards that were taken away before I could read them ({cards} "
+                 "among them).", who=who, cards=and_list(card_name(c) for c in sorted(self._relay.read.elements())))
 
     # -- pieces ------------------------------------------------------------------------
     def _once(self, trouble: str, lay_again: bool = False) -> list[Intent]:
@@ -310,17 +392,24 @@ class TableProtocol:
 
     def _await_starter(self, empty: bool) -> list[Intent]:
         view, picture = self._now.view, self._now.picture
-        if not self._now.settled or empty:
+        if empty:
+            if self._unjudged is not None and self._now.settled:
+                return self._taken_unjudged()  # the starter went unread: it must come back (C4)
+            return []
+        if not self._now.settled:
             return []
         if view.unexplained_in_play and len(picture) <= 1:
+            self._unjudged = picture
             return self._once(_(LAY_AGAIN), lay_again=True)  # something there that is no card read
         if len(picture) != 1 or view.unexplained_in_play:
             return self._once(_("Lay one starter card alone in the play zone, face up."))
         card = picture[0]
         if card is None:
+            self._unjudged = picture
             return self._once(_("I cannot read the starter: lay it flat, face up, alone in the play zone."),
                               lay_again=True)
         self.phase = Phase.CLEARING
+        self._unjudged = None
         self._laid_for = Counter([card])
         return [Intent(starter=card, frame=view.frame)]
 
@@ -353,14 +442,22 @@ class TableProtocol:
         return [Intent(action=action, frame=frame)]
 
     def _await_prophet(self) -> list[Intent]:
-        view = self._now.view
+        view, picture = self._now.view, self._now.picture
         assert self._pending is not None
         accept = Token.ACCEPT in view.tokens_in_play
         reject = Token.REJECT in view.tokens_in_play
-        if accept == reject or view.hand_over_play:
-            return []  # neither yet (or both: wait until one is taken back), or a hand still there
-        decision = ProphetDecision.agree() if accept else ProphetDecision.reject()
+        if not self._now.settled:
+            return []  # a hand over the zone, or the picture not held since it left: never judged so
+        if view.unexplained_in_play or None in picture:
+            # something lies there unread: most likely the token, not seen (issue 7 item 4)
+            return self._once(_(TOKEN_UNSEEN), lay_again=True)
+        if accept == reject:
+            return []  # neither yet (or both: wait until one is taken back)
         pending = self._pending
+        if isinstance(pending, Attempt) and Counter(picture) != Counter(pending.cards):
+            # the attempt changed under the prophet's decision: ask, never judge other cards
+            return self._once(_("Leave the cards as they were laid until the prophet has decided."))
+        decision = ProphetDecision.agree() if accept else ProphetDecision.reject()
         if isinstance(pending, NoPlay) and reject:
             named = self._card_nearest(view, view.tokens_in_play[Token.REJECT])
             if named is None:
@@ -390,7 +487,14 @@ class TableProtocol:
             return []
         unread = self._unread_trouble()
         if unread is not None:
+            self._unjudged = picture
             return unread
+        if self._unjudged is not None:
+            missed = Counter(c for c in self._unjudged if c is not None)
+            if not missed <= Counter(picture):  # the unread batch was swapped for another: show it again
+                return self._once(_("I could not read the last batch before it was taken away: show it again."),
+                                  lay_again=True)
+            self._unjudged = None
         # Cards still lying from the last batch are not counted again: only the new ones.
         lying: Counter[Card | None] = Counter(self._shown_batch)
         batch: list[Card] = []
@@ -421,10 +525,14 @@ class TableProtocol:
             return []
         if self._prophet_token_seen:
             return []
+        if not self._now.settled or view.unexplained_in_play:
+            return []  # shown with a hand over the zone: taken once the hand has left (issue 7)
         self._prophet_token_seen = True
         # F1: right after your own turn, before the next player lays anything.
         player = self.round.just_played
-        if self.phase in (Phase.CLEARING, Phase.WAITING) and player and self.round.prophet is None:
+        nothing_laid = self.phase in (Phase.CLEARING, Phase.WAITING) or (
+            self.phase is Phase.LAYING and not self._now.picture)  # a hand passed over the empty zone
+        if nothing_laid and player and self.round.prophet is None:
             return [Intent(action=BecomeProphet(player), frame=view.frame)]
         return [Intent(trouble=_("The PROPHET token can only be put out right after your own turn (F1)."),
                        frame=view.frame)]

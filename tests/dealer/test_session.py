@@ -135,7 +135,7 @@ def test_a_prophet_judges_and_is_overthrown() -> None:
     table = Table(session)
     table.lay("7H")
     table.show("4C")  # Ana plays 4C
-    table.show("", 1.0, prophet_token_out=True)  # and takes office right after (F1)
+    table.show("", 2.0, prophet_token_out=True)  # and takes office right after (F1), once the zone held still
     assert session.round.prophet == "Ana"
     # Bo plays 9C (black after black: wrong); the prophet wrongly accepts: overthrown (F4, F5)
     table.show("9C", prophet_token_out=True)

@@ -149,5 +149,130 @@ def test_prophet_token_right_after_own_turn_appoints_that_player() -> None:
 
 def test_prophet_token_before_anyone_played_is_refused() -> None:
     proto = TableProtocol(FakeRound(), settle_s=1.0)
-    out = proto.observe(TableView(0.0, (), prophet_token_out=True))
+    out = run(proto, [TableView(0.0, (), prophet_token_out=True), TableView(1.5, (), prophet_token_out=True)])
     assert actions(out) == [] and "F1" in out[0].trouble
+
+
+# -- never silent, never credited to another (issue 7 item 2) ------------------------------
+def unread_then(card: str) -> tuple[SeenCard, ...]:
+    """An attempt whose first card cannot be read and whose second is ``card``."""
+    return (SeenCard(None, 0.0, 0.0), SeenCard(Card.parse(card), 70.0, 0.0))
+
+
+def troubles(intents: list[Intent]) -> list[str]:
+    return [i.trouble for i in intents if i.trouble]
+
+
+def test_an_attempt_taken_away_unread_is_said_and_the_turn_stays_with_its_player() -> None:
+    # given Ana lays ? AD, the first card unread, and it is taken away before it could be read
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=0.5)
+    out = run(proto, [TableView(t, unread_then("AD")) for t in (0.0, 0.6, 1.2, 1.8)])
+    assert actions(out) == [] and len(troubles(out)) == 1
+    out = run(proto, [TableView(2.0, (), hand_over_play=True), TableView(2.4, ()), TableView(3.0, ())])
+    # then the dealer says so, once, and asks for the cards again (a request to lay again)
+    (asked,) = [i for i in out if i.trouble]
+    assert asked.lay_again and asked.trouble.startswith("Ana, your cards were taken away before I could read them")
+    # when other cards come (Bo did not hear), nothing is credited to Ana: the dealer asks again
+    out = run(proto, [TableView(t, cards("3C")) for t in (4.0, 4.6, 5.2, 6.0)])
+    assert actions(out) == [] and "the ace of diamonds" in troubles(out)[0]
+    # when Ana lays her cards again, readable now, they are her attempt
+    out = run(proto, [TableView(7.0, ()), TableView(7.6, ()), TableView(8.0, cards("AS AD")),
+                      TableView(8.6, cards("AS AD"))])
+    assert actions(out) == [Attempt("Ana", parse_cards("AS AD"))]
+
+
+def test_a_no_play_after_an_attempt_taken_away_unread_is_not_taken() -> None:
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=0.5)
+    run(proto, [TableView(t, unread_then("AD")) for t in (0.0, 0.6, 1.2, 1.8)])
+    run(proto, [TableView(2.4, ()), TableView(3.0, ())])
+    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    out = run(proto, [TableView(t, cards("2D 4H"), tok) for t in (4.0, 4.6, 5.2, 6.0)])
+    assert actions(out) == [] and [i.say for i in out if i.say] == [] and troubles(out)
+    # key j: the players tell the dealer to go on with what lies there
+    out = run(proto, [TableView(6.5, cards("2D 4H"), tok, judge_now=True), TableView(7.0, cards("2D 4H"), tok)])
+    assert [i.say for i in out if i.say] == ["2 of 5 seen. Show the other 3."]
+
+
+def test_a_starter_taken_away_unread_is_asked_for_again() -> None:
+    proto = TableProtocol(FakeRound(started=False), settle_s=0.5)
+    run(proto, [TableView(t, (SeenCard(None, 0.0, 0.0),)) for t in (0.0, 0.6, 1.2, 1.8)])
+    out = run(proto, [TableView(2.4, ()), TableView(3.0, ())])
+    assert [i.trouble for i in out] == ["The starter was taken away before I could read it: turn it face up "
+                                        "in the play zone again."]
+    assert proto.phase is Phase.STARTER
+    out = run(proto, [TableView(4.0, cards("7H")), TableView(4.6, cards("7H"))])
+    assert [i.starter for i in out] == [Card.parse("7H")]
+
+
+def test_a_no_play_batch_taken_away_unread_is_not_withdrawn_silently() -> None:
+    game = FakeRound(whose_turn="Bo")
+    proto = TableProtocol(game, settle_s=0.5)
+    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    out = run(proto, [TableView(t, unread_then("4H"), tok) for t in (0.0, 0.6, 1.2, 1.8)])
+    assert troubles(out) == ["I cannot read every card of this batch: spread them apart."]
+    out = run(proto, [TableView(2.4, ()), TableView(3.0, ())])  # batch and token taken away
+    assert [i.say for i in out if i.say] == [] and troubles(out)[0].startswith("Bo, I could not read the whole hand")
+    # the next cards without the token are not Bo's attempt: the hand must be shown again
+    out = run(proto, [TableView(t, cards("4H")) for t in (4.0, 4.6, 5.2, 6.0)])
+    assert actions(out) == [] and "NO PLAY token back" in troubles(out)[0]
+
+
+def test_a_batch_swapped_for_another_before_it_was_read_is_asked_for_again() -> None:
+    game = FakeRound(whose_turn="Bo")
+    proto = TableProtocol(game, settle_s=0.5)
+    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    run(proto, [TableView(t, unread_then("4H"), tok) for t in (0.0, 0.6, 1.2, 1.8)])
+    out = run(proto, [TableView(t, cards("8C 10C"), tok) for t in (2.0, 2.6, 3.2, 4.0)])
+    assert [i.say for i in out if i.say] == [] and "show it again" in troubles(out)[0]
+    out = run(proto, [TableView(t, cards("2D 4H"), tok) for t in (5.0, 5.6)])
+    assert [i.say for i in out if i.say] == ["2 of 5 seen. Show the other 3."]
+
+
+# -- nothing judged under a hand; every token seen or said unseen (issue 7 items 2, 4) -------
+def test_the_prophet_token_decides_only_after_the_hand_has_left_and_the_zone_held() -> None:
+    game = FakeRound(prophet="Cy")
+    proto = TableProtocol(game, settle_s=0.5)
+    run(proto, [TableView(0, cards("4C")), TableView(0.6, cards("4C"))])
+    acc = {Token.ACCEPT: (100.0, 50.0)}
+    # the token appears with the hand still over the zone (moving, then resting: unexplained)
+    out = run(proto, [TableView(1.0, cards("4C"), acc, hand_over_play=True),
+                      TableView(1.3, cards("4C"), acc, unexplained_in_play=True),
+                      TableView(1.6, cards("4C"), acc)])
+    assert actions(out) == []
+    out = run(proto, [TableView(2.2, cards("4C"), acc)])
+    assert actions(out) == [Attempt("Ana", parse_cards("4C"), ProphetDecision.agree())]
+
+
+def test_a_token_the_dealer_cannot_see_is_said() -> None:
+    game = FakeRound(prophet="Cy")
+    proto = TableProtocol(game, settle_s=0.5)
+    run(proto, [TableView(0, cards("4C")), TableView(0.6, cards("4C"))])
+    out = run(proto, [TableView(t, cards("4C"), unexplained_in_play=True) for t in (1.0, 1.6, 2.2, 3.0)])
+    assert actions(out) == [] and troubles(out) == [
+        "I cannot see the ACCEPT or REJECT token: lay it flat, face up, beside the cards."]
+
+
+def test_cards_changed_under_the_prophet_are_not_judged() -> None:
+    game = FakeRound(prophet="Cy")
+    proto = TableProtocol(game, settle_s=0.5)
+    run(proto, [TableView(0, cards("4C")), TableView(0.6, cards("4C"))])
+    acc = {Token.ACCEPT: (100.0, 50.0)}
+    out = run(proto, [TableView(t, cards("4C 9H"), acc) for t in (1.0, 1.6, 2.2, 3.0)])
+    assert actions(out) == [] and troubles(out)
+
+
+def test_the_prophet_token_shown_under_a_hand_appoints_once_the_hand_has_left() -> None:
+    game = FakeRound()
+    proto = TableProtocol(game, settle_s=0.5)
+    run(proto, [TableView(0, cards("4C")), TableView(0.6, cards("4C"))])
+    game.just_played = "Ana"
+    proto.judged()
+    game.whose_turn = "Bo"
+    out = run(proto, [TableView(1.0, ()), TableView(1.6, ()),
+                      TableView(2.0, (), prophet_token_out=True, hand_over_play=True),
+                      TableView(2.3, (), prophet_token_out=True, unexplained_in_play=True)])
+    assert actions(out) == []
+    out = run(proto, [TableView(2.6, (), prophet_token_out=True), TableView(3.2, (), prophet_token_out=True)])
+    assert actions(out) == [BecomeProphet("Ana")]
