@@ -4,8 +4,19 @@ Each round is made by the engine (dealer/scripted_round.py: 4 players, rejected 
 "no play" in batches, a prophet who accepts, rejects and is overthrown), laid on the mat
 by the protocol of docs/playing-at-the-table.md (a hand lays the cards and leaves, the
 players move them to the line or below it after each verdict), rendered at 1920x1080,
-3 frames a second (dealer/make_demo.py), and dealt by the real `eleusis play --video`.
-`eleusis judge` on the scripted record is the truth (dealer/round_check.py).
+3 frames a second (dealer/make_demo.py). `eleusis judge` on the scripted record is the
+truth (dealer/round_check.py).
+
+Two ways to deal it:
+- default: players who obey the dealer (dealer/scripted_table.py). The table is rendered
+  frame by frame and dealt by `eleusis play`'s own loop (dealer.live.run_live, in this
+  process); the players hear what the dealer says between two frames, wait for its
+  answer, and lay the cards again when it asks, as people at a table do. Frames per
+  second are the dealer's own (rendering excluded).
+- ``--film``: deaf players. The round is filmed in advance and dealt by the real
+  `eleusis play --video` in a child process; a request to lay again is not followed, so
+  one unread card puts the rest of the round out of step. Frames per second include the
+  start-up and the video decoding.
 
 Cards: the real photographed cards of ../shared/data/real-cards/single as photographed
 (their own light, not flattened), and designs held out of training (models/MODEL_CARD.md:
@@ -18,7 +29,7 @@ ends with the scripted scores, requests to lay again (per round and per 20 cards
 frames per second processed (start-up included), and the time from the hand leaving the
 play zone to the verdict (median, worst). Films and recordings stay in cache/table-rounds/.
 
-Run: ``python3 bench/table_rounds.py [--quick] [--only real-lamp-zone] [--keep]``.
+Run: ``python3 bench/table_rounds.py [--quick] [--only real-lamp-zone] [--film [--keep]]``.
 """
 
 from __future__ import annotations
@@ -37,8 +48,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from dealer.make_demo import load_faces, render_steps  # noqa: E402
-from dealer.round_check import RoundFigures, compare_round, play_video, write_video  # noqa: E402
+from dealer.make_demo import StepRenderer, load_faces, render_steps  # noqa: E402
+from dealer.round_check import RoundFigures, compare_round, play_live, play_video, write_video  # noqa: E402
+from dealer.scripted_table import ScriptedTable  # noqa: E402
 from dealer.scripted_round import FULL_PLAN, QUICK_PLAN, all_labels, make_round, timeline  # noqa: E402
 from vision.synthetic import CardFace, Lighting, PinholeView, scene_condition  # noqa: E402
 
@@ -117,22 +129,32 @@ def faces_for(cards: str) -> dict[str, CardFace]:
     return faces
 
 
-def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool) -> RoundFigures:
+def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool, film: bool) -> RoundFigures:
     rng = random.Random(f"{seed}-{cond.name}")
     script = make_round(rng, all_labels(), plan, PLAYERS, rng.choice(RULES), hand=5)
-    line = timeline(script, FPS, whole_layout=cond.view == "whole")
     folder = WORK / cond.name
     folder.mkdir(parents=True, exist_ok=True)
-    video = folder / "table.mp4"
     lighting, table, kit_print = _light_of(cond.scene, np.random.default_rng(seed))
-    frames = render_steps(tuple(line.steps), faces_for(cond.cards), seed=seed, view=VIEWS[cond.view](rng),
-                          fps=FPS, lighting=lighting, table=table, kit_print=kit_print)
-    write_video(frames, video, FPS)
+    view = VIEWS[cond.view](rng)
     out = folder / "recording"
     if out.exists():
         import shutil
 
         shutil.rmtree(out)
+    whole = cond.view == "whole"
+    if not film:
+        renderer = StepRenderer(faces_for(cond.cards), seed=seed, view=view, lighting=lighting, table=table,
+                                kit_print=kit_print)
+        players = ScriptedTable(script, renderer, FPS, whole_layout=whole)
+        busy_s, played = play_live(players, script, out)
+        figures = compare_round(script, played, out, folder)
+        figures.wall_s, figures.relays, figures.gave_up = busy_s, players.relays, players.gave_up
+        return figures
+    line = timeline(script, FPS, whole_layout=whole)
+    video = folder / "table.mp4"
+    frames = render_steps(tuple(line.steps), faces_for(cond.cards), seed=seed, view=view,
+                          fps=FPS, lighting=lighting, table=table, kit_print=kit_print)
+    write_video(frames, video, FPS)
     wall, _log = play_video(video, script, out)
     figures = compare_round(script, line, out, folder)
     figures.wall_s = wall
@@ -152,10 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="two short rounds (real cards, lamp, both views)")
     parser.add_argument("--only", metavar="NAME", action="append", help="run only this condition (repeatable)")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--keep", action="store_true", help="keep the films in cache/table-rounds/")
+    parser.add_argument("--film", action="store_true",
+                        help="deaf players: film each round in advance and deal it with `eleusis play --video`")
+    parser.add_argument("--keep", action="store_true", help="keep the films in cache/table-rounds/ (--film)")
     parser.add_argument("--verbose", "-v", action="store_true", help="print each difference and request")
     args = parser.parse_args(argv)
-    conditions = QUICK if args.quick else FULL
+    conditions: tuple[Condition, ...] = QUICK if args.quick else FULL
     if args.only:
         every = {c.name: c for c in FULL + QUICK}
         unknown = [n for n in args.only if n not in every]
@@ -167,13 +191,14 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     rows: list[tuple[Condition, RoundFigures]] = []
     for cond in conditions:
-        fig = run_condition(cond, args.seed, plan, args.keep)
+        fig = run_condition(cond, args.seed, plan, args.keep, args.film)
         rows.append((cond, fig))
         per20 = 20.0 * len(fig.troubles) / max(1, fig.cards_laid)
         print(f"{cond.name:28s} verdicts {fig.right}/{fig.turns} right, {fig.wrong} wrong, {fig.missing} missing; "
               f"scores {'as scripted' if fig.scores_match else 'DIFFER'}; requests {len(fig.troubles)} "
               f"({per20:.1f} per 20 cards laid); {fig.fps:.1f} frames/s; hand left -> verdict {_ms(fig.latency_s)}; "
-              f"judged under a hand {fig.judged_under_hand}", flush=True)
+              f"judged under a hand {fig.judged_under_hand}; laid again when asked {fig.relays}, "
+              f"went on unanswered {fig.gave_up}", flush=True)
         if args.verbose:
             for d in fig.diff:
                 print(f"    diff: {d}")
@@ -197,7 +222,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{asks} requests ({20.0 * asks / max(1, laid):.2f} per 20 cards laid); "
               f"{statistics.median([f.fps for f in part]):.1f} frames/s (median round); hand left -> verdict {_ms(lat)}; "
               f"judged under a hand {sum(f.judged_under_hand for f in part)}")
-    print(f"({len(rows)} rounds in {time.perf_counter() - started:.0f} s)")
+    how = ("deaf players, `eleusis play --video` on films (frames/s with start-up)" if args.film else
+           "players who obey the dealer, `eleusis play`'s loop in process (frames/s: the dealer's own)")
+    print(f"({len(rows)} rounds in {time.perf_counter() - started:.0f} s; {how})")
     return 0
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import random
 import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,8 +39,7 @@ from engine.events import DEFAULT_HAND
 from vision.frames import CameraSource, Frame, FrameSource
 from vision.readings import CardDetections
 
-__all__ = ["LiveOptions", "run_live"]
-
+__all__ = ["LiveOptions", "LoopStats", "run_live"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,20 @@ class LiveOptions:
     notes: tuple[str, ...] = ()  # more lines for the view, e.g. a game's totals
     resume: Interrupted | None = None  # `play --resume`: the round read back from its recording
     camera_wait_s: float = DEFAULT_WAIT_S  # a lost camera pauses the round this long at most
+
+
+@dataclass
+class LoopStats:
+    """How fast the round was dealt: frames handled, and the seconds spent handling them
+    (the observer, the session, the outlets), not waiting for the camera or the video."""
+
+    frames: int = 0
+    busy_s: float = 0.0
+
+    @property
+    def fps(self) -> float:
+        """Frames a second the dealer can handle (issue 7: at least 15 at 1920x1080)."""
+        return self.frames / self.busy_s if self.busy_s > 0 else 0.0
 
 
 def _pick_rule(rule: str | None) -> str:
@@ -97,9 +111,13 @@ def default_reader() -> FrameReader:
     return CardReader(OnnxClassifier())
 
 
-def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = None) -> int:
+def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = None,
+             frame_source: FrameSource | None = None, listeners: Iterable[Callable[[Happening], None]] = (),
+             stats: LoopStats | None = None) -> int:
     """Check everything that can be checked before the first frame, then deal (exit 0),
-    or say what is wrong (exit 2, nothing recorded), or end on a vanished camera (exit 3)."""
+    or say what is wrong (exit 2, nothing recorded), or end on a vanished camera (exit 3).
+    ``frame_source`` replaces the camera or video of ``options`` (the round bench's scripted
+    table); ``listeners`` hear every happening; ``stats`` receives how fast it went."""
     from engine.deal import check_players
     from engine.rules import resolve_rule
     from vision.errors import CameraError
@@ -117,7 +135,7 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
         check_players(config.players)
         resolve_rule(config.rule)
         layout = _load_layout(options.profile)
-        source = _open_source(options)
+        source = frame_source or _open_source(options)
         frames = iter(source.frames() if resumed is None or options.camera is not None
                       else frames_after(source.frames(), resumed.last_t))  # a video goes on after the stop
         first = next(frames)  # a camera that cannot open says so now, before anything is recorded
@@ -136,7 +154,7 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
         else:
             discard_unstarted(out)  # a round stopped before its seal: nothing was dealt, start again
             recorder = RecordingWriter(out, {"players": list(config.players), "hand": config.hand_size,
-                                             "decks": config.decks, "source": str(options.video or options.camera),
+                                             "decks": config.decks, "source": str(options.video or options.camera or source.name),
                                              "lang": language()})  # the review speaks it by default
     except (FileExistsError, OSError, ValueError) as exc:
         print(f"eleusis play: {exc}", file=sys.stderr)
@@ -153,7 +171,7 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
             print(f"eleusis play: {exc}", file=sys.stderr)
             return 2
     keys = stdin_keys() if options.camera is not None and sys.stdin.isatty() else None
-    outlets = Outlets(voice, recorder)
+    outlets = Outlets(voice, recorder, listeners=list(listeners))
     stream: Iterable[Frame] = itertools.chain([first], frames)
     if options.camera is not None:  # a camera that goes away pauses the round (issue 9)
         camera = options.camera
@@ -164,7 +182,7 @@ def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = No
     if view.window is not None and not view.window.headless:  # keys pressed in the view's window count too
         keys = view.window.key_source(keys)
     try:
-        return _loop(stream, observer, session, outlets, out, options, keys, view, opening)
+        return _loop(stream, observer, session, outlets, out, options, keys, view, opening, stats)
     finally:
         view.close()
 
@@ -185,12 +203,16 @@ def _view(options: LiveOptions, session: DealerSession, recorder: RecordingWrite
 
 def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSession,
           outlets: Outlets, out: Path, options: LiveOptions, keys: Callable[[], str] | None = None,
-          view: ViewOutlet | None = None, resumed: list[Happening] | None = None) -> int:
+          view: ViewOutlet | None = None, resumed: list[Happening] | None = None,
+          stats: LoopStats | None = None) -> int:
     """Frames in, happenings out: to the voice, the recording and its kept frames.
-    ``resumed``: what to say when a round goes on from its recording (the seal was shown)."""
+    ``resumed``: what to say when a round goes on from its recording (the seal was shown).
+    At the end it prints how many frames a second it handled (``stats`` gets the figures)."""
     from vision.errors import CameraError
 
     state, kept = KeyState(), set[int]()
+    speed = stats if stats is not None else LoopStats()
+    frame_size = (0, 0)
     if resumed is not None:
         outlets.deliver(resumed)
     else:
@@ -204,7 +226,9 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
     code, frames, last_message, interrupted = 0, 0, "", False
     try:
         for frame in frames_in:
+            started = time.perf_counter()
             frames += 1
+            frame_size = (frame.bgr.shape[1], frame.bgr.shape[0])
             if keys is not None:
                 state.press(keys())
             if state.quit or (options.max_frames is not None and frames > options.max_frames):
@@ -217,6 +241,8 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 if obs.message != last_message:
                     print(_("table: {status}", status=status_words(obs.message)), file=sys.stderr)
                 last_message = obs.message
+                speed.frames += 1
+                speed.busy_s += time.perf_counter() - started
                 continue
             last_message = obs.message
             happened = session.undo_last() if state.take_undo() else []
@@ -226,6 +252,8 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 state.after_verdict()
                 _keep(outlets.recorder, frame, obs, kept)
                 _save_record(session, out)
+            speed.frames += 1
+            speed.busy_s += time.perf_counter() - started
             if session.round is not None and session.round.ended is not None:
                 break
     except CameraError as exc:
@@ -245,6 +273,9 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
         print("\n" + _("Stopped by Ctrl-C. Nothing is lost: `eleusis play --resume {folder}` goes on from "
                         "here (the rule stays sealed).", folder=out), file=sys.stderr)
         return code
+    if speed.frames:
+        print(_("{frames} frames handled, {fps} frames a second ({width}x{height})", frames=speed.frames,
+                fps=f"{speed.fps:.1f}", width=frame_size[0], height=frame_size[1]), file=sys.stderr)
     record = out / RECORD_FILE
     print(_("round recorded in {folder} (game record: {record})", folder=out, record=record) if record.exists() else
           _("round recorded in {folder} (no game record: the round never started)", folder=out), file=sys.stderr)

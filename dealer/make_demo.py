@@ -27,7 +27,7 @@ from vision.synthetic import render_table_scene as render_scene
 from vision.synthetic.cards import CardFace, cut_out
 from dealer.demo import DEMO_HAND, DEMO_PLAYERS, DEMO_RULE, DEMO_VIDEO
 
-__all__ = ["DEMO_SCRIPT", "Step", "load_faces", "main", "render_steps"]
+__all__ = ["DEMO_SCRIPT", "Step", "StepRenderer", "load_faces", "main", "render_steps"]
 
 FPS = 2.0
 
@@ -45,6 +45,7 @@ class Step:
     hand: bool = False
     line: tuple[str, ...] = ()
     branches: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    straight: bool = False  # laid again when the dealer asked: flat and straight
 
 
 def _lay(cards: str, note: str, tokens: tuple[str, ...] = ()) -> list[Step]:
@@ -163,6 +164,54 @@ def _layout_placements(step: Step, layout: TableLayout, art: dict[str, CardFace]
     return cards, tokens
 
 
+class StepRenderer:
+    """Renders table states (:class:`Step`) one at a time: the still table of a step, lit once,
+    then frame after frame of it with the camera's own flicker and noise. The round bench's
+    scripted players (dealer/scripted_table.py) decide the next step after each frame."""
+
+    def __init__(self, art: dict[str, CardFace], seed: int = 7, view: PinholeView | None = None,
+                 lighting: Callable[[np.random.Generator], Lighting] | None = None,
+                 layout: TableLayout | None = None, table: str = "wood", kit_print: str = "colour") -> None:
+        self.rng = np.random.default_rng(seed)
+        self.art = art
+        self.view = view or PinholeView(tilt_deg=62.0, distance_mm=430.0, target_mm=(132.5, 95.0), size_wh=(1280, 720))
+        self.layout = layout or default_layout()
+        self.light_of = lighting or _room_light
+        self.table, self.kit_print = table, kit_print
+        self._noise: tuple[float, list[tuple[np.ndarray, np.ndarray]]] | None = None
+
+    def still(self, step: Step) -> np.ndarray:
+        """The step's table, rendered and lit once (a still table; the frames add the camera's noise)."""
+        rng, layout = self.rng, self.layout
+        zx0, zy0, zx1, zy1 = _zone_box(layout, ZONE_PLAY)
+        token_x = zx1 - 35.0
+        token_y = (zy0 + zy1) / 2.0
+        pos = _positions(len(step.cards), 75.0 if step.tokens else 0.0)
+        tilt = 1.5 if step.straight else 6.0  # laid again when asked: flat and straight
+        cards = [_placed(label, (x, y), float(rng.uniform(-tilt, tilt)), self.art)
+                 for label, (x, y) in zip(step.cards, pos, strict=True)]
+        tokens = [TokenPlacement(name, (token_x, token_y), float(rng.uniform(-10, 10))) for name in step.tokens]
+        line_cards, line_tokens = _layout_placements(step, layout, self.art, rng)
+        hands: tuple[HandPlacement, ...] = ()
+        if step.hand:  # a hand laying or taking cards: its fingertip somewhere over the zone
+            tip = (float(rng.uniform(zx0 + 40, zx1 - 40)), float(rng.uniform(zy0 + 20, zy1 - 20)))
+            hands = (HandPlacement(tip, float(rng.uniform(-25, 25))),)
+        still = render_scene(layout, self.view, tuple(tokens + line_tokens), tuple(cards + line_cards), Lighting(),
+                             rng, table=self.table, kit_print=self.kit_print, hands=hands).frame_bgr
+        light = self.light_of(rng)
+        lit = apply_lighting(still, replace(light, noise_sigma=0.0, jpeg_quality=None), rng)
+        if self._noise is None or self._noise[0] != light.noise_sigma:
+            self._noise = (light.noise_sigma, _noise_pool(lit.shape, light.noise_sigma, rng))
+        return lit
+
+    def frame(self, lit: np.ndarray) -> np.ndarray:
+        """One camera frame of a still table: its exposure flicker and sensor noise."""
+        assert self._noise is not None
+        frame = cv2.convertScaleAbs(lit, alpha=float(self.rng.uniform(0.97, 1.03)))
+        up, down = self._noise[1][int(self.rng.integers(len(self._noise[1])))]
+        return np.asarray(cv2.subtract(cv2.add(frame, up), down), np.uint8)
+
+
 def render_steps(steps: tuple[Step, ...], art: dict[str, CardFace], seed: int = 7,
                  view: PinholeView | None = None, fps: float = FPS,
                  lighting: Callable[[np.random.Generator], Lighting] | None = None,
@@ -170,36 +219,13 @@ def render_steps(steps: tuple[Step, ...], art: dict[str, CardFace], seed: int = 
                  ) -> Iterator[np.ndarray]:
     """Every frame of ``steps`` at ``fps``: the play zone, the layout, a hand when a step has one,
     on a ``table`` of vision.synthetic's kinds with the kit printed in ``kit_print``."""
-    rng = np.random.default_rng(seed)
-    view = view or PinholeView(tilt_deg=62.0, distance_mm=430.0, target_mm=(132.5, 95.0), size_wh=(1280, 720))
-    layout = layout or default_layout()
-    light_of = lighting or _room_light
-    zx0, zy0, zx1, zy1 = _zone_box(layout, ZONE_PLAY)
-    token_x = zx1 - 35.0
-    token_y = (zy0 + zy1) / 2.0
-    noise: tuple[float, list[tuple[np.ndarray, np.ndarray]]] | None = None
+    renderer = StepRenderer(art, seed, view, lighting, layout, table, kit_print)
     for step in steps:
-        pos = _positions(len(step.cards), 75.0 if step.tokens else 0.0)
-        cards = [_placed(label, (x, y), float(rng.uniform(-6, 6)), art)
-                 for label, (x, y) in zip(step.cards, pos, strict=True)]
-        tokens = [TokenPlacement(name, (token_x, token_y), float(rng.uniform(-10, 10))) for name in step.tokens]
-        line_cards, line_tokens = _layout_placements(step, layout, art, rng)
-        hands: tuple[HandPlacement, ...] = ()
-        if step.hand:  # a hand laying or taking cards: its fingertip somewhere over the zone
-            tip = (float(rng.uniform(zx0 + 40, zx1 - 40)), float(rng.uniform(zy0 + 20, zy1 - 20)))
-            hands = (HandPlacement(tip, float(rng.uniform(-25, 25))),)
         # The table is still during a step: render and light it once, then give each frame
         # its own exposure flicker and sensor noise, as a camera films a still table.
-        still = render_scene(layout, view, tuple(tokens + line_tokens), tuple(cards + line_cards), Lighting(),
-                             rng, table=table, kit_print=kit_print, hands=hands).frame_bgr
-        light = light_of(rng)
-        lit = apply_lighting(still, replace(light, noise_sigma=0.0, jpeg_quality=None), rng)
-        if noise is None or noise[0] != light.noise_sigma:
-            noise = (light.noise_sigma, _noise_pool(lit.shape, light.noise_sigma, rng))
+        lit = renderer.still(step)
         for _ in range(max(1, round(step.seconds * fps))):
-            frame = cv2.convertScaleAbs(lit, alpha=float(rng.uniform(0.97, 1.03)))
-            up, down = noise[1][int(rng.integers(len(noise[1])))]
-            yield np.asarray(cv2.subtract(cv2.add(frame, up), down), np.uint8)
+            yield renderer.frame(lit)
 
 
 def _noise_pool(shape: tuple[int, ...], sigma: float, rng: np.random.Generator, size: int = 3

@@ -28,8 +28,9 @@ import numpy as np
 
 from dealer.recording import EVENTS_FILE, RECORD_FILE
 from dealer.scripted_round import ScriptedRound, Timeline
+from dealer.scripted_table import ScriptedTable
 
-__all__ = ["RoundFigures", "compare_round", "judge_json", "play_video", "write_video"]
+__all__ = ["RoundFigures", "compare_round", "judge_json", "play_live", "play_video", "write_video"]
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -74,6 +75,28 @@ def play_video(video: Path, script: ScriptedRound, out: Path, timeout: float = 9
     return wall, proc.stdout + proc.stderr
 
 
+def play_live(table: ScriptedTable, script: ScriptedRound, out: Path) -> tuple[float, Timeline]:
+    """Deal the scripted round with ``eleusis play``'s own loop (dealer.live.run_live, in this
+    process, English) on ``table``: players who hear the dealer. Returns the seconds the
+    dealer spent on the frames (rendering excluded) and the timeline the table played."""
+    import contextlib
+
+    from dealer.i18n import use_language
+    from dealer.live import LiveOptions, LoopStats, run_live
+    from dealer.voice import FakeVoice
+
+    stats = LoopStats()
+    options = LiveOptions(players=" ".join(script.players), rule=script.rule, hand=script.hand, out=out,
+                          window=False)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with (out.parent / "play.log").open("w", encoding="utf-8") as log, contextlib.redirect_stderr(log), \
+            use_language("en"):
+        code = run_live(options, FakeVoice(), frame_source=table, listeners=[table.hear], stats=stats)
+    if code not in (0, 3):
+        raise RuntimeError(f"eleusis play (in process) exited {code}: see {out.parent / 'play.log'}")
+    return stats.busy_s, Timeline([], table.fps, table.leave_s, table.hand_frames, frames=table.frame_count)
+
+
 def judge_json(record_text: str, where: Path) -> dict[str, Any]:
     """``eleusis judge --json`` on a record's text (written to ``where``)."""
     where.write_text(record_text, encoding="utf-8")
@@ -111,7 +134,9 @@ class RoundFigures:
     latency_s: list[float] = field(default_factory=list)  # hand left the zone -> verdict
     judged_under_hand: int = 0  # verdicts judged on a frame with a hand over the play zone
     frames: int = 0
-    wall_s: float = 0.0
+    wall_s: float = 0.0  # seconds the dealer took over the frames (start-up included for a film)
+    relays: int = 0  # times the scripted players laid again because the dealer asked
+    gave_up: int = 0  # times they went on after the dealer stayed silent
     scripted_scores: dict[str, int] = field(default_factory=dict)
     played_scores: dict[str, int] = field(default_factory=dict)
     diff: list[str] = field(default_factory=list)  # the first few differences, for the eye

@@ -225,9 +225,12 @@ class Timeline:
     fps: float
     leave_s: list[float]  # per judged turn: when the hand last left the play zone before its verdict
     hand_frames: set[int]  # frames with a hand over the play zone
+    frames: int | None = None  # frames played, when not the steps' (dealer/scripted_table.py)
 
     @property
     def frame_count(self) -> int:
+        if self.frames is not None:
+            return self.frames
         return sum(_frames(s.seconds, self.fps) for s in self.steps)
 
 

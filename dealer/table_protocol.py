@@ -328,7 +328,7 @@ class TableProtocol:
             return out
         unread = self._unread_trouble()
         if unread is not None:
-            self._unjudged = picture
+            self._note_unjudged()
             return out + unread
         player = self.round.whose_turn
         if player is None:
@@ -337,6 +337,13 @@ class TableProtocol:
         if self._relay is not None and (self._relay.noplay or not self._relay.read <= laid):
             return out + self._once(self._relay_words(), lay_again=True)  # not what was taken away
         return out + self._submit(Attempt(player, tuple(c for c in picture if c is not None)))
+
+    def _note_unjudged(self) -> None:
+        """The settled picture cannot be judged: remember it, if it is surely laid cards (a card
+        found but unread), or once the dealer has said it cannot read it. Something unread and
+        nothing found may be a hand resting over the zone for a moment: no news until said."""
+        if None in self._now.picture or self._said_for_picture:
+            self._unjudged = self._now.picture
 
     def _taken_unjudged(self) -> list[Intent]:
         """Cards that lay still unjudged were taken away: say so, and ask for them again (issue 7).
@@ -399,13 +406,14 @@ class TableProtocol:
         if not self._now.settled:
             return []
         if view.unexplained_in_play and len(picture) <= 1:
-            self._unjudged = picture
-            return self._once(_(LAY_AGAIN), lay_again=True)  # something there that is no card read
+            asked = self._once(_(LAY_AGAIN), lay_again=True)  # something there that is no card read
+            self._note_unjudged()
+            return asked
         if len(picture) != 1 or view.unexplained_in_play:
             return self._once(_("Lay one starter card alone in the play zone, face up."))
         card = picture[0]
         if card is None:
-            self._unjudged = picture
+            self._note_unjudged()
             return self._once(_("I cannot read the starter: lay it flat, face up, alone in the play zone."),
                               lay_again=True)
         self.phase = Phase.CLEARING
@@ -487,7 +495,7 @@ class TableProtocol:
             return []
         unread = self._unread_trouble()
         if unread is not None:
-            self._unjudged = picture
+            self._note_unjudged()
             return unread
         if self._unjudged is not None:
             missed = Counter(c for c in self._unjudged if c is not None)

@@ -276,3 +276,14 @@ def test_the_prophet_token_shown_under_a_hand_appoints_once_the_hand_has_left() 
     assert actions(out) == []
     out = run(proto, [TableView(2.6, (), prophet_token_out=True), TableView(3.2, (), prophet_token_out=True)])
     assert actions(out) == [BecomeProphet("Ana")]
+
+
+def test_a_hand_resting_over_the_empty_zone_for_a_moment_is_no_news() -> None:
+    # a hand shows the PROPHET token and rests still over the zone (something unread, no card), then leaves
+    proto = TableProtocol(FakeRound(), settle_s=0.3)
+    out = run(proto, [TableView(0.0, ()), TableView(0.5, ()), TableView(0.8, (), hand_over_play=True),
+                      TableView(1.1, (), unexplained_in_play=True), TableView(1.4, (), unexplained_in_play=True),
+                      TableView(1.7, ()), TableView(2.0, ()), TableView(2.5, ())])
+    assert troubles(out) == [] and actions(out) == []
+    out = run(proto, [TableView(3.0, cards("4C")), TableView(3.5, cards("4C"))])
+    assert actions(out) == [Attempt("Ana", parse_cards("4C"))]
