@@ -18,10 +18,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.check import INDEX_HEIGHT_MM, INDEX_MIN_PX
+from calibration.check import zone_sights
 from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, TableLayout
 from calibration.markers import MarkerDetections, detect_markers
-from calibration.table import TableHomography, TableTracker, TrackState, TrackUpdate, px_per_mm_at
+from calibration.table import TableHomography, TableTracker, TrackState, TrackUpdate
 from calibration.tokens import tokens_from_detections
 from dealer.regions import BUSY_FRACTION, Box, ZoneMemory, markers_in_boxes
 from dealer.table_protocol import LineSight, SeenCard, TableView, Token
@@ -34,9 +34,6 @@ __all__ = ["FrameReader", "Observation", "TableObserver"]
 _TOKENS = {"noplay": Token.NO_PLAY, "no_play": Token.NO_PLAY, "prophet": Token.PROPHET,
            "accept": Token.ACCEPT, "reject": Token.REJECT}
 
-# A zone's cards are read only where the camera resolves a card index (calibration/check.py):
-# below this many pixels per millimetre the classifier sees an upscaled blur.
-READABLE_PX_PER_MM = INDEX_MIN_PX / INDEX_HEIGHT_MM
 # Cards are looked for inside each zone's box widened by this much (mm) on every side: a
 # card laid across the zone's edge still has its centre inside, and its corners are here.
 ZONE_MARGIN_MM = 20.0
@@ -121,6 +118,7 @@ class TableObserver:
         # where the PROPHET token was last seen: it may lie outside the boxes looked at between
         # two looks over the whole frame, so only such a look can say it has gone (F2)
         self._prophet_at: tuple[float, float] | None = None
+        self._readable: tuple[tuple[bytes, int, int], frozenset[str]] | None = None  # for this homography
 
     def _markers(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> tuple[MarkerDetections, bool]:
         """The markers in view, and whether the mat's own markers were looked for.
@@ -257,14 +255,10 @@ class TableObserver:
         return CardDetections.concatenate(parts), states
 
     def _zones_readable(self, homography: TableHomography, width: int, height: int) -> frozenset[str]:
-        """The zones the camera sees whole, at a resolution where a card index can be read."""
-        seen = set()
-        for zone in self.layout.zones:
-            corners = homography.to_px(np.asarray(zone.polygon_mm, dtype=np.float64))
-            inside = (corners[:, 0] >= 0) & (corners[:, 0] < width) & (corners[:, 1] >= 0) & (corners[:, 1] < height)
-            if not bool(inside.all()):
-                continue
-            coarsest = min(px_per_mm_at(homography.table_to_px, x, y) for x, y in zone.polygon_mm)
-            if coarsest >= READABLE_PX_PER_MM:
-                seen.add(zone.name)
-        return frozenset(seen)
+        """The zones the camera sees whole, at a resolution where a card index can be read:
+        the one test `eleusis calibrate table` says (calibration.check.zone_sights)."""
+        key = (homography.table_to_px.tobytes(), width, height)
+        if self._readable is None or self._readable[0] != key:
+            sights = zone_sights(homography.table_to_px, (width, height), self.layout)
+            self._readable = (key, frozenset(name for name, sight in sights.items() if sight.readable))
+        return self._readable[1]

@@ -47,3 +47,19 @@ def test_without_the_mat_there_is_no_view() -> None:
     reader = CardReader(FakeClassifier())
     obs = TableObserver(default_layout(), reader).observe(np.full((720, 1280, 3), 90, np.uint8), 0.0, 0)
     assert obs.view is None and obs.message
+
+
+@pytest.mark.parametrize(("distance_mm", "readable"), [(700.0, True), (760.0, False)])
+def test_the_line_is_read_exactly_where_calibrate_says_it_is_readable(distance_mm: float, readable: bool) -> None:
+    # given the whole empty mat seen from above at 2.1 px/mm (readable) or 1.96 px/mm (not quite)
+    from calibration.check import zone_sights
+    from calibration.layout import ZONE_MAIN_LINE
+
+    view = PinholeView(tilt_deg=89.0, distance_mm=distance_mm, target_mm=(132.5, -90.0), size_wh=(1920, 1080))
+    scene = render_scene(default_layout(), view, (), (), rng=np.random.default_rng(2))
+    sights = zone_sights(scene.table_to_px, view.size_wh, default_layout())
+    assert sights[ZONE_MAIN_LINE].readable is readable
+    # when the observer looks, then it reads the main line only where `calibrate table` says it can (issue 7)
+    obs = TableObserver(default_layout(), CardReader(FakeClassifier())).observe(scene.frame_bgr, 0.0, 0)
+    assert obs.view is not None
+    assert (obs.view.line is not None) is sights[ZONE_MAIN_LINE].readable

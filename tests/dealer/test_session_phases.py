@@ -111,3 +111,37 @@ def test_a_round_passes_through_every_phase_from_table_views_alone() -> None:
     # and nothing was judged on a picture that was not there: every verdict has its frame
     assert all(j.frame is not None for j in judged(table.happened))
     assert not [h for h in table.happened if isinstance(h, TroubleReported)]
+
+
+def test_while_the_layout_is_wrong_every_trouble_carries_the_time_of_its_view() -> None:
+    # given a round where Ana's 4H was accepted, and the camera reads the whole layout
+    from dealer.table_protocol import LineSight
+
+    session = DealerSession(SessionConfig(("Ana", "Bo", "Cy", "Dee"), RULE, hand_size=3, settle_s=1.0,
+                                          spoken_cards=False), nonce="n" * 32)
+    session.begin()
+    t, frame, happened = 0.0, 0, []
+
+    def see(cards: str, seconds: float, line: LineSight | None = None) -> None:
+        nonlocal t, frame
+        seen = tuple(SeenCard(Card.parse(c), 70.0 * i, 95.0) for i, c in enumerate(cards.split()))
+        for _ in range(round(seconds / 0.5)):
+            t, frame = t + 0.5, frame + 1
+            for h in session.observe(TableView(t, seen, frame=frame, line=line)):
+                happened.append((t, h))
+
+    see("5C", 2.0)
+    see("", 1.0, LineSight((SeenCard(Card.parse("5C"), 30.0, -270.0),), ()))
+    player = session.round.whose_turn if session.round else None
+    see("4H", 2.0, LineSight((SeenCard(Card.parse("5C"), 30.0, -270.0),), ()))
+    assert [j.action for _, j in happened if isinstance(j, Judged)] == [Attempt(player, (Card.parse("4H"),))]
+    # when 4H is laid in the side branches instead of the main line, stays there 40 frames, then moves
+    wrong = LineSight((SeenCard(Card.parse("5C"), 30.0, -270.0),), (SeenCard(Card.parse("4H"), 30.0, -100.0),))
+    see("", 20.0, wrong)
+    elsewhere = LineSight((SeenCard(Card.parse("5C"), 30.0, -270.0),), (SeenCard(Card.parse("4H"), 250.0, -100.0),
+                                                                         SeenCard(Card.parse("9C"), 99.0, -100.0)))
+    see("", 5.0, elsewhere)
+    # then the troubles are said, each with the time of the view it came from (issue 7: t never stuck)
+    troubles = [(seen_t, h) for seen_t, h in happened if isinstance(h, TroubleReported)]
+    assert len(troubles) >= 2 and troubles[-1][0] > troubles[0][0] + 10.0
+    assert all(h.t == seen_t for seen_t, h in happened)
