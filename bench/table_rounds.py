@@ -146,9 +146,10 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
         renderer = StepRenderer(faces_for(cond.cards), seed=seed, view=view, lighting=lighting, table=table,
                                 kit_print=kit_print)
         players = ScriptedTable(script, renderer, FPS, whole_layout=whole)
-        busy_s, played = play_live(players, script, out)
+        stats, played = play_live(players, script, out)
         figures = compare_round(script, played, out, folder)
-        figures.wall_s, figures.relays, figures.gave_up = busy_s, players.relays, players.gave_up
+        figures.wall_s, figures.cpu_fps = stats.busy_s, stats.cpu_fps
+        figures.relays, figures.gave_up = players.relays, players.gave_up
         return figures
     line = timeline(script, FPS, whole_layout=whole)
     video = folder / "table.mp4"
@@ -196,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         per20 = 20.0 * len(fig.troubles) / max(1, fig.cards_laid)
         print(f"{cond.name:28s} verdicts {fig.right}/{fig.turns} right, {fig.wrong} wrong, {fig.missing} missing; "
               f"scores {'as scripted' if fig.scores_match else 'DIFFER'}; requests {len(fig.troubles)} "
-              f"({per20:.1f} per 20 cards laid); {fig.fps:.1f} frames/s; hand left -> verdict {_ms(fig.latency_s)}; "
+              f"({per20:.1f} per 20 cards laid); {fig.fps:.1f} frames/s ({fig.cpu_fps:.1f} per CPU s); hand left -> verdict {_ms(fig.latency_s)}; "
               f"judged under a hand {fig.judged_under_hand}; laid again when asked {fig.relays}, "
               f"went on unanswered {fig.gave_up}", flush=True)
         if args.verbose:
@@ -220,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{sum(f.wrong for f in part)} wrong, {sum(f.missing for f in part)} missing; "
               f"{sum(f.scores_match for f in part)}/{len(part)} rounds end with the scripted scores; "
               f"{asks} requests ({20.0 * asks / max(1, laid):.2f} per 20 cards laid); "
-              f"{statistics.median([f.fps for f in part]):.1f} frames/s (median round); hand left -> verdict {_ms(lat)}; "
+              f"{statistics.median([f.fps for f in part]):.1f} frames/s, "
+              f"{statistics.median([f.cpu_fps for f in part]):.1f} per CPU s (median round); hand left -> verdict {_ms(lat)}; "
               f"judged under a hand {sum(f.judged_under_hand for f in part)}")
     how = ("deaf players, `eleusis play --video` on films (frames/s with start-up)" if args.film else
            "players who obey the dealer, `eleusis play`'s loop in process (frames/s: the dealer's own)")

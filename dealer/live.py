@@ -68,11 +68,23 @@ class LoopStats:
 
     frames: int = 0
     busy_s: float = 0.0
+    cpu_s: float = 0.0  # CPU seconds of the process (all its threads) while handling them
 
     @property
     def fps(self) -> float:
         """Frames a second the dealer can handle (issue 7: at least 15 at 1920x1080)."""
         return self.frames / self.busy_s if self.busy_s > 0 else 0.0
+
+    @property
+    def cpu_fps(self) -> float:
+        """Frames per CPU second: what a quiet machine gives at least (a busy one shares its
+        cores with others, and the wall clock then says less than the dealer can do)."""
+        return self.frames / self.cpu_s if self.cpu_s > 0 else 0.0
+
+    def add(self, wall_start: float, cpu_start: float) -> None:
+        self.frames += 1
+        self.busy_s += time.perf_counter() - wall_start
+        self.cpu_s += time.process_time() - cpu_start
 
 
 def _pick_rule(rule: str | None) -> str:
@@ -226,7 +238,7 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
     code, frames, last_message, interrupted = 0, 0, "", False
     try:
         for frame in frames_in:
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             frames += 1
             frame_size = (frame.bgr.shape[1], frame.bgr.shape[0])
             if keys is not None:
@@ -241,8 +253,7 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 if obs.message != last_message:
                     print(_("table: {status}", status=status_words(obs.message)), file=sys.stderr)
                 last_message = obs.message
-                speed.frames += 1
-                speed.busy_s += time.perf_counter() - started
+                speed.add(started, cpu_started)
                 continue
             last_message = obs.message
             happened = session.undo_last() if state.take_undo() else []
@@ -252,8 +263,7 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 state.after_verdict()
                 _keep(outlets.recorder, frame, obs, kept)
                 _save_record(session, out)
-            speed.frames += 1
-            speed.busy_s += time.perf_counter() - started
+            speed.add(started, cpu_started)
             if session.round is not None and session.round.ended is not None:
                 break
     except CameraError as exc:
@@ -274,8 +284,9 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                         "here (the rule stays sealed).", folder=out), file=sys.stderr)
         return code
     if speed.frames:
-        print(_("{frames} frames handled, {fps} frames a second ({width}x{height})", frames=speed.frames,
-                fps=f"{speed.fps:.1f}", width=frame_size[0], height=frame_size[1]), file=sys.stderr)
+        print(_("{frames} frames handled, {fps} frames a second ({cpu_fps} per CPU second) at {width}x{height}",
+                frames=speed.frames, fps=f"{speed.fps:.1f}", cpu_fps=f"{speed.cpu_fps:.1f}", width=frame_size[0],
+                height=frame_size[1]), file=sys.stderr)
     record = out / RECORD_FILE
     print(_("round recorded in {folder} (game record: {record})", folder=out, record=record) if record.exists() else
           _("round recorded in {folder} (no game record: the round never started)", folder=out), file=sys.stderr)

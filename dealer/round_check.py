@@ -26,6 +26,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from dealer.live import LoopStats
 from dealer.recording import EVENTS_FILE, RECORD_FILE
 from dealer.scripted_round import ScriptedRound, Timeline
 from dealer.scripted_table import ScriptedTable
@@ -75,14 +76,14 @@ def play_video(video: Path, script: ScriptedRound, out: Path, timeout: float = 9
     return wall, proc.stdout + proc.stderr
 
 
-def play_live(table: ScriptedTable, script: ScriptedRound, out: Path) -> tuple[float, Timeline]:
+def play_live(table: ScriptedTable, script: ScriptedRound, out: Path) -> tuple[LoopStats, Timeline]:
     """Deal the scripted round with ``eleusis play``'s own loop (dealer.live.run_live, in this
-    process, English) on ``table``: players who hear the dealer. Returns the seconds the
-    dealer spent on the frames (rendering excluded) and the timeline the table played."""
+    process, English) on ``table``: players who hear the dealer. Returns how fast the dealer
+    handled the frames (rendering excluded) and the timeline the table played."""
     import contextlib
 
     from dealer.i18n import use_language
-    from dealer.live import LiveOptions, LoopStats, run_live
+    from dealer.live import LiveOptions, run_live
     from dealer.voice import FakeVoice
 
     stats = LoopStats()
@@ -94,7 +95,7 @@ def play_live(table: ScriptedTable, script: ScriptedRound, out: Path) -> tuple[f
         code = run_live(options, FakeVoice(), frame_source=table, listeners=[table.hear], stats=stats)
     if code not in (0, 3):
         raise RuntimeError(f"eleusis play (in process) exited {code}: see {out.parent / 'play.log'}")
-    return stats.busy_s, Timeline([], table.fps, table.leave_s, table.hand_frames, frames=table.frame_count)
+    return stats, Timeline([], table.fps, table.leave_s, table.hand_frames, frames=table.frame_count)
 
 
 def judge_json(record_text: str, where: Path) -> dict[str, Any]:
@@ -135,6 +136,7 @@ class RoundFigures:
     judged_under_hand: int = 0  # verdicts judged on a frame with a hand over the play zone
     frames: int = 0
     wall_s: float = 0.0  # seconds the dealer took over the frames (start-up included for a film)
+    cpu_fps: float = 0.0  # frames per CPU second of the dealer (players who obey; 0 for a film)
     relays: int = 0  # times the scripted players laid again because the dealer asked
     gave_up: int = 0  # times they went on after the dealer stayed silent
     scripted_scores: dict[str, int] = field(default_factory=dict)
