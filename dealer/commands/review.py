@@ -1,6 +1,7 @@
 """`eleusis review RECORDING`: verify a recorded round, then each verdict with its frame,
 reading and reason; `--fix TURN:READ=REAL` replays it with a corrected reading (what if).
 `eleusis verify RECORDING --seal HEX --log-hash HEX`: the verification alone.
+`eleusis reveal RECORDING`: the rule of a round stopped for good, from its envelope, then verified.
 
 Exit 0: everything verifies; 1: something does not (each broken place is named);
 2: the recording cannot be read at all, or a bad option.
