@@ -224,7 +224,7 @@ def test_the_qr_codes_hold_the_seal_and_the_log_hash(master: RecordedRound) -> N
     # what the players photograph decodes to the values verify takes
     import cv2
 
-    detector = cv2.QRCodeDetector()
+    detector = cv2.QRCodeDetectorAruco()  # cv2.QRCodeDetector misses ~7 % of valid codes (a flaky test)
     for name, value in (("seal.png", master.seal), ("log-hash.png", master.log_hash)):
         image = cv2.imread(str(master.folder / name))
         assert image is not None, name
@@ -245,5 +245,5 @@ def test_the_terminal_qr_code_decodes_to_the_seal(master: RecordedRound) -> None
         pairs = [halves[ch] for ch in line]
         rows += [[top for top, _ in pairs], [bottom for _, bottom in pairs]]
     image = np.kron(np.array(rows, np.uint8), np.ones((8, 8), np.uint8))
-    text, _points, _ = cv2.QRCodeDetector().detectAndDecode(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
+    text, _points, _ = cv2.QRCodeDetectorAruco().detectAndDecode(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
     assert text == f"sha256:{master.seal}"
