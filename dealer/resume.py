@@ -14,20 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from dealer.happenings import Happening, Spoken
 from dealer.i18n import _, n_
 from dealer.session import DealerSession
 from engine.cards import DEFAULT_DECKS, CardParseError
-from engine.errors import RecordError, RoundError
+from engine.errors import RoundError
 from engine.events import DEFAULT_HAND, Action, Attempt, NoPlay, RoundStarted
-from engine.record import parse_record
 from engine.round import Round
 from vision.frames import Frame
-
-if TYPE_CHECKING:
-    from dealer.recording import Started, VerdictLine
 
 __all__ = ["Interrupted", "ResumeError", "discard_unstarted", "frames_after", "read_interrupted", "restore"]
 
@@ -57,17 +52,6 @@ class Interrupted:
         return self.actions[-1] if self.actions else None
 
 
-def _actions(start: Started, verdicts: list[VerdictLine], folder: Path) -> tuple[RoundStarted, tuple[Action, ...]]:
-    """The setup and the standing verdicts as engine events, read back as a game record."""
-    head = [f"players: {' '.join(start.players)}", "rule: sealed", f"start: {' '.join(start.starters)}",
-            f"hand: {start.hand}", f"decks: {start.decks}"]
-    try:
-        record = parse_record("\n".join(head + [v.action for v in verdicts]) + "\n")
-    except RecordError as exc:
-        raise ResumeError(f"{folder}: the log's setup or a verdict cannot be read back ({exc})") from None
-    return record.start, tuple(line.action for line in record.actions)
-
-
 def read_interrupted(folder: Path) -> Interrupted:
     """Read what a recording folder says about its round; ResumeError when there is none to
     go on with (no recording, a round already revealed, a rule whose key is elsewhere)."""
@@ -83,6 +67,7 @@ def read_interrupted(folder: Path) -> Interrupted:
         load_recording,
         open_envelope,
     )
+    from dealer.verify import BrokenPlace, rebuild
 
     folder = Path(folder)
     try:
@@ -102,30 +87,17 @@ def read_interrupted(folder: Path) -> Interrupted:
             rule, nonce = open_envelope(folder)
         except EnvelopeError as exc:
             raise ResumeError(str(exc)) from None
-    standing: list[VerdictLine] = []
-    start_event: Started | None = None
-    last_t: float | None = None
-    for event in rec.events:
-        if isinstance(event, Started):
-            start_event, last_t = event, event.t
-        elif isinstance(event, VerdictLine):
-            standing.append(event)
-            last_t = event.t
-        elif isinstance(event, Undone):
-            if standing:
-                standing.pop()
-            last_t = event.t
-    start: RoundStarted | None = None
-    actions: tuple[Action, ...] = ()
-    if start_event is not None:
-        start, actions = _actions(start_event, standing, folder)
-    elif standing:
-        raise ResumeError(f"{folder}: the log holds verdicts but no 'started' line; it cannot be resumed")
+    problems: list[BrokenPlace] = []
+    rebuilt = rebuild(rec, None, None, problems)  # the setup and the verdicts that stand, as review reads them
+    if problems:
+        raise ResumeError(f"{folder}: the log cannot be read back, so the round cannot go on: {problems[0]}")
+    decisions = [e for e in rec.events if isinstance(e, Started | VerdictLine | Undone)]
     players = tuple(str(p) for p in header.get("players", ()))
     return Interrupted(
         folder=folder, players=players, hand=int(header.get("hand", DEFAULT_HAND)),
         decks=int(header.get("decks", DEFAULT_DECKS)), source=str(header.get("source", "")),
-        rule=rule, nonce=nonce, sealed=sealed, start=start, actions=actions, last_t=last_t)
+        rule=rule, nonce=nonce, sealed=sealed, start=rebuilt.start, actions=tuple(t.action for t in rebuilt.turns),
+        last_t=decisions[-1].t if decisions else None)
 
 
 def restore(session: DealerSession, state: Interrupted, now: float | None = None) -> list[Happening]:
