@@ -15,6 +15,7 @@ from dealer.recording import (
     Sealed,
     Seen,
     VerdictLine,
+    line_hash,
     load_recording,
 )
 
@@ -38,6 +39,20 @@ def test_round_trip_keeps_every_event_in_order(tmp_path: Path) -> None:
     assert verdict.player == "Ana" and verdict.frame == 7
     assert rec.frame_path(7) == tmp_path / "frames/000007.jpg" and rec.frame_path(7).read_bytes().endswith(b"fakejpeg")
     assert not rec.truncated
+
+
+def test_a_log_written_before_the_line_classes_were_renamed_still_loads(tmp_path: Path) -> None:
+    # given v2 lines as the dealer has always written them (the JSON "type" values are the
+    # format; the Python class names are not), when loaded, then each is the right line
+    lines = ['{"eleusis_recording":2,"created":"2026-11-30T00:00:00Z","players":["Ana","Bo","Cy"]}']
+    for body in ('"type":"frame","t":1.5,"index":7,"path":"frames/000007.jpg","sha256":""',
+                 '"type":"verdict","t":1.6,"turn":1,"player":"Ana","action":"Ana: play 4C","verdict":"accepted",'
+                 '"penalty":0,"expelled":false,"overthrown":false,"card":null,"frame":7'):
+        lines.append("{" + body + f',"prev":"{line_hash(lines[-1])}"' + "}")
+    (tmp_path / "round.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    frame, verdict = load_recording(tmp_path).events
+    assert isinstance(frame, FrameLine) and frame.index == 7
+    assert isinstance(verdict, VerdictLine) and (verdict.player, verdict.verdict, verdict.frame) == ("Ana", "accepted", 7)
 
 
 def test_each_line_is_on_disk_before_close(tmp_path: Path) -> None:
