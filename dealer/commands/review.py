@@ -12,9 +12,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dealer.i18n import LANGUAGES, _
+
+if TYPE_CHECKING:
+    from dealer.review import RoundReview
 
 __all__ = ["register", "run", "run_verify"]
 
@@ -67,7 +70,7 @@ def _add_recording_checks(parser: argparse.ArgumentParser, language: str) -> Non
                         "system locale, then English)")
 
 
-def _load(args: argparse.Namespace, command: str) -> Any:
+def _load(args: argparse.Namespace, command: str) -> RoundReview | None:
     from dealer.i18n import set_language
     from dealer.recording import LoadError, load_recording
     from dealer.review import build_review
