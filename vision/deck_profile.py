@@ -34,12 +34,14 @@ import numpy.typing as npt
 
 from engine.cards import Card, all_kinds
 from vision.classify import BACK, CardReading, OnnxClassifier
+from vision.deck_templates import TemplateBank, grey_of_feeds
 from vision.errors import ModelLoadError, VisionError
-from vision.preprocess import RECT_H, RECT_W
+from vision.preprocess import RECT_H, RECT_W, preprocess
 
 __all__ = [
     "DeckProfile",
     "EnrolmentReport",
+    "Evidence",
     "ProfiledClassifier",
     "enrol",
     "jittered_views",
@@ -48,14 +50,25 @@ __all__ = [
 ]
 
 FORMAT = "eleusis-deck-profile"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: card templates of the enrolled decks (vision.deck_templates); 1 is still read
 # a card nearer than this (cosine) to its best enrolled card may be read as it
 MIN_SIMILARITY = 0.80
 # and the best enrolled card must beat the best *other* card by this much
 MIN_MARGIN = 0.08
-# two enrolled cards whose prototypes are closer than this cannot be told apart reliably
-CONFUSABLE_SIMILARITY = 0.93
 LABELS: tuple[str, ...] = tuple(str(c) for c in all_kinds()) + (BACK,)
+# The rule of profiles made by `enrol` (version 2), chosen on the *calibration* designs
+# (gnome rheinland, simplistic, KDE oxygen-white; never the test designs, never real cards):
+# the most right readings under the hard recipe with no wrong one in 2,000 (models/MODEL_CARD.md).
+# A card's score is LOGP_WEIGHT x the base model's log-probability (clipped at -20) + the
+# embedding similarity + TEMPLATE_WEIGHT x the template score; the best card must beat the
+# next by ENROLLED_MARGIN and be at least ENROLLED_SIMILARITY like its prototype.
+LOGP_WEIGHT = 0.05
+TEMPLATE_WEIGHT = 0.5
+ENROLLED_SIMILARITY = 0.85
+ENROLLED_MARGIN = 0.3
+# --strict: also a template score of at least this (the print must be the enrolled deck's):
+# most cards of other decks become unsure, at a cost in right readings (model card)
+STRICT_MIN_TEMPLATE = 0.9
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -98,6 +111,10 @@ class DeckProfile:
     min_margin: float = MIN_MARGIN
     deck_names: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    templates: TemplateBank | None = None  # version 2: the print of each enrolled card
+    logp_weight: float = 0.0
+    template_weight: float = 0.0
+    min_template: float | None = None  # --strict: the least template score of a card read
 
     @classmethod
     def from_prototypes(cls, name: str, model_version: str, protos: Mapping[str, npt.ArrayLike],
@@ -113,28 +130,50 @@ class DeckProfile:
             raise VisionError(f"embeddings must have shape (n, {self.vectors.shape[1]}), got {e.shape}")
         return np.asarray(e @ self.vectors.T, np.float32)
 
-    def match(self, embeddings: npt.ArrayLike) -> list[CardReading]:
-        """The enrolled card each embedding is, or unsure with a reason."""
-        sims = self.similarities(embeddings)
-        names = sorted(set(self.labels))
+    def _per_label(self, scores: FloatArray, labels: Sequence[str], names: Sequence[str]) -> FloatArray:
         index = {n: i for i, n in enumerate(names)}
-        per_label = np.full((len(sims), len(names)), -1.0, np.float32)
-        for k, label in enumerate(self.labels):
-            col = index[label]
-            per_label[:, col] = np.maximum(per_label[:, col], sims[:, k])
+        out = np.full((len(scores), len(names)), -1.0, np.float32)
+        for k, label in enumerate(labels):
+            if label in index:
+                out[:, index[label]] = np.maximum(out[:, index[label]], scores[:, k])
+        return out
+
+    def match(self, embeddings: npt.ArrayLike, template_scores: npt.ArrayLike | None = None,
+              log_probs: Mapping[str, npt.NDArray[np.float32]] | None = None) -> list[CardReading]:
+        """The enrolled card each embedding is, or unsure with a reason.
+
+        ``template_scores`` [N, len(templates.labels)] (:meth:`TemplateBank.scores`) and
+        ``log_probs`` (the base model's log-probability of each label, [N] arrays by label)
+        join the score when the profile weighs them (version 2 profiles).
+        """
+        names = sorted(set(self.labels))
+        es = self._per_label(self.similarities(embeddings), self.labels, names)
+        total = es.copy()
+        ts = None
+        if template_scores is not None and self.templates is not None:
+            ts = self._per_label(np.asarray(template_scores, np.float32), self.templates.labels, names)
+            total += self.template_weight * ts
+        if log_probs is not None and self.logp_weight:
+            for i, n in enumerate(names):
+                if n in log_probs:
+                    total[:, i] += self.logp_weight * np.maximum(np.asarray(log_probs[n], np.float32), -20.0)
         out: list[CardReading] = []
-        for row in per_label:
+        for r, row in enumerate(total):
             order = np.argsort(-row)
-            best, s1 = names[order[0]], float(row[order[0]])
-            s2 = float(row[order[1]]) if len(order) > 1 else -1.0
+            best, other = names[order[0]], (names[order[1]] if len(order) > 1 else "")
+            s1 = float(es[r, order[0]])
+            gap = float(row[order[0]] - row[order[1]]) if len(order) > 1 else 9.0
             confidence = max(0.0, min(1.0, s1))
             if s1 < self.min_similarity:
                 out.append(CardReading(None, confidence, False, best,
                                        reason=f"not like any enrolled card (nearest {best}, {s1:.2f})"))
-            elif s1 - s2 < self.min_margin:
-                other = names[order[1]]
+            elif ts is not None and self.min_template is not None and ts[r, order[0]] < self.min_template:
                 out.append(CardReading(None, confidence, False, best,
-                                       reason=f"between two enrolled cards ({best} {s1:.2f}, {other} {s2:.2f})"))
+                                       reason=f"not a card of the enrolled decks: the print differs "
+                                              f"(nearest {best}, {ts[r, order[0]]:.2f})"))
+            elif gap < self.min_margin:
+                out.append(CardReading(None, confidence, False, best,
+                                       reason=f"between two enrolled cards: looks like {best} or {other}"))
             elif best == BACK:
                 out.append(CardReading(None, confidence, True, BACK))
             else:
@@ -153,6 +192,10 @@ class DeckProfile:
             "notes": list(self.notes),
             "rows": [{"label": lab, "deck": d, "vector": [round(float(v), 5) for v in vec]}
                      for lab, d, vec in zip(self.labels, self.decks, self.vectors)],
+            "logp_weight": self.logp_weight,
+            "template_weight": self.template_weight,
+            "min_template": self.min_template,
+            "templates": self.templates.to_json() if self.templates is not None else None,
         }
 
     def save(self, path: str | Path) -> None:
@@ -170,9 +213,9 @@ class DeckProfile:
         if not isinstance(raw, dict) or raw.get("format") != FORMAT:
             raise ModelLoadError(f"{where!r}: not a deck profile (no \"format\": \"{FORMAT}\"); "
                                  "make one with `eleusis calibrate deck`")
-        if raw.get("format_version") != FORMAT_VERSION:
+        if raw.get("format_version") not in (1, FORMAT_VERSION):
             raise ModelLoadError(f"{where!r}: deck profile version {raw.get('format_version')!r}, "
-                                 f"this program reads {FORMAT_VERSION}: enrol the decks again")
+                                 f"this program reads 1 to {FORMAT_VERSION}: enrol the decks again")
         try:
             rows = raw["rows"]
             labels = tuple(str(r["label"]) for r in rows)
@@ -180,7 +223,10 @@ class DeckProfile:
             decks = tuple(int(r["deck"]) for r in rows)
             profile = cls(str(raw["name"]), str(raw["model_version"]), vectors, labels, decks,
                           float(raw["min_similarity"]), float(raw["min_margin"]),
-                          tuple(str(n) for n in raw.get("deck_names", [])), tuple(str(n) for n in raw.get("notes", [])))
+                          tuple(str(n) for n in raw.get("deck_names", [])), tuple(str(n) for n in raw.get("notes", [])),
+                          TemplateBank.from_json(raw["templates"], where) if raw.get("templates") else None,
+                          float(raw.get("logp_weight", 0.0)), float(raw.get("template_weight", 0.0)),
+                          None if raw.get("min_template") is None else float(raw["min_template"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelLoadError(f"{where!r}: a deck profile needs rows of label, deck, vector ({exc!r})") from exc
         bad = [lab for lab in labels if lab not in LABELS]
@@ -210,9 +256,27 @@ class ProfiledClassifier:
     def classify(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> list[CardReading]:
         if len(rectified_cards) == 0:
             return []
-        heads = self.base.heads(rectified_cards)
+        return self.decide(self.evidence(rectified_cards))
+
+    def evidence(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> Evidence:
+        """What the reading rests on (the net's outputs, the template scores), before deciding."""
+        feeds = preprocess(list(rectified_cards))
+        heads = self.base.heads_of_feeds(feeds)
+        scores = None
+        if self.profile.templates is not None:
+            scores = self.profile.templates.scores_of(*grey_of_feeds(feeds))
+        return Evidence(heads, scores)
+
+    def decide(self, evidence: Evidence, profile: DeckProfile | None = None) -> list[CardReading]:
+        """The readings from ``evidence`` under ``profile`` (default this reader's)."""
+        profile = profile or self.profile
+        heads = evidence.heads
         own = self.base.readings_of(heads)
-        matched = self.profile.match(heads["embedding"])
+        z = np.asarray(heads["logits"], np.float64) / self.base.meta.temperature
+        z -= z.max(axis=1, keepdims=True)
+        logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        log_probs = {name: np.asarray(logp[:, i], np.float32) for i, name in enumerate(self.base.meta.classes)}
+        matched = profile.match(heads["embedding"], evidence.template_scores, log_probs)
         out: list[CardReading] = []
         for mine, theirs in zip(matched, own):
             if mine.label is not None and theirs.label is not None and theirs.label != mine.label:
@@ -223,6 +287,25 @@ class ProfiledClassifier:
             else:
                 out.append(mine)
         return out
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A batch's net outputs by name and, with card templates, their scores [N, K]."""
+
+    heads: Mapping[str, FloatArray]
+    template_scores: FloatArray | None
+
+    def __getitem__(self, rows: slice) -> Evidence:
+        return Evidence({k: v[rows] for k, v in self.heads.items()},
+                        None if self.template_scores is None else self.template_scores[rows])
+
+    @staticmethod
+    def concatenate(parts: Sequence[Evidence]) -> Evidence:
+        heads = {k: np.concatenate([p.heads[k] for p in parts]) for k in parts[0].heads}
+        ts = [p.template_scores for p in parts]
+        return Evidence(heads, None if any(t is None for t in ts)
+                        else np.concatenate([t for t in ts if t is not None]))
 
 
 @dataclass(frozen=True)
@@ -243,7 +326,8 @@ class EnrolmentReport:
         for deck, label in self.missing:
             out.append(f"deck {deck + 1}: {label} was not found")
         for deck, a, b, s in self.confusable:
-            out.append(f"deck {deck + 1}: {a} and {b} look alike to the reader (similarity {s:.2f})")
+            out.append(f"deck {deck + 1}: {a} and {b} look alike to the reader (tried on a jittered view; "
+                       f"similarity {s:.2f}): it may be unsure between them")
         for deck, label, read in self.doubtful:
             out.append(f"deck {deck + 1}: shown as {label}, the model reads {read}: was it laid out of order?")
         out.extend(self.advice)
@@ -251,12 +335,15 @@ class EnrolmentReport:
 
 
 def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[np.uint8]]], name: str = "decks",
-          deck_names: Sequence[str] = (), views: int = 6, seed: int = 8) -> tuple[DeckProfile, EnrolmentReport]:
+          deck_names: Sequence[str] = (), views: int = 6, seed: int = 8, strict: bool = False
+          ) -> tuple[DeckProfile, EnrolmentReport]:
     """A profile from rectified crops of each deck (``decks[i][label]``; label ``QS``...``back``).
 
     Each card gives ``views`` jittered views (:func:`jittered_views`); their mean embedding
-    is the card's prototype. The report names cards not given, pairs of the same deck
-    whose prototypes are nearly alike, and crops the base model reads as another card.
+    is the card's prototype; the crop itself gives the card's templates
+    (:class:`~vision.deck_templates.TemplateBank`). The report names cards not given, pairs
+    of the same deck that look alike (prototypes or print), and crops the base model reads
+    as another card. ``strict``: cards whose print is not the enrolled deck's are unsure.
     """
     if "embedding" not in classifier.output_names:
         raise ModelLoadError("the model has no embedding output: enrolment needs model 2.0 or later")
@@ -266,6 +353,8 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
     owners: list[int] = []
     missing: list[tuple[int, str]] = []
     doubtful: list[tuple[int, str, str]] = []
+    crops_kept: list[npt.NDArray[np.uint8]] = []
+    probes: list[npt.NDArray[np.uint8]] = []  # a jittered view of each card, to try the templates on
     for d, crops in enumerate(decks):
         for label in LABELS:
             crop = crops.get(label)
@@ -277,18 +366,36 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
             vectors.append(_unit(_unit(heads["embedding"]).mean(axis=0)))
             labels.append(label)
             owners.append(d)
+            crops_kept.append(np.ascontiguousarray(crop))
+            probes.append(batch[-1])
             first = classifier.readings_of({k: v[:1] for k, v in heads.items()})[0]
             if first.label is not None and str(first.label) != label:
                 doubtful.append((d, label, str(first.label)))
     if not vectors:
         raise VisionError("no card was enrolled")
     matrix = _unit(np.stack(vectors))
-    confusable: list[tuple[int, str, str, float]] = []
+    bank = TemplateBank.build(crops_kept, labels, owners)
     sims = matrix @ matrix.T
-    for i in range(len(labels)):
-        for j in range(i + 1, len(labels)):
-            if owners[i] == owners[j] and labels[i] != labels[j] and sims[i, j] >= CONFUSABLE_SIMILARITY:
-                confusable.append((owners[i], labels[i], labels[j], float(sims[i, j])))
+    profile = DeckProfile(name, classifier.meta_version, matrix, tuple(labels), tuple(owners),
+                          ENROLLED_SIMILARITY, ENROLLED_MARGIN,
+                          deck_names=tuple(deck_names) or tuple(f"deck {i + 1}" for i in range(len(decks))),
+                          templates=bank, logp_weight=LOGP_WEIGHT, template_weight=TEMPLATE_WEIGHT,
+                          min_template=STRICT_MIN_TEMPLATE if strict else None)
+    # pairs it cannot tell apart: the reader itself, tried on a jittered view of each card,
+    # reads another card or is unsure between two (a 6 and a 9 with symmetric indices...)
+    pairs: dict[tuple[int, str, str], float] = {}
+    reader = ProfiledClassifier(classifier, profile)
+    for k, reading in enumerate(reader.classify(probes)):
+        other = str(reading.label) if reading.label is not None else ""
+        if reading.reason.startswith("between two enrolled cards"):
+            other = reading.reason.rsplit(" or ", 1)[-1]
+            other = reading.best if other == labels[k] else other
+        if other and other != labels[k]:
+            a, b = sorted((labels[k], other), key=LABELS.index)
+            j = next((j for j, (lab, d) in enumerate(zip(labels, owners)) if lab == other and d == owners[k]),
+                     labels.index(other))
+            pairs[(owners[k], a, b)] = max(pairs.get((owners[k], a, b), 0.0), float(sims[k, j]))
+    confusable = [(d, a, b, s) for (d, a, b), s in sorted(pairs.items())]
     advice: list[str] = []
     if missing:
         advice.append("show the missing cards again, face up, inside the play zone, not touching each other")
@@ -298,8 +405,6 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
                       "indices), keep them out of the game or use another deck")
     if doubtful:
         advice.append("check the order the cards were laid out in (a suit at a time, ace to king, left to right)")
-    profile = DeckProfile(name, classifier.meta_version, matrix, tuple(labels), tuple(owners),
-                          deck_names=tuple(deck_names) or tuple(f"deck {i + 1}" for i in range(len(decks))))
     return profile, EnrolmentReport(tuple(missing), tuple(confusable), tuple(doubtful), tuple(advice))
 
 

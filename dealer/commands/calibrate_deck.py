@@ -1,7 +1,7 @@
 """`eleusis calibrate deck`: learn the group's own decks (issue 8), write a deck profile.
 
     eleusis calibrate deck (--images FILE... | --video FILE | --camera N) [--decks N]
-                           [--batch K] [--out PROFILE.json] [--voice auto|speech|text]
+                           [--batch K] [--out PROFILE.json] [--voice auto|speech|text] [--strict]
 
 The dealer asks, by voice and on screen, for each deck in turn: one suit at a time, ace
 to king, face up, left to right (in rows, top to bottom, when a batch does not fit one
@@ -9,8 +9,11 @@ row), ``--batch`` cards at a time (as many as the play zone holds), then one car
 down for the back. Each step is one still image (``--images``, in order) or, from a video
 or camera, the first steady view with the number of cards asked for after the mat was
 cleared. The cards of a step are taken in reading order and labelled with the cards
-asked for. The profile holds, per deck, the classifier's embedding of each card (see
-:mod:`vision.deck_profile`); `eleusis play --deck` and `eleusis read --deck` use it.
+asked for. The profile holds, per deck, the classifier's embedding of each card and the
+templates of its print (see :mod:`vision.deck_profile`, :mod:`vision.deck_templates`);
+`eleusis play --deck` and `eleusis read --deck` use it. ``--strict``: a card whose print is
+not one of the enrolled decks' is unsure ("not a card of the enrolled decks"), at a cost in
+cards read at the first look (figures in models/MODEL_CARD.md).
 
 The report names cards not found, pairs the reader cannot tell apart, and cards the model
 reads as another card (laid out of order?). Exit status: 0 all 53 of each deck enrolled
@@ -113,6 +116,8 @@ def register_deck(sub: Any) -> None:
     deck.add_argument("--name", default="our decks", help="a name for the profile")
     deck.add_argument("--voice", choices=("auto", "speech", "text"), default="text",
                       help="how to give the instructions (default text on screen)")
+    deck.add_argument("--strict", action="store_true",
+                      help="cards whose print is not the enrolled decks' are unsure (fewer first-look readings)")
     deck.add_argument("--model", default=None, help="ONNX model (default models/card_classifier.onnx)")
     deck.add_argument("--meta", default=None, help="model metadata JSON (default next to the model)")
     deck.set_defaults(run=run_deck)
@@ -221,7 +226,7 @@ def run_deck(args: argparse.Namespace) -> int:
                 crops[step.deck][label] = np.ascontiguousarray(card)
     except VisionError as exc:
         return _error(str(exc))
-    profile, report = enrol(classifier, crops, args.name)
+    profile, report = enrol(classifier, crops, args.name, strict=args.strict)
     try:
         profile.save(args.out)
     except OSError as exc:
