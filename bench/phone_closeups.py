@@ -91,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
             found = read_closeup(reader, photo)
             got = found.read_cards()
             right += got == [truth]
+            if not got:
+                print(f"  not read: {truth} ({len(found)} card-sized region(s) found)")
             if any(c != truth for c in got):
                 wrong += 1
                 print(f"  wrong: {truth} read as {' '.join(map(str, got))}")

@@ -10,7 +10,11 @@ touch its edge (issue 8), where table detection finds nothing or only a cut card
    detection can take the picture frame inside a court card for a card);
 2. the usual table detection (:meth:`vision.pipeline.CardReader.read_frame`);
 3. the whole photo as the card (as ``--single`` does), only when steps 1-2 found at most
-   one card-sized region or one covering much of the photo.
+   one card-sized region or one covering much of the photo;
+4. when nothing else gave a sure card: card-shaped crops centred in the photo
+   (``CENTRE_SHARES`` of its height), kept only when at least two give the same sure card
+   and none another (a card on a table of nearly its own brightness has no outline to find,
+   but a phone close-up has it in the middle).
 
 A background region that fills the frame is not a card to the classifier (it reads
 ``none``, or unsure), so it cannot swallow the card: only a sure reading is kept, and two
@@ -34,6 +38,8 @@ __all__ = ["PAD_SHARE", "read_closeup"]
 PAD_SHARE = 0.12  # the dark frame around the photo, as a share of its longer side
 PAD_GREY = 24  # the frame's grey level: darker than any card, not pure black
 BIG_REGION_SHARE = 0.25  # a found quad covering this share of the photo may be the card close up
+CENTRE_SHARES = (0.9, 0.75, 0.6)  # centred card-shaped crops, as shares of the photo's longer side
+CARD_ASPECT = 200 / 280  # width over height of a card (the rectified card's)
 
 BgrImage = npt.NDArray[np.uint8]
 
@@ -75,4 +81,27 @@ def read_closeup(reader: CardReader, image: BgrImage) -> CardDetections:
         single = reader.read_single(image)
         if _sure(single):
             return single
+    centred = _centre_crops(reader, image)
+    if centred is not None:
+        return centred
     return normal if len(normal) else padded
+
+
+def _centre_crops(reader: CardReader, image: BgrImage) -> CardDetections | None:
+    """Step 4: the card read from centred card-shaped crops, when two agree and none differs."""
+    h, w = image.shape[:2]
+    portrait = h >= w
+    found: list[CardDetections] = []
+    for share in CENTRE_SHARES:
+        long_side = share * max(h, w)
+        ch, cw = (long_side, long_side * CARD_ASPECT) if portrait else (long_side * CARD_ASPECT, long_side)
+        ch, cw = min(ch, h), min(cw, w)
+        y0, x0 = int(round((h - ch) / 2)), int(round((w - cw) / 2))
+        crop = np.ascontiguousarray(image[y0:y0 + int(ch), x0:x0 + int(cw)])
+        single = reader.read_single(crop)
+        found.append(dataclasses.replace(single, quad_xy=(single.quad_xy + np.array([x0, y0], np.float32)).astype(np.float32)))
+    sure = [f for f in found if _sure(f)]
+    cards = {str(f.label[0]) for f in sure}
+    if len(sure) >= 2 and len(cards) == 1:
+        return sure[len(sure) // 2]
+    return None
