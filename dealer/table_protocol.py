@@ -79,6 +79,9 @@ SETTLE_S = 0.3
 ASK_AFTER_S = 1.0
 # Said when something lies in the play zone that the camera cannot read as cards (issue 7).
 LAY_AGAIN = N_("I can see something in the play zone but cannot read it: lay the cards flat and apart.")
+# Said when every card in the zone is read but something else lies there unread.
+BESIDE_UNSEEN = N_("I can see something beside the cards that I cannot read: if it is a token, lay it flat "
+                   "and face up beside the cards.")
 # Said while the prophet's token is awaited and something unread lies beside the cards.
 TOKEN_UNSEEN = N_("I cannot see the ACCEPT or REJECT token: lay it flat, face up, beside the cards.")
 
@@ -357,7 +360,10 @@ class TableProtocol:
             return [Intent(trouble=_("I could not read that batch before it was taken away: show it again."),
                            lay_again=True, frame=frame)]
         self.phase = Phase.WAITING
-        self._relay = _Relay(False, Counter(c for c in unjudged or () if c is not None))
+        if not unjudged:  # something unread, no card found: maybe a token the camera did not see
+            return [Intent(trouble=_("What lay in the play zone was taken away before I could read it: lay it "
+                                     "again, flat and face up."), lay_again=True, frame=frame)]
+        self._relay = _Relay(False, Counter(c for c in unjudged if c is not None))
         return [Intent(trouble=_("{who}, your cards were taken away before I could read them: lay them "
                                  "in the play zone again.", who=self.round.whose_turn or ""),
                        lay_again=True, frame=frame)]
@@ -394,6 +400,8 @@ class TableProtocol:
             return self._once(_("I cannot read the {where} card in the play zone: straighten it or "
                                 "move your hand away.", where=where), lay_again=True)
         if view.unexplained_in_play:
+            if picture:  # every card read, and something else there: a token not seen (issue 7 item 4)
+                return self._once(_(BESIDE_UNSEEN), lay_again=True)
             return self._once(_(LAY_AGAIN), lay_again=True)
         return None
 

@@ -287,3 +287,24 @@ def test_a_hand_resting_over_the_empty_zone_for_a_moment_is_no_news() -> None:
     assert troubles(out) == [] and actions(out) == []
     out = run(proto, [TableView(3.0, cards("4C")), TableView(3.5, cards("4C"))])
     assert actions(out) == [Attempt("Ana", parse_cards("4C"))]
+
+
+def test_something_unread_beside_read_cards_is_said_as_maybe_a_token() -> None:
+    proto = TableProtocol(FakeRound(), settle_s=0.5)
+    out = run(proto, [TableView(t, cards("4C"), unexplained_in_play=True) for t in (0.0, 0.6, 1.2, 1.8)])
+    assert actions(out) == [] and troubles(out) == [
+        "I can see something beside the cards that I cannot read: if it is a token, lay it flat and face up "
+        "beside the cards."]
+
+
+def test_an_unread_thing_without_cards_taken_away_is_said_and_binds_nothing() -> None:
+    # something unread and no card (a token the camera did not see), said, then taken away
+    proto = TableProtocol(FakeRound(), settle_s=0.5)
+    run(proto, [TableView(t, (), unexplained_in_play=True) for t in (0.0, 0.6, 1.2, 1.8)])
+    out = run(proto, [TableView(2.4, ()), TableView(3.0, ())])
+    assert troubles(out) == ["What lay in the play zone was taken away before I could read it: lay it again, "
+                             "flat and face up."]
+    # the player may still declare "no play": nothing of an attempt was read to hold them to
+    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    out = run(proto, [TableView(4.0, cards("2D 4H"), tok), TableView(4.6, cards("2D 4H"), tok)])
+    assert [i.say for i in out if i.say] == ["2 of 14 seen. Show the other 12."]
