@@ -89,6 +89,7 @@ class ScriptedTable:
     frame_count: int = 0
     _table: _Table = field(init=False)
     _left_at: float = 0.0
+    _in_turn: bool = False
 
     def hear(self, happening: Happening) -> None:
         """An outlets listener: what the dealer said, heard before the next frame."""
@@ -150,6 +151,13 @@ class ScriptedTable:
                 self.gave_up += 1
                 return "silent"
 
+    def _leave(self) -> None:
+        """The hand has just left the play zone: this turn's verdict is timed from here (the
+        round may end at the verdict, with no frame asked for after it)."""
+        self._left_at = self._now_s
+        if self._in_turn:
+            self.leave_s[-1] = self._left_at
+
     def _lay(self, cards: Sequence[str], tokens: Sequence[str], least_s: float, answer: Answer,
              note: str) -> Frames:
         """A hand lays ``cards`` (and ``tokens``) in the play zone and leaves; the players wait
@@ -158,7 +166,7 @@ class ScriptedTable:
         for attempt in range(MAX_RELAYS + 1):
             straight = attempt > 0
             yield from self._show(self._step(cards, tokens, hand=True, straight=straight, note=note), HAND_S)
-            self._left_at = self._now_s
+            self._leave()
             outcome = yield from self._wait(self._step(cards, tokens, straight=straight), least_s, answer)
             if outcome != "asked":
                 return outcome
@@ -178,15 +186,17 @@ class ScriptedTable:
         rnd = Round.replay(script.round.rule, script.round.events[:1])
         for turn in script.turns:
             outcome = rnd.apply(turn.action)
+            self.leave_s.append(self._now_s)
+            self._in_turn = True
             if isinstance(turn.action, BecomeProphet):
                 yield from self._prophet_takes_office()
-                self.leave_s.append(self._left_at)
+                self._in_turn = False
                 if not self.whole_layout:  # the hand takes the token from the play zone to the line
                     yield from self._show(self._step(hand=True), HAND_S)
                     yield from self._show(self._step(), GAP_S)
                 continue
             yield from self._attempt_or_no_play(turn.action, turn.batches)
-            self.leave_s.append(self._left_at)
+            self._in_turn = False
             yield from self._show(self._step(hand=True, note="the cards go to the layout"), HAND_S)
             _follow(self._table, rnd, outcome)
             yield from self._show(self._step(), GAP_S)
@@ -197,7 +207,7 @@ class ScriptedTable:
         play zone when the camera sees the play zone only (docs/playing-at-the-table.md)."""
         if self.whole_layout:
             self._table.prophet_at = len(self._table.line)
-            self._left_at = self._now_s  # laid on the line: no hand over the play zone
+            self._leave()  # laid on the line: no hand over the play zone
             yield from self._wait(self._step(), WAIT_S - 1.0 + HAND_S, _is_verdict)
             return
         yield from self._lay((), ("prophet",), WAIT_S - 1.0, _is_verdict, "the PROPHET token is shown")

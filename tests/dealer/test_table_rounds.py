@@ -12,10 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.synthetic import PinholeView
-from dealer.make_demo import load_faces, render_steps
-from dealer.round_check import RoundFigures, compare_round, play_video, write_video
+from vision.synthetic import CardFace, PinholeView
+from dealer.make_demo import StepRenderer, load_faces, render_steps
+from dealer.round_check import RoundFigures, compare_round, play_live, play_video, write_video
 from dealer.scripted_round import ScriptedRound, Timeline, make_round, timeline
+from dealer.scripted_table import ScriptedTable
 from engine.cards import all_kinds
 
 REPO = Path(__file__).resolve().parents[2]
@@ -25,7 +26,7 @@ PLAN = ("accept", "reject_chain", "noplay_right")
 FPS = 3.0
 
 
-def _faces() -> dict[str, np.ndarray]:
+def _faces() -> dict[str, CardFace]:
     for folder in FACE_FOLDERS:
         faces = load_faces(folder)
         if len(faces) == 52:
@@ -60,6 +61,30 @@ def test_given_the_filmed_round_when_dealt_then_every_verdict_and_the_scores_mat
     assert (figures.right, figures.wrong, figures.missing) == (figures.turns, 0, 0), figures.diff
     assert figures.scores_match, (figures.scripted_scores, figures.played_scores)
     assert figures.judged_under_hand == 0
+    assert len(figures.latency_s) == figures.turns and min(figures.latency_s) > 0.0
+
+
+# -- players who obey the dealer (the bench's default): the same round, dealt live ---------------
+@pytest.fixture(scope="module")
+def played_live(tmp_path_factory: pytest.TempPathFactory) -> tuple[ScriptedTable, RoundFigures]:
+    faces = _faces()
+    script = make_round(random.Random(7), sorted(faces), PLAN, ("Ana", "Bo", "Cy", "Dee"), "alternate-colour", hand=3)
+    view = PinholeView(tilt_deg=62.0, distance_mm=490.0, target_mm=(132.5, 60.0), size_wh=(1920, 1080))
+    table = ScriptedTable(script, StepRenderer(faces, seed=7, view=view, kit_print="bw"), FPS, whole_layout=False)
+    work = tmp_path_factory.mktemp("live")
+    stats, line = play_live(table, script, work / "recording")
+    figures = compare_round(script, line, work / "recording", work)
+    assert stats.frames == line.frame_count or stats.frames < line.frame_count  # the round may end first
+    return table, figures
+
+
+def test_given_players_who_obey_the_dealer_then_every_verdict_and_the_scores_match_judge(
+        played_live: tuple[ScriptedTable, RoundFigures]) -> None:
+    # a black-and-white printed kit (issue 7): the players lay again whenever the dealer asks
+    table, figures = played_live
+    assert (figures.right, figures.wrong, figures.missing) == (figures.turns, 0, 0), figures.diff
+    assert figures.scores_match, (figures.scripted_scores, figures.played_scores)
+    assert figures.judged_under_hand == 0 and table.gave_up == 0
     assert len(figures.latency_s) == figures.turns and min(figures.latency_s) > 0.0
 
 
