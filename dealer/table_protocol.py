@@ -192,6 +192,15 @@ class _Relay:
 
     noplay: bool  # a "no play" hand (shown again with the NO PLAY token), else an attempt
     read: Counter[Card]  # the cards read of it: they must be among the cards laid again
+    count: int = 0  # how many cards it had: with none of them read, as many must come again
+
+    def matches(self, picture: Picture) -> bool:
+        """Can ``picture`` be this attempt laid again? Never when it was a "no play"."""
+        if self.noplay:
+            return False
+        if not self.read:
+            return len(picture) == self.count
+        return self.read <= Counter(c for c in picture if c is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,8 +345,7 @@ class TableProtocol:
         player = self.round.whose_turn
         if player is None:
             return out
-        laid = Counter(c for c in picture if c is not None)
-        if self._relay is not None and (self._relay.noplay or not self._relay.read <= laid):
+        if self._relay is not None and not self._relay.matches(picture):
             return out + self._once(self._relay_words(), lay_again=True)  # not what was taken away
         return out + self._submit(Attempt(player, tuple(c for c in picture if c is not None)))
 
@@ -363,7 +371,7 @@ class TableProtocol:
         if not unjudged:  # something unread, no card found: maybe a token the camera did not see
             return [Intent(trouble=_("What lay in the play zone was taken away before I could read it: lay it "
                                      "again, flat and face up."), lay_again=True, frame=frame)]
-        self._relay = _Relay(False, Counter(c for c in unjudged if c is not None))
+        self._relay = _Relay(False, Counter(c for c in unjudged if c is not None), len(unjudged))
         return [Intent(trouble=_("{who}, your cards were taken away before I could read them: lay them "
                                  "in the play zone again.", who=self.round.whose_turn or ""),
                        lay_again=True, frame=frame)]

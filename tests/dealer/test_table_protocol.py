@@ -308,3 +308,17 @@ def test_an_unread_thing_without_cards_taken_away_is_said_and_binds_nothing() ->
     tok = {Token.NO_PLAY: (300.0, 0.0)}
     out = run(proto, [TableView(4.0, cards("2D 4H"), tok), TableView(4.6, cards("2D 4H"), tok)])
     assert [i.say for i in out if i.say] == ["2 of 14 seen. Show the other 12."]
+
+
+def test_an_attempt_taken_away_with_no_card_read_must_come_back_as_many_cards() -> None:
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=0.5)
+    two_unread = (SeenCard(None, 0.0, 0.0), SeenCard(None, 70.0, 0.0))
+    run(proto, [TableView(t, two_unread) for t in (0.0, 0.6, 1.2, 1.8)])
+    run(proto, [TableView(2.4, ()), TableView(3.0, ())])
+    # one card is not the two laid before: asked again, nothing judged
+    out = run(proto, [TableView(t, cards("3C")) for t in (4.0, 4.6, 5.2, 6.0)])
+    assert actions(out) == [] and troubles(out)
+    out = run(proto, [TableView(7.0, ()), TableView(7.6, ()), TableView(8.0, cards("AS AD")),
+                      TableView(8.6, cards("AS AD"))])
+    assert actions(out) == [Attempt("Ana", parse_cards("AS AD"))]
