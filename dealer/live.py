@@ -25,7 +25,7 @@ from dealer.happenings import Happening
 from dealer.i18n import _, language
 from dealer.keys import KEY_HELP, KeyState, stdin_keys
 from dealer.narrate import status_words
-from dealer.observer import FrameReader, Observation, TableObserver
+from dealer.observer import ZoneReader, Observation, TableObserver
 from dealer.camera_pause import DEFAULT_WAIT_S, paused_frames
 from dealer.outlets import Outlets
 from dealer.recording import ENVELOPE_FILE, LOG_HASH_QR, RECORD_FILE, SEAL_QR, RecordingWriter, Seen, log_hash, write_record
@@ -116,14 +116,14 @@ def _load_layout(profile: Path | None) -> TableLayout:
     return load_table_profile(profile).layout
 
 
-def default_reader() -> FrameReader:
+def default_reader() -> ZoneReader:
     from vision.classify import OnnxClassifier
     from vision.pipeline import CardReader
 
     return CardReader(OnnxClassifier())
 
 
-def run_live(options: LiveOptions, voice: Voice, reader: FrameReader | None = None,
+def run_live(options: LiveOptions, voice: Voice, reader: ZoneReader | None = None,
              frame_source: FrameSource | None = None, listeners: Iterable[Callable[[Happening], None]] = (),
              stats: LoopStats | None = None) -> int:
     """Check everything that can be checked before the first frame, then deal (exit 0),

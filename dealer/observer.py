@@ -2,7 +2,7 @@
 
 Per frame: the mat markers give the table homography (calibration.table.TableTracker),
 the tokens are found by their markers (calibration.tokens), the cards by vision
-(a :class:`FrameReader`), and every card centre is mapped to table millimetres to decide which
+(a :class:`ZoneReader`), and every card centre is mapped to table millimetres to decide which
 zone it lies in. Only the play zone matters to the turn protocol; the main line and the
 side branches are kept for the layout watch.
 """
@@ -29,7 +29,7 @@ from vision.geometry import card_sized_mm
 from vision.pipeline import ZoneReading
 from vision.readings import CardDetections
 
-__all__ = ["FrameReader", "Observation", "TableObserver"]
+__all__ = ["ZoneReader", "Observation", "TableObserver"]
 
 _TOKENS = {"noplay": Token.NO_PLAY, "no_play": Token.NO_PLAY, "prophet": Token.PROPHET,
            "accept": Token.ACCEPT, "reject": Token.REJECT}
@@ -62,7 +62,7 @@ MARKER_BOX_MARGIN = 0.6
 TOKEN_BOX_MARGIN_MM = 60.0
 
 
-class FrameReader(Protocol):
+class ZoneReader(Protocol):
     """Vision's per-zone call (vision.pipeline.CardReader.read_zone): the cards of one zone's
     crop (crop pixels), read, and what else lies there (vision.occupancy.Occupancy)."""
 
@@ -106,7 +106,7 @@ def token_of(name: str) -> Token | None:
 
 
 class TableObserver:
-    def __init__(self, layout: TableLayout, reader: FrameReader, tracker: TableTracker | None = None) -> None:
+    def __init__(self, layout: TableLayout, reader: ZoneReader, tracker: TableTracker | None = None) -> None:
         self.layout = layout
         self.reader = reader
         self.tracker = tracker or TableTracker(layout)

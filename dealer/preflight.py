@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from calibration.layout import CHAIN_MAX, TableLayout
 from dealer.narrate import card_words
-from dealer.observer import FrameReader, TableObserver
+from dealer.observer import ZoneReader, TableObserver
 from dealer.table_protocol import SeenCard
 from engine.cards import Card
 
@@ -113,7 +113,7 @@ def _advise(result: Preflight) -> list[str]:
     return advice
 
 
-def preflight(frames: Iterable[npt.NDArray[np.uint8]], layout: TableLayout, reader: FrameReader,
+def preflight(frames: Iterable[npt.NDArray[np.uint8]], layout: TableLayout, reader: ZoneReader,
               expected: Sequence[Card] | None = None, fps: float = 10.0, settle: int = SETTLE_FRAMES) -> Preflight:
     """Watch ``frames`` until the play zone holds the same cards for ``settle`` frames; report."""
     observer = TableObserver(layout, reader)
