@@ -174,7 +174,7 @@ class DealerSession:
         out: list[Happening] = [
             Judged(self._t, frame, action, outcome, " ".join(filter(None, (
                 sentence, "" if outcome.ended else self._placement(outcome)))))]
-        self.protocol.judged()
+        self.protocol.judged(action)
         if not isinstance(action, BecomeProphet):
             self.watch.expect_move(self._t)
         if outcome.overthrown:

@@ -237,10 +237,14 @@ class TableProtocol:
         self._relay: _Relay | None = None
 
     # -- the session tells the protocol what happened ------------------------------
-    def judged(self) -> None:
+    def judged(self, action: Attempt | NoPlay | BecomeProphet | None = None) -> None:
         """The last action was judged (or refused): wait for the play zone to clear. Its
-        cards are remembered until the zone is empty: they count for nothing else."""
+        cards are remembered until the zone is empty: they count for nothing else. A prophet
+        taking office (F1) judges no cards: what lies in the zone, and an attempt still to be
+        laid again, stay as they were (issue 7: never credited to another)."""
         self.phase = Phase.CLEARING
+        if isinstance(action, BecomeProphet):
+            return
         self._noplay_token_laid = isinstance(self._pending, NoPlay)
         if isinstance(self._pending, Attempt):
             self._laid_for = Counter(self._pending.cards)

@@ -322,3 +322,20 @@ def test_an_attempt_taken_away_with_no_card_read_must_come_back_as_many_cards() 
     out = run(proto, [TableView(7.0, ()), TableView(7.6, ()), TableView(8.0, cards("AS AD")),
                       TableView(8.6, cards("AS AD"))])
     assert actions(out) == [Attempt("Ana", parse_cards("AS AD"))]
+
+
+def test_a_prophet_taking_office_does_not_release_an_attempt_to_be_laid_again() -> None:
+    # given Ana's attempt was taken away unread, and Dee (who just played) takes office (F1)
+    game = FakeRound(just_played="Dee", hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=0.5)
+    run(proto, [TableView(t, unread_then("AD")) for t in (0.0, 0.6, 1.2, 1.8)])
+    run(proto, [TableView(2.4, ()), TableView(3.0, ())])
+    out = run(proto, [TableView(3.5, (), prophet_token_out=True), TableView(4.1, (), prophet_token_out=True)])
+    assert actions(out) == [BecomeProphet("Dee")]
+    proto.judged(BecomeProphet("Dee"))
+    game.prophet = "Dee"
+    # then Bo's cards (Bo did not hear) are still not taken as Ana's attempt
+    out = run(proto, [TableView(4.5, (), prophet_token_out=True)]
+              + [TableView(t, cards("3C"), prophet_token_out=True) for t in (5.0, 5.6, 6.2, 7.0)])
+    assert [i.say for i in out if i.say] == ["Ana, your turn."]
+    assert actions(out) == [] and "the ace of diamonds" in troubles(out)[0]
