@@ -222,9 +222,12 @@ def render_steps(steps: tuple[Step, ...], art: dict[str, CardFace], seed: int = 
     renderer = StepRenderer(art, seed, view, lighting, layout, table, kit_print)
     for step in steps:
         # The table is still during a step: render and light it once, then give each frame
-        # its own exposure flicker and sensor noise, as a camera films a still table.
+        # its own exposure flicker and sensor noise, as a camera films a still table. A hand
+        # is never still: a step with a hand is rendered afresh for each frame.
         lit = renderer.still(step)
-        for _ in range(max(1, round(step.seconds * fps))):
+        for k in range(max(1, round(step.seconds * fps))):
+            if step.hand and k:
+                lit = renderer.still(step)
             yield renderer.frame(lit)
 
 

@@ -126,7 +126,9 @@ class ScriptedTable:
 
     def _show(self, step: Step, seconds: float) -> Iterator[Frame]:
         lit = self._still(step)
-        for _ in range(_frames(seconds, self.fps)):
+        for k in range(_frames(seconds, self.fps)):
+            if step.hand and k:
+                lit = self._still(step)  # a hand is never still: it moves from frame to frame
             yield self._frame(lit, step.hand)
 
     def _wait(self, step: Step, least_s: float, answer: Answer) -> Frames:

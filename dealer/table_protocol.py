@@ -46,6 +46,7 @@ lie in the zone never count for another: the dealer asks instead of guessing.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections import Counter
 from collections.abc import Mapping
@@ -77,6 +78,10 @@ SETTLE_S = 0.3
 # Seconds a picture that cannot be judged (something unread, a second starter) must hold,
 # with no hand moving over the zone, before the dealer asks the players to fix it.
 ASK_AFTER_S = 1.0
+# A card found within this distance (mm, centre to centre) of a card read on an earlier
+# frame, with no hand over the zone since, is that card: a card is 63 mm wide, and the
+# table homography places a still card within a few millimetres from frame to frame.
+SAME_PLACE_MM = 15.0
 # Said when something lies in the play zone that the camera cannot read as cards (issue 7).
 LAY_AGAIN = N_("I can see something in the play zone but cannot read it: lay the cards flat and apart.")
 # Said when every card in the zone is read but something else lies there unread.
@@ -235,6 +240,7 @@ class TableProtocol:
         # what was taken away unjudged and must come back before anything else counts: an
         # attempt (its re-laying must hold the cards read of it) or a "no play" (shown again)
         self._relay: _Relay | None = None
+        self._known: tuple[SeenCard, ...] = ()  # the cards read at their places, since the last hand
 
     # -- the session tells the protocol what happened ------------------------------
     def judged(self, action: Attempt | NoPlay | BecomeProphet | None = None) -> None:
@@ -284,8 +290,28 @@ class TableProtocol:
         self._prophet_token_seen = True
 
     # -- one view per frame ----------------------------------------------------------
+    def _steady(self, view: TableView) -> TableView:
+        """A card read at a place keeps its reading while it lies there and no hand comes:
+        a frame where the same card is found but not read (a reading at the edge of its
+        confidence, flickering) is no change of the picture, so it neither delays the
+        verdict nor asks for nothing. A hand over the zone forgets every reading."""
+        if view.hand_over_play:
+            self._known = ()
+            return view
+        steady: list[SeenCard] = []
+        for seen in view.play_cards:
+            if seen.card is None:
+                near = [k for k in self._known
+                        if (k.x_mm - seen.x_mm) ** 2 + (k.y_mm - seen.y_mm) ** 2 <= SAME_PLACE_MM ** 2]
+                if len(near) == 1:
+                    seen = dataclasses.replace(seen, card=near[0].card)
+            steady.append(seen)
+        self._known = tuple(c for c in steady if c.card is not None)
+        return dataclasses.replace(view, play_cards=tuple(steady))
+
     def observe(self, view: TableView) -> list[Intent]:
         out: list[Intent] = []
+        view = self._steady(view)
         picture: Picture = tuple(c.card for c in sorted(view.play_cards, key=lambda c: c.x_mm))
         seen = (picture, view.unexplained_in_play)
         if seen != self._picture or view.hand_over_play:

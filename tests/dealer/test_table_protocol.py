@@ -339,3 +339,20 @@ def test_a_prophet_taking_office_does_not_release_an_attempt_to_be_laid_again() 
               + [TableView(t, cards("3C"), prophet_token_out=True) for t in (5.0, 5.6, 6.2, 7.0)])
     assert [i.say for i in out if i.say] == ["Ana, your turn."]
     assert actions(out) == [] and "the ace of diamonds" in troubles(out)[0]
+
+
+def test_a_card_whose_reading_flickers_in_place_keeps_its_reading_until_a_hand_comes() -> None:
+    # given 9C read, then found but unread on every other frame (a reading at its edge), no hand
+    proto = TableProtocol(FakeRound(), settle_s=0.5)
+    read, unread = (SeenCard(Card.parse("9C"), 100.0, 95.0),), (SeenCard(None, 103.0, 94.0),)
+    out = run(proto, [TableView(0.0, read), TableView(0.3, unread), TableView(0.6, read)])
+    # then the picture held: judged as soon as it settled, not when two readings happen to agree
+    assert actions(out) == [Attempt("Ana", parse_cards("9C"))]
+
+
+def test_after_a_hand_a_card_found_but_unread_is_unread() -> None:
+    proto = TableProtocol(FakeRound(), settle_s=0.5)
+    read, unread = (SeenCard(Card.parse("9C"), 100.0, 95.0),), (SeenCard(None, 100.0, 95.0),)
+    out = run(proto, [TableView(0.0, read), TableView(0.2, (), hand_over_play=True), TableView(0.4, unread),
+                      TableView(1.0, unread), TableView(1.6, unread), TableView(2.2, unread)])
+    assert actions(out) == [] and troubles(out)
