@@ -359,6 +359,13 @@ class TableProtocol:
                                                "put the NO PLAY token back and show the hand again.",
                                                who=self.round.whose_turn or ""), lay_again=True, frame=view.frame)]
             return out + [Intent(say=_("No play withdrawn."), frame=view.frame)]
+        if self.phase is Phase.SHOWING and not empty:
+            # the hand is shown but the NO PLAY token is not seen: hidden by a hand for a moment,
+            # or gone; the cards are never taken for an attempt (issue 7): ask once it holds
+            if not self._now.settled:
+                return out
+            return out + self._once(_("I cannot see the NO PLAY token: put it back beside the cards, or take "
+                                      "the cards away to withdraw the no play."), lay_again=True)
         if empty:
             if self.phase is Phase.LAYING and self._unjudged is not None and self._now.settled:
                 return out + self._taken_unjudged()

@@ -356,3 +356,24 @@ def test_after_a_hand_a_card_found_but_unread_is_unread() -> None:
     out = run(proto, [TableView(0.0, read), TableView(0.2, (), hand_over_play=True), TableView(0.4, unread),
                       TableView(1.0, unread), TableView(1.6, unread), TableView(2.2, unread)])
     assert actions(out) == [] and troubles(out)
+
+
+def test_a_no_play_token_hidden_by_a_hand_for_a_moment_keeps_the_hand_shown_so_far() -> None:
+    game = FakeRound(whose_turn="Bo", hands={"Bo": 3})
+    proto = TableProtocol(game, settle_s=0.5)
+    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    out = run(proto, [TableView(0.0, cards("8S JC"), tok), TableView(0.6, cards("8S JC"), tok),
+                      TableView(1.0, cards("3S"), hand_over_play=True),  # the hand hides the token
+                      TableView(1.3, cards("3S"), tok, hand_over_play=True),
+                      TableView(1.6, cards("3S"), tok), TableView(2.2, cards("3S"), tok)])
+    assert [i.say for i in out if i.say] == ["2 of 3 seen. Show the other 1."]
+    assert actions(out) == [NoPlay("Bo", parse_cards("8S JC 3S"))]
+
+
+def test_cards_shown_without_the_no_play_token_are_asked_about_not_judged() -> None:
+    game = FakeRound(whose_turn="Bo", hands={"Bo": 3})
+    proto = TableProtocol(game, settle_s=0.5)
+    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    run(proto, [TableView(0.0, cards("8S JC"), tok), TableView(0.6, cards("8S JC"), tok)])
+    out = run(proto, [TableView(t, cards("3S")) for t in (1.0, 1.6, 2.2, 3.0)])
+    assert actions(out) == [] and troubles(out)[0].startswith("I cannot see the NO PLAY token")
