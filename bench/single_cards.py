@@ -36,7 +36,7 @@ from vision.classify import Classifier, FakeClassifier, OnnxClassifier
 from vision.geometry import quad_iou
 from vision.pipeline import CardReader
 from vision.synthetic import LIGHT_CONDITIONS, CardFace, real_card_faces
-from vision.synthetic.single import single_card_scene
+from vision.synthetic.single import ARRANGEMENTS, zone_cards_scene
 from vision.zone_view import crop_box
 
 RENDERS = Path(__file__).resolve().parents[1] / "cache" / "cards"
@@ -78,19 +78,42 @@ def design_faces(name: str) -> list[CardFace]:
     return list(load_faces(folder).values())
 
 
-def run_design(faces: Sequence[CardFace], classifier: Classifier,
-               conditions: Sequence[str], per_card: int, empty: int, card_frames: int, seed: int,
-               size: tuple[int, int], tilts: tuple[float, float], verbose: bool) -> dict[str, Tally]:
+def _save(folder: Path, name: str, crop: np.ndarray, truth: np.ndarray, found: np.ndarray) -> None:
+    """The crop with the true cards (green) and the quads found (red)."""
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    img = crop.copy()
+    for q in truth:
+        cv2.polylines(img, [np.round(q).astype(np.int32)], True, (0, 200, 0), 2)
+    for q in found:
+        cv2.polylines(img, [np.round(q).astype(np.int32)], True, (0, 0, 255), 1)
+    cv2.imwrite(str(folder / f"{name}.jpg"), img)
+
+
+def run_design(faces: Sequence[CardFace], classifier: Classifier, conditions: Sequence[str],
+               per_card: int, empty: int, card_frames: int, seed: int, size: tuple[int, int],
+               tilts: Sequence[float], verbose: bool, arrangement: str = "anywhere",
+               only: tuple[int, int, int] | None = None, save: Path | None = None) -> dict[str, Tally]:
+    """Each card (with the next one for a pair) in each condition, ``per_card`` scenes;
+    a tilt range ``(lo, hi)`` is drawn from, any other list of tilts is taken in turn."""
     layout = default_layout()
     zone = np.asarray(layout.zone(ZONE_PLAY).polygon_mm, np.float64)
-    rng = np.random.default_rng(seed)
     tallies = {c: Tally() for c in conditions}
+    n_cards = 2 if arrangement == "pair" else 1
     for condition in conditions:
         tally = tallies[condition]
-        for face in faces:
-            for _ in range(per_card):
-                tilt = float(rng.uniform(*tilts))
-                shot = single_card_scene(face, condition, tilt, rng, layout, size, empty_frames=empty)
+        for fi, face in enumerate(faces):
+            for k in range(per_card):
+                # one generator per scene: any miss can be rendered again alone (--only)
+                scene_seed = (seed, LIGHT_CONDITIONS.index(condition), fi, k)
+                if only is not None and scene_seed[1:] != only:
+                    continue
+                rng = np.random.default_rng(scene_seed)
+                drawn = float(rng.uniform(tilts[0], tilts[-1]))
+                tilt = drawn if len(tilts) == 2 else float(tilts[(fi + k) % len(tilts)])
+                laid = tuple(faces[(fi + j) % len(faces)] for j in range(n_cards))
+                shot = zone_cards_scene(laid, condition, tilt, rng, arrangement, layout, size, empty_frames=empty)
                 reader = CardReader(classifier)
                 box = crop_box(zone, shot.scene.table_to_px, size)
                 if box is None:
@@ -98,32 +121,48 @@ def run_design(faces: Sequence[CardFace], classifier: Classifier,
                 x0, y0, x1, y1 = box
                 to_table = np.linalg.inv(shot.scene.table_to_px) @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1]])
                 for frame in shot.empty_bgr:
-                    reader.read_zone(frame[y0:y1, x0:x1], to_table, ZONE_PLAY, zone)
-                truth = (shot.quad_px - [x0, y0]).astype(np.float32)
+                    reader.read_zone(np.ascontiguousarray(frame[y0:y1, x0:x1]), to_table, ZONE_PLAY, zone)
                 for _k in range(card_frames):
                     crop = np.ascontiguousarray(shot.scene.frame_bgr[y0:y1, x0:x1])
                     start = time.perf_counter()
                     reading = reader.read_zone(crop, to_table, ZONE_PLAY, zone)
                     tally.ms.append(1000.0 * (time.perf_counter() - start))
-                    tally.frames += 1
-                    ious = [quad_iou(q, truth) for q in reading.cards.quad_xy]
-                    hit = [i for i, v in enumerate(ious) if v >= 0.8]
-                    tally.extra += sum(v < 0.3 for v in ious)
-                    if not hit:
-                        tally.missed.append(f"{face.card} at {tilt:.0f} deg")
-                        if verbose:
-                            print(f"  missed {face.card} ({condition}, {tilt:.0f} deg)")
-                        continue
-                    tally.found += 1
-                    label = reading.cards.label[hit[0]]
-                    if label is None:
-                        tally.unsure += 1
-                    elif label == face.card:
-                        tally.right += 1
-                    else:
-                        tally.wrong += 1
-                        if verbose:
-                            print(f"  wrong: {face.card} read as {label} ({condition})")
+                    matched: set[int] = set()
+                    bad = False
+                    for card_face, quad in zip(laid, shot.quads_px, strict=True):
+                        tally.frames += 1
+                        truth = (quad - [x0, y0]).astype(np.float32)
+                        ious = [quad_iou(q, truth) for q in reading.cards.quad_xy]
+                        hit = [i for i, v in enumerate(ious) if v >= 0.8]
+                        matched.update(i for i, v in enumerate(ious) if v >= 0.3)
+                        where = f"{condition}, {tilt:.0f} deg, --only {','.join(map(str, scene_seed[1:]))}"
+                        label = reading.cards.label[hit[0]] if hit else None
+                        bad = bad or label != card_face.card
+                        if not hit:
+                            tally.missed.append(f"{card_face.card} at {tilt:.0f} deg")
+                            if verbose:
+                                best = max(ious, default=0.0)
+                                print(f"  missed {card_face.card} ({where}; best IoU {best:.2f}, "
+                                      f"{len(ious)} quads)", flush=True)
+                            continue
+                        tally.found += 1
+                        if label is None:
+                            tally.unsure += 1
+                            if verbose:
+                                print(f"  unsure {card_face.card} ({where}; "
+                                      f"{float(reading.cards.confidence[hit[0]]):.2f})", flush=True)
+                        elif label == card_face.card:
+                            tally.right += 1
+                        else:
+                            tally.wrong += 1
+                            if verbose:
+                                print(f"  WRONG: {card_face.card} read as {label} ({where})", flush=True)
+                    tally.extra += len(reading.cards) - len(matched)
+                    if save is not None and (only is not None or bad):
+                        _save(save, f"{condition}-{'-'.join(map(str, scene_seed[1:]))}", crop,
+                              shot.quads_px - [x0, y0], reading.cards.quad_xy)
+        if verbose:
+            print("  " + tally.line(condition), flush=True)
     return tallies
 
 
@@ -135,13 +174,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-card", type=int, default=1, help="scenes per card and condition")
     parser.add_argument("--empty", type=int, default=3, help="empty-zone frames before the card (0: first sight)")
     parser.add_argument("--card-frames", type=int, default=1, help="frames of the card lying there")
-    parser.add_argument("--tilt", default="30,90", help="tilt range in degrees")
+    parser.add_argument("--tilt", default="30,90",
+                        help="tilt in degrees: a range LO,HI drawn from, or 3+ values (or one) taken in turn")
+    parser.add_argument("--arrangement", default="anywhere", choices=ARRANGEMENTS,
+                        help="one card anywhere, one at the zone's border, or a pair a finger's width apart")
+    parser.add_argument("--only", default=None, metavar="COND,CARD,K",
+                        help="render and read one scene again (as printed with -v)")
+    parser.add_argument("--save", type=Path, default=None, metavar="DIR",
+                        help="save each frame with a miss (or the --only scene) with the truth and the quads found")
     parser.add_argument("--quick", action="store_true", help="13 cards of each design")
     parser.add_argument("--no-classifier", action="store_true", help="find only, do not read")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
-    lo, hi = (float(v) for v in args.tilt.split(","))
+    tilts = [float(v) for v in args.tilt.split(",")]
+    if len(tilts) == 1:
+        tilts = tilts * 3
+    only = tuple(int(v) for v in args.only.split(",")) if args.only else None
     conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
     bad = [c for c in conditions if c not in LIGHT_CONDITIONS]
     if bad:
@@ -149,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     classifier: Classifier = FakeClassifier() if args.no_classifier else OnnxClassifier()
     size = (1920, 1080)
-    print(f"single cards in the play zone, {size[0]}x{size[1]}, tilt {lo:.0f}-{hi:.0f} deg, "
+    what = "a range" if len(tilts) == 2 else "each in turn"
+    print(f"{args.arrangement} cards in the play zone, {size[0]}x{size[1]}, tilt {args.tilt} deg ({what}), "
           f"{args.empty} empty frame(s) first, {args.card_frames} card frame(s)")
     for name in (d.strip() for d in args.designs.split(",") if d.strip()):
         faces = design_faces(name)
@@ -159,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.quick:
             faces = faces[::4]
         tallies = run_design(faces, classifier, conditions, args.per_card, args.empty, args.card_frames,
-                             args.seed, size, (lo, hi), args.verbose)
+                             args.seed, size, tilts, args.verbose, args.arrangement,
+                             only if only is None else (only[0], only[1], only[2]), args.save)
         print(f"{name}: {len(faces)} cards")
         total = Tally()
         for condition, tally in tallies.items():

@@ -1,5 +1,11 @@
-"""`eleusis read IMAGE... [--json] [--single] [--decks N] [--known CARDS] [--deck PROFILE]`: read still images.
+"""`eleusis read IMAGE... [--json] [--single] [--decks N] [--known CARDS] [--deck PROFILE] [--profile TABLE]`:
+read still images.
 
+A frame of the table with the mat's markers in view is read zone by zone as the live
+dealer reads it (:mod:`vision.table_read`: each zone seen from above, cards found by
+their size in millimetres, colour and the zone's print); ``--profile`` gives the table
+profile of `eleusis calibrate table` (else the kit's layout). Without the mat, cards
+are found by their outlines alone (and the text output says so).
 A photo of one card held close (filling up to ~95 % of it, or touching its edge) is read
 too (:mod:`vision.closeup`); ``--deck`` reads only the decks of a deck profile.
 
@@ -21,6 +27,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any, TextIO
 
 from engine.cards import Card, CardParseError, parse_cards
@@ -66,13 +73,15 @@ def register(subparsers: Any) -> None:
                         help="cards known to be on the table already, e.g. '7H 7H QS' (count toward C1)")
     parser.add_argument("--deck", default=None, metavar="PROFILE",
                         help="deck profile from `eleusis calibrate deck`: read only the enrolled decks")
+    parser.add_argument("--profile", type=Path, default=None, metavar="TABLE",
+                        help="table profile from `eleusis calibrate table` (default: the kit's layout)")
     parser.add_argument("--model", default=None, help="ONNX model (default models/card_classifier.onnx)")
     parser.add_argument("--meta", default=None, help="model metadata JSON (default next to the model)")
     parser.set_defaults(run=run)
 
 
-def _print_text(path: str, ms: float, cards: list[dict[str, Any]], out: TextIO) -> None:
-    print(f"{path}: {len(cards)} card{'s' if len(cards) != 1 else ''} ({ms:.0f} ms)", file=out)
+def _print_text(path: str, ms: float, cards: list[dict[str, Any]], out: TextIO, how: str = "") -> None:
+    print(f"{path}: {len(cards)} card{'s' if len(cards) != 1 else ''} ({ms:.0f} ms){how}", file=out)
     for item in cards:
         x = sum(c[0] for c in item["corners"]) / 4
         y = sum(c[1] for c in item["corners"]) / 4
@@ -86,7 +95,8 @@ def _print_text(path: str, ms: float, cards: list[dict[str, Any]], out: TextIO) 
             what = "face down"
         else:
             what = "  ?  not sure"
-        print(f"  {what}  at ({x:.0f}, {y:.0f})", file=out)
+        where = f"  in {item['zone']}" if item.get("zone") else ""
+        print(f"  {what}  at ({x:.0f}, {y:.0f}){where}", file=out)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -96,6 +106,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     from vision.frames import read_image
     from vision.closeup import read_closeup
     from vision.pipeline import CardReader, ReaderConfig
+    from vision.table_read import read_table_frame
 
     meta = args.meta
     if args.model and not meta:
@@ -110,6 +121,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         print(f"eleusis read: {exc}", file=err)
         return 2
     reader = CardReader(classifier, ReaderConfig(decks=args.decks), known=args.known)
+    layout = None
+    if not args.single:
+        try:
+            layout = _layout(args.profile)
+        except (OSError, ValueError) as exc:
+            print(f"eleusis read: --profile {args.profile}: {exc}", file=err)
+            return 2
     status = 0
     for path in args.images:
         try:
@@ -119,12 +137,34 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             status = 2
             continue
         start = time.perf_counter()
-        # a photo of one card held close may fill the picture or touch its edge (issue 8)
-        found = reader.read_single(image) if args.single else read_closeup(reader, image)
+        table = None if layout is None else read_table_frame(reader, image, layout)
+        if table is not None:  # the mat is in view: zone by zone, as the dealer reads (issue 7)
+            found = table.cards
+            how = f", mat found: zones {', '.join(table.zones_seen)}"
+        else:
+            # a photo of one card held close may fill the picture or touch its edge (issue 8)
+            found = reader.read_single(image) if args.single else read_closeup(reader, image)
+            how = "" if args.single else ", no mat in view: cards found by their outlines only"
         ms = (time.perf_counter() - start) * 1000
         cards = found.to_json_cards()
+        if table is not None:
+            for item, zone in zip(cards, table.zones, strict=True):
+                item["zone"] = zone
         if args.json:
-            print(json.dumps({"image": path, "ms": round(ms, 1), "cards": cards}), file=out, flush=True)
+            line: dict[str, Any] = {"image": path, "ms": round(ms, 1), "cards": cards}
+            if not args.single:
+                line["mat"] = table is not None
+            print(json.dumps(line), file=out, flush=True)
         else:
-            _print_text(path, ms, cards, out)
+            _print_text(path, ms, cards, out, how)
     return status
+
+
+def _layout(profile: Path | None) -> Any:
+    from calibration.layout import default_layout
+
+    if profile is None:
+        return default_layout()
+    from calibration.profile import load_table_profile
+
+    return load_table_profile(profile).layout

@@ -28,7 +28,14 @@ from vision.synthetic.cards import CardFace
 from vision.synthetic.light import scene_condition
 from vision.synthetic.mat import TABLE_KINDS, CardPlacement, HandPlacement, Scene, render_table_scene
 
-__all__ = ["SingleCardShot", "card_corners_mm", "single_card_scene"]
+__all__ = ["ARRANGEMENTS", "SingleCardShot", "ZoneCardsShot", "card_corners_mm", "single_card_scene",
+           "zone_cards_scene"]
+
+# How the cards lie in the zone (issue 7: "cards near the zone border or a finger's
+# width apart"): anywhere (one card, now and then across), at the border (a side 0-4 mm
+# inside the printed border, or up to 8 mm over it), or a pair side by side a finger's
+# width (10-20 mm) apart.
+ARRANGEMENTS = ("anywhere", "border", "pair")
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -41,6 +48,17 @@ class SingleCardShot:
     condition: str
     tilt_deg: float
     empty_bgr: tuple[npt.NDArray[np.uint8], ...] = ()  # the same view and light, nothing laid
+
+
+@dataclass(frozen=True)
+class ZoneCardsShot:
+    scene: Scene
+    quads_px: FloatArray  # (n, 4, 2): each card's true corners in the frame
+    cards: tuple[CardFace, ...]
+    condition: str
+    tilt_deg: float
+    arrangement: str
+    empty_bgr: tuple[npt.NDArray[np.uint8], ...] = ()
 
 
 def card_corners_mm(centre_mm: tuple[float, float], angle_deg: float) -> FloatArray:
@@ -89,3 +107,81 @@ def single_card_scene(face: CardFace | None, condition: str, tilt_deg: float, rn
     empty = tuple(render_table_scene(layout, view, lighting=light, rng=rng, table=table, kit_print=kit).frame_bgr
                   for _ in range(empty_frames))
     return SingleCardShot(scene, view.to_px(corners), corners, condition, tilt_deg, empty)
+
+
+def _half_extent(angle: float) -> FloatArray:
+    return np.asarray(np.abs(card_corners_mm((0.0, 0.0), angle)).max(axis=0), np.float64)
+
+
+def _arrange(n_cards: int, arrangement: str, lo: FloatArray, hi: FloatArray,
+             rng: np.random.Generator) -> list[tuple[tuple[float, float], float]]:
+    """(centre_mm, angle_deg) of each card in the zone ``lo``-``hi``."""
+    if arrangement == "border":
+        angle = float(rng.uniform(-5, 5)) + (90.0 if rng.random() < 0.15 else 0.0)
+        half = _half_extent(angle)
+        c = rng.uniform(lo + half + 1.0, np.maximum(hi - half - 1.0, lo + half + 1.0))
+        gap = float(rng.uniform(-8.0, 4.0))  # from the border inward; negative: over it
+        side = int(rng.integers(4))  # left, top, right, bottom
+        if side == 0:
+            c[0] = lo[0] + half[0] + gap
+        elif side == 1:
+            c[1] = lo[1] + half[1] + gap
+        elif side == 2:
+            c[0] = hi[0] - half[0] - gap
+        else:
+            c[1] = hi[1] - half[1] - gap
+        return [((float(c[0]), float(c[1])), angle)]
+    if arrangement == "pair":
+        gap = float(rng.uniform(10.0, 20.0))  # a finger's width
+        angles = [float(rng.uniform(-4, 4)) for _ in range(n_cards)]
+        halves = [_half_extent(a) for a in angles]
+        width = sum(2 * h[0] for h in halves) + gap * (n_cards - 1)
+        x = float(rng.uniform(lo[0] + 1.0, max(hi[0] - width - 1.0, lo[0] + 1.0)))
+        out = []
+        for a, h in zip(angles, halves, strict=True):
+            y = float(rng.uniform(lo[1] + h[1] + 1.0, max(hi[1] - h[1] - 1.0, lo[1] + h[1] + 1.0)))
+            out.append(((x + float(h[0]), y), a))
+            x += 2 * float(h[0]) + gap
+        return out
+    if arrangement != "anywhere":
+        raise ValueError(f"unknown arrangement {arrangement!r}; known: {', '.join(ARRANGEMENTS)}")
+    out = []
+    for _ in range(n_cards):
+        across = rng.random() < 0.15  # laid sideways
+        angle = float(rng.uniform(-12, 12)) + (90.0 if across else 0.0)
+        half = _half_extent(angle)
+        c = rng.uniform(lo + half + 1.0, np.maximum(hi - half - 1.0, lo + half + 1.0))
+        out.append(((float(c[0]), float(c[1])), angle))
+    return out
+
+
+def zone_cards_scene(faces: tuple[CardFace, ...], condition: str, tilt_deg: float, rng: np.random.Generator,
+                     arrangement: str = "anywhere", layout: TableLayout | None = None,
+                     size_wh: tuple[int, int] = (1920, 1080), empty_frames: int = 0) -> ZoneCardsShot:
+    """``faces`` laid in the play zone as ``arrangement`` says (:data:`ARRANGEMENTS`),
+    under ``condition``, seen at ``tilt_deg``; and ``empty_frames`` frames of the empty zone.
+
+    >>> from vision.synthetic.cards import cut_out
+    >>> face = cut_out(np.full((352, 228, 3), 235, np.uint8))
+    >>> shot = zone_cards_scene((face, face), "dim", 30.0, np.random.default_rng(1), "pair", size_wh=(960, 540))
+    >>> shot.quads_px.shape
+    (2, 4, 2)
+    """
+    layout = layout or default_layout()
+    zone = np.asarray(layout.zone(ZONE_PLAY).polygon_mm, np.float64)
+    lo, hi = zone.min(axis=0), zone.max(axis=0)
+    centre = (lo + hi) / 2.0
+    light, kit = scene_condition(condition, rng)
+    distance = float(rng.uniform(0.9, 1.15)) * 360.0 / (2 * np.tan(np.radians(65.0) / 2)) * 1.1
+    view = PinholeView(tilt_deg=tilt_deg, distance_mm=distance, size_wh=size_wh,
+                       target_mm=(float(centre[0] + rng.uniform(-15, 15)), float(centre[1] + rng.uniform(-10, 10))),
+                       yaw_deg=float(rng.uniform(-8, 8)))
+    laid = _arrange(len(faces), arrangement, lo, hi, rng)
+    cards = tuple(CardPlacement(str(f.card) if f.card else "?", pos, ang, f.image_bgr, f.alpha)
+                  for f, (pos, ang) in zip(faces, laid, strict=True))
+    table = str(rng.choice(TABLE_KINDS))
+    scene = render_table_scene(layout, view, cards=cards, lighting=light, rng=rng, table=table, kit_print=kit)
+    empty = tuple(render_table_scene(layout, view, lighting=light, rng=rng, table=table, kit_print=kit).frame_bgr
+                  for _ in range(empty_frames))
+    quads = np.array([view.to_px(card_corners_mm(pos, ang)) for pos, ang in laid], np.float64).reshape(-1, 4, 2)
+    return ZoneCardsShot(scene, quads, tuple(faces), condition, tilt_deg, arrangement, empty)
