@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -27,7 +27,7 @@ from vision.occupancy import Occupancy, OccupancyConfig, ZoneWatch
 from vision.readings import CardDetections
 from vision.rectify import rectify_cards, rectify_whole_image, whole_image_quad
 
-__all__ = ["CardReader", "ReaderConfig", "ZoneReading", "read_stream"]
+__all__ = ["CardReader", "ReaderConfig", "ZoneReading", "pool_looks", "read_stream"]
 
 BgrImage = npt.NDArray[np.uint8]
 
@@ -48,6 +48,14 @@ class ReaderConfig:
     # this share is not one card (two overlapping, a token, a box) and is not read
     size_tolerance: float = CARD_SIZE_TOLERANCE
     zones: OccupancyConfig = field(default_factory=OccupancyConfig)
+    # a card lying still at one place is read in every frame until it is read sure, at
+    # most this many times (each read ~1 ms); the looks are pooled (:func:`pool_looks`)
+    looks_per_card: int = 8
+    # a card is the same card at the same place when its centre moved less than this (mm)
+    same_place_mm: float = 6.0
+    # an unsure card is looked at again with its outline grown by this much (mm): the
+    # zone path finds a card's sides ~0.5 mm inside its rim (measured on real photos)
+    grow_mm: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,54 @@ class ZoneReading:
 
     cards: CardDetections
     occupancy: Occupancy
+
+
+def _kind(reading: CardReading) -> str | None:
+    """What a look is sure of: a card, a back, or nothing."""
+    if reading.label is not None:
+        return str(reading.label)
+    return "back" if reading.face_down else None
+
+
+def pool_looks(looks: Sequence[CardReading]) -> CardReading:
+    """One card lying still at one place, read in several frames (sensor noise, light and
+    a neighbour's shadow differ a little each time): its reading.
+
+    A card is read when some look was sure of it, no look was sure of anything else
+    (another card, a back), and it was the best class of at least half of the looks;
+    otherwise it stays unsure. A card the model is sure of only now and then (its
+    confidence hovers about the threshold) is read; one the looks disagree on never is.
+
+    >>> from engine.cards import Card
+    >>> unsure, sure = CardReading.unsure("AS", 0.9), CardReading(Card.parse("AS"), 0.96, best="AS")
+    >>> pool_looks([unsure, sure, unsure]).label
+    Card.parse('AS')
+    >>> pool_looks([unsure, sure, CardReading(Card.parse("4S"), 0.97, best="4S")]).label is None
+    True
+    >>> pool_looks([CardReading.unsure("4S", 0.6), sure, CardReading.unsure("4S", 0.7)]).label is None
+    True
+    """
+    if not looks:
+        return CardReading.unsure()
+    kinds = {k for k in map(_kind, looks) if k is not None}
+    if len(kinds) != 1:
+        latest = looks[-1]
+        if not kinds:
+            return latest
+        return CardReading.unsure(latest.best, max(r.confidence for r in looks))
+    kind = kinds.pop()
+    sure = max((r for r in looks if _kind(r) == kind), key=lambda r: r.confidence)
+    if sure.label is not None and 2 * sum(r.best == kind for r in looks) < len(looks):
+        return CardReading.unsure(sure.best, sure.confidence)
+    return sure
+
+
+@dataclass
+class _Place:
+    """A card found at one place of a zone, and its looks so far."""
+
+    centre_mm: npt.NDArray[np.float64]
+    looks: list[CardReading]
 
 
 class CardReader:
@@ -68,6 +124,7 @@ class CardReader:
         self.known = tuple(known)
         self._watches: dict[str, ZoneWatch] = {}
         self._last_read: dict[str, tuple[tuple[npt.NDArray[np.float64], ...], CardDetections]] = {}
+        self._places: dict[str, list[_Place]] = {}
 
     def read_zone(self, crop_bgr: BgrImage, crop_to_table: npt.ArrayLike, zone: str,
                   polygon_mm: npt.ArrayLike, token_centres_mm: Iterable[tuple[float, float]] = ()
@@ -87,14 +144,89 @@ class CardReader:
         look = watch.look(crop_bgr, crop_to_table, tuple(token_centres_mm))
         last = self._last_read.get(zone)
         if last is not None and last[0] is look.cards_px:
-            return ZoneReading(last[1], look.occupancy)
+            # nothing moved: the same cards, not read again unless one is still unsure
+            read = self._read_again(zone, crop_bgr, last[1], crop_to_table)
+            self._last_read[zone] = (look.cards_px, read)
+            return ZoneReading(read, look.occupancy)
         h, w = crop_bgr.shape[:2]
         quads = np.array(look.cards_px, np.float32).reshape(-1, 4, 2)
         cut = np.any((quads < 0) | (quads > np.array([w - 1, h - 1], np.float32)), axis=(1, 2))
         found = CardDetections(quad_xy=quads, cut=cut) if len(quads) else CardDetections.empty()
-        read = self.read_quads(crop_bgr, found, crop_to_table) if len(found) else found
+        read, looks = self._classify(crop_bgr, found, crop_to_table) if len(found) else (found, {})
+        extra = self._grown_looks(crop_bgr, read, [i for i, r in looks.items() if _kind(r) is None], crop_to_table)
+        read = self._pool(zone, read, looks, crop_to_table, extra)
         self._last_read[zone] = (look.cards_px, read)
         return ZoneReading(read, look.occupancy)
+
+    def _read_again(self, zone: str, crop_bgr: BgrImage, read: CardDetections,
+                    crop_to_table: npt.ArrayLike) -> CardDetections:
+        """A still zone: read once more the cards not yet read sure (each up to
+        ``looks_per_card`` times), and pool their looks."""
+        places = self._places.get(zone, [])
+        centres = _centres_mm(read, crop_to_table)
+        todo = [i for i in range(len(read))
+                if read.label[i] is None and not read.cut[i] and not read.face_down[i]
+                and any(np.linalg.norm(p.centre_mm - centres[i]) < self.config.same_place_mm
+                        and 0 < len(p.looks) < self.config.looks_per_card for p in places)]
+        if not todo:
+            return read
+        again, looks = self._classify(crop_bgr, read[np.asarray(todo, np.int64)], crop_to_table)
+        extra = self._grown_looks(crop_bgr, again, list(looks), crop_to_table)
+        labels, conf, down = read.label.copy(), read.confidence.copy(), read.face_down.copy()
+        quad_xy = read.quad_xy.copy()
+        for k, i in enumerate(todo):
+            if k not in looks:
+                continue
+            pooled = self._remember(zone, centres[i], [looks[k], *extra.get(k, [])])
+            labels[i], conf[i], down[i] = pooled.label, pooled.confidence, pooled.face_down
+            quad_xy[i] = again.quad_xy[k]
+        out = dataclasses.replace(read, quad_xy=quad_xy, label=labels, confidence=conf, face_down=down,
+                                  over_shoe=np.zeros(len(read), bool))
+        return flag_over_shoe(out, self.known, self.config.decks)
+
+    def _grown_looks(self, crop_bgr: BgrImage, read: CardDetections, unsure: list[int],
+                     crop_to_table: npt.ArrayLike) -> dict[int, list[CardReading]]:
+        """Another look at each unsure card, its outline grown by ``grow_mm`` on every side:
+        a side found a little inside the card (a rounded corner, a soft rim) trims its
+        index, and the model was trained on whole cards."""
+        if not unsure or self.config.grow_mm <= 0:
+            return {}
+        to_table = np.asarray(crop_to_table, np.float64)
+        grown = np.array([_grown_quad(read.quad_xy[i], to_table, self.config.grow_mm) for i in unsure], np.float32)
+        _, looks = self._classify(crop_bgr, CardDetections(quad_xy=grown), to_table)
+        return {i: [looks[k]] for k, i in enumerate(unsure) if k in looks}
+
+    def _pool(self, zone: str, read: CardDetections, looks: dict[int, CardReading],
+              crop_to_table: npt.ArrayLike, extra: dict[int, list[CardReading]] | None = None) -> CardDetections:
+        """Add this frame's looks to each card's place (a card no longer found is
+        forgotten) and give each card its pooled reading."""
+        centres = _centres_mm(read, crop_to_table)
+        places = self._places.get(zone, [])
+        kept: list[_Place] = []
+        labels, conf, down = read.label.copy(), read.confidence.copy(), read.face_down.copy()
+        for i in range(len(read)):
+            if i not in looks:
+                continue
+            place = next((p for p in places if p not in kept
+                          and np.linalg.norm(p.centre_mm - centres[i]) < self.config.same_place_mm), None)
+            if place is None:
+                place = _Place(centres[i], [])
+            place.looks = [*place.looks, looks[i], *(extra or {}).get(i, [])][-self.config.looks_per_card:]
+            place.centre_mm = centres[i]
+            kept.append(place)
+            pooled = pool_looks(place.looks)
+            labels[i], conf[i], down[i] = pooled.label, pooled.confidence, pooled.face_down
+        self._places[zone] = kept
+        out = dataclasses.replace(read, label=labels, confidence=conf, face_down=down,
+                                  over_shoe=np.zeros(len(read), bool))
+        return flag_over_shoe(out, self.known, self.config.decks)
+
+    def _remember(self, zone: str, centre_mm: npt.NDArray[np.float64], new: list[CardReading]) -> CardReading:
+        for place in self._places.get(zone, []):
+            if np.linalg.norm(place.centre_mm - centre_mm) < self.config.same_place_mm:
+                place.looks = [*place.looks, *new][-self.config.looks_per_card:]
+                return pool_looks(place.looks)
+        return pool_looks(new)
 
     def read_frame(self, frame_bgr: BgrImage, image_to_table: npt.ArrayLike | None = None
                    ) -> CardDetections:
@@ -111,16 +243,23 @@ class CardReader:
                    image_to_table: npt.ArrayLike | None = None) -> CardDetections:
         """Classify the cards at given quads (cut ones, and with a homography the ones
         that are not card-sized, stay unread)."""
+        read, _ = self._classify(frame_bgr, found, image_to_table)
+        return flag_over_shoe(read, self.known, self.config.decks)
+
+    def _classify(self, frame_bgr: BgrImage, found: CardDetections, image_to_table: npt.ArrayLike | None
+                  ) -> tuple[CardDetections, dict[int, CardReading]]:
+        """The cards read (before the shoe check) and the reading of each card that was
+        read (by index: cut cards, and with a homography those not card-sized, are not)."""
         todo = np.flatnonzero(~found.cut)
         if todo.size == 0:
-            return found
+            return found, {}
         sure_sides = image_to_table is not None
         if sure_sides:
             found, card_sized = _orient_on_table(found, np.asarray(image_to_table, np.float64),
                                                  self.config.size_tolerance)
             todo = todo[card_sized[todo]]
             if todo.size == 0:
-                return flag_over_shoe(found, self.known, self.config.decks)
+                return found, {}
         quads = found.quad_xy[todo]
         first = self.classifier.classify(list(rectify_cards(frame_bgr, quads)))
         # a card whose long sides are uncertain (a slanted view) and that was not read
@@ -137,6 +276,7 @@ class CardReader:
         conf = found.confidence.copy()
         down = found.face_down.copy()
         second = dict(zip(again, turned))
+        looks: dict[int, CardReading] = {}
         for k, index in enumerate(todo):
             reading = first[k]
             if k in second:
@@ -149,8 +289,8 @@ class CardReader:
             labels[index] = reading.label
             conf[index] = reading.confidence
             down[index] = reading.face_down
-        read = dataclasses.replace(found, quad_xy=quad_xy, label=labels, confidence=conf, face_down=down)
-        return flag_over_shoe(read, self.known, self.config.decks)
+            looks[int(index)] = reading
+        return dataclasses.replace(found, quad_xy=quad_xy, label=labels, confidence=conf, face_down=down), looks
 
     def read_single(self, image_bgr: BgrImage) -> CardDetections:
         """One card filling the image (a crop): no detection, the whole image is the card."""
@@ -174,6 +314,26 @@ def _orient_on_table(found: CardDetections, image_to_table: npt.NDArray[np.float
             quads[i] = quad[[1, 2, 3, 0]]
         sized[i] = card_sized_mm(mm, tolerance)
     return dataclasses.replace(found, quad_xy=quads), sized
+
+
+def _grown_quad(quad: npt.NDArray[np.float32], crop_to_table: npt.NDArray[np.float64], mm: float
+                ) -> npt.NDArray[np.float64]:
+    """A card's corners moved ``mm`` outward along both of its sides (on the table)."""
+    on_table = cv2.perspectiveTransform(quad.reshape(1, 4, 2).astype(np.float64), crop_to_table)[0]
+    out = on_table.copy()
+    for k in range(4):
+        for j in ((k + 1) % 4, (k + 3) % 4):
+            d = on_table[k] - on_table[j]
+            out[k] += mm * d / max(float(np.linalg.norm(d)), 1e-9)
+    back = cv2.perspectiveTransform(out.reshape(1, 4, 2), np.linalg.inv(crop_to_table))[0]
+    return np.asarray(back, np.float64)
+
+
+def _centres_mm(found: CardDetections, crop_to_table: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    if not len(found):
+        return np.zeros((0, 2))
+    pts = found.center_xy.reshape(1, -1, 2).astype(np.float64)
+    return np.asarray(cv2.perspectiveTransform(pts, np.asarray(crop_to_table, np.float64))[0], np.float64)
 
 
 def read_stream(source: FrameSource, reader: CardReader) -> Iterator[tuple[Frame, CardDetections]]:

@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 
 from calibration.layout import ZONE_PLAY, default_layout
-from vision.classify import FakeClassifier
+from engine.cards import Card
+from vision.classify import CardReading, FakeClassifier
 from vision.geometry import quad_iou
 from vision.occupancy import ZoneWatch
-from vision.pipeline import CardReader
+from vision.pipeline import CardReader, ReaderConfig
 from vision.synthetic import HandPlacement, render_table_scene, scene_condition
 from vision.synthetic.cards import cut_out
 from vision.synthetic.single import single_card_scene
@@ -77,10 +78,51 @@ def test_given_a_hand_over_the_zone_then_it_is_unexplained_and_its_moving_is_no_
 def test_given_a_reader_then_a_zone_is_read_and_a_still_zone_is_not_read_again() -> None:
     shot = single_card_scene(_card_face(), "plain", 70.0, np.random.default_rng(2), size_wh=SIZE,  # type: ignore[arg-type]
                              empty_frames=3)
-    classifier = FakeClassifier()
+    classifier = FakeClassifier(lambda _img, _i: CardReading(Card.parse("7H"), 0.99, best="7H"))
     reader = CardReader(classifier)
     for frame in (*shot.empty_bgr, shot.scene.frame_bgr, shot.scene.frame_bgr):
         crop, to_table, _ = _crop(frame, shot.scene.table_to_px)
         reading = reader.read_zone(crop, to_table, ZONE_PLAY, ZONE)
     assert len(reading.cards) == 1 and reading.occupancy.still and reading.occupancy.occupied
-    assert classifier.cards_seen == 1  # read once, when it came; not again while nothing moved
+    assert classifier.cards_seen == 1  # read sure once, when it came; not again while nothing moved
+
+
+def _reader_seeing(answers: list[CardReading]) -> tuple[CardReader, FakeClassifier]:
+    """A reader whose classifier gives ``answers`` one after another (then the last again)."""
+    calls = iter(answers)
+    last = [answers[-1]]
+
+    def answer(_img: np.ndarray, _i: int) -> CardReading:
+        last[0] = next(calls, last[0])
+        return last[0]
+
+    classifier = FakeClassifier(answer)
+    return CardReader(classifier), classifier
+
+
+@pytest.mark.parametrize(("answers", "expected"), [
+    # the model's confidence hovers about its threshold: the still card is read again and read
+    ([CardReading.unsure("AS", 0.9), CardReading(Card.parse("AS"), 0.96, best="AS")], ["AS"]),
+    # never sure: read again in every still frame (up to looks_per_card), never a card
+    ([CardReading.unsure("none", 0.3)] * 6, []),
+    # mostly another card's best class: one sure look is not enough
+    ([CardReading.unsure("4S", 0.7), CardReading.unsure("4S", 0.6), CardReading.unsure("4S", 0.7),
+      CardReading(Card.parse("AS"), 0.95, best="AS"), CardReading.unsure("4S", 0.7), CardReading.unsure("4S", 0.8)],
+     []),
+])
+def test_given_a_card_lying_still_and_unsure_then_it_is_read_again_and_the_looks_pooled(
+        answers: list[CardReading], expected: list[str]) -> None:
+    shot = single_card_scene(_card_face(), "bw_kit", 60.0, np.random.default_rng(5), size_wh=SIZE,  # type: ignore[arg-type]
+                             empty_frames=3)
+    reader, classifier = _reader_seeing(answers)
+    for frame in shot.empty_bgr:
+        crop, to_table, _ = _crop(frame, shot.scene.table_to_px)
+        reader.read_zone(crop, to_table, ZONE_PLAY, ZONE)
+    crop, to_table, _ = _crop(shot.scene.frame_bgr, shot.scene.table_to_px)
+    for _ in range(6):
+        reading = reader.read_zone(crop, to_table, ZONE_PLAY, ZONE)
+    assert len(reading.cards) == 1
+    assert [str(c) for c in reading.cards.read_cards()] == expected
+    # a sure card is not read again; an unsure one (and its outline grown a little) at most
+    # looks_per_card times
+    assert classifier.cards_seen == (len(answers) if expected else ReaderConfig().looks_per_card)

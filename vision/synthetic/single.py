@@ -59,6 +59,9 @@ class ZoneCardsShot:
     tilt_deg: float
     arrangement: str
     empty_bgr: tuple[npt.NDArray[np.uint8], ...] = ()
+    # the frames with the cards lying there (the first is scene.frame_bgr): the same view
+    # and light, other sensor noise
+    card_bgr: tuple[npt.NDArray[np.uint8], ...] = ()
 
 
 def card_corners_mm(centre_mm: tuple[float, float], angle_deg: float) -> FloatArray:
@@ -157,9 +160,11 @@ def _arrange(n_cards: int, arrangement: str, lo: FloatArray, hi: FloatArray,
 
 def zone_cards_scene(faces: tuple[CardFace, ...], condition: str, tilt_deg: float, rng: np.random.Generator,
                      arrangement: str = "anywhere", layout: TableLayout | None = None,
-                     size_wh: tuple[int, int] = (1920, 1080), empty_frames: int = 0) -> ZoneCardsShot:
+                     size_wh: tuple[int, int] = (1920, 1080), empty_frames: int = 0,
+                     card_frames: int = 1) -> ZoneCardsShot:
     """``faces`` laid in the play zone as ``arrangement`` says (:data:`ARRANGEMENTS`),
-    under ``condition``, seen at ``tilt_deg``; and ``empty_frames`` frames of the empty zone.
+    under ``condition``, seen at ``tilt_deg``; ``empty_frames`` frames of the empty zone
+    before, and ``card_frames`` frames in all with the cards lying there.
 
     >>> from vision.synthetic.cards import cut_out
     >>> face = cut_out(np.full((352, 228, 3), 235, np.uint8))
@@ -183,5 +188,8 @@ def zone_cards_scene(faces: tuple[CardFace, ...], condition: str, tilt_deg: floa
     scene = render_table_scene(layout, view, cards=cards, lighting=light, rng=rng, table=table, kit_print=kit)
     empty = tuple(render_table_scene(layout, view, lighting=light, rng=rng, table=table, kit_print=kit).frame_bgr
                   for _ in range(empty_frames))
+    more = tuple(render_table_scene(layout, view, cards=cards, lighting=light, rng=rng, table=table,
+                                    kit_print=kit).frame_bgr for _ in range(card_frames - 1))
     quads = np.array([view.to_px(card_corners_mm(pos, ang)) for pos, ang in laid], np.float64).reshape(-1, 4, 2)
-    return ZoneCardsShot(scene, quads, tuple(faces), condition, tilt_deg, arrangement, empty)
+    return ZoneCardsShot(scene, quads, tuple(faces), condition, tilt_deg, arrangement, empty,
+                         (scene.frame_bgr, *more))
