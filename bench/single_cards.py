@@ -2,22 +2,31 @@
 
 Not a test and not training: the figure of issue 7 ("each real card alone in the play
 zone, under 6 light conditions, is found in at least 99 % of frames"). For every card
-and condition (plain, lamp gradient, warm, cold, dim, black-and-white kit; tilt drawn
-from 30-90 degrees; the card anywhere in the zone, often against its border, now and
-then laid across) the printed mat is rendered at 1920x1080 with
-:func:`vision.synthetic.single.single_card_scene`: first ``--empty`` frames of the empty
-zone (as the dealer sees it before a card is laid), then ``--card-frames`` frames with
-the card. Each frame's play-zone crop goes through ``CardReader.read_zone`` (what the
-live observer calls). Counts per condition: frames in which the card was found (IoU >=
-0.8 with the truth), readings right / wrong (a sure wrong card) / unsure, extra
-rectangles (no card there), and milliseconds per frame (look + read).
+and condition (plain, lamp gradient, warm, cold, dim, black-and-white kit) the printed
+mat is rendered at 1920x1080 by :func:`vision.synthetic.single.zone_cards_scene`: first
+``--empty`` frames of the empty zone (as the dealer sees it before a card is laid),
+then ``--card-frames`` frames with the card (other sensor noise each). Each frame's
+play-zone crop goes through ``CardReader.read_zone`` (what the live observer calls).
+
+``--arrangement``: ``anywhere`` (one card anywhere in the zone, often against its border,
+now and then laid across), ``border`` (a side 0-4 mm inside the zone's printed border or
+up to 8 mm over it), ``pair`` (each card with the next one, side by side a finger's
+width, 10-20 mm, apart). ``--tilt LO,HI`` draws the camera's tilt from a range; ``--tilt
+30,45,90`` (three or more values) takes them in turn.
+
+Counts per condition: card-frames in which the card was found (IoU >= 0.8 with the
+truth), readings right / wrong (a sure wrong card) / unsure, extra rectangles (no card
+there), and per read_zone call the wall-clock milliseconds and the processor
+milliseconds of this process (on a shared machine the wall clock counts other jobs).
+With ``-v`` each miss, unsure or wrong reading is printed with ``--only C,K,N``, which
+renders and reads that scene alone again (with ``--save DIR``: drawn into a picture).
 
 Cards: the 52 real photographed cards (their own photo light, cut out) and, as a held-out
 check that nothing is tuned to those photos, designs never used for training or tuning
 (models/MODEL_CARD.md test designs: gnome ``bellot``, KDE ``penguins`` by default;
 rendered into ``cache/cards`` when missing).
 
-Run: ``python3 bench/single_cards.py [--quick] [--designs real,gnome-bellot] [--empty 2]``.
+Run: ``python3 bench/single_cards.py [--quick] [--designs real,gnome-bellot] [--arrangement pair] [-v]``.
 """
 
 from __future__ import annotations
@@ -52,15 +61,17 @@ class Tally:
     unsure: int = 0
     extra: int = 0
     ms: list[float] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)  # processor time of this process (all its threads)
     missed: list[str] = field(default_factory=list)
 
     def line(self, name: str) -> str:
         pct = 100.0 * self.found / max(self.frames, 1)
         ms = float(np.median(self.ms)) if self.ms else 0.0
         worst = float(np.max(self.ms)) if self.ms else 0.0
+        cpu = float(np.median(self.cpu_ms)) if self.cpu_ms else 0.0
         return (f"{name:<8} {self.frames:5d} frames  found {self.found:5d} ({pct:5.1f} %)  right {self.right:5d}  "
                 f"wrong {self.wrong:3d}  unsure {self.unsure:4d}  extra {self.extra:3d}  "
-                f"ms/frame median {ms:5.1f} max {worst:6.1f}")
+                f"ms/read median {ms:5.1f} max {worst:6.1f}  cpu ms median {cpu:5.1f}")
 
 
 def design_faces(name: str) -> list[CardFace]:
@@ -113,7 +124,8 @@ def run_design(faces: Sequence[CardFace], classifier: Classifier, conditions: Se
                 drawn = float(rng.uniform(tilts[0], tilts[-1]))
                 tilt = drawn if len(tilts) == 2 else float(tilts[(fi + k) % len(tilts)])
                 laid = tuple(faces[(fi + j) % len(faces)] for j in range(n_cards))
-                shot = zone_cards_scene(laid, condition, tilt, rng, arrangement, layout, size, empty_frames=empty)
+                shot = zone_cards_scene(laid, condition, tilt, rng, arrangement, layout, size, empty_frames=empty,
+                                        card_frames=card_frames)
                 reader = CardReader(classifier)
                 box = crop_box(zone, shot.scene.table_to_px, size)
                 if box is None:
@@ -122,11 +134,12 @@ def run_design(faces: Sequence[CardFace], classifier: Classifier, conditions: Se
                 to_table = np.linalg.inv(shot.scene.table_to_px) @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1]])
                 for frame in shot.empty_bgr:
                     reader.read_zone(np.ascontiguousarray(frame[y0:y1, x0:x1]), to_table, ZONE_PLAY, zone)
-                for _k in range(card_frames):
-                    crop = np.ascontiguousarray(shot.scene.frame_bgr[y0:y1, x0:x1])
-                    start = time.perf_counter()
+                for frame in shot.card_bgr:
+                    crop = np.ascontiguousarray(frame[y0:y1, x0:x1])
+                    start, cpu = time.perf_counter(), time.process_time()
                     reading = reader.read_zone(crop, to_table, ZONE_PLAY, zone)
                     tally.ms.append(1000.0 * (time.perf_counter() - start))
+                    tally.cpu_ms.append(1000.0 * (time.process_time() - cpu))
                     matched: set[int] = set()
                     bad = False
                     for card_face, quad in zip(laid, shot.quads_px, strict=True):
@@ -173,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conditions", default=",".join(LIGHT_CONDITIONS))
     parser.add_argument("--per-card", type=int, default=1, help="scenes per card and condition")
     parser.add_argument("--empty", type=int, default=3, help="empty-zone frames before the card (0: first sight)")
-    parser.add_argument("--card-frames", type=int, default=1, help="frames of the card lying there")
+    parser.add_argument("--card-frames", type=int, default=1,
+                        help="frames of the card lying there (other sensor noise each; each frame counts)")
     parser.add_argument("--tilt", default="30,90",
                         help="tilt in degrees: a range LO,HI drawn from, or 3+ values (or one) taken in turn")
     parser.add_argument("--arrangement", default="anywhere", choices=ARRANGEMENTS,
@@ -218,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
             for key in ("frames", "found", "right", "wrong", "unsure", "extra"):
                 setattr(total, key, getattr(total, key) + getattr(tally, key))
             total.ms += tally.ms
+            total.cpu_ms += tally.cpu_ms
         print("  " + total.line("all"))
     return 0
 
