@@ -127,3 +127,36 @@ def test_given_a_frame_of_the_mat_then_eleusis_read_says_the_zone_of_each_card(
     assert first["mat"] is True and second["mat"] is False
     assert sorted((c["card"], c["zone"]) for c in first["cards"]) == [("9S", "play"), ("KD", "play")]
     assert all(Card.parse(c["card"]) for c in first["cards"])
+
+
+@pytest.mark.parametrize("gap_mm", [3.0, 5.0, 7.0])
+def test_given_a_card_a_few_mm_below_the_zone_border_then_its_outline_is_the_card_not_the_border(
+        faces: dict[str, CardFace], gap_mm: float) -> None:
+    # the strip of print between the card and the zone's border line, joined to the card by
+    # its shadow, once made the card's outline end on the border line (QH read at 0.67)
+    from vision.occupancy import ZoneWatch
+    from vision.synthetic import CardPlacement, PinholeView, render_table_scene, scene_condition
+    from vision.synthetic.single import card_corners_mm
+    from vision.geometry import CARD_H_MM
+
+    rng = np.random.default_rng(int(gap_mm))
+    light, kit = scene_condition("warm", rng)
+    view = PinholeView(tilt_deg=70.0, distance_mm=300.0, target_mm=(132.0, 95.0), size_wh=SIZE)
+    top = float(ZONE[:, 1].min())
+    centre = (170.0, top + gap_mm + CARD_H_MM / 2)
+    face = faces["QH"]
+    card = CardPlacement("QH", centre, 1.5, face.image_bgr, face.alpha)
+    frames = [render_table_scene(LAYOUT, view, lighting=light, rng=rng, table="oak", kit_print=kit).frame_bgr
+              for _ in range(3)]
+    scene = render_table_scene(LAYOUT, view, cards=(card,), lighting=light, rng=rng, table="oak", kit_print=kit)
+    watch = ZoneWatch(ZONE)
+    x0, y0, x1, y1 = crop_box(ZONE, scene.table_to_px, SIZE)  # type: ignore[misc]
+    to_table = np.linalg.inv(scene.table_to_px) @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1]])
+    for frame in (*frames, scene.frame_bgr):
+        look = watch.look(np.ascontiguousarray(frame[y0:y1, x0:x1]), to_table)
+    assert len(look.cards_px) == 1
+    found_mm = cv2.perspectiveTransform(look.cards_px[0].reshape(1, 4, 2), to_table)[0]
+    sides = np.linalg.norm(found_mm - np.roll(found_mm, -1, axis=0), axis=1)
+    assert abs(max(sides) - CARD_H_MM) < 2.0, f"sides {np.round(sides, 1)} mm"
+    truth = card_corners_mm(centre, 1.5)
+    assert quad_iou(found_mm.astype(np.float32), truth.astype(np.float32)) > 0.92
