@@ -423,10 +423,9 @@ def find_cards(view: RectifiedZone, empty_log: FloatImage | None = None, where: 
             candidates.extend(_fits_from_mask(opened, config, s))
             if inner is not None:
                 candidates.extend(_fits_from_mask(opened & inner, config, s, zone))
-    for k in range(1, n_labels):
-        area = stats[k, cv2.CC_STAT_AREA]
-        if area < 0.35 * cw * ch or area > 1.3 * cw * ch:
-            continue
+    areas = stats[:, cv2.CC_STAT_AREA]
+    card_sized = np.flatnonzero((areas >= 0.35 * cw * ch) & (areas <= 1.3 * cw * ch))
+    for k in card_sized[card_sized > 0]:  # label 0 is the edges
         x, y, w, h = (int(v) for v in stats[k, :4])
         blob = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
         # a card's region reaches its rim less the edge's width: grow it back
