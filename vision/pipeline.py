@@ -106,7 +106,7 @@ def pool_looks(looks: Sequence[CardReading]) -> CardReading:
     return sure
 
 
-@dataclass
+@dataclass(eq=False)  # one place is itself only (its centre is an array)
 class _Place:
     """A card found at one place of a zone, and its looks so far."""
 

@@ -160,3 +160,21 @@ def test_given_a_card_a_few_mm_below_the_zone_border_then_its_outline_is_the_car
     assert abs(max(sides) - CARD_H_MM) < 2.0, f"sides {np.round(sides, 1)} mm"
     truth = card_corners_mm(centre, 1.5)
     assert quad_iou(found_mm.astype(np.float32), truth.astype(np.float32)) > 0.92
+
+
+def test_given_two_cards_looked_at_again_after_a_change_elsewhere_then_each_keeps_its_reading(
+        faces: dict[str, CardFace], classifier: OnnxClassifier) -> None:
+    # a fresh look (something moved in the zone) matches each card to its place by its centre
+    shot = zone_cards_scene((faces["7D"], faces["KS"]), "plain", 60.0, np.random.default_rng(51), "pair",
+                            LAYOUT, SIZE, empty_frames=3, card_frames=2)
+    reader = CardReader(classifier)
+    x0, y0, x1, y1 = crop_box(ZONE, shot.scene.table_to_px, SIZE)  # type: ignore[misc]
+    to_table = np.linalg.inv(shot.scene.table_to_px) @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1]])
+    crops = [np.ascontiguousarray(f[y0:y1, x0:x1]) for f in (*shot.empty_bgr, *shot.card_bgr)]
+    moved = crops[-1].copy()
+    far = shot.scene.table_to_px @ np.array([250.0, 140.0, 1.0])
+    cv2.circle(moved, (int(far[0] / far[2]) - x0, int(far[1] / far[2]) - y0), 12, (30, 30, 30), -1)
+    for crop in (*crops, moved):
+        reading = reader.read_zone(crop, to_table, ZONE_PLAY, ZONE)
+    assert not reading.occupancy.still
+    assert sorted(str(c) for c in reading.cards.read_cards()) == ["7D", "KS"]
