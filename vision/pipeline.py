@@ -53,8 +53,9 @@ class ReaderConfig:
     looks_per_card: int = 8
     # a card is the same card at the same place when its centre moved less than this (mm)
     same_place_mm: float = 6.0
-    # an unsure card is looked at again with its outline grown by this much (mm): the
-    # zone path finds a card's sides ~0.5 mm inside its rim (measured on real photos)
+    # an unsure card is looked at again with its outline grown by this much (mm): a side
+    # found a little inside the rim trims the index (on average 0.5 mm on the real
+    # photos, ~0 on rendered decks; single sides up to 1.5 mm)
     grow_mm: float = 1.0
 
 
