@@ -17,7 +17,6 @@ reading never becomes a card.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import Card
-from vision.errors import ModelLoadError, VisionError
+from vision.errors import ModelLoadError, VisionError, load_json_file
 from vision.preprocess import RECT_H, RECT_W, preprocess
 
 __all__ = [
@@ -89,16 +88,7 @@ class ClassifierMeta:
 
     @classmethod
     def load(cls, path: str | Path) -> ClassifierMeta:
-        where = str(path)
-        try:
-            raw = json.loads(Path(path).read_text(encoding="utf-8-sig"))
-        except OSError as exc:
-            raise ModelLoadError(f"{where!r}: cannot read the model metadata ({exc.strerror})") from exc
-        except json.JSONDecodeError as exc:
-            raise ModelLoadError(f"{where!r}: not JSON (line {exc.lineno}: {exc.msg})") from exc
-        except UnicodeDecodeError as exc:
-            raise ModelLoadError(f"{where!r}: not UTF-8 text (byte {exc.start}): not model metadata") from None
-        return cls.from_dict(raw, where)
+        return cls.from_dict(load_json_file(path, "model metadata", "model metadata"), str(path))
 
     @classmethod
     def from_dict(cls, raw: Any, where: str = "metadata") -> ClassifierMeta:

@@ -35,7 +35,7 @@ import numpy.typing as npt
 from engine.cards import Card, all_kinds
 from vision.classify import BACK, CardReading, OnnxClassifier
 from vision.deck_templates import TemplateBank, grey_of_feeds
-from vision.errors import ModelLoadError, VisionError
+from vision.errors import ModelLoadError, VisionError, load_json_file
 from vision.preprocess import RECT_H, RECT_W, preprocess
 
 __all__ = [
@@ -204,12 +204,7 @@ class DeckProfile:
     @classmethod
     def load(cls, path: str | Path) -> DeckProfile:
         where = str(path)
-        try:
-            raw = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ModelLoadError(f"{where!r}: cannot read the deck profile ({exc.strerror})") from exc
-        except json.JSONDecodeError as exc:
-            raise ModelLoadError(f"{where!r}: not JSON (line {exc.lineno}: {exc.msg})") from exc
+        raw = load_json_file(path, "deck profile", "a deck profile")
         if not isinstance(raw, dict) or raw.get("format") != FORMAT:
             raise ModelLoadError(f"{where!r}: not a deck profile (no \"format\": \"{FORMAT}\"); "
                                  "make one with `eleusis calibrate deck`")

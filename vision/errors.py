@@ -7,6 +7,10 @@ Bad input (a file, an array of the wrong shape, a broken model file) raises a
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 __all__ = [
     "CameraError",
     "CameraLost",
@@ -15,6 +19,7 @@ __all__ = [
     "ImageReadError",
     "ModelLoadError",
     "VisionError",
+    "load_json_file",
 ]
 
 
@@ -54,3 +59,19 @@ class CameraLost(CameraError):
         self.frames_read = frames_read
         more = f": {detail}" if detail else ""
         super().__init__(f"{source} lost after {frames_read} frames{more}")
+
+
+def load_json_file(path: str | Path, what: str, not_what: str) -> Any:
+    """The JSON in ``path`` (UTF-8, a byte-order mark allowed): the one reader of the model
+    metadata and the deck profiles. A file that cannot be read, is not UTF-8 or is not JSON
+    raises :class:`ModelLoadError` naming it (``what``: "model metadata"; ``not_what``:
+    what a file that is not UTF-8 is not, "model metadata" or "a deck profile")."""
+    where = repr(str(path))
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8-sig"))
+    except OSError as exc:
+        raise ModelLoadError(f"{where}: cannot read the {what} ({exc.strerror})") from exc
+    except json.JSONDecodeError as exc:
+        raise ModelLoadError(f"{where}: not JSON (line {exc.lineno}: {exc.msg})") from exc
+    except UnicodeDecodeError as exc:
+        raise ModelLoadError(f"{where}: not UTF-8 text (byte {exc.start}): not {not_what}") from None
