@@ -125,7 +125,8 @@ def _paste(canvas: Image.Image, glyph: Image.Image, cx: float, cy: float, turn: 
 
 def _inks(rng: np.random.Generator) -> dict[Suit, tuple[int, int, int]]:
     """RGB ink per suit: usual red/black, dark red, four colours, or everything dark."""
-    black = tuple(int(v) for v in rng.integers(0, 50, 3))
+    b = rng.integers(0, 50, 3)
+    black = (int(b[0]), int(b[1]), int(b[2]))
     r = rng.random()
     if r < 0.55:
         red = (int(rng.integers(170, 240)), int(rng.integers(0, 50)), int(rng.integers(0, 60)))
@@ -141,7 +142,7 @@ def _inks(rng: np.random.Generator) -> dict[Suit, tuple[int, int, int]]:
     if rng.random() < 0.1:  # dark blue instead of black
         blue = (int(rng.integers(0, 40)), int(rng.integers(20, 60)), int(rng.integers(90, 160)))
         inks[Suit.SPADES] = inks[Suit.CLUBS] = blue
-    return inks  # type: ignore[return-value]
+    return inks
 
 
 def _court_picture(rng: np.random.Generator, canvas: Image.Image, box: tuple[int, int, int, int],
