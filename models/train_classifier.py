@@ -197,7 +197,7 @@ def train(model: nn.Module, feeds: FeedArrays, steps: int, batch: int, lr: float
 
 def export_onnx(model: nn.Module, path: Path, feeds: FeedArrays) -> float:
     """Write the ONNX file; return the largest |onnxruntime - torch| logit difference."""
-    import onnxruntime as ort  # type: ignore[import-untyped]
+    import onnxruntime as ort
 
     model.eval()
     idx = np.arange(min(16, len(feeds.labels)))

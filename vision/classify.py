@@ -231,7 +231,7 @@ class OnnxClassifier:
         self.meta = ClassifierMeta.load(meta_path if meta_path else default_meta)
         if not self.model_path.is_file():
             raise ModelLoadError(f"{str(self.model_path)!r}: no model file (run models/build_models.sh)")
-        import onnxruntime as ort  # type: ignore[import-untyped]  # only reading needs it
+        import onnxruntime as ort  # only reading needs it (untyped: see pyproject's mypy overrides)
 
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
