@@ -7,7 +7,10 @@
     box is turned into a "rectified card" whose top-left corner box shows that index (the
     rest of the crop is whatever lies there: often other cards); of the two turns the box's
     shape allows, the one whose best card class is more likely is kept;
-(d) milliseconds per card (preprocess + onnxruntime, batched and single).
+(d) milliseconds per card (preprocess + onnxruntime, batched and single);
+(e) with ``--made-up N``: N plain samples from 4 fresh made-up decks per court-letter set
+    (``models/procedural_deck.py``: random fonts, jumbo or tiny indices, dark inks, random court
+    pictures): a stand-in for novelty art, never used to choose anything.
 
 A reading is *right* or *wrong* when its calibrated confidence reaches the accept threshold,
 *unsure* otherwise. Run: ``python -m models.evaluate [--json out.json]``.
@@ -41,14 +44,14 @@ class Reader:
     class the accept rule refuses gets its probability scaled under the threshold, one it
     accepts (e.g. by a second opinion) is lifted to it, so ``summarise`` counts as run time does."""
 
-    def __init__(self, model_dir: Path) -> None:
+    def __init__(self, model_dir: Path, rule: str = "live") -> None:
         from vision.classify import OnnxClassifier
 
-        self.model = OnnxClassifier(model_dir / "card_classifier.onnx", model_dir / "card_classifier.json")
+        self.model = OnnxClassifier(model_dir / "card_classifier.onnx", model_dir / "card_classifier.json", rule=rule)
         self.meta = json.loads((model_dir / "card_classifier.json").read_text())
         self.classes: list[str] = self.meta["classes"]
         self.temperature = float(self.meta["temperature"])
-        self.threshold = float(self.meta["accept_threshold"])
+        self.threshold = float(self.model.meta.accept_threshold)
 
     def probs_of_feeds(self, feeds: dict[str, np.ndarray]) -> np.ndarray:
         heads = self.model.heads_of_feeds(feeds)
@@ -92,6 +95,19 @@ def eval_holdout(reader: Reader, renders: Path, count: int, seed: int, plain: bo
         probs = reader.probs_of_feeds({"corners": dequantise(feeds.corners), "face": dequantise(feeds.face)})
         title = f"unseen {name}" + (" (plain)" if plain else "")
         rows.append(summarise(title, probs, feeds.labels, reader.threshold))
+    return rows
+
+
+def eval_made_up(reader: Reader, count: int, seed: int) -> list[dict[str, object]]:
+    from models.dataset import make_samples
+    from models.procedural_deck import COURT_LETTERS, make_design
+
+    rows = []
+    for i, letters in enumerate(COURT_LETTERS):
+        rng = np.random.default_rng(seed + 1000 + i)
+        designs = [make_design(rng, letters) for _ in range(4)]
+        images, labels = make_samples(designs, count, seed + 2000 + i, plain=True)
+        rows.append(summarise(f"made-up decks, {letters} (plain)", reader.probs(images), labels, reader.threshold))
     return rows
 
 
@@ -233,10 +249,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=777)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--into-meta", action="store_true", help="also store the figures in card_classifier.json")
+    parser.add_argument("--rule", choices=("live", "still"), default="live",
+                        help="the accept rule: live play's, or the stricter one of `eleusis read` (one still image)")
+    parser.add_argument("--made-up", type=int, default=0, metavar="N",
+                        help="also N plain samples of 4 fresh made-up decks per court-letter set (novelty stand-in)")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "2")
-    reader = Reader(args.models)
-    print(f"model {reader.meta['version']}: temperature {reader.temperature}, accept threshold {reader.threshold}")
+    reader = Reader(args.models, args.rule)
+    print(f"model {reader.meta['version']}: temperature {reader.temperature}, rule {args.rule}, "
+          f"accept threshold {reader.threshold}")
     report: dict[str, object] = {"threshold": reader.threshold}
     if rendered_designs(args.renders):
         rows = eval_holdout(reader, args.renders, args.holdout_samples, args.seed)
@@ -253,6 +274,12 @@ def main(argv: list[str] | None = None) -> int:
             report["holdout_plain_mean"] = mean
     else:
         print("no renders: held-out designs skipped (python -m models.render_cards)")
+    if args.made_up:
+        rows = eval_made_up(reader, args.made_up, args.seed)
+        report["made_up"] = rows
+        mean = {k: round(float(np.mean([_num(r[k]) for r in rows])), 4) for k in ("top1", "right", "wrong", "unsure")}
+        print(f"{'made-up decks (plain), mean':32s} {mean}")
+        report["made_up_mean"] = mean
     report["singles"] = eval_singles(reader, args.real / "single")
     # the same real cards as a camera further away would see them (index about 20 and 13 px tall)
     report["singles_small"] = eval_singles(reader, args.real / "single", False, 0.5, 70)

@@ -17,6 +17,7 @@ reading never becomes a card.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +86,9 @@ class ClassifierMeta:
     # card (and, with min_own > 0, its parts agree and it gives that card at least min_own):
     # (model file next to the metadata, temperature, accept threshold, min_own); None: none
     second_opinion: tuple[str, float, float, float] | None = None
+    # the stricter rule of one still image (`eleusis read`): (accept threshold, the second
+    # model's threshold, min_own); None: the same rule as live play
+    still_image_rule: tuple[float, float, float] | None = None
 
     @classmethod
     def load(cls, path: str | Path) -> ClassifierMeta:
@@ -98,7 +102,7 @@ class ClassifierMeta:
                        float(raw["accept_threshold"]),
                        tuple((str(k), float(v)) for k, v in dict(raw.get("agreement") or {}).items()),
                        tuple(str(n) for n in raw.get("output_names", ["logits"])), str(raw.get("version", "1")),
-                       _second_opinion(raw.get("second_opinion")))
+                       _second_opinion(raw.get("second_opinion")), _still_rule(raw.get("still_image_rule")))
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelLoadError(
                 f"{where!r}: needs classes, temperature, input_names, accept_threshold ({exc!r})") from exc
@@ -119,6 +123,12 @@ def _second_opinion(raw: Any) -> tuple[str, float, float, float] | None:
         return None
     return (str(raw["model"]), float(raw["temperature"]), float(raw["accept_threshold"]),
             float(raw.get("min_own", 0.0)))
+
+
+def _still_rule(raw: Any) -> tuple[float, float, float] | None:
+    if raw is None:
+        return None
+    return (float(raw["accept_threshold"]), float(raw["second_threshold"]), float(raw.get("min_own", 0.0)))
 
 
 def _softmax(logits: npt.NDArray[np.float32], temperature: float) -> npt.NDArray[np.float32]:
@@ -225,10 +235,20 @@ class OnnxClassifier:
     """The trained model through onnxruntime, on the CPU, batched."""
 
     def __init__(self, model_path: str | Path | None = None, meta_path: str | Path | None = None,
-                 threads: int = 2) -> None:
+                 threads: int = 2, rule: str = "live") -> None:
+        """``rule``: ``"live"`` (the metadata's accept rule) or ``"still"`` (its stricter
+        ``still_image_rule`` for one still image with no later look, as `eleusis read` uses)."""
         default_model, default_meta = default_model_paths()
         self.model_path = Path(model_path) if model_path else default_model
         self.meta = ClassifierMeta.load(meta_path if meta_path else default_meta)
+        if rule not in ("live", "still"):
+            raise ValueError(f"rule must be 'live' or 'still', got {rule!r}")
+        if rule == "still" and self.meta.still_image_rule is not None:
+            hi, second, min_own = self.meta.still_image_rule
+            opinion = self.meta.second_opinion
+            self.meta = dataclasses.replace(
+                self.meta, accept_threshold=hi,
+                second_opinion=None if opinion is None else (opinion[0], opinion[1], second, min_own))
         if not self.model_path.is_file():
             raise ModelLoadError(f"{str(self.model_path)!r}: no model file (run models/build_models.sh)")
         import onnxruntime as ort  # only reading needs it (untyped: see pyproject's mypy overrides)

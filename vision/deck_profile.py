@@ -33,7 +33,8 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import Card, all_kinds
-from vision.classify import BACK, CardReading, OnnxClassifier
+from vision.classify import (BACK, CardReading, OnnxClassifier, accept_mask, from_onnx_output,
+                             second_opinion_agrees)
 from vision.deck_templates import TemplateBank, grey_of_feeds
 from vision.errors import ModelLoadError, VisionError, load_json_file
 from vision.preprocess import RECT_H, RECT_W, preprocess
@@ -66,6 +67,8 @@ LOGP_WEIGHT = 0.05
 TEMPLATE_WEIGHT = 0.5
 ENROLLED_SIMILARITY = 0.85
 ENROLLED_MARGIN = 0.3
+# the base model "is sure of another card" (a veto) at this calibrated probability
+VETO_THRESHOLD = 0.94
 # --strict: also a template score of at least this (the print must be the enrolled deck's):
 # most cards of other decks become unsure, at a cost in right readings (model card)
 STRICT_MIN_TEMPLATE = 0.9
@@ -262,11 +265,21 @@ class ProfiledClassifier:
             scores = self.profile.templates.scores_of(*grey_of_feeds(feeds))
         return Evidence(heads, scores)
 
+    def _base_sure(self, heads: Mapping[str, FloatArray]) -> list[CardReading]:
+        """The base model's readings under the veto rule the profile rule was chosen with:
+        model 2.0 at VETO_THRESHOLD with its parts agreeing, or model 1.x at VETO_THRESHOLD
+        on 2.0's best class (independent of the base's own, stricter, accept rule)."""
+        m = self.base.meta
+        sure = accept_mask(heads, m.temperature, VETO_THRESHOLD, dict(m.agreement))
+        if m.second_opinion is not None and "second_logits" in heads:
+            sure |= second_opinion_agrees(heads, m.temperature, m.second_opinion[1], VETO_THRESHOLD)
+        return from_onnx_output(heads["logits"], m.classes, m.temperature, 0.0, sure)
+
     def decide(self, evidence: Evidence, profile: DeckProfile | None = None) -> list[CardReading]:
         """The readings from ``evidence`` under ``profile`` (default this reader's)."""
         profile = profile or self.profile
         heads = evidence.heads
-        own = self.base.readings_of(heads)
+        own = self._base_sure(heads)
         z = np.asarray(heads["logits"], np.float64) / self.base.meta.temperature
         z -= z.max(axis=1, keepdims=True)
         logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))

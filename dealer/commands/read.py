@@ -36,10 +36,11 @@ __all__ = ["load_classifier", "register", "run"]
 
 
 def load_classifier(model: str | None, meta: str | None) -> Any:
-    """The classifier the command uses (a seam for tests)."""
+    """The classifier the command uses (a seam for tests): the stricter still-image rule,
+    since a still image gives one look only (issue 8; models/MODEL_CARD.md)."""
     from vision.classify import OnnxClassifier
 
-    return OnnxClassifier(model, meta)
+    return OnnxClassifier(model, meta, rule="still")
 
 
 def _decks(text: str) -> int:

@@ -118,3 +118,45 @@ def test_given_a_batch_when_faked_then_one_reading_per_card_in_order() -> None:
     cards = [np.full((280, 200, 3), k, np.uint8) for k in (5, 40)]
     assert [r.label for r in fake.classify(cards)] == [Card.from_index(5), Card.from_index(40)]
     assert (fake.batches, fake.cards_seen) == (1, 2)
+
+
+def _heads(classes: int, best: int, p_first: float, p_second: float) -> dict[str, np.ndarray]:
+    """Net outputs whose calibrated best class has about ``p_first`` (the second model ``p_second``),
+    with both corners and the face reading the same card."""
+    def logits(p: float) -> np.ndarray:
+        row = np.zeros(classes, np.float32)
+        row[best] = np.log(p * (classes - 1) / (1 - p))
+        return row[None]
+
+    from vision.classify import default_model_paths
+
+    temperature = json.loads(default_model_paths()[1].read_text())["temperature"]
+    own = logits(p_first) * temperature
+    agree = np.zeros((1, classes), np.float32)
+    agree[0, best] = 9.0
+    return {"logits": own, "corner_logits": np.stack([agree, agree], axis=1), "face_logits": agree,
+            "second_logits": logits(p_second) * temperature}
+
+
+def test_given_a_card_live_play_accepts_when_read_from_one_still_then_the_stricter_rule_refuses_it() -> None:
+    # issue 8: one still image has no later look, so `eleusis read` takes the still-image rule
+    from vision.classify import OnnxClassifier, default_model_paths
+
+    if not default_model_paths()[0].is_file():
+        pytest.skip("needs the trained model")
+    live, still = OnnxClassifier(), OnnxClassifier(rule="still")
+    assert still.meta.accept_threshold > live.meta.accept_threshold
+    n = len(live.meta.classes)
+    probable = _heads(n, 5, 0.95, 0.3)  # live: 2.0 alone at >= 0.94; still: needs 0.99, or 1.x at 0.8 too
+    assert bool(live.accepted(probable)[0]) and not bool(still.accepted(probable)[0])
+    both = _heads(n, 5, 0.95, 0.9)  # 2.0 at 0.95 with its parts agreeing and 1.x at 0.9: both name it
+    assert bool(still.accepted(both)[0])
+    sure = _heads(n, 5, 0.995, 0.2)
+    assert bool(still.accepted(sure)[0])
+
+
+def test_given_an_unknown_rule_name_when_loading_the_model_then_refused() -> None:
+    from vision.classify import OnnxClassifier
+
+    with pytest.raises(ValueError, match="rule must be"):
+        OnnxClassifier(rule="lenient")
