@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no photos in {args.folder}", file=sys.stderr)
         return 2
     meta = str(args.model).removesuffix(".onnx") + ".json" if args.model else None
-    reader = CardReader(OnnxClassifier(args.model, meta, rule="still"))  # as `eleusis read` reads
+    reader = CardReader(OnnxClassifier(args.model, meta))
     rng = np.random.default_rng(args.seed)
     for label, (lo, hi), off_edge in (("fills 55-80 %", (0.55, 0.8), False), ("fills 80-95 %", (0.8, 0.95), False),
                                       ("fills 70-95 %, off one edge", (0.7, 0.95), True)):

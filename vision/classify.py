@@ -17,6 +17,7 @@ reading never becomes a card.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -241,14 +242,7 @@ class OnnxClassifier:
         default_model, default_meta = default_model_paths()
         self.model_path = Path(model_path) if model_path else default_model
         self.meta = ClassifierMeta.load(meta_path if meta_path else default_meta)
-        if rule not in ("live", "still"):
-            raise ValueError(f"rule must be 'live' or 'still', got {rule!r}")
-        if rule == "still" and self.meta.still_image_rule is not None:
-            hi, second, min_own = self.meta.still_image_rule
-            opinion = self.meta.second_opinion
-            self.meta = dataclasses.replace(
-                self.meta, accept_threshold=hi,
-                second_opinion=None if opinion is None else (opinion[0], opinion[1], second, min_own))
+        self.meta = self._meta_for(rule)
         if not self.model_path.is_file():
             raise ModelLoadError(f"{str(self.model_path)!r}: no model file (run models/build_models.sh)")
         import onnxruntime as ort  # only reading needs it (untyped: see pyproject's mypy overrides)
@@ -276,6 +270,22 @@ class OnnxClassifier:
                 self._second = ort.InferenceSession(str(second_path), options, providers=["CPUExecutionProvider"])
             except Exception as exc:  # onnxruntime raises its own untyped errors
                 raise ModelLoadError(f"{str(second_path)!r}: the second-opinion model cannot be loaded ({exc})") from exc
+
+    def _meta_for(self, rule: str) -> ClassifierMeta:
+        if rule not in ("live", "still"):
+            raise ValueError(f"rule must be 'live' or 'still', got {rule!r}")
+        if rule == "live" or self.meta.still_image_rule is None:
+            return self.meta
+        hi, second, min_own = self.meta.still_image_rule
+        opinion = self.meta.second_opinion
+        return dataclasses.replace(self.meta, accept_threshold=hi, still_image_rule=None,
+                                   second_opinion=None if opinion is None else (opinion[0], opinion[1], second, min_own))
+
+    def with_rule(self, rule: str) -> OnnxClassifier:
+        """This classifier (the same loaded networks) under ``rule`` (``"live"`` or ``"still"``)."""
+        other = copy.copy(self)
+        other.meta = self._meta_for(rule)
+        return other
 
     @property
     def output_names(self) -> tuple[str, ...]:

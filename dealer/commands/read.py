@@ -36,11 +36,10 @@ __all__ = ["load_classifier", "register", "run"]
 
 
 def load_classifier(model: str | None, meta: str | None) -> Any:
-    """The classifier the command uses (a seam for tests): the stricter still-image rule,
-    since a still image gives one look only (issue 8; models/MODEL_CARD.md)."""
+    """The classifier the command uses (a seam for tests)."""
     from vision.classify import OnnxClassifier
 
-    return OnnxClassifier(model, meta, rule="still")
+    return OnnxClassifier(model, meta)
 
 
 def _decks(text: str) -> int:
@@ -114,6 +113,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         meta = str(args.model).removesuffix(".onnx") + ".json"
     try:
         classifier = load_classifier(args.model, meta)
+        if args.single and hasattr(classifier, "with_rule"):
+            # one tight crop of one card, one look: the stricter still-image rule (issue 8:
+            # a confident wrong reading is the worst outcome; models/MODEL_CARD.md)
+            classifier = classifier.with_rule("still")
         if getattr(args, "deck", None):
             from vision.deck_profile import DeckProfile, ProfiledClassifier
 

@@ -114,3 +114,25 @@ def test_given_no_model_when_read_then_exit_2_with_a_clear_message(monkeypatch, 
     monkeypatch.setattr(read_command, "load_classifier", missing)
     assert cli.main(["read", str(crop_file)]) == 2
     assert "no model file" in capsys.readouterr().err
+
+
+class _RuledFake(FakeClassifier):
+    """A fake that says which accept rule the command asked for (issue 8: --single is strict)."""
+
+    def __init__(self, asked: list[str]) -> None:
+        super().__init__(lambda _img, _i: CardReading(Card.parse("QS"), 0.97, False, "QS"))
+        self.asked = asked
+
+    def with_rule(self, rule: str) -> "_RuledFake":
+        self.asked.append(rule)
+        return self
+
+
+@pytest.mark.parametrize(("single", "asked"), [(True, ["still"]), (False, [])])
+def test_given_one_card_crop_when_read_with_single_then_the_still_image_rule_is_asked_for(
+        monkeypatch, crop_file, capsys, single, asked) -> None:
+    seen: list[str] = []
+    monkeypatch.setattr(read_command, "load_classifier", lambda model, meta: _RuledFake(seen))
+    code = cli.main(["read", str(crop_file)] + (["--single"] if single else []))
+    capsys.readouterr()
+    assert code == 0 and seen == asked
