@@ -178,3 +178,17 @@ def test_given_two_cards_looked_at_again_after_a_change_elsewhere_then_each_keep
         reading = reader.read_zone(crop, to_table, ZONE_PLAY, ZONE)
     assert not reading.occupancy.still
     assert sorted(str(c) for c in reading.cards.read_cards()) == ["7D", "KS"]
+
+
+def test_given_a_table_profile_that_is_not_one_then_eleusis_read_names_it_and_exits_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dealer import cli
+
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), np.full((360, 640, 3), 90, np.uint8))
+    bad = tmp_path / "table.json"
+    bad.write_text("{}", encoding="utf-8")
+    assert cli.main(["read", "--profile", str(bad), str(image)]) == 2
+    assert cli.main(["read", "--profile", str(tmp_path / "missing.json"), str(image)]) == 2
+    err = capsys.readouterr().err
+    assert "table.json" in err and "missing.json" in err
