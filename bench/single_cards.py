@@ -105,7 +105,8 @@ def _save(folder: Path, name: str, crop: np.ndarray, truth: np.ndarray, found: n
 def run_design(faces: Sequence[CardFace], classifier: Classifier, conditions: Sequence[str],
                per_card: int, empty: int, card_frames: int, seed: int, size: tuple[int, int],
                tilts: Sequence[float], verbose: bool, arrangement: str = "anywhere",
-               only: tuple[int, int, int] | None = None, save: Path | None = None) -> dict[str, Tally]:
+               only: tuple[int, int, int] | None = None, save: Path | None = None,
+               whole_mat: bool = False) -> dict[str, Tally]:
     """Each card (with the next one for a pair) in each condition, ``per_card`` scenes;
     a tilt range ``(lo, hi)`` is drawn from, any other list of tilts is taken in turn."""
     layout = default_layout()
@@ -125,7 +126,7 @@ def run_design(faces: Sequence[CardFace], classifier: Classifier, conditions: Se
                 tilt = drawn if len(tilts) == 2 else float(tilts[(fi + k) % len(tilts)])
                 laid = tuple(faces[(fi + j) % len(faces)] for j in range(n_cards))
                 shot = zone_cards_scene(laid, condition, tilt, rng, arrangement, layout, size, empty_frames=empty,
-                                        card_frames=card_frames)
+                                        card_frames=card_frames, whole_mat=whole_mat)
                 reader = CardReader(classifier)
                 box = crop_box(zone, shot.scene.table_to_px, size)
                 if box is None:
@@ -194,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="one card anywhere, one at the zone's border, or a pair a finger's width apart")
     parser.add_argument("--only", default=None, metavar="COND,CARD,K",
                         help="render and read one scene again (as printed with -v)")
+    parser.add_argument("--whole-mat", action="store_true",
+                        help="the camera frames the whole mat, not the play zone (cards smaller)")
     parser.add_argument("--save", type=Path, default=None, metavar="DIR",
                         help="save each frame with a miss (or the --only scene) with the truth and the quads found")
     parser.add_argument("--quick", action="store_true", help="13 cards of each design")
@@ -213,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     classifier: Classifier = FakeClassifier() if args.no_classifier else OnnxClassifier()
     size = (1920, 1080)
     what = "a range" if len(tilts) == 2 else "each in turn"
-    print(f"{args.arrangement} cards in the play zone, {size[0]}x{size[1]}, tilt {args.tilt} deg ({what}), "
+    framing = "the whole mat in view" if args.whole_mat else "the play zone filling the view"
+    print(f"{args.arrangement} cards in the play zone ({framing}), {size[0]}x{size[1]}, tilt {args.tilt} deg ({what}), "
           f"{args.empty} empty frame(s) first, {args.card_frames} card frame(s)")
     for name in (d.strip() for d in args.designs.split(",") if d.strip()):
         faces = design_faces(name)
@@ -224,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
             faces = faces[::4]
         tallies = run_design(faces, classifier, conditions, args.per_card, args.empty, args.card_frames,
                              args.seed, size, tilts, args.verbose, args.arrangement,
-                             only if only is None else (only[0], only[1], only[2]), args.save)
+                             only if only is None else (only[0], only[1], only[2]), args.save, args.whole_mat)
         print(f"{name}: {len(faces)} cards")
         total = Tally()
         for condition, tally in tallies.items():

@@ -161,10 +161,11 @@ def _arrange(n_cards: int, arrangement: str, lo: FloatArray, hi: FloatArray,
 def zone_cards_scene(faces: tuple[CardFace, ...], condition: str, tilt_deg: float, rng: np.random.Generator,
                      arrangement: str = "anywhere", layout: TableLayout | None = None,
                      size_wh: tuple[int, int] = (1920, 1080), empty_frames: int = 0,
-                     card_frames: int = 1) -> ZoneCardsShot:
+                     card_frames: int = 1, whole_mat: bool = False) -> ZoneCardsShot:
     """``faces`` laid in the play zone as ``arrangement`` says (:data:`ARRANGEMENTS`),
     under ``condition``, seen at ``tilt_deg``; ``empty_frames`` frames of the empty zone
-    before, and ``card_frames`` frames in all with the cards lying there.
+    before, and ``card_frames`` frames in all with the cards lying there. The play zone
+    about fills the view, or with ``whole_mat`` the whole mat does (cards smaller).
 
     >>> from vision.synthetic.cards import cut_out
     >>> face = cut_out(np.full((352, 228, 3), 235, np.uint8))
@@ -177,7 +178,8 @@ def zone_cards_scene(faces: tuple[CardFace, ...], condition: str, tilt_deg: floa
     lo, hi = zone.min(axis=0), zone.max(axis=0)
     centre = (lo + hi) / 2.0
     light, kit = scene_condition(condition, rng)
-    distance = float(rng.uniform(0.9, 1.15)) * 360.0 / (2 * np.tan(np.radians(65.0) / 2)) * 1.1
+    span_mm = 480.0 if whole_mat else 360.0
+    distance = float(rng.uniform(0.9, 1.15)) * span_mm / (2 * np.tan(np.radians(65.0) / 2)) * 1.1
     view = PinholeView(tilt_deg=tilt_deg, distance_mm=distance, size_wh=size_wh,
                        target_mm=(float(centre[0] + rng.uniform(-15, 15)), float(centre[1] + rng.uniform(-10, 10))),
                        yaw_deg=float(rng.uniform(-8, 8)))
