@@ -71,6 +71,11 @@ class OccupancyConfig:
     # a pixel changed since the last frame by this much in some colour (log units: 6 %,
     # well above sensor noise after the light blur, well below a hand or a card)
     change: float = 0.06
+    # a change is a patch at least this wide (mm): JPEG ringing round the zone's print
+    # and a dim room's noise make specks up to ~2 mm (with 1.5 mm specks allowed, an
+    # empty zone under warm light changed by up to 0.18 % from frame to frame, next to
+    # the 0.2 % bar; with 2.5 mm, 0 in 72 frame pairs); a fingertip is ~15 mm
+    change_blob_mm: float = 2.5
     # the zone is still when less than this share of it changed (0.2 % of the play
     # zone is ~55 mm^2, a 7 x 7 mm patch: noise and JPEG blocks stay below it)
     still_below: float = 0.002
@@ -159,7 +164,8 @@ class ZoneWatch:
         # motion since the previous frame
         if self._previous is not None:
             moved = difference(logc, self._previous, zone) >= cfg.change
-            opened = cv2.morphologyEx(moved.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            k = max(3, int(round(cfg.change_blob_mm * self.window.px_per_mm)) | 1)
+            opened = cv2.morphologyEx(moved.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
             changed = float(np.count_nonzero(opened)) / area
         else:
             changed = 1.0

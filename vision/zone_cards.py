@@ -144,7 +144,15 @@ def _fits_from_mask(mask: npt.NDArray[np.uint8], config: ZoneCardConfig, px_per_
         if area < 0.55 * card_area or area > 4.6 * card_area:
             continue
         (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
-        if w * h <= 0 or area / (w * h) < config.min_fill:
+        if w * h <= 0:
+            continue
+        if area / (w * h) < config.min_fill:
+            # not a filled rectangle: a card with something stuck to it (the zone's title
+            # it lies against) still has a card's four straight sides
+            if area <= 1.6 * card_area:
+                sides = _straight_sides(np.asarray(contour, np.int32), config, px_per_mm)
+                if sides is not None:
+                    out.append(sides)
             continue
         if _is_card(w, h, config, px_per_mm):
             out.append(_rect_corners((cx, cy), (w, h), angle))

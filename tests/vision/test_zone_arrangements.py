@@ -192,3 +192,27 @@ def test_given_a_table_profile_that_is_not_one_then_eleusis_read_names_it_and_ex
     assert cli.main(["read", "--profile", str(tmp_path / "missing.json"), str(image)]) == 2
     err = capsys.readouterr().err
     assert "table.json" in err and "missing.json" in err
+
+
+@pytest.mark.parametrize("angle", [9.0, 10.0, 11.0])
+def test_given_a_card_against_the_zone_title_at_first_sight_then_it_is_found(
+        faces: dict[str, CardFace], angle: float) -> None:
+    # nothing learned yet (the empty zone is the print's fit): the card and the title's
+    # letters it touches differ from the fit as one blob, no filled rectangle
+    from vision.occupancy import ZoneWatch
+    from vision.synthetic import CardPlacement, PinholeView, render_table_scene, scene_condition
+    from vision.synthetic.single import card_corners_mm
+
+    rng = np.random.default_rng(3)
+    light, kit = scene_condition("dim", rng)
+    view = PinholeView(tilt_deg=35.0, distance_mm=420.0, target_mm=(132.0, 95.0), size_wh=(1920, 1080))
+    centre = (184.5, 94.5)  # its top-left corner on the last letter of the title
+    face = faces["10C"]
+    scene = render_table_scene(LAYOUT, view, cards=(CardPlacement("10C", centre, angle, face.image_bgr, face.alpha),),
+                               lighting=light, rng=rng, table="walnut", kit_print=kit)
+    x0, y0, x1, y1 = crop_box(ZONE, scene.table_to_px, (1920, 1080))  # type: ignore[misc]
+    to_table = np.linalg.inv(scene.table_to_px) @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1]])
+    look = ZoneWatch(ZONE).look(np.ascontiguousarray(scene.frame_bgr[y0:y1, x0:x1]), to_table)
+    truth = card_corners_mm(centre, angle).astype(np.float32)
+    found = [cv2.perspectiveTransform(q.reshape(1, 4, 2), to_table)[0].astype(np.float32) for q in look.cards_px]
+    assert any(quad_iou(q, truth) > 0.9 for q in found), f"{len(found)} quads"
