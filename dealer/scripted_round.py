@@ -294,8 +294,8 @@ def timeline(script: ScriptedRound, fps: float = 3.0, whole_layout: bool = True)
         if isinstance(turn.action, BecomeProphet):
             if whole_layout:
                 table.prophet_at = len(table.line)
+                left()  # laid on the line, seen from its first frame: no hand over the play zone
                 add(HAND_S, hand=False, note=f"{turn.player} lays the PROPHET token after the line end (F2)")
-                left()
                 add(WAIT_S - 1.0)
             else:
                 add(HAND_S, tokens=("prophet",), hand=True, note=f"{turn.player} shows the PROPHET token")
