@@ -338,7 +338,8 @@ class TableProtocol:
                     # this turn's attempt was taken away unjudged: a "no play" now would be
                     # another player's, or a card laid as an attempt counted for a hand (issue 7)
                     return out + self._once(self._relay_words(), lay_again=True)
-                self._relay = None  # the "no play" taken away unread is shown again, from the start
+                # the "no play" taken away unread is shown again, from the start; the cards read
+                # of it must be in it (checked when the hand is complete)
             if self.phase is not Phase.SHOWING:
                 self.phase = Phase.SHOWING
                 self._shown, self._shown_batch = [], ()
@@ -351,9 +352,9 @@ class TableProtocol:
         if self.phase is Phase.SHOWING and empty and self._now.settled:
             # the NO PLAY token was taken back before the hand was complete
             self.phase = Phase.WAITING
-            self._shown = []
+            shown, self._shown = self._shown, []
             if self._unjudged is not None:  # a batch was never read: not withdrawn, unseen (issue 7)
-                self._relay = _Relay(True, Counter(c for c in self._unjudged if c is not None))
+                self._relay = _Relay(True, Counter(shown) + Counter(c for c in self._unjudged if c is not None))
                 self._unjudged = None
                 return out + [Intent(trouble=_("{who}, I could not read the whole hand before it was taken away: "
                                                "put the NO PLAY token back and show the hand again.",
@@ -578,6 +579,12 @@ class TableProtocol:
             left = need - len(self._shown)
             return [Intent(say=_("{shown} of {need} seen. Show the other {left}.", shown=Count(len(self._shown)),
                                  need=Count(need), left=Count(left)), frame=view.frame)]
+        if self._relay is not None and self._relay.noplay and not self._relay.read <= Counter(self._shown):
+            # not the hand shown before it was taken away unread: another player's (issue 7)
+            self._shown, self._shown_batch = [], ()
+            return [Intent(trouble=_("{who}, this is not the hand you showed before: put the NO PLAY token back "
+                                     "and show that hand again.", who=player), lay_again=True, frame=view.frame)]
+        self._relay = None
         return self._submit(NoPlay(player, tuple(self._shown)))
 
     def _watch_prophet_token(self, view: TableView) -> list[Intent]:
@@ -593,7 +600,8 @@ class TableProtocol:
         player = self.round.just_played
         nothing_laid = self.phase in (Phase.CLEARING, Phase.WAITING) or (
             self.phase is Phase.LAYING and not self._now.picture)  # a hand passed over the empty zone
-        if nothing_laid and player and self.round.prophet is None:
+        # F1: "before the next player acts": a play still to be laid again (issue 7) is an act
+        if nothing_laid and player and self.round.prophet is None and self._relay is None:
             return [Intent(action=BecomeProphet(player), frame=view.frame)]
         return [Intent(trouble=_("The PROPHET token can only be put out right after your own turn (F1)."),
                        frame=view.frame)]

@@ -324,22 +324,40 @@ def test_an_attempt_taken_away_with_no_card_read_must_come_back_as_many_cards() 
     assert actions(out) == [Attempt("Ana", parse_cards("AS AD"))]
 
 
-def test_a_prophet_taking_office_does_not_release_an_attempt_to_be_laid_again() -> None:
-    # given Ana's attempt was taken away unread, and Dee (who just played) takes office (F1)
+def test_no_one_takes_office_while_an_attempt_is_still_to_be_laid_again() -> None:
+    # given Ana's attempt was taken away unread (she has acted: F1's window is closed)
     game = FakeRound(just_played="Dee", hands={"Ana": 5, "Bo": 5})
     proto = TableProtocol(game, settle_s=0.5)
     run(proto, [TableView(t, unread_then("AD")) for t in (0.0, 0.6, 1.2, 1.8)])
     run(proto, [TableView(2.4, ()), TableView(3.0, ())])
+    # when the PROPHET token comes out, then Dee is not appointed: F1 is said
     out = run(proto, [TableView(3.5, (), prophet_token_out=True), TableView(4.1, (), prophet_token_out=True)])
-    assert actions(out) == [BecomeProphet("Dee")]
-    proto.judged(BecomeProphet("Dee"))
-    game.prophet = "Dee"
-    # then Bo's cards (Bo did not hear) are still not taken as Ana's attempt
-    out = run(proto, [TableView(4.5, (), prophet_token_out=True)]
-              + [TableView(t, cards("3C"), prophet_token_out=True) for t in (5.0, 5.6, 6.2, 7.0)])
-    assert [i.say for i in out if i.say] == ["Ana, your turn."]
+    assert actions(out) == [] and "F1" in troubles(out)[0]
+    # and Bo's cards (Bo did not hear) are still not taken as Ana's attempt
+    out = run(proto, [TableView(t, cards("3C"), prophet_token_out=True) for t in (5.0, 5.6, 6.2, 7.0)])
     assert actions(out) == [] and "the ace of diamonds" in troubles(out)[0]
 
+
+def test_a_hand_shown_again_must_hold_the_cards_seen_of_it_before() -> None:
+    # given Bo showed 8S JC, then a batch that could not be read, and took the token back
+    game = FakeRound(whose_turn="Bo", hands={"Bo": 4})
+    proto = TableProtocol(game, settle_s=0.5)
+    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    run(proto, [TableView(0.0, cards("8S JC"), tok), TableView(0.6, cards("8S JC"), tok)])
+    run(proto, [TableView(1.0, (), tok, hand_over_play=True)] +
+        [TableView(t, unread_then("4H"), tok) for t in (1.2, 1.8, 2.4, 3.0)])
+    out = run(proto, [TableView(3.5, ()), TableView(4.1, ())])
+    assert troubles(out)[0].startswith("Bo, I could not read the whole hand")
+    # when another hand is shown with the token (Cy did not hear), it is not Bo's "no play"
+    out = run(proto, [TableView(5.0, cards("2D 3D"), tok), TableView(5.6, cards("2D 3D"), tok),
+                      TableView(6.0, (), tok, hand_over_play=True), TableView(6.3, cards("5D 6D"), tok),
+                      TableView(6.9, cards("5D 6D"), tok)])
+    assert actions(out) == [] and troubles(out)[0].startswith("Bo, this is not the hand you showed before")
+    # when Bo shows his hand again, readable now, it is judged
+    out = run(proto, [TableView(7.5, (), tok, hand_over_play=True), TableView(8.0, cards("8S JC"), tok),
+                      TableView(8.6, cards("8S JC"), tok), TableView(9.0, (), tok, hand_over_play=True),
+                      TableView(9.3, cards("QC 4H"), tok), TableView(9.9, cards("QC 4H"), tok)])
+    assert actions(out) == [NoPlay("Bo", parse_cards("8S JC QC 4H"))]
 
 def test_a_card_whose_reading_flickers_in_place_keeps_its_reading_until_a_hand_comes() -> None:
     # given 9C read, then found but unread on every other frame (a reading at its edge), no hand
