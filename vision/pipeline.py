@@ -210,9 +210,14 @@ class CardReader:
                 continue
             place = next((p for p in places if p not in kept
                           and np.linalg.norm(p.centre_mm - centres[i]) < self.config.same_place_mm), None)
-            if place is None:
+            new = [looks[i], *(extra or {}).get(i, [])]
+            kinds = {k for k in map(_kind, new) if k is not None}
+            if place is None or (kinds and any(_kind(r) not in (None, *kinds) for r in place.looks)):
+                # something moved (this is a fresh look) and a sure look names another card
+                # than before: another card now lies at that place (cards of a batch swapped
+                # between two frames), its looks start afresh
                 place = _Place(centres[i], [])
-            place.looks = [*place.looks, looks[i], *(extra or {}).get(i, [])][-self.config.looks_per_card:]
+            place.looks = [*place.looks, *new][-self.config.looks_per_card:]
             place.centre_mm = centres[i]
             kept.append(place)
             pooled = pool_looks(place.looks)

@@ -3,6 +3,7 @@ unexplained, and a moving hand is no still frame (issue 7: never silent)."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -126,3 +127,26 @@ def test_given_a_card_lying_still_and_unsure_then_it_is_read_again_and_the_looks
     # a sure card is not read again; an unsure one (and its outline grown a little) at most
     # looks_per_card times
     assert classifier.cards_seen == (len(answers) if expected else ReaderConfig().looks_per_card)
+
+
+def test_given_a_card_swapped_for_another_at_the_same_place_then_the_new_card_is_read() -> None:
+    # a NO PLAY batch shown in two parts: the second part's card lies where the first lay,
+    # with a hand in the frame in between (a fresh look): its sure reading is not pooled
+    # with the card that lay there before (which left it unsure for good)
+    shot = single_card_scene(_card_face(), "dim", 60.0, np.random.default_rng(8), size_wh=SIZE,  # type: ignore[arg-type]
+                             empty_frames=3)
+    reader, _ = _reader_seeing([CardReading(Card.parse("2S"), 0.99, best="2S")])
+    for frame in shot.empty_bgr:
+        crop, to_table, _ = _crop(frame, shot.scene.table_to_px)
+        reader.read_zone(crop, to_table, ZONE_PLAY, ZONE)
+    crop, to_table, _ = _crop(shot.scene.frame_bgr, shot.scene.table_to_px)
+    assert [str(c) for c in reader.read_zone(crop, to_table, ZONE_PLAY, ZONE).cards.read_cards()] == ["2S"]
+    reader.classifier = FakeClassifier(lambda _img, _i: CardReading(Card.parse("AH"), 0.99, best="AH"))
+    moved = crop.copy()
+    far_x = 25.0 if float(shot.corners_mm[:, 0].mean()) > 132.0 else 240.0
+    spot = np.linalg.inv(to_table) @ np.array([far_x, 95.0, 1.0])
+    # something changed in the zone away from the card (a hand's fingertip): a fresh look
+    cv2.circle(moved, (int(spot[0] / spot[2]), int(spot[1] / spot[2])), 10, (20, 20, 20), -1)
+    for _ in range(3):
+        reading = reader.read_zone(moved, to_table, ZONE_PLAY, ZONE)
+    assert [str(c) for c in reading.cards.read_cards()] == ["AH"]
