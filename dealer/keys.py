@@ -28,7 +28,7 @@ from typing import TextIO
 from dataclasses import dataclass, field, replace
 
 from dealer.i18n import N_
-from dealer.table_protocol import TableView, Token
+from dealer.table_protocol import TableView, TableToken
 
 __all__ = ["KEY_HELP", "KeyState", "stdin_keys"]
 
@@ -42,7 +42,7 @@ class KeyState:
 
     no_play: bool = False
     prophet: bool = False
-    decision: Token | None = None
+    decision: TableToken | None = None
     named_card: int | None = None  # 0-based from the left, for a rejected no play
     judge_now: bool = False
     layout_as_is: bool = False
@@ -60,11 +60,11 @@ class KeyState:
         elif key == "p":
             self.prophet = not self.prophet
         elif key == "a":
-            self.decision, self.named_card = Token.ACCEPT, None
+            self.decision, self.named_card = TableToken.ACCEPT, None
         elif key == "r":
-            self.decision, self.named_card = Token.REJECT, None
+            self.decision, self.named_card = TableToken.REJECT, None
         elif key.isdigit() and key != "0":
-            self.decision, self.named_card = Token.REJECT, int(key) - 1
+            self.decision, self.named_card = TableToken.REJECT, int(key) - 1
         elif key == "j":
             self.judge_now = True
         elif key == "o":
@@ -91,7 +91,7 @@ class KeyState:
         tokens = dict(view.tokens_in_play)
         cards = sorted(view.play_cards, key=lambda c: c.x_mm)
         if self.no_play:
-            tokens.setdefault(Token.NO_PLAY, (0.0, 0.0))
+            tokens.setdefault(TableToken.NO_PLAY, (0.0, 0.0))
         if self.decision is not None:
             where = (0.0, 0.0)
             if self.named_card is not None and self.named_card < len(cards):

@@ -406,9 +406,9 @@ class LayoutWatch:
         return out or None
 
     def _while_holding(self, view: TableView, rnd: Round) -> list[str] | None:
-        from dealer.table_protocol import Token
+        from dealer.table_protocol import TableToken
 
-        if view.layout_as_is or (Token.ACCEPT in view.tokens_in_play and not view.play_cards):
+        if view.layout_as_is or (TableToken.ACCEPT in view.tokens_in_play and not view.play_cards):
             self._holding = None
             return [_(self.GOING_ON)]
         line = view.line

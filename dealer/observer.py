@@ -24,15 +24,15 @@ from calibration.markers import MarkerDetections, detect_markers
 from calibration.table import TableHomography, TableTracker, TrackState, TrackUpdate
 from calibration.tokens import tokens_from_detections
 from dealer.regions import BUSY_FRACTION, Box, ZoneMemory, markers_in_boxes
-from dealer.table_protocol import LineSight, SeenCard, TableView, Token
+from dealer.table_protocol import LineSight, SeenCard, TableView, TableToken
 from vision.geometry import card_sized_mm
 from vision.pipeline import ZoneReading
 from vision.readings import CardDetections
 
 __all__ = ["ZoneReader", "Observation", "TableObserver"]
 
-_TOKENS = {"noplay": Token.NO_PLAY, "no_play": Token.NO_PLAY, "prophet": Token.PROPHET,
-           "accept": Token.ACCEPT, "reject": Token.REJECT}
+_TOKENS = {"noplay": TableToken.NO_PLAY, "no_play": TableToken.NO_PLAY, "prophet": TableToken.PROPHET,
+           "accept": TableToken.ACCEPT, "reject": TableToken.REJECT}
 
 # Cards are looked for inside each zone's box widened by this much (mm) on every side: a
 # card laid across the zone's edge still has its centre inside, and its corners are here.
@@ -101,7 +101,7 @@ class Observation:
 _LINE_ZONES = frozenset({ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES})
 
 
-def token_of(name: str) -> Token | None:
+def token_of(name: str) -> TableToken | None:
     return _TOKENS.get(name.lower().replace(" ", "_"))
 
 
@@ -165,7 +165,7 @@ class TableObserver:
         homography = update.homography
         if homography is None or update.state is TrackState.LOST:
             return Observation(None, update.message)
-        tokens_in_play: dict[Token, tuple[float, float]] = {}
+        tokens_in_play: dict[TableToken, tuple[float, float]] = {}
         prophet_at: tuple[float, float] | None = None
         sightings = tokens_from_detections(markers, self.layout, homography)
         token_px = [s.centre_px for s in sightings]
@@ -173,7 +173,7 @@ class TableObserver:
             token = token_of(sighting.name)
             if token is None or sighting.centre_mm is None:
                 continue
-            if token is Token.PROPHET:
+            if token is TableToken.PROPHET:
                 prophet_at = self._prophet_at = sighting.centre_mm  # F2: anywhere on the table
             elif sighting.zone == ZONE_PLAY:
                 tokens_in_play[token] = sighting.centre_mm

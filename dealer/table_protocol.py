@@ -67,7 +67,7 @@ __all__ = [
     "SeenCard",
     "TableProtocol",
     "TableView",
-    "Token",
+    "TableToken",
 ]
 
 # Seconds the play zone's picture must hold, with no hand or card moving over it, before
@@ -91,7 +91,7 @@ BESIDE_UNSEEN = N_("I can see something beside the cards that I cannot read: if 
 TOKEN_UNSEEN = N_("I cannot see the ACCEPT or REJECT token: lay it flat, face up, beside the cards.")
 
 
-class Token(enum.Enum):
+class TableToken(enum.Enum):
     NO_PLAY = "noplay"
     PROPHET = "prophet"
     ACCEPT = "accept"
@@ -130,7 +130,7 @@ class TableView:
 
     t: float
     play_cards: tuple[SeenCard, ...] = ()
-    tokens_in_play: Mapping[Token, tuple[float, float]] = field(default_factory=dict)
+    tokens_in_play: Mapping[TableToken, tuple[float, float]] = field(default_factory=dict)
     prophet_token_out: bool = False  # the PROPHET token lies on the table (F2)
     frame: int | None = None
     hand_over_play: bool = False
@@ -332,7 +332,7 @@ class TableProtocol:
             return out + self._await_clear(empty)
         if self.phase is Phase.PROPHET:
             return out + self._await_prophet()
-        if Token.NO_PLAY in view.tokens_in_play:
+        if TableToken.NO_PLAY in view.tokens_in_play:
             if self._relay is not None and self.phase is not Phase.SHOWING:
                 if not self._relay.noplay:
                     # this turn's attempt was taken away unjudged: a "no play" now would be
@@ -477,7 +477,7 @@ class TableProtocol:
 
     def _await_clear(self, empty: bool) -> list[Intent]:
         view, picture = self._now.view, self._now.picture
-        if empty and not (self._noplay_token_laid and Token.NO_PLAY in view.tokens_in_play):
+        if empty and not (self._noplay_token_laid and TableToken.NO_PLAY in view.tokens_in_play):
             # Empty means no card and, with the occupancy analysis, nothing unread either:
             # a card missed for a frame still fills the zone, so it never becomes the next
             # player's attempt (issue 7).
@@ -506,8 +506,8 @@ class TableProtocol:
     def _await_prophet(self) -> list[Intent]:
         view, picture = self._now.view, self._now.picture
         assert self._pending is not None
-        accept = Token.ACCEPT in view.tokens_in_play
-        reject = Token.REJECT in view.tokens_in_play
+        accept = TableToken.ACCEPT in view.tokens_in_play
+        reject = TableToken.REJECT in view.tokens_in_play
         if not self._now.settled:
             return []  # a hand over the zone, or the picture not held since it left: never judged so
         if view.unexplained_in_play or None in picture:
@@ -521,7 +521,7 @@ class TableProtocol:
             return self._once(_("Leave the cards as they were laid until the prophet has decided."))
         decision = ProphetDecision.agree() if accept else ProphetDecision.reject()
         if isinstance(pending, NoPlay) and reject:
-            named = self._card_nearest(view, view.tokens_in_play[Token.REJECT])
+            named = self._card_nearest(view, view.tokens_in_play[TableToken.REJECT])
             if named is None:
                 return self._once(_("Prophet: put the REJECT token next to the card you name."))
             decision = ProphetDecision.reject(named)

@@ -44,7 +44,7 @@ BgrImage = npt.NDArray[np.uint8]
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
+class EnrolmentStep:
     """One thing the players are asked to lay out: ``labels`` in reading order."""
 
     deck: int
@@ -52,7 +52,7 @@ class Step:
     prompt: str
 
 
-def enrolment_steps(decks: int, batch: int) -> list[Step]:
+def enrolment_steps(decks: int, batch: int) -> list[EnrolmentStep]:
     """The steps for ``decks`` decks, ``batch`` cards at most a step (a suit split in batches).
 
     >>> [s.labels for s in enrolment_steps(1, 13)][:1]
@@ -60,7 +60,7 @@ def enrolment_steps(decks: int, batch: int) -> list[Step]:
     >>> len(enrolment_steps(2, 7))
     18
     """
-    steps: list[Step] = []
+    steps: list[EnrolmentStep] = []
     for d in range(decks):
         for suit in SUIT_ORDER:
             cards = [Card(rank, suit) for rank in range(1, 14)]
@@ -70,8 +70,8 @@ def enrolment_steps(decks: int, batch: int) -> list[Step]:
                 last = _RANK_WORDS.get(part[-1].rank, str(part[-1].rank))
                 prompt = (f"Deck {d + 1}: lay the {_SUIT_WORDS[suit]} from {first} to {last}, face up, "
                           f"left to right, in the play zone" + (" (rows top to bottom)" if len(part) > 7 else ""))
-                steps.append(Step(d, tuple(str(c) for c in part), prompt))
-        steps.append(Step(d, ("back",), f"Deck {d + 1}: lay one card face down in the play zone"))
+                steps.append(EnrolmentStep(d, tuple(str(c) for c in part), prompt))
+        steps.append(EnrolmentStep(d, ("back",), f"Deck {d + 1}: lay one card face down in the play zone"))
     return steps
 
 
@@ -154,8 +154,8 @@ def _cards_in(frame: BgrImage) -> npt.NDArray[np.float32]:
     return np.asarray(found.quad_xy[~np.asarray(found.cut, bool)], np.float32)
 
 
-def _step_views(frames: Iterator[BgrImage], steps: Sequence[Step], stills: bool
-                ) -> Iterator[tuple[Step, BgrImage | None, npt.NDArray[np.float32]]]:
+def _step_views(frames: Iterator[BgrImage], steps: Sequence[EnrolmentStep], stills: bool
+                ) -> Iterator[tuple[EnrolmentStep, BgrImage | None, npt.NDArray[np.float32]]]:
     """Each step with the frame taken for it and the card quads found there."""
     frames = iter(frames)
     for step in steps:

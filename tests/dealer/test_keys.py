@@ -5,7 +5,7 @@ import io
 import pytest
 
 from dealer.keys import KeyState, stdin_keys
-from dealer.table_protocol import SeenCard, TableView, Token
+from dealer.table_protocol import SeenCard, TableView, TableToken
 from engine.cards import Card
 
 VIEW = TableView(1.0, (SeenCard(Card.parse("4H"), 80.0, 10.0), SeenCard(Card.parse("2D"), 10.0, 10.0)))
@@ -14,16 +14,16 @@ VIEW = TableView(1.0, (SeenCard(Card.parse("4H"), 80.0, 10.0), SeenCard(Card.par
 @pytest.mark.parametrize(
     ("keys", "tokens", "prophet"),
     [
-        ("n", {Token.NO_PLAY}, False),
+        ("n", {TableToken.NO_PLAY}, False),
         ("nn", set(), False),
         ("p", set(), True),
-        ("a", {Token.ACCEPT}, False),
-        ("r", {Token.REJECT}, False),
-        ("ar", {Token.REJECT}, False),
+        ("a", {TableToken.ACCEPT}, False),
+        ("r", {TableToken.REJECT}, False),
+        ("ar", {TableToken.REJECT}, False),
         ("xyz", set(), False),
     ],
 )
-def test_keys_lay_virtual_tokens(keys: str, tokens: set[Token], prophet: bool) -> None:
+def test_keys_lay_virtual_tokens(keys: str, tokens: set[TableToken], prophet: bool) -> None:
     state = KeyState()
     for key in keys:
         state.press(key)
@@ -35,7 +35,7 @@ def test_a_digit_names_the_card_counted_from_the_left() -> None:
     state = KeyState()
     state.press("2")
     view = state.apply(VIEW)
-    assert view.tokens_in_play == {Token.REJECT: (80.0, 10.0)}  # the 2nd from the left is 4H
+    assert view.tokens_in_play == {TableToken.REJECT: (80.0, 10.0)}  # the 2nd from the left is 4H
 
 
 def test_after_a_verdict_the_turn_keys_reset_but_the_prophet_stays() -> None:

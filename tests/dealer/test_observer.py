@@ -8,7 +8,7 @@ from calibration.layout import default_layout
 from vision.synthetic import CardPlacement, PinholeView, TokenPlacement
 from vision.synthetic import render_table_scene as render_scene
 from dealer.observer import TableObserver
-from dealer.table_protocol import Token
+from dealer.table_protocol import TableToken
 from engine.cards import Card
 from vision.classify import CardReading, FakeClassifier
 from vision.geometry import card_sized_mm
@@ -40,7 +40,7 @@ def test_cards_in_the_play_zone_are_found_but_not_the_mat_or_a_token() -> None:
     assert len(found) == 2
     for (x, y), placed in zip(found, cards):
         assert abs(x - placed.centre_mm[0]) < 10 and abs(y - placed.centre_mm[1]) < 10
-    assert set(obs.view.tokens_in_play) == {Token.NO_PLAY}
+    assert set(obs.view.tokens_in_play) == {TableToken.NO_PLAY}
 
 
 def test_without_the_mat_there_is_no_view() -> None:

@@ -6,7 +6,7 @@ from dealer.happenings import Happening, VerdictTakenBack
 from dealer.outlets import Outlets
 from dealer.recording import RuleRevealed, Sealed, Trouble, VerdictLine, load_recording
 from dealer.session import DealerSession, SessionConfig
-from dealer.table_protocol import SeenCard, TableView, Token
+from dealer.table_protocol import SeenCard, TableView, TableToken
 from dealer.voice import FakeVoice
 from engine.cards import Card
 from engine.judging import judge_text
@@ -139,7 +139,7 @@ def test_a_prophet_judges_and_is_overthrown() -> None:
     assert session.round.prophet == "Ana"
     # Bo plays 9C (black after black: wrong); the prophet wrongly accepts: overthrown (F4, F5)
     table.show("9C", prophet_token_out=True)
-    table.show("9C", 1.0, prophet_token_out=True, tokens_in_play={Token.ACCEPT: (10.0, 10.0)})
+    table.show("9C", 1.0, prophet_token_out=True, tokens_in_play={TableToken.ACCEPT: (10.0, 10.0)})
     assert session.round.prophet is None
     assert any("overthrown" in s for s in voice.said)
 

@@ -12,7 +12,7 @@ from dealer.happenings import (
     TroubleReported,
 )
 from dealer.session import DealerSession, SessionConfig
-from dealer.table_protocol import Phase, SeenCard, TableView, Token
+from dealer.table_protocol import Phase, SeenCard, TableView, TableToken
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay, Verdict
 
@@ -27,7 +27,7 @@ class Table:
         self.happened: list[Happening] = list(session.begin())
         self.phases: list[Phase] = [session.protocol.phase]
 
-    def show(self, cards: str = "", seconds: float = 2.0, tokens: dict[Token, tuple[float, float]] | None = None,
+    def show(self, cards: str = "", seconds: float = 2.0, tokens: dict[TableToken, tuple[float, float]] | None = None,
              prophet: bool = False, unexplained: bool = False, hand: bool = False) -> list[Happening]:
         seen = tuple(SeenCard(None if c == "?" else Card.parse(c), 70.0 * i, 95.0)
                      for i, c in enumerate(cards.split()))
@@ -84,7 +84,7 @@ def test_a_round_passes_through_every_phase_from_table_views_alone() -> None:
     # F3: the next attempt waits for the prophet's token
     out = table.show("8S", 2.0, prophet=True)
     assert not judged(out) and any(h.text == f"Prophet {first}, accept or reject?" for h in out)
-    out = table.show("8S", 1.0, tokens={Token.ACCEPT: (200.0, 95.0)}, prophet=True)
+    out = table.show("8S", 1.0, tokens={TableToken.ACCEPT: (200.0, 95.0)}, prophet=True)
     assert [(j.action.player, j.outcome.verdict) for j in judged(out)] == [(second, Verdict.ACCEPTED)]
     table.show("", 1.0, prophet=True)
 
@@ -93,7 +93,7 @@ def test_a_round_passes_through_every_phase_from_table_views_alone() -> None:
     assert third is not None and session.round is not None
     need = session.round.hand_size(third)
     hand = ["2S", "4C", "6S", "8C", "10S", "QC"][:need]
-    noplay = {Token.NO_PLAY: (250.0, 95.0)}
+    noplay = {TableToken.NO_PLAY: (250.0, 95.0)}
     table.show("", 0.5, tokens=noplay, prophet=True)
     out = table.show(" ".join(hand[:2]), 2.0, tokens=noplay, prophet=True)
     assert any(h.text == f"2 of {need} seen. Show the other {need - 2}." for h in out)
@@ -101,7 +101,7 @@ def test_a_round_passes_through_every_phase_from_table_views_alone() -> None:
     rest = " ".join(hand[2:])
     out = table.show(rest, 2.0, tokens=noplay, prophet=True)
     assert not judged(out)
-    out = table.show(rest, 1.0, tokens={**noplay, Token.REJECT: (0.0, 140.0)}, prophet=True)
+    out = table.show(rest, 1.0, tokens={**noplay, TableToken.REJECT: (0.0, 140.0)}, prophet=True)
     (verdict,) = judged(out)
     assert isinstance(verdict.action, NoPlay) and verdict.action.player == third
     assert verdict.action.hand == tuple(Card.parse(c) for c in hand)

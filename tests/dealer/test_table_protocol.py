@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from dealer.table_protocol import Intent, Phase, SeenCard, TableProtocol, TableView, Token
+from dealer.table_protocol import Intent, Phase, SeenCard, TableProtocol, TableView, TableToken
 from engine.cards import Card, parse_cards
 from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
 
@@ -81,7 +81,7 @@ def test_no_play_hand_shown_in_batches_is_counted_and_judged_when_complete() -> 
     # given Bo holds 5 cards and puts the NO PLAY token out (N1)
     game = FakeRound(whose_turn="Bo")
     proto = TableProtocol(game, settle_s=1.0)
-    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     views = [
         TableView(0.0, cards("2D 4H 6S"), tok),
         TableView(1.2, cards("2D 4H 6S"), tok),  # batch 1 settles: 3 of 5
@@ -97,7 +97,7 @@ def test_no_play_hand_shown_in_batches_is_counted_and_judged_when_complete() -> 
 def test_no_play_cards_left_lying_are_not_counted_twice() -> None:
     game = FakeRound(whose_turn="Bo")
     proto = TableProtocol(game, settle_s=1.0)
-    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     views = [TableView(0.0, cards("2D 4H"), tok), TableView(1.1, cards("2D 4H"), tok),
              TableView(2.0, cards("2D 4H 6S 8C 10C"), tok), TableView(3.5, cards("2D 4H 6S 8C 10C"), tok)]
     assert actions(run(proto, views)) == [NoPlay("Bo", parse_cards("2D 4H 6S 8C 10C"))]
@@ -106,16 +106,16 @@ def test_no_play_cards_left_lying_are_not_counted_twice() -> None:
 def test_too_many_cards_shown_for_the_hand_is_trouble() -> None:
     game = FakeRound(whose_turn="Bo", hands={"Bo": 2})
     proto = TableProtocol(game, settle_s=1.0)
-    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     out = run(proto, [TableView(0, cards("2D 4H 6S"), tok), TableView(1.5, cards("2D 4H 6S"), tok)])
     assert actions(out) == [] and "holds 2" in out[-1].trouble
 
 
 @pytest.mark.parametrize(
     ("token", "decision"),
-    [(Token.ACCEPT, ProphetDecision.agree()), (Token.REJECT, ProphetDecision.reject())],
+    [(TableToken.ACCEPT, ProphetDecision.agree()), (TableToken.REJECT, ProphetDecision.reject())],
 )
-def test_with_a_prophet_the_attempt_waits_for_the_token(token: Token, decision: ProphetDecision) -> None:
+def test_with_a_prophet_the_attempt_waits_for_the_token(token: TableToken, decision: ProphetDecision) -> None:
     # given Cy is prophet (F3), when Ana's attempt settles, the dealer asks, then the token decides
     game = FakeRound(prophet="Cy")
     proto = TableProtocol(game, settle_s=1.0)
@@ -128,10 +128,10 @@ def test_with_a_prophet_the_attempt_waits_for_the_token(token: Token, decision: 
 def test_prophet_rejecting_a_no_play_names_the_card_nearest_the_token() -> None:
     game = FakeRound(whose_turn="Bo", prophet="Cy", hands={"Bo": 3})
     proto = TableProtocol(game, settle_s=1.0)
-    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     hand = cards("2D 4H 6S")
     run(proto, [TableView(0, hand, tok), TableView(1.5, hand, tok)])
-    out = run(proto, [TableView(2.0, hand, {**tok, Token.REJECT: (75.0, 40.0)})])
+    out = run(proto, [TableView(2.0, hand, {**tok, TableToken.REJECT: (75.0, 40.0)})])
     assert actions(out) == [NoPlay("Bo", parse_cards("2D 4H 6S"), ProphetDecision.reject(parse_cards("4H")[0]))]
 
 
@@ -187,7 +187,7 @@ def test_a_no_play_after_an_attempt_taken_away_unread_is_not_taken() -> None:
     proto = TableProtocol(game, settle_s=0.5)
     run(proto, [TableView(t, unread_then("AD")) for t in (0.0, 0.6, 1.2, 1.8)])
     run(proto, [TableView(2.4, ()), TableView(3.0, ())])
-    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     out = run(proto, [TableView(t, cards("2D 4H"), tok) for t in (4.0, 4.6, 5.2, 6.0)])
     assert actions(out) == [] and [i.say for i in out if i.say] == [] and troubles(out)
     # key j: the players tell the dealer to go on with what lies there
@@ -209,7 +209,7 @@ def test_a_starter_taken_away_unread_is_asked_for_again() -> None:
 def test_a_no_play_batch_taken_away_unread_is_not_withdrawn_silently() -> None:
     game = FakeRound(whose_turn="Bo")
     proto = TableProtocol(game, settle_s=0.5)
-    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     out = run(proto, [TableView(t, unread_then("4H"), tok) for t in (0.0, 0.6, 1.2, 1.8)])
     assert troubles(out) == ["I cannot read every card of this batch: spread them apart."]
     out = run(proto, [TableView(2.4, ()), TableView(3.0, ())])  # batch and token taken away
@@ -222,7 +222,7 @@ def test_a_no_play_batch_taken_away_unread_is_not_withdrawn_silently() -> None:
 def test_a_batch_swapped_for_another_before_it_was_read_is_asked_for_again() -> None:
     game = FakeRound(whose_turn="Bo")
     proto = TableProtocol(game, settle_s=0.5)
-    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     run(proto, [TableView(t, unread_then("4H"), tok) for t in (0.0, 0.6, 1.2, 1.8)])
     out = run(proto, [TableView(t, cards("8C 10C"), tok) for t in (2.0, 2.6, 3.2, 4.0)])
     assert [i.say for i in out if i.say] == [] and "show it again" in troubles(out)[0]
@@ -235,7 +235,7 @@ def test_the_prophet_token_decides_only_after_the_hand_has_left_and_the_zone_hel
     game = FakeRound(prophet="Cy")
     proto = TableProtocol(game, settle_s=0.5)
     run(proto, [TableView(0, cards("4C")), TableView(0.6, cards("4C"))])
-    acc = {Token.ACCEPT: (100.0, 50.0)}
+    acc = {TableToken.ACCEPT: (100.0, 50.0)}
     # the token appears with the hand still over the zone (moving, then resting: unexplained)
     out = run(proto, [TableView(1.0, cards("4C"), acc, hand_over_play=True),
                       TableView(1.3, cards("4C"), acc, unexplained_in_play=True),
@@ -258,7 +258,7 @@ def test_cards_changed_under_the_prophet_are_not_judged() -> None:
     game = FakeRound(prophet="Cy")
     proto = TableProtocol(game, settle_s=0.5)
     run(proto, [TableView(0, cards("4C")), TableView(0.6, cards("4C"))])
-    acc = {Token.ACCEPT: (100.0, 50.0)}
+    acc = {TableToken.ACCEPT: (100.0, 50.0)}
     out = run(proto, [TableView(t, cards("4C 9H"), acc) for t in (1.0, 1.6, 2.2, 3.0)])
     assert actions(out) == [] and troubles(out)
 
@@ -305,7 +305,7 @@ def test_an_unread_thing_without_cards_taken_away_is_said_and_binds_nothing() ->
     assert troubles(out) == ["What lay in the play zone was taken away before I could read it: lay it again, "
                              "flat and face up."]
     # the player may still declare "no play": nothing of an attempt was read to hold them to
-    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     out = run(proto, [TableView(4.0, cards("2D 4H"), tok), TableView(4.6, cards("2D 4H"), tok)])
     assert [i.say for i in out if i.say] == ["2 of 14 seen. Show the other 12."]
 
@@ -342,7 +342,7 @@ def test_a_hand_shown_again_must_hold_the_cards_seen_of_it_before() -> None:
     # given Bo showed 8S JC, then a batch that could not be read, and took the token back
     game = FakeRound(whose_turn="Bo", hands={"Bo": 4})
     proto = TableProtocol(game, settle_s=0.5)
-    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     run(proto, [TableView(0.0, cards("8S JC"), tok), TableView(0.6, cards("8S JC"), tok)])
     run(proto, [TableView(1.0, (), tok, hand_over_play=True)] +
         [TableView(t, unread_then("4H"), tok) for t in (1.2, 1.8, 2.4, 3.0)])
@@ -379,7 +379,7 @@ def test_after_a_hand_a_card_found_but_unread_is_unread() -> None:
 def test_a_no_play_token_hidden_by_a_hand_for_a_moment_keeps_the_hand_shown_so_far() -> None:
     game = FakeRound(whose_turn="Bo", hands={"Bo": 3})
     proto = TableProtocol(game, settle_s=0.5)
-    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     out = run(proto, [TableView(0.0, cards("8S JC"), tok), TableView(0.6, cards("8S JC"), tok),
                       TableView(1.0, cards("3S"), hand_over_play=True),  # the hand hides the token
                       TableView(1.3, cards("3S"), tok, hand_over_play=True),
@@ -391,7 +391,7 @@ def test_a_no_play_token_hidden_by_a_hand_for_a_moment_keeps_the_hand_shown_so_f
 def test_cards_shown_without_the_no_play_token_are_asked_about_not_judged() -> None:
     game = FakeRound(whose_turn="Bo", hands={"Bo": 3})
     proto = TableProtocol(game, settle_s=0.5)
-    tok = {Token.NO_PLAY: (300.0, 0.0)}
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     run(proto, [TableView(0.0, cards("8S JC"), tok), TableView(0.6, cards("8S JC"), tok)])
     out = run(proto, [TableView(t, cards("3S")) for t in (1.0, 1.6, 2.2, 3.0)])
     assert actions(out) == [] and troubles(out)[0].startswith("I cannot see the NO PLAY token")
