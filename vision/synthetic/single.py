@@ -25,7 +25,7 @@ from calibration.layout import ZONE_PLAY, TableLayout, default_layout
 from vision.geometry import CARD_H_MM, CARD_W_MM
 from vision.synthetic.camera import PinholeView
 from vision.synthetic.cards import CardFace
-from vision.synthetic.light import scene_condition
+from vision.synthetic.light import Lighting, scene_condition
 from vision.synthetic.mat import TABLE_KINDS, CardPlacement, HandPlacement, Scene, render_table_scene
 
 __all__ = ["ARRANGEMENTS", "SingleCardShot", "ZoneCardsShot", "card_corners_mm", "single_card_scene",
@@ -72,6 +72,23 @@ def card_corners_mm(centre_mm: tuple[float, float], angle_deg: float) -> FloatAr
     return np.asarray(local @ rot.T + np.asarray(centre_mm), dtype=np.float64)
 
 
+def _zone_camera(layout: TableLayout, condition: str, tilt_deg: float, rng: np.random.Generator,
+                 size_wh: tuple[int, int], whole_mat: bool
+                 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], Lighting, str, PinholeView]:
+    """The play zone's bounds (mm), the light and kit print of ``condition``, and a camera
+    at ``tilt_deg`` for which the zone (or the whole mat) about fills the frame."""
+    zone = np.asarray(layout.zone(ZONE_PLAY).polygon_mm, np.float64)
+    lo, hi = zone.min(axis=0), zone.max(axis=0)
+    centre = (lo + hi) / 2.0
+    light, kit = scene_condition(condition, rng)
+    span_mm = 480.0 if whole_mat else 360.0  # distance from the field of view
+    distance = float(rng.uniform(0.9, 1.15)) * span_mm / (2 * np.tan(np.radians(65.0) / 2)) * 1.1
+    view = PinholeView(tilt_deg=tilt_deg, distance_mm=distance, size_wh=size_wh,
+                       target_mm=(float(centre[0] + rng.uniform(-15, 15)), float(centre[1] + rng.uniform(-10, 10))),
+                       yaw_deg=float(rng.uniform(-8, 8)))
+    return lo, hi, light, kit, view
+
+
 def single_card_scene(face: CardFace | None, condition: str, tilt_deg: float, rng: np.random.Generator,
                       layout: TableLayout | None = None, size_wh: tuple[int, int] = (1920, 1080),
                       whole_mat: bool = False, hand: bool = False, empty_frames: int = 0) -> SingleCardShot:
@@ -79,16 +96,7 @@ def single_card_scene(face: CardFace | None, condition: str, tilt_deg: float, rn
     ``empty_frames`` frames of the zone before the card was laid are rendered too
     (the same view and light, other sensor noise)."""
     layout = layout or default_layout()
-    zone = np.asarray(layout.zone(ZONE_PLAY).polygon_mm, np.float64)
-    lo, hi = zone.min(axis=0), zone.max(axis=0)
-    centre = (lo + hi) / 2.0
-    light, kit = scene_condition(condition, rng)
-    # the zone (or the whole mat) about fills the frame: distance from the field of view
-    span_mm = 480.0 if whole_mat else 360.0
-    distance = float(rng.uniform(0.9, 1.15)) * span_mm / (2 * np.tan(np.radians(65.0) / 2)) * 1.1
-    view = PinholeView(tilt_deg=tilt_deg, distance_mm=distance, size_wh=size_wh,
-                       target_mm=(float(centre[0] + rng.uniform(-15, 15)), float(centre[1] + rng.uniform(-10, 10))),
-                       yaw_deg=float(rng.uniform(-8, 8)))
+    lo, hi, light, kit, view = _zone_camera(layout, condition, tilt_deg, rng, size_wh, whole_mat)
     cards: tuple[CardPlacement, ...] = ()
     corners = np.zeros((4, 2))
     if face is not None:
@@ -174,15 +182,7 @@ def zone_cards_scene(faces: tuple[CardFace, ...], condition: str, tilt_deg: floa
     (2, 4, 2)
     """
     layout = layout or default_layout()
-    zone = np.asarray(layout.zone(ZONE_PLAY).polygon_mm, np.float64)
-    lo, hi = zone.min(axis=0), zone.max(axis=0)
-    centre = (lo + hi) / 2.0
-    light, kit = scene_condition(condition, rng)
-    span_mm = 480.0 if whole_mat else 360.0
-    distance = float(rng.uniform(0.9, 1.15)) * span_mm / (2 * np.tan(np.radians(65.0) / 2)) * 1.1
-    view = PinholeView(tilt_deg=tilt_deg, distance_mm=distance, size_wh=size_wh,
-                       target_mm=(float(centre[0] + rng.uniform(-15, 15)), float(centre[1] + rng.uniform(-10, 10))),
-                       yaw_deg=float(rng.uniform(-8, 8)))
+    lo, hi, light, kit, view = _zone_camera(layout, condition, tilt_deg, rng, size_wh, whole_mat)
     laid = _arrange(len(faces), arrangement, lo, hi, rng)
     cards = tuple(CardPlacement(str(f.card) if f.card else "?", pos, ang, f.image_bgr, f.alpha)
                   for f, (pos, ang) in zip(faces, laid, strict=True))
