@@ -2,8 +2,8 @@ import signal
 import sys
 
 try:
-    from dealer.cli import main
+    from dealer.cli import run
 except KeyboardInterrupt:  # Ctrl-C while the command line is still loading
     sys.exit(128 + signal.SIGINT)
 
-sys.exit(main())
+sys.exit(run())

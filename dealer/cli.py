@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -67,6 +68,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return 0
     return int(code or 0)
+
+
+def run() -> int:
+    """The ``eleusis`` program: ``main`` on ``sys.argv``, then Ctrl-C is ignored while the
+    interpreter exits. The command is done by then; without this, a Ctrl-C in the last
+    moments (after Python has reset its own handler at exit) would end the process by
+    the signal, exit status -2, instead of the command's own status."""
+    code = main()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return code
 
 
 def _set_language(args: argparse.Namespace) -> None:

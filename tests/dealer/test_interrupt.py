@@ -13,6 +13,8 @@ import termios
 import time
 from pathlib import Path
 
+import pytest
+
 from cli_limits import ROOT, child_env
 
 RECORD = str(ROOT / "examples" / "demo-round.eleusis")
@@ -73,3 +75,17 @@ def test_ctrl_c_in_play_record_between_turns(tmp_path: Path) -> None:
     assert all(line.startswith(b"dealer: ") for line in said)
     assert "Traceback" not in text
     assert proc.returncode == 130 and "stopped by Ctrl-C" in text
+
+
+def test_the_program_ignores_ctrl_c_once_its_command_is_done(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C while the interpreter exits must not turn a finished command's status into
+    death by signal (-2): ``run`` ignores SIGINT after ``main`` has returned."""
+    from dealer import cli
+
+    monkeypatch.setattr(cli, "main", lambda: 3)
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        assert cli.run() == 3
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
