@@ -170,6 +170,11 @@ def _draw_layout(draw: ImageDraw.ImageDraw, state: RoundState, box: tuple[int, i
     gap = 8
     width = x1 - x0
     card_w = int(min(112, max(MIN_CARD_W, (width + gap) / len(main) - gap)))
+    deepest = max((sum(len(b.cards) for b in state.layout.branches if b.anchor == a)
+                   for a in {b.anchor for b in state.layout.branches}), default=0)
+    if deepest:  # the line, then its deepest branch overlapped a third of a card each: smaller cards fit it
+        fit_h = (y1 - y0 - 12) / (2 + 0.32 * (deepest - 1))
+        card_w = max(MIN_CARD_W // 2, min(card_w, int(fit_h / 1.4)))
     fits = max(1, (width + gap) // (card_w + gap))
     first = max(0, len(main) - fits)  # a very long line shows its end, which the next card is judged against
     card_h = int(card_w * 1.4)
@@ -185,6 +190,9 @@ def _draw_layout(draw: ImageDraw.ImageDraw, state: RoundState, box: tuple[int, i
         draw.text((mx, y0 - 18), "♛", font=_font(30), fill=(210, 150, 240), anchor="mb")
     depth: dict[int, int] = {}
     step = max(18, int(card_h * 0.32))
+    if deepest > 1:  # overlap them more rather than leave the last ones out (each keeps its index)
+        room = y1 - (y0 + card_h + 12) - card_h
+        step = min(step, max(12, room // (deepest - 1)))
     for b, branch in enumerate(state.layout.branches):
         if branch.anchor < first:
             continue

@@ -9,11 +9,13 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
+from dealer import table_view
 from dealer.table_view import (
     VERDICT_COLOURS,
     CameraPicture,
@@ -187,3 +189,22 @@ def test_the_screenshots_in_the_docs_show_their_moment(name: str, kind: str) -> 
     assert picture is not None and picture.shape[:2] == (720, 1280)
     assert np.abs(np.subtract(_band_colour(picture), VERDICT_COLOURS[kind])).max() <= 12
     assert _card_faces(picture) >= 3
+
+
+def test_a_long_side_branch_is_drawn_to_its_last_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    # given rejected plays of 1 + 3 + 3 cards all hanging under 9H, the end of the line (P4)
+    record = WORKED + "Cy: play 2H 3H 4H\nAna: play 5D 6D 8D\n"
+    rnd = judge_text(record, resolve_rule).round
+    hanging = sum(len(b.cards) for b in rnd.state().layout.branches)
+    drawn: list[str] = []
+    real_draw = table_view._draw_card
+
+    def counting(draw: Any, card: Any, *args: Any, **kwargs: Any) -> None:
+        drawn.append(str(card))
+        real_draw(draw, card, *args, **kwargs)
+
+    monkeypatch.setattr(table_view, "_draw_card", counting)
+    render_view(view_of_round(rnd, _state()))
+    # then every card of the line and of its branches is drawn, none left out for lack of room
+    assert hanging == 7
+    assert len(drawn) == len(rnd.state().layout.main) + hanging
