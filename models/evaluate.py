@@ -54,11 +54,13 @@ class Reader:
         self.threshold = float(self.model.meta.accept_threshold)
 
     def probs_of_feeds(self, feeds: dict[str, np.ndarray]) -> np.ndarray:
-        heads = self.model.heads_of_feeds(feeds)
-        logits = heads["logits"] / self.temperature
-        logits -= logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        probs = e / e.sum(axis=1, keepdims=True)
+        """For a rule without test-time views (feeds cannot be re-framed)."""
+        return self.probs_of_heads(self.model.heads_of_feeds(feeds))
+
+    def probs_of_heads(self, heads: dict[str, np.ndarray]) -> np.ndarray:
+        from vision.classify import mean_view_probs
+
+        probs = mean_view_probs(heads, self.temperature).astype(np.float64)  # the mean over views, if any
         accepted = self.model.accepted(heads)
         rows = np.arange(len(probs))
         best = probs.argmax(axis=1)
@@ -67,7 +69,11 @@ class Reader:
         return np.asarray(probs)
 
     def probs(self, cards: list[np.ndarray]) -> np.ndarray:
-        out = [self.probs_of_feeds(preprocess(cards[i : i + 64])) for i in range(0, len(cards), 64)]
+        if self.model.meta.views:
+            batches = range(0, len(cards), 64)
+            out = [self.probs_of_heads(self.model.heads_with_views(cards[i : i + 64])) for i in batches]
+        else:
+            out = [self.probs_of_feeds(preprocess(cards[i : i + 64])) for i in range(0, len(cards), 64)]
         return np.concatenate(out)
 
 
@@ -91,11 +97,30 @@ def eval_holdout(reader: Reader, renders: Path, count: int, seed: int, plain: bo
     names = [n for n in rendered_designs(renders) if n in set(HOLDOUT_DESIGNS) - set(reader.meta["holdout"]["calibration_designs"])]
     rows = []
     for name in names:
+        title = f"unseen {name}" + (" (plain)" if plain else "")
+        if reader.model.meta.views:  # views re-frame the card: the same samples, as images
+            cards, labels = design_images(renders, name, count, seed, plain)
+            rows.append(summarise(title, reader.probs(cards), labels, reader.threshold))
+            continue
         feeds = build_feeds([name], renders, count, seed, jobs=2, chunk=max(1, count // 2), plain=plain)
         probs = reader.probs_of_feeds({"corners": dequantise(feeds.corners), "face": dequantise(feeds.face)})
-        title = f"unseen {name}" + (" (plain)" if plain else "")
         rows.append(summarise(title, probs, feeds.labels, reader.threshold))
     return rows
+
+
+def design_images(renders: Path, name: str, count: int, seed: int, plain: bool) -> tuple[list[np.ndarray], np.ndarray]:
+    """The samples ``build_feeds`` makes for one design (its two halves and seeds), as images."""
+    from models.dataset import load_design, make_samples
+
+    design = [load_design(renders / name)]
+    cards: list[np.ndarray] = []
+    labels = []
+    step = max(1, count // 2)
+    for start in range(0, count, step):
+        images, lab = make_samples(design, min(step, count - start), seed * 100_003 + start, plain=plain)
+        cards += images
+        labels.append(lab)
+    return cards, np.concatenate(labels)
 
 
 def eval_made_up(reader: Reader, count: int, seed: int) -> list[dict[str, object]]:
@@ -256,8 +281,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "2")
     reader = Reader(args.models, args.rule)
+    from vision.views import describe_views
+
+    views = describe_views(reader.model.meta.views)
     print(f"model {reader.meta['version']}: temperature {reader.temperature}, rule {args.rule}, "
-          f"accept threshold {reader.threshold}")
+          f"accept threshold {reader.threshold}, test-time views: {views}")
     report: dict[str, object] = {"threshold": reader.threshold}
     if rendered_designs(args.renders):
         rows = eval_holdout(reader, args.renders, args.holdout_samples, args.seed)

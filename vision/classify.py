@@ -30,6 +30,7 @@ import numpy.typing as npt
 from engine.cards import Card
 from vision.errors import ModelLoadError, VisionError, load_json_file
 from vision.preprocess import RECT_H, RECT_W, preprocess
+from vision.views import View, view_feeds, views_from_metadata
 
 __all__ = [
     "BACK",
@@ -40,6 +41,8 @@ __all__ = [
     "FakeClassifier",
     "OnnxClassifier",
     "accept_mask",
+    "mean_view_probs",
+    "views_agree",
     "second_opinion_agrees",
     "combine_readings",
     "default_model_paths",
@@ -90,6 +93,11 @@ class ClassifierMeta:
     # the stricter rule of one still image (`eleusis read`): (accept threshold, the second
     # model's threshold, min_own); None: the same rule as live play
     still_image_rule: tuple[float, float, float] | None = None
+    # test-time views of the rule in force (metadata "views"; see vision.views): when
+    # given, a card is read in each view too, the thresholds apply to the mean calibrated
+    # probability over the views, and every view must name the same class
+    views: tuple[View, ...] = ()
+    still_image_views: tuple[View, ...] = ()  # the views of the still-image rule
 
     @classmethod
     def load(cls, path: str | Path) -> ClassifierMeta:
@@ -103,10 +111,16 @@ class ClassifierMeta:
                        float(raw["accept_threshold"]),
                        tuple((str(k), float(v)) for k, v in dict(raw.get("agreement") or {}).items()),
                        tuple(str(n) for n in raw.get("output_names", ["logits"])), str(raw.get("version", "1")),
-                       _second_opinion(raw.get("second_opinion")), _still_rule(raw.get("still_image_rule")))
+                       _second_opinion(raw.get("second_opinion")))
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelLoadError(
                 f"{where!r}: needs classes, temperature, input_names, accept_threshold ({exc!r})") from exc
+        still = raw.get("still_image_rule")
+        meta = dataclasses.replace(meta, still_image_rule=_still_rule(still, where),
+                                   views=views_from_metadata(raw.get("views"), where, "views"),
+                                   still_image_views=views_from_metadata(
+                                       still.get("views") if isinstance(still, dict) else None, where,
+                                       "still_image_rule.views"))
         for name in classes:
             if name not in (BACK, NONE):
                 try:
@@ -126,10 +140,17 @@ def _second_opinion(raw: Any) -> tuple[str, float, float, float] | None:
             float(raw.get("min_own", 0.0)))
 
 
-def _still_rule(raw: Any) -> tuple[float, float, float] | None:
+def _still_rule(raw: Any, where: str) -> tuple[float, float, float] | None:
     if raw is None:
         return None
-    return (float(raw["accept_threshold"]), float(raw["second_threshold"]), float(raw.get("min_own", 0.0)))
+    try:
+        rule = (float(raw["accept_threshold"]), float(raw["second_threshold"]), float(raw.get("min_own", 0.0)))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ModelLoadError(f"{where!r}: still_image_rule needs numbers accept_threshold and second_threshold "
+                             f"(and may give min_own, views), got {raw!r} ({exc!r})") from exc
+    if not all(0 <= x <= 1 for x in rule):
+        raise ModelLoadError(f"{where!r}: still_image_rule's thresholds must lie in [0, 1], got {raw!r}")
+    return rule
 
 
 def _softmax(logits: npt.NDArray[np.float32], temperature: float) -> npt.NDArray[np.float32]:
@@ -211,6 +232,22 @@ def second_opinion_agrees(heads: Mapping[str, npt.NDArray[np.float32]], temperat
     return np.asarray((p2.argmax(axis=1) == best) & (p2.max(axis=1) >= second_threshold), np.bool_)
 
 
+def mean_view_probs(heads: Mapping[str, npt.NDArray[np.float32]], temperature: float) -> npt.NDArray[np.float32]:
+    """The calibrated probabilities averaged over the card as given and its views (``view_logits``)."""
+    probs = _softmax(np.asarray(heads["logits"], np.float32), temperature)
+    views = np.asarray(heads.get("view_logits", np.zeros((0,) + probs.shape, np.float32)), np.float32)
+    for logits in views:
+        probs = probs + _softmax(logits, temperature)
+    return np.asarray(probs / (1 + len(views)), np.float32)
+
+
+def views_agree(heads: Mapping[str, npt.NDArray[np.float32]]) -> npt.NDArray[np.bool_]:
+    """Where every view (``view_logits`` [V, N, C]) has the same best class as the card as given."""
+    best = np.asarray(heads["logits"]).argmax(axis=1)
+    views = np.asarray(heads.get("view_logits", np.zeros((0,) + np.shape(heads["logits"]))))
+    return np.asarray((views.argmax(axis=2) == best[None]).all(axis=0), np.bool_)
+
+
 def combine_readings(a: CardReading, b: CardReading) -> CardReading:
     """Two readings of one card (two views of it): agree, or keep the only sure one.
 
@@ -279,7 +316,7 @@ class OnnxClassifier:
         hi, second, min_own = self.meta.still_image_rule
         opinion = self.meta.second_opinion
         return dataclasses.replace(self.meta, accept_threshold=hi, still_image_rule=None,
-                                   second_opinion=None if opinion is None else (opinion[0], opinion[1], second, min_own))
+                                   views=self.meta.still_image_views, second_opinion=None if opinion is None else (opinion[0], opinion[1], second, min_own))
 
     def with_rule(self, rule: str) -> OnnxClassifier:
         """This classifier (the same loaded networks) under ``rule`` (``"live"`` or ``"still"``)."""
@@ -311,17 +348,35 @@ class OnnxClassifier:
             heads["second_logits"] = np.asarray(self._second.run(None, feed)[0], np.float32)
         return heads
 
+    def heads_with_views(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> dict[str, npt.NDArray[np.float32]]:
+        """:meth:`heads`, plus, when the rule in force has test-time views (``meta.views``),
+        ``view_logits`` [V, N, C]: this model's logits of every card in each view."""
+        if len(rectified_cards) == 0 or not self.meta.views:
+            return self.heads(rectified_cards)
+        cards = list(rectified_cards)
+        feeds = preprocess(cards)
+        heads = self.heads_of_feeds(feeds)
+        more = view_feeds(cards, feeds, self.meta.views)
+        logits = self._session.run([self._outputs[0]], {name: more[name] for name in self.meta.input_names})[0]
+        heads["view_logits"] = np.asarray(logits, np.float32).reshape(len(self.meta.views), len(cards), -1)
+        return heads
+
     def logits(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float32]:
         return self.heads(rectified_cards)["logits"]
 
     def readings_of(self, heads: Mapping[str, npt.NDArray[np.float32]]) -> list[CardReading]:
         """The readings for the net's outputs ``heads`` (the reject rule and the agreement)."""
         m = self.meta
+        if m.views and "view_logits" in heads:  # the confidence is the mean over the views
+            mean = mean_view_probs(heads, m.temperature)
+            return from_onnx_output(np.log(np.maximum(mean, 1e-30)), m.classes, 1.0, 0.0, self.accepted(heads))
         return from_onnx_output(heads["logits"], m.classes, m.temperature, 0.0, self.accepted(heads))
 
     def accepted(self, heads: Mapping[str, npt.NDArray[np.float32]]) -> npt.NDArray[np.bool_]:
         """Which of the best classes may be taken as read (threshold, agreement, second opinion)."""
         m = self.meta
+        if m.views and "view_logits" in heads:
+            return self._accepted_in_views(heads)
         accepted = accept_mask(heads, m.temperature, m.accept_threshold, dict(m.agreement))
         if m.second_opinion is not None and "second_logits" in heads:
             _, t2, threshold2, min_own = m.second_opinion
@@ -331,8 +386,28 @@ class OnnxClassifier:
             accepted = accepted | second
         return accepted
 
+    def _accepted_in_views(self, heads: Mapping[str, npt.NDArray[np.float32]]) -> npt.NDArray[np.bool_]:
+        """The rule with views: every view names the same class, and either the parts of the
+        card as given agree with it (:func:`accept_mask`) and the mean probability over the
+        views reaches ``accept_threshold``, or the second model is sure of it (and, with
+        ``min_own`` > 0, the parts agree and the mean reaches ``min_own``)."""
+        m = self.meta
+        mean = mean_view_probs(heads, m.temperature)
+        best, conf = mean.argmax(axis=1), mean.max(axis=1)
+        same = views_agree(heads)
+        parts = accept_mask(heads, m.temperature, 0.0, dict(m.agreement))
+        accepted = same & parts & (conf >= m.accept_threshold)
+        if m.second_opinion is not None and "second_logits" in heads:
+            _, t2, threshold2, min_own = m.second_opinion
+            p2 = _softmax(np.asarray(heads["second_logits"], np.float32), t2)
+            second = same & (p2.argmax(axis=1) == best) & (p2.max(axis=1) >= threshold2)
+            if min_own > 0:  # as without views: this model's parts agree and it gives the card min_own
+                second &= parts & (conf >= min_own)
+            accepted |= second
+        return np.asarray(accepted, np.bool_)
+
     def classify(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> list[CardReading]:
-        return self.readings_of(self.heads(rectified_cards))
+        return self.readings_of(self.heads_with_views(rectified_cards))
 
 
 class FakeClassifier:
