@@ -373,7 +373,12 @@ class OnnxClassifier:
         return from_onnx_output(heads["logits"], m.classes, m.temperature, 0.0, self.accepted(heads))
 
     def accepted(self, heads: Mapping[str, npt.NDArray[np.float32]]) -> npt.NDArray[np.bool_]:
-        """Which of the best classes may be taken as read (threshold, agreement, second opinion)."""
+        """Which of the best classes may be taken as read (threshold, agreement, second opinion).
+
+        With test-time views in the rule (``meta.views``) and ``view_logits`` in ``heads``
+        (:meth:`heads_with_views`, as :meth:`classify` does), the rule with views applies.
+        Heads without them (:meth:`heads`) are judged on the card as given alone: the still
+        rule's thresholds were chosen with its views, so read through :meth:`classify`."""
         m = self.meta
         if m.views and "view_logits" in heads:
             return self._accepted_in_views(heads)

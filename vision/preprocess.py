@@ -38,6 +38,7 @@ __all__ = [
     "PreprocessInputError",
     "RECT_H",
     "RECT_W",
+    "feeds_of",
     "preprocess",
 ]
 
@@ -108,6 +109,13 @@ def preprocess(cards: Sequence[np.ndarray] | np.ndarray) -> dict[str, np.ndarray
         }
     faces = np.stack([cv2.resize(c, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA) for c in batch])
     corners = np.stack([_corner_pair(c) for c in batch])  # [N, 2, H, W, 3]
+    return feeds_of(faces, corners)
+
+
+def feeds_of(faces: np.ndarray, corners: np.ndarray) -> dict[str, np.ndarray]:
+    """The feeds for resized uint8 faces ``[N, FACE_H, FACE_W, 3]`` and corner boxes
+    ``[N, 2, CORNER_H, CORNER_W, 3]``: the light normalisation of :func:`preprocess`."""
+    n = len(faces)
     white = np.percentile(faces.reshape(n, -1, 3), _WHITE_PERCENTILE, axis=1).astype(np.float32)
     white = np.maximum(white, _MIN_WHITE)  # [N, 3]
     grey = white.mean(axis=1, keepdims=True)  # [N, 1]

@@ -31,9 +31,10 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import ModelLoadError
-from vision.preprocess import RECT_H, RECT_W, preprocess
+from vision.preprocess import (CORNER_BOX_H, CORNER_BOX_W, CORNER_H, CORNER_W, FACE_H, FACE_W, RECT_H, RECT_W,
+                               feeds_of)
 
-__all__ = ["View", "describe_views", "reframe", "turn_feeds", "view_feeds", "views_from_metadata"]
+__all__ = ["View", "describe_views", "reframe", "turn_feeds", "view_feeds", "views_from_metadata", "zoomed_feeds"]
 
 MAX_ZOOM = 0.25  # a view more than 25 % in or out is another crop, not a re-framing
 
@@ -85,6 +86,32 @@ def reframe(card: npt.NDArray[np.uint8], scale: float) -> npt.NDArray[np.uint8]:
                                      borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
 
+def zoomed_feeds(cards: Sequence[npt.NDArray[np.uint8]], scale: float) -> dict[str, npt.NDArray[np.float32]]:
+    """``preprocess([reframe(card, scale) ...])``, made faster: the face and the two corner
+    boxes of the zoomed card are resized straight from the matching boxes of the card
+    (rounded to whole pixels, the border repeated where a box reaches past the card)."""
+    pad = int(np.ceil(max(0.0, 1 / scale - 1) * max(RECT_W, RECT_H) / 2)) + 1
+
+    def box(x0: float, x1: float, y0: float, y1: float) -> tuple[slice, slice]:
+        """Zoomed-card box (pixel edges) -> rows and columns of the padded card."""
+        def at(v: float, half: float) -> int:
+            return int(round(half + (v - half) / scale)) + pad
+        return slice(at(y0, RECT_H / 2), at(y1, RECT_H / 2)), slice(at(x0, RECT_W / 2), at(x1, RECT_W / 2))
+
+    face_box = box(0, RECT_W, 0, RECT_H)
+    top_left = box(0, CORNER_BOX_W, 0, CORNER_BOX_H)
+    bottom_right = box(RECT_W - CORNER_BOX_W, RECT_W, RECT_H - CORNER_BOX_H, RECT_H)
+    faces, corners = [], []
+    for card in cards:
+        big = cv2.copyMakeBorder(card, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        faces.append(cv2.resize(big[face_box], (FACE_W, FACE_H), interpolation=cv2.INTER_AREA))
+        corners.append(np.stack([
+            cv2.resize(big[top_left], (CORNER_W, CORNER_H), interpolation=cv2.INTER_AREA),
+            cv2.resize(np.ascontiguousarray(big[bottom_right][::-1, ::-1]), (CORNER_W, CORNER_H),
+                       interpolation=cv2.INTER_AREA)]))
+    return feeds_of(np.stack(faces), np.stack(corners))
+
+
 def turn_feeds(feeds: Mapping[str, npt.NDArray[np.float32]]) -> dict[str, npt.NDArray[np.float32]]:
     """The feeds of the same cards turned half round: the corner boxes swap, the face turns."""
     return {"corners": np.ascontiguousarray(feeds["corners"][:, ::-1]),
@@ -96,13 +123,13 @@ def view_feeds(cards: Sequence[npt.NDArray[np.uint8]], feeds: Mapping[str, npt.N
     """The network inputs of every view of every card, view after view (``len(views) * len(cards)`` rows).
 
     ``feeds`` are the cards' own inputs (:func:`vision.preprocess.preprocess`); a zoom is
-    preprocessed once whether or not a turned view shares it.
+    made once (:func:`zoomed_feeds`) whether or not a turned view shares it.
     """
     by_scale: dict[float, Mapping[str, npt.NDArray[np.float32]]] = {1.0: feeds}
     parts = []
     for view in views:
         if view.scale not in by_scale:
-            by_scale[view.scale] = preprocess([reframe(card, view.scale) for card in cards])
+            by_scale[view.scale] = zoomed_feeds(cards, view.scale)
         base = by_scale[view.scale]
         parts.append(turn_feeds(base) if view.turned else dict(base))
     return {name: np.concatenate([p[name] for p in parts]) for name in ("corners", "face")}

@@ -13,7 +13,7 @@ from engine.cards import Card
 from vision.classify import ClassifierMeta, OnnxClassifier, default_model_paths, mean_view_probs, views_agree
 from vision.errors import ModelLoadError
 from vision.preprocess import RECT_H, RECT_W, preprocess
-from vision.views import View, reframe, turn_feeds, view_feeds
+from vision.views import View, reframe, turn_feeds, view_feeds, zoomed_feeds
 
 REAL_SINGLE = Path("/work/shared/data/real-cards/single")
 CLASSES = ["QS", "10H", "AC", "back", "none"]
@@ -74,10 +74,29 @@ def test_given_turned_views_when_fed_then_they_equal_preprocessing_the_turned_ca
     out = view_feeds(cards, feeds, views)
     assert out["corners"].shape[0] == 3 * len(cards)
     turned = preprocess([np.ascontiguousarray(c[::-1, ::-1]) for c in cards])
-    zoomed = preprocess([reframe(c, 1.05) for c in cards])
+    zoomed = zoomed_feeds(cards, 1.05)
     assert np.array_equal(out["face"][:2], turned["face"]) and np.array_equal(out["corners"][:2], turned["corners"])
     assert np.array_equal(out["face"][2:4], zoomed["face"])
     assert np.array_equal(out["corners"][4:], turn_feeds(zoomed)["corners"])
+
+
+def _smooth_card() -> np.ndarray:
+    card = np.full((RECT_H, RECT_W, 3), 235, np.uint8)
+    cv2.putText(card, "Q", (8, 48), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (30, 30, 200), 4)
+    cv2.circle(card, (RECT_W // 2, RECT_H // 2), 40, (20, 20, 20), -1)
+    card[:, :4] = (60, 90, 120)  # a sliver of table
+    return cv2.GaussianBlur(card, (5, 5), 1.5)
+
+
+@pytest.mark.parametrize("scale", [1.06, 0.94, 1.03])
+def test_given_a_zoom_when_fed_directly_then_it_matches_preprocessing_the_reframed_card(scale: float) -> None:
+    card = _smooth_card()
+    assert all(np.array_equal(a, b) for a, b in zip(zoomed_feeds([card], 1.0).values(), preprocess([card]).values()))
+    fast, slow = zoomed_feeds([card], scale), preprocess([reframe(card, scale)])
+    for name in ("corners", "face"):
+        assert np.abs(fast[name] - slow[name]).mean() < 0.02  # rounding to whole pixels only
+    unzoomed = preprocess([card])["corners"]
+    assert np.abs(fast["corners"] - unzoomed).mean() > 2 * np.abs(fast["corners"] - slow["corners"]).mean()
 
 
 def _model() -> OnnxClassifier:
@@ -138,7 +157,7 @@ def test_given_the_shipped_metadata_when_the_still_rule_is_taken_then_its_views_
     raw = json.loads(default_model_paths()[1].read_text())
     listed = raw["still_image_rule"].get("views", [])
     assert model.meta.views == tuple(View(float(v.get("scale", 1.0)), bool(v.get("turned", False))) for v in listed)
-    assert model.with_rule("live").meta.views == tuple(
+    assert OnnxClassifier(rule="live").meta.views == tuple(
         View(float(v.get("scale", 1.0)), bool(v.get("turned", False))) for v in raw.get("views", []))
 
 
