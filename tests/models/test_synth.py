@@ -158,3 +158,25 @@ def test_given_the_gnome_paris_sheet_when_the_queen_of_hearts_is_rendered_then_i
     card = render_one(Design("gnome-paris", "gnome", Path("/usr/share/aisleriot/cards/paris.svgz")), "QH", 1.0)
     h, w = card.shape[:2]
     assert card.shape[2] == 4 and 1.3 < h / w < 1.7
+
+
+def _toy_design() -> dict[str, np.ndarray]:
+    """Every class of a toy design: the index block's height tells the cards apart."""
+    design = {}
+    for k, label in enumerate(CLASSES[:53]):
+        card = _toy_card()
+        card[80:80 + 2 + k % 40, 160:200, :3] = 10 * (k % 20)
+        design[label] = card
+    return design
+
+
+def test_given_a_config_when_samples_are_made_then_it_replaces_the_training_recipe() -> None:
+    from models.dataset import TABLE_CONFIG, TRAIN_CONFIG, make_samples
+
+    design = _toy_design()
+    table, labels = make_samples([design], 12, 5, inks=False, config=TABLE_CONFIG)
+    train, labels2 = make_samples([design], 12, 5, inks=False, config=TRAIN_CONFIG)
+    default, labels3 = make_samples([design], 12, 5, inks=False)
+    assert np.array_equal(labels2, labels3) and all(np.array_equal(a, b) for a, b in zip(train, default))
+    assert labels[0] == labels2[0] and not np.array_equal(table[0], train[0])  # one card, another recipe
+    assert TABLE_CONFIG.p_reframe == 0.0 and TABLE_CONFIG.min_overlap_shift > TRAIN_CONFIG.min_overlap_shift
