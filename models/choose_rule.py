@@ -5,6 +5,8 @@ image, so its rule (``still_image_rule`` in ``models/card_classifier.json``) mus
 confident wrong readings rare. This script is how that rule is chosen; it prints the choice
 and, with ``--write``, stores it in the metadata.
 
+Live play reads the same views with its own thresholds (``--write`` sets both).
+
 Sets (nothing else is looked at):
 
 - the *calibration* designs of the metadata (gnome ``rheinland``, ``simplistic``, KDE
@@ -153,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path("cache/choose_rule"))
     parser.add_argument("--samples", type=int, default=1500, help="per calibration design")
     parser.add_argument("--made-up", type=int, default=800, help="per court-letter set and seed")
-    parser.add_argument("--write", action="store_true", help="store the choice in card_classifier.json")
+    parser.add_argument("--write", action="store_true",
+                        help="store the choice in card_classifier.json (still_image_rule; its views also as the "
+                             "top-level views of live play)")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "2")
     meta_path = args.models / "card_classifier.json"
@@ -212,8 +216,10 @@ def main(argv: list[str] | None = None) -> int:
                          f"settings with confident-wrong <= {MAX_WRONG_DESIGNS:.2%} there and <= "
                          f"{MAX_WRONG_MADE_UP:.2%} on made-up calibration decks (5 letter sets x 8 designs, "
                          "seeds 555/556); test designs, fresh made-up decks and real cards played no part. "
-                         "Live play keeps accept_threshold/second_opinion without views.")})
+                         "Live play keeps its own accept_threshold/second_opinion with the same views "
+                         "(the top-level `views`, written with this rule; its thresholds not re-tuned).")})
         meta["still_image_rule"] = rule
+        meta["views"] = rule["views"]  # live play reads the same framings (models/MODEL_CARD.md)
         meta_path.write_text(json.dumps(meta, indent=1) + "\n")
         print(f"written to {meta_path} (still_image_rule)")
     return 0
