@@ -180,3 +180,10 @@ def test_given_a_config_when_samples_are_made_then_it_replaces_the_training_reci
     assert np.array_equal(labels2, labels3) and all(np.array_equal(a, b) for a, b in zip(train, default))
     assert labels[0] == labels2[0] and not np.array_equal(table[0], train[0])  # one card, another recipe
     assert TABLE_CONFIG.p_reframe == 0.0 and TABLE_CONFIG.min_overlap_shift > TRAIN_CONFIG.min_overlap_shift
+
+
+@pytest.mark.parametrize("label,component", [("QS", "Sq"), ("10D", "D10"), ("AH", "Ha"), ("7C", "C7"), ("back", "B2")])
+def test_given_a_label_when_mapped_to_the_npm_deck_then_its_component_name_is_used(label: str, component: str) -> None:
+    from models.fetch_npm_decks import component_of
+
+    assert component_of(label) == component
