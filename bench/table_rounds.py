@@ -29,7 +29,11 @@ ends with the scripted scores, requests to lay again (per round and per 20 cards
 frames per second processed (start-up included), and the time from the hand leaving the
 play zone to the verdict (median, worst). Films and recordings stay in cache/table-rounds/.
 
-Run: ``python3 bench/table_rounds.py [--quick] [--only real-lamp-zone] [--film [--keep]]``.
+``--cards DESIGN`` deals two more rounds (lamp, zone view; cold, whole layout) with another
+design under cache/cards: e.g. ``npm-kennard`` (``python -m models.fetch_npm_decks``, then link
+``cache/npm-cards/npm-kennard`` into ``cache/cards``), art nobody trained or tuned on.
+
+Run: ``python3 bench/table_rounds.py [--quick] [--only real-lamp-zone] [--cards DESIGN] [--film [--keep]]``.
 """
 
 from __future__ import annotations
@@ -179,10 +183,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="deaf players: film each round in advance and deal it with `eleusis play --video`")
     parser.add_argument("--keep", action="store_true", help="keep the films in cache/table-rounds/ (--film)")
     parser.add_argument("--verbose", "-v", action="store_true", help="print each difference and request")
+    parser.add_argument("--cards", metavar="DESIGN", action="append", default=[],
+                        help="also deal a lamp/zone and a cold/whole round with this design (repeatable)")
     args = parser.parse_args(argv)
-    conditions: tuple[Condition, ...] = QUICK if args.quick else FULL
+    extra = tuple(c for d in args.cards for c in (Condition(d, "lamp", "zone"), Condition(d, "cold", "whole")))
+    conditions: tuple[Condition, ...] = (QUICK if args.quick else FULL) + extra
     if args.only:
-        every = {c.name: c for c in FULL + QUICK}
+        every = {c.name: c for c in FULL + QUICK + extra}
         unknown = [n for n in args.only if n not in every]
         if unknown:
             print(f"table_rounds: unknown condition(s) {unknown}; known: {sorted(every)}", file=sys.stderr)

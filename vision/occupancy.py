@@ -184,12 +184,8 @@ class ZoneWatch:
         cards_cfg = cfg.cards if learned else dataclasses.replace(cfg.cards, min_difference=cfg.unexplained_print)
         quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=logc)
         # what differs from the empty zone and is no card and no token
-        bar = cfg.unexplained_learned if learned else cfg.unexplained_print
-        odd = (difference(logc, empty, zone) >= bar).astype(np.uint8)
         s = self.window.px_per_mm
-        k = max(3, int(round(cfg.thing_mm * s)) | 1)
-        odd = np.asarray(cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
-        known = np.zeros_like(odd)
+        known = np.zeros(zone.shape, np.uint8)
         for q in quads:
             cv2.fillConvexPoly(known, np.round(q).astype(np.int32), 1)
         for cx, cy in token_centres_mm:
@@ -197,7 +193,19 @@ class ZoneWatch:
             cv2.circle(known, (int(round(px)), int(round(py))), int(round(cfg.token_radius_mm * s)), 1, -1)
         r = max(3, int(round(2 * cfg.card_rim_mm * s)) | 1)
         known = np.asarray(cv2.dilate(known, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))), np.uint8)
-        unexplained = float((odd & (known == 0) & zone).sum()) / area
+        # the light may have changed since the empty look was learned (a camera's
+        # auto-exposure as white cards come in, a cloud, a lamp moved): the bare mat round
+        # the cards and tokens tells by how much, not the cards (two white cards and a token
+        # cover half the play zone: their change is no change of light), and the learned
+        # look follows it before the two are compared (else the bare mat reads as a thing)
+        bare = zone & (known == 0)
+        if learned:
+            empty = empty + _fit_print(logc - empty, bare)
+        bar = cfg.unexplained_learned if learned else cfg.unexplained_print
+        odd = (difference(logc, empty, bare) >= bar).astype(np.uint8)
+        k = max(3, int(round(cfg.thing_mm * s)) | 1)
+        odd = np.asarray(cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
+        unexplained = float((odd & bare).sum()) / area
         occupied = bool(quads) or unexplained > cfg.occupied_above
         cards_px = tuple(view.to_crop(q) for q in quads)
         occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
