@@ -121,7 +121,8 @@ def cached_heads(model: OnnxClassifier, name: str, make: Any, cache: Path) -> tu
     cards, labels = make()
     heads = all_heads(model, cards)
     cache.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, labels=labels, **heads)
+    payload: dict[str, Any] = {"labels": labels, **heads}
+    np.savez_compressed(path, **payload)
     return heads, labels
 
 
