@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
 import sys
 import time
@@ -160,9 +161,11 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
     frames = render_steps(tuple(line.steps), faces_for(cond.cards), seed=seed, view=view,
                           fps=FPS, lighting=lighting, table=table, kit_print=kit_print)
     write_video(frames, video, FPS)
-    wall, _log = play_video(video, script, out)
+    wall, log = play_video(video, script, out)
     figures = compare_round(script, line, out, folder)
     figures.wall_s = wall
+    per_cpu = re.search(r"([0-9.]+) per CPU second", log)  # the dealer's own count, start-up excluded
+    figures.cpu_fps = float(per_cpu.group(1)) if per_cpu else 0.0
     if not keep:
         video.unlink(missing_ok=True)
     return figures

@@ -136,7 +136,7 @@ class RoundFigures:
     judged_under_hand: int = 0  # verdicts judged on a frame with a hand over the play zone
     frames: int = 0
     wall_s: float = 0.0  # seconds the dealer took over the frames (start-up included for a film)
-    cpu_fps: float = 0.0  # frames per CPU second of the dealer (players who obey; 0 for a film)
+    cpu_fps: float = 0.0  # frames per CPU second of the dealer (for a film: as `eleusis play` prints it)
     relays: int = 0  # times the scripted players laid again because the dealer asked
     gave_up: int = 0  # times they went on after the dealer stayed silent
     scripted_scores: dict[str, int] = field(default_factory=dict)
