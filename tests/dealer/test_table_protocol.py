@@ -34,6 +34,14 @@ def run(proto: TableProtocol, views: list[TableView]) -> list[Intent]:
     return out
 
 
+def ana_played_4c(game: FakeRound, proto: TableProtocol, settled_at: float) -> None:
+    """Ana's 4C is laid, settles at ``settled_at`` and is judged; Bo's turn comes."""
+    run(proto, [TableView(0, cards("4C")), TableView(settled_at, cards("4C"))])
+    game.just_played = "Ana"
+    proto.judged()
+    game.whose_turn = "Bo"
+
+
 def actions(intents: list[Intent]) -> list[object]:
     return [i.action for i in intents if i.action is not None]
 
@@ -68,10 +76,7 @@ def test_an_unreadable_card_is_reported_once_and_never_judged() -> None:
 def test_after_a_verdict_the_zone_must_empty_before_the_next_turn() -> None:
     game = FakeRound()
     proto = TableProtocol(game, settle_s=1.0)
-    run(proto, [TableView(0, cards("4C")), TableView(1.1, cards("4C"))])
-    game.just_played = "Ana"
-    proto.judged()
-    game.whose_turn = "Bo"
+    ana_played_4c(game, proto, 1.1)
     # when the cards still lie there, nothing new is judged; when they go, Bo is called
     out = run(proto, [TableView(2.5, cards("4C")), TableView(5.0, cards("4C")), TableView(6.0, ())])
     assert actions(out) == [] and [i.say for i in out] == ["Bo, your turn."]
@@ -138,10 +143,7 @@ def test_prophet_rejecting_a_no_play_names_the_card_nearest_the_token() -> None:
 def test_prophet_token_right_after_own_turn_appoints_that_player() -> None:
     game = FakeRound()
     proto = TableProtocol(game, settle_s=1.0)
-    run(proto, [TableView(0, cards("4C")), TableView(1.5, cards("4C"))])
-    game.just_played = "Ana"
-    proto.judged()
-    game.whose_turn = "Bo"
+    ana_played_4c(game, proto, 1.5)
     out = run(proto, [TableView(2.0, cards("4C"), prophet_token_out=True),
                       TableView(2.5, cards("4C"), prophet_token_out=True)])
     assert actions(out) == [BecomeProphet("Ana")]  # once, though the token stays out
@@ -266,10 +268,7 @@ def test_cards_changed_under_the_prophet_are_not_judged() -> None:
 def test_the_prophet_token_shown_under_a_hand_appoints_once_the_hand_has_left() -> None:
     game = FakeRound()
     proto = TableProtocol(game, settle_s=0.5)
-    run(proto, [TableView(0, cards("4C")), TableView(0.6, cards("4C"))])
-    game.just_played = "Ana"
-    proto.judged()
-    game.whose_turn = "Bo"
+    ana_played_4c(game, proto, 0.6)
     out = run(proto, [TableView(1.0, ()), TableView(1.6, ()),
                       TableView(2.0, (), prophet_token_out=True, hand_over_play=True),
                       TableView(2.3, (), prophet_token_out=True, unexplained_in_play=True)])
