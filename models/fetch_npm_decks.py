@@ -26,10 +26,9 @@ import tempfile
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 from engine.cards import Card
-from models.render_cards import RENDER_HEIGHT_PX, card_labels, trim_transparent
+from models.render_cards import RENDER_HEIGHT_PX, card_labels, rasterise
 
 log = logging.getLogger("fetch_npm_decks")
 
@@ -48,14 +47,6 @@ def component_of(label: str) -> str:
     return f"{label[-1]}{rank}"
 
 
-def render_svg(svg: Path) -> np.ndarray:
-    proc = subprocess.run(["rsvg-convert", "-h", str(RENDER_HEIGHT_PX), str(svg)], capture_output=True, timeout=60)
-    image = cv2.imdecode(np.frombuffer(proc.stdout, np.uint8), cv2.IMREAD_UNCHANGED) if proc.stdout else None
-    if proc.returncode != 0 or image is None or image.ndim != 3 or image.shape[2] != 4:
-        raise ValueError(f"{svg}: rsvg-convert gave no BGRA image ({proc.stderr[:200]!r})")
-    return trim_transparent(image)
-
-
 def fetch(out_root: Path) -> Path:
     folder = out_root / DESIGN
     if (folder / "done").exists():
@@ -70,7 +61,8 @@ def fetch(out_root: Path) -> Path:
         subprocess.run(["node", str(CONVERTER), str(work / "package/dist/index.esm.js"), str(svgs)], check=True,
                        capture_output=True, timeout=300)
         for label in card_labels():
-            cv2.imwrite(str(folder / f"{label}.png"), render_svg(svgs / f"{component_of(label)}.svg"))
+            svg = svgs / f"{component_of(label)}.svg"
+            cv2.imwrite(str(folder / f"{label}.png"), rasterise(["-h", str(RENDER_HEIGHT_PX), str(svg)], str(svg)))
     (folder / "done").write_text(f"{PACKAGE} (CC0-1.0)\n")
     return folder
 

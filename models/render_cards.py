@@ -89,6 +89,17 @@ def trim_transparent(bgra: np.ndarray) -> np.ndarray:
     return bgra[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
+def rasterise(options: list[str], what: str) -> np.ndarray:
+    """``rsvg-convert OPTIONS`` as a trimmed BGRA array; ValueError naming ``what`` on failure."""
+    proc = subprocess.run(["rsvg-convert", *options], capture_output=True, timeout=60)
+    if proc.returncode != 0 or not proc.stdout:
+        raise ValueError(f"rsvg-convert failed for {what}: {proc.stderr[:200]!r}")
+    image = cv2.imdecode(np.frombuffer(proc.stdout, np.uint8), cv2.IMREAD_UNCHANGED)
+    if image is None or image.ndim != 3 or image.shape[2] != 4:
+        raise ValueError(f"{what} did not decode as BGRA")
+    return trim_transparent(image)
+
+
 def render_one(design: Design, label: str, zoom: float = 1.0) -> np.ndarray:
     """Render one card of ``design`` as a trimmed BGRA array (raises ValueError on failure).
 
@@ -96,17 +107,7 @@ def render_one(design: Design, label: str, zoom: float = 1.0) -> np.ndarray:
     visible card, and ``-h`` would then shrink the card.
     """
     svg_id = design.svg_id(label)
-    proc = subprocess.run(
-        ["rsvg-convert", "-i", svg_id, "-z", f"{zoom:.4f}", str(design.sheet)],
-        capture_output=True,
-        timeout=60,
-    )
-    if proc.returncode != 0 or not proc.stdout:
-        raise ValueError(f"rsvg-convert failed for id {svg_id!r} in {design.sheet}: {proc.stderr[:200]!r}")
-    image = cv2.imdecode(np.frombuffer(proc.stdout, np.uint8), cv2.IMREAD_UNCHANGED)
-    if image is None or image.ndim != 3 or image.shape[2] != 4:
-        raise ValueError(f"id {svg_id!r} in {design.sheet} did not decode as BGRA")
-    card = trim_transparent(image)
+    card = rasterise(["-i", svg_id, "-z", f"{zoom:.4f}", str(design.sheet)], f"id {svg_id!r} in {design.sheet}")
     h, w = card.shape[:2]
     if not 1.15 < h / w < 1.8 or h < 40:
         raise ValueError(f"id {svg_id!r} in {design.sheet} has an odd shape {w}x{h}")
