@@ -229,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=20261129)
+    parser.add_argument("--train-seed", type=int, default=None,
+                        help="seed of the training samples only (default --seed); calibration keeps --seed + 1")
+    parser.add_argument("--init", type=Path, default=None,
+                        help="start from these weights (a card_classifier.pt state dict): more training on fresh samples")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a shared 2-core box)")
     parser.add_argument("--jobs", type=int, default=2, help="processes making samples")
     parser.add_argument("--chunk", type=int, default=5000, help="samples per process task")
@@ -254,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
 
     made = MadeUp(args.made_up_per_chunk, args.made_up_share)
     started = time.time()
-    train_feeds = cached_feeds(train_names, args.renders, args.train_samples, args.seed, "train", made, args.jobs,
+    train_seed = args.seed if args.train_seed is None else args.train_seed
+    train_feeds = cached_feeds(train_names, args.renders, args.train_samples, train_seed, "train", made, args.jobs,
                                args.chunk, args.data_seconds)
     # calibration: the held-out calibration designs and fresh made-up designs, half each
     calib_made = MadeUp(max(4, args.made_up_per_chunk // 2), 0.5)
@@ -264,8 +269,12 @@ def main(argv: list[str] | None = None) -> int:
     log.info("data ready: %d train, %d calibration samples (%.0f s)", len(train_feeds.labels),
              len(calib_feeds.labels), time.time() - started)
 
-    model = CardNet(len(CLASSES)).to(args.device)
-    train(model, train_feeds, args.steps, args.batch, args.lr, args.seed, args.device, args.time_limit)
+    model = CardNet(len(CLASSES))
+    if args.init is not None:
+        model.load_state_dict(torch.load(args.init, map_location="cpu"))
+        log.info("weights from %s", args.init)
+    model = model.to(args.device)
+    train(model, train_feeds, args.steps, args.batch, args.lr, train_seed, args.device, args.time_limit)
     model = model.cpu().float()
 
     onnx_path = args.out / "card_classifier.onnx"
@@ -297,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
         "preprocess": "vision.preprocess.preprocess",
         "training": {
             "seed": args.seed,
+            "train_seed": train_seed,
+            "init": None if args.init is None else args.init.name,
             "steps": args.steps,
             "batch": args.batch,
             "train_samples": len(train_feeds.labels),
