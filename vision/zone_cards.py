@@ -14,7 +14,8 @@ Three kinds of evidence, each of which fails alone under some real light:
    fitted to the printed zone itself (a smooth light field over one printed colour).
 3. **The card's size.** In this view every card is a rectangle of a card's sides in
    millimetres, so a candidate is kept only if its rectangle is card-sized and it
-   fills it; a row of touching cards is cut into card-sized pieces. Each side is then
+   fills it; a row of touching cards is cut into card-sized pieces, evenly when they
+   lie lined up, where the outline steps when they do not. Each side is then
    moved to the strongest log-colour step near it.
 
 >>> from vision.zone_view import ZoneWindow, rectify
@@ -64,6 +65,10 @@ class ZoneCardConfig:
     # share of a card's outline along which a step shows: a card shows >= 0.75 even
     # with one side on white paper; a hand or a cloth's fold has no straight outline
     min_outline_support: float = 0.6
+    # with the empty zone's look known, a card changes at least this share of its
+    # rectangle (a white card on white paper still has its print and shade); a piece of
+    # the bare zone that cards cut off does not
+    min_changed: float = 0.1
     # how far (mm) a side may move to the strongest step near it
     refine_mm: float = 3.0
     # print thinner than this (mm) that touches a card is cut away from it (the zone's
@@ -153,11 +158,15 @@ def _fits_from_mask(mask: npt.NDArray[np.uint8], config: ZoneCardConfig, px_per_
                 sides = _straight_sides(np.asarray(contour, np.int32), config, px_per_mm)
                 if sides is not None:
                     out.append(sides)
+            else:  # cards laid touching, not lined up
+                out.extend(_split_at_steps(np.asarray(contour, np.int32), config, px_per_mm))
             continue
         if _is_card(w, h, config, px_per_mm):
             out.append(_rect_corners((cx, cy), (w, h), angle))
             continue
         row = _split_row((cx, cy), (w, h), angle, config, px_per_mm)
+        if not row and area > 1.6 * card_area:  # cards laid touching, not lined up
+            row = _split_at_steps(np.asarray(contour, np.int32), config, px_per_mm)
         if row:
             out.extend(row)
             continue
@@ -169,14 +178,10 @@ def _fits_from_mask(mask: npt.NDArray[np.uint8], config: ZoneCardConfig, px_per_
     return out
 
 
-def _straight_sides(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_per_mm: float) -> FloatArray | None:
-    """A card with something stuck to its outline (print it lies on, a corner of the next
-    card): its four straight sides are still the outline's most common lines, a card's
-    width and length apart. The outline's main direction first, then along each axis the
-    pair of lines, a card's side apart, that the most outline points lie on."""
-    pts = contour.reshape(-1, 2).astype(np.float64)
-    if len(pts) < 40:
-        return None
+def _outline_direction(pts: FloatArray) -> float:
+    """The main direction (radians, modulo 90 degrees) of an outline's straight parts:
+    the direction of most outline length, then sharpened so that the most outline points
+    lie on few lines across each axis."""
     step = 12  # pixels along the outline: directions to ~5 degrees
     d = np.roll(pts, -step, axis=0) - pts
     length = np.hypot(d[:, 0], d[:, 1])
@@ -193,7 +198,148 @@ def _straight_sides(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_p
             total += float(np.sort(counts)[-4:].sum())
         return total
 
-    theta = float(np.radians(max(np.arange(coarse - 4.0, coarse + 4.01, 0.5), key=sharpness)))
+    return float(np.radians(max(np.arange(coarse - 4.0, coarse + 4.01, 0.5), key=sharpness)))
+
+
+def _split_at_steps(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_per_mm: float) -> list[FloatArray]:
+    """Cards laid touching (or a little over each other) side by side or one above the
+    other, not lined up: their blob's top or bottom outline steps where one card ends and
+    the next begins. Cut the blob there, across its main direction. The cut is kept only
+    if it explains the blob: two or more pieces, each a card-sized filled rectangle,
+    that together cover most of it (a card and something else is left to the other
+    evidence)."""
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    if len(pts) < 40:
+        return []
+    theta = _outline_direction(pts)
+    axes = np.array([[np.cos(theta), np.sin(theta)], [-np.sin(theta), np.cos(theta)]])
+    uv = pts @ axes.T
+    low = uv.min(axis=0)
+    uv -= low
+    size = np.ceil(uv.max(axis=0)).astype(int) + 2
+    mask = np.zeros((int(size[1]), int(size[0])), np.uint8)
+    cv2.fillPoly(mask, [np.round(uv).astype(np.int32).reshape(-1, 1, 2)], 1)
+    cw, ch = _card_px(config, px_per_mm)
+    blob_area = float(mask.sum())
+    # print stuck to a card (the zone's title) would step the outline too
+    smooth = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(6.0 * px_per_mm)), np.uint8)
+    for across in (False, True):  # cut across u (cards side by side), then across v
+        m = smooth.T if across else smooth
+        filled = m.any(axis=0)
+        rows = np.arange(m.shape[0])[:, None]
+        top = np.where(m.any(axis=0), np.where(m, rows, m.shape[0]).min(axis=0), 0).astype(np.float64)
+        bottom = np.where(m.any(axis=0), np.where(m, rows, -1).max(axis=0), 0).astype(np.float64)
+        cuts = _card_lengths(_steps(top, bottom, filled, px_per_mm), m.shape[1], (cw, ch))
+        if not cuts:
+            continue
+        edges = [0, *cuts, m.shape[1]]
+        pieces: list[FloatArray] = []
+        covered = 0.0
+        for a, b in zip(edges[:-1], edges[1:]):
+            # a sliver of the next card, or print stuck to this one, comes away
+            part = np.asarray(cv2.morphologyEx(np.ascontiguousarray(m[:, a:b]), cv2.MORPH_OPEN,
+                                               _disc(6.0 * px_per_mm)), np.uint8)
+            n_parts, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=4)
+            if n_parts < 2:
+                continue
+            biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+            area = float(stats[biggest, cv2.CC_STAT_AREA])
+            if area < 0.3 * cw * ch:
+                continue
+            outline, _ = cv2.findContours((labels == biggest).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                          cv2.CHAIN_APPROX_SIMPLE)
+            (cx, cy), (w, h), angle = cv2.minAreaRect(max(outline, key=len))
+            if w * h <= 0 or area / (w * h) < config.min_fill or not _is_card(w, h, config, px_per_mm):
+                continue
+            corners = _rect_corners((cx + a, cy), (w, h), angle)
+            if across:
+                corners = corners[:, ::-1]
+            pieces.append((corners + low) @ axes)
+            covered += area
+        if len(pieces) >= 2 and covered >= 0.75 * blob_area:
+            return pieces
+    return []
+
+
+def _mean_inside(corners: FloatArray, image: FloatImage) -> float:
+    """The mean of ``image`` over the rectangle ``corners``."""
+    drawn = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(drawn, [np.round(corners).astype(np.int32).reshape(-1, 1, 2)], 1)
+    inside = drawn.astype(bool)
+    return float(image[inside].mean()) if inside.any() else 0.0
+
+
+def _card_lengths(cuts: list[int], n: int, card_px: tuple[float, float], tol: float = 0.2) -> list[int]:
+    """Of the candidate ``cuts`` along a blob ``n`` px long, those that part it into
+    pieces each a card's width or length long (the chain nearest card sizes); [] if none."""
+    sizes = np.asarray(card_px, np.float64)
+
+    def off(length: float) -> float:
+        return float(np.min(np.abs(length / sizes - 1.0)))
+
+    best: tuple[float, list[int]] | None = None
+    stack: list[tuple[int, list[int], float]] = [(0, [], 0.0)]
+    while stack:
+        at, chain, cost = stack.pop()
+        if off(n - at) <= tol and chain:
+            total = cost + off(n - at)
+            if best is None or total < best[0]:
+                best = (total, chain)
+        for c in cuts:
+            if c > at and off(c - at) <= tol:
+                stack.append((c, chain + [c], cost + off(c - at)))
+    return [] if best is None else best[1]
+
+
+def _steps(top: FloatArray, bottom: FloatArray, filled: npt.NDArray[np.bool_], px_per_mm: float) -> list[int]:
+    """Where a blob's top or bottom outline (per column) steps by more than a rounded
+    corner: the level over the few mm before a column against the few mm after it."""
+    window, skip, least = int(round(8 * px_per_mm)), int(round(2.5 * px_per_mm)), 4.0 * px_per_mm
+    n = len(top)
+    reach = window + skip
+    if n <= 2 * reach:
+        return []
+    step = np.zeros(n)
+    x = np.arange(reach, n - reach)
+    full = np.lib.stride_tricks.sliding_window_view(filled, window).all(axis=1)
+    meds = []
+    for level in (top, bottom):
+        med = np.median(np.lib.stride_tricks.sliding_window_view(level, window), axis=1)  # med[i]: columns i..i+window-1
+        meds.append(med)
+        before, after = med[x - reach], med[x + skip]
+        ok = full[x - reach] & full[x + skip]
+        step[x] = np.maximum(step[x], np.where(ok, np.abs(before - after), 0.0))
+    cuts: list[int] = []
+    i = 0
+    while i < n:
+        if step[i] >= least:
+            end = i
+            while end + 1 < n and step[end + 1] >= least:
+                end += 1
+            # the column where the outline goes from the levels before the step to those
+            # after it: the best split of the span into two flat parts
+            lo, hi = max(i - skip, 0), min(end + skip + 1, n)
+            cost = np.zeros(hi - lo + 1)
+            for level, med in zip((top, bottom), meds, strict=True):
+                a = np.abs(level[lo:hi] - med[max(i - reach, 0)])
+                b = np.abs(level[lo:hi] - med[min(end + skip, len(med) - 1)])
+                cost += np.concatenate([[0.0], np.cumsum(a)]) + np.concatenate([np.cumsum(b[::-1])[::-1], [0.0]])
+            cuts.append(int(lo + np.argmin(cost)))
+            i = end + 1
+        else:
+            i += 1
+    return cuts
+
+
+def _straight_sides(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_per_mm: float) -> FloatArray | None:
+    """A card with something stuck to its outline (print it lies on, a corner of the next
+    card): its four straight sides are still the outline's most common lines, a card's
+    width and length apart. The outline's main direction first, then along each axis the
+    pair of lines, a card's side apart, that the most outline points lie on."""
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    if len(pts) < 40:
+        return None
+    theta = _outline_direction(pts)
     u_axis = np.array([np.cos(theta), np.sin(theta)])
     v_axis = np.array([-np.sin(theta), np.cos(theta)])
     cw, ch = _card_px(config, px_per_mm)
@@ -464,6 +610,8 @@ def find_cards(view: RectifiedZone, empty_log: FloatImage | None = None, where: 
             refined = corners
         if foreground is not None:
             refined = _trim_to_card(refined, foreground, grad, config, s)
+            if _mean_inside(refined, foreground) < config.min_changed:
+                continue  # the empty zone as it was, cut off by the cards round it: no card
         support = _edge_support(refined, near, 0.5 * threshold)
         kept.append((support - config.size_weight * _size_error(refined, config, s), support, refined))
     # of overlapping rectangles the best outlined, and of two about as well outlined the

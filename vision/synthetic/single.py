@@ -33,9 +33,10 @@ __all__ = ["ARRANGEMENTS", "SingleCardShot", "ZoneCardsShot", "card_corners_mm",
 
 # How the cards lie in the zone (issue 7: "cards near the zone border or a finger's
 # width apart"): anywhere (one card, now and then across), at the border (a side 0-4 mm
-# inside the printed border, or up to 8 mm over it), or a pair side by side a finger's
-# width (10-20 mm) apart.
-ARRANGEMENTS = ("anywhere", "border", "pair")
+# inside the printed border, or up to 8 mm over it), a pair side by side a finger's
+# width (10-20 mm) apart, or a pair touching (up to 2 mm over each other or 1 mm apart,
+# not lined up: how a batch is often laid).
+ARRANGEMENTS = ("anywhere", "border", "pair", "touching")
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -142,9 +143,10 @@ def _arrange(n_cards: int, arrangement: str, lo: FloatArray, hi: FloatArray,
         else:
             c[1] = hi[1] - half[1] - gap
         return [((float(c[0]), float(c[1])), angle)]
-    if arrangement == "pair":
-        gap = float(rng.uniform(10.0, 20.0))  # a finger's width
-        angles = [float(rng.uniform(-4, 4)) for _ in range(n_cards)]
+    if arrangement in ("pair", "touching"):
+        # a finger's width apart; or touching (up to 2 mm over the other card, or 1 mm apart)
+        gap = float(rng.uniform(10.0, 20.0)) if arrangement == "pair" else float(rng.uniform(-2.0, 1.0))
+        angles = [float(rng.uniform(-4, 4)) if arrangement == "pair" else float(rng.uniform(-2, 2)) for _ in range(n_cards)]
         halves = [_half_extent(a) for a in angles]
         width = sum(2 * h[0] for h in halves) + gap * (n_cards - 1)
         x = float(rng.uniform(lo[0] + 1.0, max(hi[0] - width - 1.0, lo[0] + 1.0)))
