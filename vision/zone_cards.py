@@ -225,10 +225,10 @@ def _split_at_steps(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_p
     smooth = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(6.0 * px_per_mm)), np.uint8)
     for across in (False, True):  # cut across u (cards side by side), then across v
         m = smooth.T if across else smooth
-        filled = m.any(axis=0)
+        filled = np.asarray(m.any(axis=0), np.bool_)
         rows = np.arange(m.shape[0])[:, None]
-        top = np.where(m.any(axis=0), np.where(m, rows, m.shape[0]).min(axis=0), 0).astype(np.float64)
-        bottom = np.where(m.any(axis=0), np.where(m, rows, -1).max(axis=0), 0).astype(np.float64)
+        top = np.where(filled, np.where(m, rows, m.shape[0]).min(axis=0), 0).astype(np.float64)
+        bottom = np.where(filled, np.where(m, rows, -1).max(axis=0), 0).astype(np.float64)
         cuts = _card_lengths(_steps(top, bottom, filled, px_per_mm), m.shape[1], (cw, ch))
         if not cuts:
             continue
@@ -301,7 +301,7 @@ def _steps(top: FloatArray, bottom: FloatArray, filled: npt.NDArray[np.bool_], p
         return []
     step = np.zeros(n)
     x = np.arange(reach, n - reach)
-    full = np.lib.stride_tricks.sliding_window_view(filled, window).all(axis=1)
+    full = np.asarray(np.lib.stride_tricks.sliding_window_view(filled, window).all(axis=1), np.bool_)
     meds = []
     for level in (top, bottom):
         med = np.median(np.lib.stride_tricks.sliding_window_view(level, window), axis=1)  # med[i]: columns i..i+window-1

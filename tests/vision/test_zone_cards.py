@@ -13,7 +13,7 @@ import pytest
 
 from vision.geometry import quad_iou
 from vision.zone_cards import find_cards, log_colour
-from vision.zone_view import ZoneWindow, rectify
+from vision.zone_view import RectifiedZone, ZoneWindow, rectify
 
 ZONE_BGR = (200, 214, 196)
 CARD_BGR = (235, 232, 228)
@@ -21,7 +21,7 @@ PX_PER_MM = 2.0
 CARD_PX = (126, 176)  # 63 x 88 mm
 
 
-def _view(rects: list[tuple[int, int, int, int]], extra: list[tuple[int, int, int, int]] = ()):  # type: ignore[no-untyped-def]
+def _view(rects: list[tuple[int, int, int, int]], extra: tuple[tuple[int, int, int, int], ...] = ()) -> RectifiedZone:
     """A zone seen from above at 2 px/mm with card-coloured rectangles (x, y, w, h) in it."""
     zone = np.full((300, 400, 3), ZONE_BGR, np.uint8)
     for x, y, w, h in [*rects, *extra]:
@@ -29,7 +29,7 @@ def _view(rects: list[tuple[int, int, int, int]], extra: list[tuple[int, int, in
     return rectify(zone, np.diag([1 / PX_PER_MM, 1 / PX_PER_MM, 1.0]), ZoneWindow(0, 0, 200, 150))
 
 
-def _find(view):  # type: ignore[no-untyped-def]
+def _find(view: RectifiedZone) -> list[np.ndarray]:
     """The cards found as the observer finds them: the empty zone's look is known."""
     return find_cards(view, empty_log=log_colour(_view([]).bgr))
 
@@ -68,7 +68,7 @@ def test_given_a_card_with_a_card_sized_blob_of_another_shape_beside_it_then_no_
     card = (60, 70, w, h)
     # beside it, touching, a square 60 x 60 mm: the cut leaves a piece that is no card,
     # so the blob is not explained as cards and nothing but (at most) the real card is found
-    found = _find(_view([card], extra=[(60 + w, 100, 120, 120)]))
+    found = _find(_view([card], extra=((60 + w, 100, 120, 120),)))
     assert len(found) <= 1
     for q in found:
         assert quad_iou(q.astype(np.float32), _truth(*card)) > 0.85
