@@ -23,6 +23,8 @@ Cards: the real photographed cards of ../shared/data/real-cards/single as photog
 gnome bellot, KDE penguins; rendered into cache/cards when missing).
 Scenes: light (a lamp's gradient, warm, cold, dim) and a black-and-white printed kit.
 Views: the play zone only, and the whole layout (55-70 degrees of tilt).
+Batches: laid a finger's width apart, and in two rounds (``-touching``) touching, up to
+2 mm over each other, not lined up, as players often lay them.
 
 It prints per round and per condition: verdicts right / wrong / missing, whether the round
 ends with the scripted scores, requests to lay again (per round and per 20 cards laid),
@@ -102,10 +104,11 @@ class Condition:
     cards: str  # "real" or a design under cache/cards
     scene: str
     view: str
+    touching: bool = False  # each batch laid touching, not lined up (else a finger's width apart)
 
     @property
     def name(self) -> str:
-        return f"{self.cards}-{self.scene}-{self.view}"
+        return f"{self.cards}-{self.scene}-{self.view}" + ("-touching" if self.touching else "")
 
 
 FULL = (
@@ -113,6 +116,7 @@ FULL = (
     Condition("real", "warm", "zone"), Condition("real", "cold", "whole"),
     Condition("real", "dim", "zone"), Condition("real", "bw-kit", "zone"), Condition("real", "bw-kit", "whole"),
     Condition("gnome-bellot", "lamp", "zone"), Condition("kde-penguins", "cold", "whole"),
+    Condition("real", "lamp", "zone", touching=True), Condition("real", "bw-kit", "zone", touching=True),
 )
 QUICK = (Condition("real", "lamp", "zone"), Condition("real", "lamp", "whole"))
 
@@ -149,7 +153,7 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
     whole = cond.view == "whole"
     if not film:
         renderer = StepRenderer(faces_for(cond.cards), seed=seed, view=view, lighting=lighting, table=table,
-                                kit_print=kit_print)
+                                kit_print=kit_print, touching=cond.touching)
         players = ScriptedTable(script, renderer, FPS, whole_layout=whole)
         stats, played = play_live(players, script, out)
         figures = compare_round(script, played, out, folder)
@@ -159,7 +163,7 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
     line = timeline(script, FPS, whole_layout=whole)
     video = folder / "table.mp4"
     frames = render_steps(tuple(line.steps), faces_for(cond.cards), seed=seed, view=view,
-                          fps=FPS, lighting=lighting, table=table, kit_print=kit_print)
+                          fps=FPS, lighting=lighting, table=table, kit_print=kit_print, touching=cond.touching)
     write_video(frames, video, FPS)
     wall, log = play_video(video, script, out)
     figures = compare_round(script, line, out, folder)

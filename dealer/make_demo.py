@@ -24,6 +24,7 @@ from calibration.layout import PLACE_MM, ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BR
 from engine.cards import Card
 from vision.synthetic import CardPlacement, HandPlacement, Lighting, PinholeView, TokenPlacement, apply_lighting
 from vision.synthetic import render_table_scene as render_scene
+from vision.geometry import CARD_W_MM
 from vision.synthetic.cards import CardFace, cut_out
 from dealer.demo import DEMO_HAND, DEMO_PLAYERS, DEMO_RULE, DEMO_VIDEO
 
@@ -123,6 +124,23 @@ def _positions(n: int, token_room_mm: float = 0.0) -> list[tuple[float, float]]:
     return [(start + i * step, cy) for i in range(n)]
 
 
+def _touching_positions(n: int, token_room_mm: float, rng: np.random.Generator) -> list[tuple[float, float]]:
+    """Card centres of a batch laid touching, left to right: each card up to 2 mm over the
+    one before it or 1 mm apart, and not lined up (up to 10 mm higher or lower)."""
+    zone = default_layout().zone(ZONE_PLAY)
+    xs = [p[0] for p in zone.polygon_mm]
+    ys = [p[1] for p in zone.polygon_mm]
+    cy = (min(ys) + max(ys)) / 2.0
+    left, right = min(xs) + 40.0, max(xs) - 40.0 - token_room_mm
+    steps = [CARD_W_MM + float(rng.uniform(-2.0, 1.0)) for _ in range(max(0, n - 1))]
+    x = (left + right) / 2.0 - sum(steps) / 2.0
+    out = []
+    for k in range(n):
+        out.append((x, cy + float(rng.uniform(-10.0, 10.0))))
+        x += steps[k] if k < len(steps) else 0.0
+    return out
+
+
 def _room_light(rng: np.random.Generator) -> Lighting:
     return Lighting(gain=float(rng.uniform(0.92, 1.05)), gradient=(0.15, -0.1), blur_sigma_px=0.7, noise_sigma=2.0)
 
@@ -171,8 +189,10 @@ class StepRenderer:
 
     def __init__(self, art: dict[str, CardFace], seed: int = 7, view: PinholeView | None = None,
                  lighting: Callable[[np.random.Generator], Lighting] | None = None,
-                 layout: TableLayout | None = None, table: str = "wood", kit_print: str = "colour") -> None:
+                 layout: TableLayout | None = None, table: str = "wood", kit_print: str = "colour",
+                 touching: bool = False) -> None:
         self.rng = np.random.default_rng(seed)
+        self.touching = touching  # batches laid touching, not lined up (else a finger's width apart)
         self.art = art
         self.view = view or PinholeView(tilt_deg=62.0, distance_mm=430.0, target_mm=(132.5, 95.0), size_wh=(1280, 720))
         self.layout = layout or default_layout()
@@ -186,8 +206,10 @@ class StepRenderer:
         zx0, zy0, zx1, zy1 = _zone_box(layout, ZONE_PLAY)
         token_x = zx1 - 35.0
         token_y = (zy0 + zy1) / 2.0
-        pos = _positions(len(step.cards), 75.0 if step.tokens else 0.0)
-        tilt = 1.5 if step.straight else 6.0  # laid again when asked: flat and straight
+        room = 75.0 if step.tokens else 0.0
+        touching = self.touching and len(step.cards) > 1
+        pos = _touching_positions(len(step.cards), room, rng) if touching else _positions(len(step.cards), room)
+        tilt = 1.5 if step.straight or touching else 6.0  # laid again when asked: flat and straight
         cards = [_placed(label, (x, y), float(rng.uniform(-tilt, tilt)), self.art)
                  for label, (x, y) in zip(step.cards, pos, strict=True)]
         tokens = [TokenPlacement(name, (token_x, token_y), float(rng.uniform(-10, 10))) for name in step.tokens]
@@ -215,11 +237,12 @@ class StepRenderer:
 def render_steps(steps: tuple[Step, ...], art: dict[str, CardFace], seed: int = 7,
                  view: PinholeView | None = None, fps: float = FPS,
                  lighting: Callable[[np.random.Generator], Lighting] | None = None,
-                 layout: TableLayout | None = None, table: str = "wood", kit_print: str = "colour"
-                 ) -> Iterator[np.ndarray]:
+                 layout: TableLayout | None = None, table: str = "wood", kit_print: str = "colour",
+                 touching: bool = False) -> Iterator[np.ndarray]:
     """Every frame of ``steps`` at ``fps``: the play zone, the layout, a hand when a step has one,
-    on a ``table`` of vision.synthetic's kinds with the kit printed in ``kit_print``."""
-    renderer = StepRenderer(art, seed, view, lighting, layout, table, kit_print)
+    on a ``table`` of vision.synthetic's kinds with the kit printed in ``kit_print``; with
+    ``touching``, a batch's cards lie touching and not lined up."""
+    renderer = StepRenderer(art, seed, view, lighting, layout, table, kit_print, touching)
     for step in steps:
         # The table is still during a step: render and light it once, then give each frame
         # its own exposure flicker and sensor noise, as a camera films a still table. A hand
