@@ -23,7 +23,7 @@ Cards: the real photographed cards of ../shared/data/real-cards/single as photog
 gnome bellot, KDE penguins; rendered into cache/cards when missing).
 Scenes: light (a lamp's gradient, warm, cold, dim) and a black-and-white printed kit.
 Views: the play zone only, and the whole layout (55-70 degrees of tilt).
-Batches: laid a finger's width apart, and in two rounds (``-touching``) touching, up to
+Batches: laid a finger's width apart, and in three rounds (``-touching``) touching, up to
 2 mm over each other, not lined up, as players often lay them.
 
 It prints per round and per condition: verdicts right / wrong / missing, whether the round
@@ -117,6 +117,7 @@ FULL = (
     Condition("real", "dim", "zone"), Condition("real", "bw-kit", "zone"), Condition("real", "bw-kit", "whole"),
     Condition("gnome-bellot", "lamp", "zone"), Condition("kde-penguins", "cold", "whole"),
     Condition("real", "lamp", "zone", touching=True), Condition("real", "bw-kit", "zone", touching=True),
+    Condition("real", "warm", "whole", touching=True),
 )
 QUICK = (Condition("real", "lamp", "zone"), Condition("real", "lamp", "whole"))
 
