@@ -39,6 +39,9 @@ from vision.zone_view import RectifiedZone
 
 __all__ = ["ZoneCardConfig", "find_cards", "log_colour"]
 
+# a blob of touching cards fills at least this share of its convex hull (_split_at_steps)
+MIN_ROW_SOLIDITY = 0.8
+
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
@@ -211,6 +214,12 @@ def _split_at_steps(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_p
     pts = contour.reshape(-1, 2).astype(np.float64)
     if len(pts) < 40:
         return []
+    # cards side by side fill most of their convex hull (two cards 30 mm out of line: 86 %);
+    # a hand over cards, fingers apart, does not (and it is the frames with a hand that
+    # cost: the dealer judges nothing then)
+    hull_area = float(cv2.contourArea(cv2.convexHull(contour)))
+    if hull_area <= 0 or float(cv2.contourArea(contour)) < MIN_ROW_SOLIDITY * hull_area:
+        return []
     theta = _outline_direction(pts)
     axes = np.array([[np.cos(theta), np.sin(theta)], [-np.sin(theta), np.cos(theta)]])
     uv = pts @ axes.T
@@ -262,11 +271,17 @@ def _split_at_steps(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_p
 
 
 def _mean_inside(corners: FloatArray, image: FloatImage) -> float:
-    """The mean of ``image`` over the rectangle ``corners``."""
-    drawn = np.zeros(image.shape[:2], np.uint8)
-    cv2.fillPoly(drawn, [np.round(corners).astype(np.int32).reshape(-1, 1, 2)], 1)
+    """The mean of ``image`` over the rectangle ``corners`` (drawn in its bounding box only)."""
+    h, w = image.shape[:2]
+    pts = np.round(corners).astype(np.int32)
+    x0, y0 = max(int(pts[:, 0].min()), 0), max(int(pts[:, 1].min()), 0)
+    x1, y1 = min(int(pts[:, 0].max()) + 1, w), min(int(pts[:, 1].max()) + 1, h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    drawn = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(drawn, [(pts - [x0, y0]).astype(np.int32).reshape(-1, 1, 2)], 1)
     inside = drawn.astype(bool)
-    return float(image[inside].mean()) if inside.any() else 0.0
+    return float(image[y0:y1, x0:x1][inside].mean()) if inside.any() else 0.0
 
 
 def _card_lengths(cuts: list[int], n: int, card_px: tuple[float, float], tol: float = 0.2) -> list[int]:
