@@ -22,9 +22,9 @@ import numpy as np
 
 from calibration.layout import PLACE_MM, ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, TableLayout, default_layout
 from engine.cards import Card
+from vision.geometry import CARD_W_MM
 from vision.synthetic import CardPlacement, HandPlacement, Lighting, PinholeView, TokenPlacement, apply_lighting
 from vision.synthetic import render_table_scene as render_scene
-from vision.geometry import CARD_W_MM
 from vision.synthetic.cards import CardFace, cut_out
 from dealer.demo import DEMO_HAND, DEMO_PLAYERS, DEMO_RULE, DEMO_VIDEO
 
@@ -112,13 +112,16 @@ def _placed(label: str, centre: tuple[float, float], angle: float, art: dict[str
     return CardPlacement(label, centre, angle, face.image_bgr, face.alpha)
 
 
+def _play_row(token_room_mm: float) -> tuple[float, float, float]:
+    """Where a batch goes in the play zone: its left and right limits and its height (mm),
+    room kept on the right for a token."""
+    zx0, zy0, zx1, zy1 = _zone_box(default_layout(), ZONE_PLAY)
+    return zx0 + 40.0, zx1 - 40.0 - token_room_mm, (zy0 + zy1) / 2.0
+
+
 def _positions(n: int, token_room_mm: float = 0.0) -> list[tuple[float, float]]:
     """Card centres in the play zone, left to right, apart; room kept on the right for a token."""
-    zone = default_layout().zone(ZONE_PLAY)
-    xs = [p[0] for p in zone.polygon_mm]
-    ys = [p[1] for p in zone.polygon_mm]
-    cy = (min(ys) + max(ys)) / 2.0
-    left, right = min(xs) + 40.0, max(xs) - 40.0 - token_room_mm
+    left, right, cy = _play_row(token_room_mm)
     step = min(75.0, (right - left) / max(1, n - 1)) if n > 1 else 0.0
     start = (left + right) / 2.0 - step * (n - 1) / 2.0
     return [(start + i * step, cy) for i in range(n)]
@@ -127,18 +130,10 @@ def _positions(n: int, token_room_mm: float = 0.0) -> list[tuple[float, float]]:
 def _touching_positions(n: int, token_room_mm: float, rng: np.random.Generator) -> list[tuple[float, float]]:
     """Card centres of a batch laid touching, left to right: each card up to 2 mm over the
     one before it or 1 mm apart, and not lined up (up to 10 mm higher or lower)."""
-    zone = default_layout().zone(ZONE_PLAY)
-    xs = [p[0] for p in zone.polygon_mm]
-    ys = [p[1] for p in zone.polygon_mm]
-    cy = (min(ys) + max(ys)) / 2.0
-    left, right = min(xs) + 40.0, max(xs) - 40.0 - token_room_mm
-    steps = [CARD_W_MM + float(rng.uniform(-2.0, 1.0)) for _ in range(max(0, n - 1))]
-    x = (left + right) / 2.0 - sum(steps) / 2.0
-    out = []
-    for k in range(n):
-        out.append((x, cy + float(rng.uniform(-10.0, 10.0))))
-        x += steps[k] if k < len(steps) else 0.0
-    return out
+    left, right, cy = _play_row(token_room_mm)
+    gaps = np.array([CARD_W_MM + float(rng.uniform(-2.0, 1.0)) for _ in range(max(0, n - 1))])
+    xs = (left + right) / 2.0 - gaps.sum() / 2.0 + np.concatenate([[0.0], np.cumsum(gaps)])
+    return [(float(x), cy + float(rng.uniform(-10.0, 10.0))) for x in xs]
 
 
 def _room_light(rng: np.random.Generator) -> Lighting:

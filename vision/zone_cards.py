@@ -39,9 +39,6 @@ from vision.zone_view import RectifiedZone
 
 __all__ = ["ZoneCardConfig", "find_cards", "log_colour"]
 
-# a blob of touching cards fills at least this share of its convex hull (_split_at_steps)
-MIN_ROW_SOLIDITY = 0.8
-
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
@@ -72,6 +69,11 @@ class ZoneCardConfig:
     # rectangle (a white card on white paper still has its print and shade); a piece of
     # the bare zone that cards cut off does not
     min_changed: float = 0.1
+    # cards laid touching, not lined up (_split_at_steps): their blob fills at least this
+    # share of its convex hull (two cards 30 mm out of line: 86 %; a hand's fingers less),
+    # and print or a sliver of the next card narrower than this (mm) comes away first
+    min_row_solidity: float = 0.8
+    row_open_mm: float = 6.0
     # how far (mm) a side may move to the strongest step near it
     refine_mm: float = 3.0
     # print thinner than this (mm) that touches a card is cut away from it (the zone's
@@ -214,11 +216,9 @@ def _split_at_steps(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_p
     pts = contour.reshape(-1, 2).astype(np.float64)
     if len(pts) < 40:
         return []
-    # cards side by side fill most of their convex hull (two cards 30 mm out of line: 86 %);
-    # a hand over cards, fingers apart, does not (and it is the frames with a hand that
-    # cost: the dealer judges nothing then)
+    # a hand over cards, fingers apart, is not tried (the frames with a hand are the dear ones)
     hull_area = float(cv2.contourArea(cv2.convexHull(contour)))
-    if hull_area <= 0 or float(cv2.contourArea(contour)) < MIN_ROW_SOLIDITY * hull_area:
+    if hull_area <= 0 or float(cv2.contourArea(contour)) < config.min_row_solidity * hull_area:
         return []
     theta = _outline_direction(pts)
     axes = np.array([[np.cos(theta), np.sin(theta)], [-np.sin(theta), np.cos(theta)]])
@@ -231,7 +231,8 @@ def _split_at_steps(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_p
     cw, ch = _card_px(config, px_per_mm)
     blob_area = float(mask.sum())
     # print stuck to a card (the zone's title) would step the outline too
-    smooth = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(6.0 * px_per_mm)), np.uint8)
+    opening = _disc(config.row_open_mm * px_per_mm)
+    smooth = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening), np.uint8)
     for across in (False, True):  # cut across u (cards side by side), then across v
         m = smooth.T if across else smooth
         filled = np.asarray(m.any(axis=0), np.bool_)
@@ -246,8 +247,7 @@ def _split_at_steps(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_p
         covered = 0.0
         for a, b in zip(edges[:-1], edges[1:]):
             # a sliver of the next card, or print stuck to this one, comes away
-            part = np.asarray(cv2.morphologyEx(np.ascontiguousarray(m[:, a:b]), cv2.MORPH_OPEN,
-                                               _disc(6.0 * px_per_mm)), np.uint8)
+            part = np.asarray(cv2.morphologyEx(np.ascontiguousarray(m[:, a:b]), cv2.MORPH_OPEN, opening), np.uint8)
             n_parts, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=4)
             if n_parts < 2:
                 continue

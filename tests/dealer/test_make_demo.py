@@ -5,16 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from calibration.layout import ZONE_PLAY, default_layout
-from dealer.make_demo import _positions, _touching_positions
+from dealer.make_demo import _positions, _touching_positions, _zone_box
 from vision.geometry import CARD_H_MM, CARD_W_MM
 
 
 def _inside_zone(centre: tuple[float, float]) -> bool:
-    xs = [p[0] for p in default_layout().zone(ZONE_PLAY).polygon_mm]
-    ys = [p[1] for p in default_layout().zone(ZONE_PLAY).polygon_mm]
+    x0, y0, x1, y1 = _zone_box(default_layout(), ZONE_PLAY)
     x, y = centre
-    return min(xs) <= x - CARD_W_MM / 2 and x + CARD_W_MM / 2 <= max(xs) and \
-        min(ys) <= y - CARD_H_MM / 2 and y + CARD_H_MM / 2 <= max(ys)
+    return x0 <= x - CARD_W_MM / 2 and x + CARD_W_MM / 2 <= x1 and y0 <= y - CARD_H_MM / 2 and y + CARD_H_MM / 2 <= y1
 
 
 def test_given_a_batch_laid_touching_then_each_card_touches_the_last_and_they_are_not_lined_up() -> None:

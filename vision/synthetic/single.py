@@ -28,7 +28,7 @@ from vision.synthetic.cards import CardFace
 from vision.synthetic.light import Lighting, scene_condition
 from vision.synthetic.mat import TABLE_KINDS, CardPlacement, HandPlacement, Scene, render_table_scene
 
-__all__ = ["ARRANGEMENTS", "SingleCardShot", "ZoneCardsShot", "card_corners_mm", "single_card_scene",
+__all__ = ["ARRANGEMENTS", "PAIRED", "SingleCardShot", "ZoneCardsShot", "card_corners_mm", "single_card_scene",
            "zone_cards_scene"]
 
 # How the cards lie in the zone (issue 7: "cards near the zone border or a finger's
@@ -37,6 +37,7 @@ __all__ = ["ARRANGEMENTS", "SingleCardShot", "ZoneCardsShot", "card_corners_mm",
 # width (10-20 mm) apart, or a pair touching (up to 2 mm over each other or 1 mm apart,
 # not lined up: how a batch is often laid).
 ARRANGEMENTS = ("anywhere", "border", "pair", "touching")
+PAIRED = ("pair", "touching")  # the arrangements of two cards
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -143,7 +144,7 @@ def _arrange(n_cards: int, arrangement: str, lo: FloatArray, hi: FloatArray,
         else:
             c[1] = hi[1] - half[1] - gap
         return [((float(c[0]), float(c[1])), angle)]
-    if arrangement in ("pair", "touching"):
+    if arrangement in PAIRED:
         # a finger's width apart; or touching (up to 2 mm over the other card, or 1 mm apart)
         gap = float(rng.uniform(10.0, 20.0)) if arrangement == "pair" else float(rng.uniform(-2.0, 1.0))
         angles = [float(rng.uniform(-4, 4)) if arrangement == "pair" else float(rng.uniform(-2, 2)) for _ in range(n_cards)]
