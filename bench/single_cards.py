@@ -12,7 +12,8 @@ play-zone crop goes through ``CardReader.read_zone`` (what the live observer cal
 now and then laid across), ``border`` (a side 0-4 mm inside the zone's printed border or
 up to 8 mm over it), ``pair`` (each card with the next one, side by side a finger's
 width, 10-20 mm, apart), ``touching`` (a pair side by side touching, up to 2 mm over each
-other or 1 mm apart, not lined up: a batch as players lay it). ``--tilt LO,HI`` draws the
+other or 1 mm apart, not lined up: a batch as players lay it), ``row`` (each card with the
+next two, a finger's width apart: the most the play zone holds, ~60 % of it covered). ``--tilt LO,HI`` draws the
 camera's tilt from a range; ``--tilt 30,45,90`` (three or more values) takes them in turn.
 
 Counts per condition: card-frames in which the card was found (IoU >= 0.8 with the
@@ -46,7 +47,7 @@ from vision.classify import Classifier, FakeClassifier, OnnxClassifier
 from vision.geometry import quad_iou
 from vision.pipeline import CardReader
 from vision.synthetic import LIGHT_CONDITIONS, CardFace, real_card_faces
-from vision.synthetic.single import ARRANGEMENTS, PAIRED, zone_cards_scene
+from vision.synthetic.single import ARRANGEMENTS, CARDS_LAID, zone_cards_scene
 from vision.zone_view import crop_box
 
 RENDERS = Path(__file__).resolve().parents[1] / "cache" / "cards"
@@ -113,7 +114,7 @@ def run_design(faces: Sequence[CardFace], classifier: Classifier, conditions: Se
     layout = default_layout()
     zone = np.asarray(layout.zone(ZONE_PLAY).polygon_mm, np.float64)
     tallies = {c: Tally() for c in conditions}
-    n_cards = 2 if arrangement in PAIRED else 1
+    n_cards = CARDS_LAID.get(arrangement, 1)
     for condition in conditions:
         tally = tallies[condition]
         for fi, face in enumerate(faces):

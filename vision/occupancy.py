@@ -98,6 +98,9 @@ class OccupancyConfig:
     learn_after_frames: int = 2
     # the learned empty look follows the room's light: this share of each new empty frame
     learn_rate: float = 0.3
+    # the light's change since the empty look was learned is measured in this band (mm)
+    # along the zone's outline when cards are looked for, not over the whole zone
+    light_rim_mm: float = 8.0
 
 
 def _fit_print(logc: FloatImage, where: Mask) -> FloatImage:
@@ -137,6 +140,10 @@ class ZoneWatch:
         self.window = ZoneWindow.around(self.polygon_mm, margin_mm, px_per_mm)
         self.zone = self.window.mask_of(self.polygon_mm)
         self._inside = self.window.mask_of(self.polygon_mm, shrink_mm=config.cards.zone_border_mm)
+        # the band along the zone's outline, which cards seldom cover (three cards cover ~60 %
+        # of the zone and a quarter of its rim at the most): where the light's change since the
+        # empty look was learned is measured when cards are looked for
+        self._rim = self.zone & ~self.window.mask_of(self.polygon_mm, shrink_mm=config.light_rim_mm)
         self._empty: FloatImage | None = None
         self._previous: FloatImage | None = None
         self._quiet_frames = 0
@@ -182,7 +189,8 @@ class ZoneWatch:
         empty = self._empty if self._empty is not None else _fit_print(logc, zone)
         # against the print's fit, only a clear difference counts (the fit is rougher)
         cards_cfg = cfg.cards if learned else dataclasses.replace(cfg.cards, min_difference=cfg.unexplained_print)
-        quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=logc)
+        quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=logc,
+                           light_reference=self._rim if learned else None)
         # what differs from the empty zone and is no card and no token
         s = self.window.px_per_mm
         known = np.zeros(zone.shape, np.uint8)

@@ -105,12 +105,21 @@ def _gradient(logc: FloatImage, valid: Mask) -> FloatImage:
     return np.asarray(mag, np.float32)
 
 
-def difference(logc: FloatImage, empty_log: FloatImage, where: Mask) -> FloatImage:
+def difference(logc: FloatImage, empty_log: FloatImage, where: Mask, reference: Mask | None = None) -> FloatImage:
     """Largest per-colour log difference from the empty zone, after the frame-wide
-    change in each colour (exposure, white balance) is taken away; 0 outside ``where``."""
+    change in each colour (exposure, white balance) is taken away; 0 outside ``where``.
+
+    The frame-wide change is the median change over ``reference`` (default ``where``):
+    pixels most of which show the bare zone. Over the whole zone that fails once cards
+    cover more than half of it (three cards in the play zone cover ~60 %: their change
+    would be taken for the light's, and the bare zone for a thing).
+    """
     delta = cv2.subtract(logc, empty_log)
     step = 4  # the frame-wide change, from every 4th pixel each way
-    sample = delta[::step, ::step][where[::step, ::step]]
+    ref = where if reference is None else (where & reference)
+    if np.count_nonzero(ref[::step, ::step]) < 50:
+        ref = where  # too little of the reference in view
+    sample = delta[::step, ::step][ref[::step, ::step]]
     shift = np.median(sample, axis=0) if sample.size else np.zeros(3, np.float32)
     channels = [np.abs(c - np.float32(v)) for c, v in zip(cv2.split(delta), shift, strict=True)]
     out = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
@@ -552,14 +561,15 @@ def _edge_support(corners: FloatArray, near: FloatImage, threshold: float) -> fl
 
 def find_cards(view: RectifiedZone, empty_log: FloatImage | None = None, where: Mask | None = None,
                config: ZoneCardConfig = ZoneCardConfig(), zone: Mask | None = None,
-               logc: FloatImage | None = None) -> list[FloatArray]:
+               logc: FloatImage | None = None, light_reference: Mask | None = None) -> list[FloatArray]:
     """The corners (view pixels, a rectangle each) of every card lying in the view.
 
     ``empty_log`` is the empty zone's :func:`log_colour` (learned, or fitted to the
     print), trusted where ``where`` is True (everywhere when None). ``zone``, the
     printed zone's pixels: a card is looked for inside it (a card on the white paper
     round the zone has no edge there), and one that lies over its border is completed
-    to a card's size.
+    to a card's size. ``light_reference``: where the light's change since ``empty_log`` is
+    measured (:func:`difference`; default where it is trusted).
     """
     s = view.window.px_per_mm
     logc = log_colour(view.bgr) if logc is None else logc
@@ -603,7 +613,7 @@ def find_cards(view: RectifiedZone, empty_log: FloatImage | None = None, where: 
             candidates.append(corners + [x - 3, y - 3])
     if empty_log is not None:
         trusted = valid if where is None else (valid & where)
-        diff = difference(logc, empty_log, trusted)
+        diff = difference(logc, empty_log, trusted, light_reference)
         fg = (diff >= config.min_difference).astype(np.uint8)
         fg = np.asarray(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)), np.uint8)
         fg = np.asarray(cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)

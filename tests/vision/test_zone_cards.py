@@ -72,3 +72,39 @@ def test_given_a_card_with_a_card_sized_blob_of_another_shape_beside_it_then_no_
     assert len(found) <= 1
     for q in found:
         assert quad_iou(q.astype(np.float32), _truth(*card)) > 0.85
+
+
+# --- three cards, the most the play zone holds: they cover ~60 % of it ---
+
+@pytest.mark.parametrize(("condition", "seed"), [("plain", 0), ("lamp", 2), ("bw_kit", 6), ("dim", 1)])
+def test_given_three_pale_cards_filling_most_of_the_zone_when_read_then_each_is_found(condition: str, seed: int) -> None:
+    """The light's change since the empty zone was learned is measured along the zone's rim:
+    measured over the whole zone, three pale cards (60 % of it) were taken for a change of
+    light, the bare zone for a thing, and one or two of the cards were lost."""
+    from calibration.layout import ZONE_PLAY, default_layout
+    from models.procedural_deck import make_design
+    from vision.classify import OnnxClassifier
+    from vision.pipeline import CardReader
+    from vision.synthetic import CardFace
+    from vision.synthetic.single import zone_cards_scene
+    from vision.zone_view import crop_box
+
+    zone = np.asarray(default_layout().zone(ZONE_PLAY).polygon_mm)
+    design = make_design(np.random.default_rng(22), "english")  # pale faces, small pips
+    faces = tuple(CardFace(None, np.ascontiguousarray(design[k][:, :, :3]), design[k][:, :, 3] / 255.0)
+                  for k in ("2C", "3C", "4C"))
+    size = (1280, 720)
+    shot = zone_cards_scene(faces, condition, 60.0, np.random.default_rng(seed), "row", size_wh=size, empty_frames=4)
+    reader = CardReader(OnnxClassifier())
+    box = crop_box(zone, shot.scene.table_to_px, size)
+    assert box is not None
+    x0, y0, x1, y1 = box
+    to_table = np.linalg.inv(shot.scene.table_to_px) @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1]])
+    for frame in shot.empty_bgr:
+        reader.read_zone(np.ascontiguousarray(frame[y0:y1, x0:x1]), to_table, ZONE_PLAY, zone)
+    reading = reader.read_zone(np.ascontiguousarray(shot.scene.frame_bgr[y0:y1, x0:x1]), to_table, ZONE_PLAY, zone)
+    assert reading.occupancy.empty_learned
+    found = reading.cards.quad_xy + np.array([x0, y0], np.float32)
+    assert len(found) == 3, f"{len(found)} cards found"
+    for truth in shot.quads_px:
+        assert max(quad_iou(q, truth.astype(np.float32)) for q in found) > 0.8

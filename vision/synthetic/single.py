@@ -28,7 +28,7 @@ from vision.synthetic.cards import CardFace
 from vision.synthetic.light import Lighting, scene_condition
 from vision.synthetic.mat import TABLE_KINDS, CardPlacement, HandPlacement, Scene, render_table_scene
 
-__all__ = ["ARRANGEMENTS", "PAIRED", "SingleCardShot", "ZoneCardsShot", "card_corners_mm", "single_card_scene",
+__all__ = ["ARRANGEMENTS", "CARDS_LAID", "PAIRED", "SingleCardShot", "ZoneCardsShot", "card_corners_mm", "single_card_scene",
            "zone_cards_scene"]
 
 # How the cards lie in the zone (issue 7: "cards near the zone border or a finger's
@@ -36,8 +36,11 @@ __all__ = ["ARRANGEMENTS", "PAIRED", "SingleCardShot", "ZoneCardsShot", "card_co
 # inside the printed border, or up to 8 mm over it), a pair side by side a finger's
 # width (10-20 mm) apart, or a pair touching (up to 2 mm over each other or 1 mm apart,
 # not lined up: how a batch is often laid).
-ARRANGEMENTS = ("anywhere", "border", "pair", "touching")
+ARRANGEMENTS = ("anywhere", "border", "pair", "touching", "row")
 PAIRED = ("pair", "touching")  # the arrangements of two cards
+# cards laid by each arrangement (1 when not named): "row" is the most the play zone holds
+# (calibration.layout.PLAY_ZONE_PLACES), a finger apart; they cover ~60 % of the zone
+CARDS_LAID = {"pair": 2, "touching": 2, "row": 3}
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -144,10 +147,10 @@ def _arrange(n_cards: int, arrangement: str, lo: FloatArray, hi: FloatArray,
         else:
             c[1] = hi[1] - half[1] - gap
         return [((float(c[0]), float(c[1])), angle)]
-    if arrangement in PAIRED:
+    if arrangement in CARDS_LAID:
         # a finger's width apart; or touching (up to 2 mm over the other card, or 1 mm apart)
-        gap = float(rng.uniform(10.0, 20.0)) if arrangement == "pair" else float(rng.uniform(-2.0, 1.0))
-        angles = [float(rng.uniform(-4, 4)) if arrangement == "pair" else float(rng.uniform(-2, 2)) for _ in range(n_cards)]
+        gap = float(rng.uniform(-2.0, 1.0)) if arrangement == "touching" else float(rng.uniform(10.0, 20.0))
+        angles = [float(rng.uniform(-2, 2)) if arrangement == "touching" else float(rng.uniform(-4, 4)) for _ in range(n_cards)]
         halves = [_half_extent(a) for a in angles]
         width = sum(2 * h[0] for h in halves) + gap * (n_cards - 1)
         x = float(rng.uniform(lo[0] + 1.0, max(hi[0] - width - 1.0, lo[0] + 1.0)))
