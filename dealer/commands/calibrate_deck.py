@@ -1,19 +1,30 @@
 """`eleusis calibrate deck`: learn the group's own decks (issue 8), write a deck profile.
 
     eleusis calibrate deck (--images FILE... | --video FILE | --camera N) [--decks N]
-                           [--batch K] [--out PROFILE.json] [--voice auto|speech|text] [--strict]
+                           [--batch K] [--out PROFILE.json] [--voice auto|speech|text]
+                           [--lang en|ru|pt] [--layout FILE] [--strict]
 
 The dealer asks, by voice and on screen, for each deck in turn: one suit at a time, ace
-to king, face up, left to right (in rows, top to bottom, when a batch does not fit one
-row), ``--batch`` cards at a time (as many as the play zone holds), then one card face
-down for the back. Each step is one still image (``--images``, in order) or, from a video
-or camera, the first steady view with the number of cards asked for after the mat was
-cleared. The cards of a step are taken in reading order and labelled with the cards
-asked for. The profile holds, per deck, the classifier's embedding of each card and the
-templates of its print (see :mod:`vision.deck_profile`, :mod:`vision.deck_templates`);
-`eleusis play --deck` and `eleusis read --deck` use it. ``--strict``: a card whose print is
-not one of the enrolled decks' is unsure ("not a card of the enrolled decks"), at a cost in
-cards read at the first look (figures in models/MODEL_CARD.md).
+to king, face up, left to right, ``--batch`` cards at a time (default 3, as many as the
+mat's play zone holds a finger apart: ``calibration.layout.PLAY_ZONE_PLACES``), then one
+card face down for the back. It asks for each step *before* it looks for it, and says
+when it has taken it.
+
+Where it looks: with the printed mat in view, in its play zone, found and read exactly as
+`eleusis play` finds cards there (``dealer.observer.TableObserver``: a lamp's gradient, a
+kit printed in grey, a hand over the zone); a step is taken when the zone has held the
+cards asked for, with no hand over it, for ``STEADY_FRAMES`` frames, after it was cleared.
+Without the mat in view (a photo of cards on a plain table), anywhere in the frame
+(``vision.detect``), and then a batch may be larger (``--batch 13``, in rows).
+
+Each step is one still image (``--images``, in order) or, from a video or camera, the
+first steady view of it. The cards of a step are taken in reading order and labelled
+with the cards asked for. The profile holds, per deck, the classifier's embedding of each
+card and the templates of its print (see :mod:`vision.deck_profile`,
+:mod:`vision.deck_templates`); `eleusis play --deck` and `eleusis read --deck` use it.
+``--strict``: a card whose print is not one of the enrolled decks' is unsure ("not a card
+of the enrolled decks"), at a cost in cards read at the first look (figures in
+models/MODEL_CARD.md).
 
 The report names cards not found, pairs the reader cannot tell apart, and cards the model
 reads as another card (laid out of order?). Exit status: 0 all 53 of each deck enrolled
@@ -23,23 +34,27 @@ and told apart; 1 a profile written with problems; 2 bad input.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
-from collections.abc import Iterator, Sequence
+from pathlib import Path
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from calibration.layout import PLAY_ZONE_PLACES
+from dealer.i18n import LANGUAGES, _, and_list, card_name
+from dealer.inputs import camera_source
 from engine.cards import Card, Suit
 
 __all__ = ["enrolment_steps", "reading_order", "register_deck", "run_deck"]
 
 DEFAULT_DECK_PROFILE = "eleusis-decks.json"
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
-_SUIT_WORDS = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts", Suit.SPADES: "spades"}
-_RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 STEADY_FRAMES = 4  # a video step is taken when this many frames in a row show the cards asked for
+DEFAULT_BATCH = PLAY_ZONE_PLACES  # the play zone holds 3 cards a finger apart
 BgrImage = npt.NDArray[np.uint8]
 
 
@@ -49,29 +64,34 @@ class EnrolmentStep:
 
     deck: int
     labels: tuple[str, ...]
-    prompt: str
+
+    @property
+    def prompt(self) -> str:
+        """What the dealer says for this step, in the current language (dealer.i18n)."""
+        if self.labels == ("back",):
+            return _("Deck {deck}: lay one card face down in the play zone.", deck=self.deck + 1)
+        cards = and_list(card_name(Card.parse(label), "object") for label in self.labels)
+        return _("Deck {deck}: lay {cards} face up in the play zone, left to right, a finger apart.",
+                 deck=self.deck + 1, cards=cards)
 
 
-def enrolment_steps(decks: int, batch: int) -> list[EnrolmentStep]:
+def enrolment_steps(decks: int, batch: int = DEFAULT_BATCH) -> list[EnrolmentStep]:
     """The steps for ``decks`` decks, ``batch`` cards at most a step (a suit split in batches).
 
     >>> [s.labels for s in enrolment_steps(1, 13)][:1]
     [('AC', '2C', '3C', '4C', '5C', '6C', '7C', '8C', '9C', '10C', 'JC', 'QC', 'KC')]
     >>> len(enrolment_steps(2, 7))
     18
+    >>> [s.labels for s in enrolment_steps(1)][:2], len(enrolment_steps(1))
+    ([('AC', '2C', '3C'), ('4C', '5C', '6C')], 21)
     """
     steps: list[EnrolmentStep] = []
     for d in range(decks):
         for suit in SUIT_ORDER:
             cards = [Card(rank, suit) for rank in range(1, 14)]
             for start in range(0, 13, batch):
-                part = cards[start:start + batch]
-                first = _RANK_WORDS.get(part[0].rank, str(part[0].rank))
-                last = _RANK_WORDS.get(part[-1].rank, str(part[-1].rank))
-                prompt = (f"Deck {d + 1}: lay the {_SUIT_WORDS[suit]} from {first} to {last}, face up, "
-                          f"left to right, in the play zone" + (" (rows top to bottom)" if len(part) > 7 else ""))
-                steps.append(EnrolmentStep(d, tuple(str(c) for c in part), prompt))
-        steps.append(EnrolmentStep(d, ("back",), f"Deck {d + 1}: lay one card face down in the play zone"))
+                steps.append(EnrolmentStep(d, tuple(str(c) for c in cards[start:start + batch])))
+        steps.append(EnrolmentStep(d, ("back",)))
     return steps
 
 
@@ -107,10 +127,15 @@ def register_deck(sub: Any) -> None:
     source = deck.add_mutually_exclusive_group(required=True)
     source.add_argument("--images", metavar="FILE", nargs="+", help="one still image per step, in order")
     source.add_argument("--video", metavar="FILE", help="a recorded video of the decks being shown")
-    source.add_argument("--camera", metavar="N", type=int, help="a live camera index")
+    source.add_argument("--camera", metavar="N|URL", type=camera_source, help="a live camera: an index or a stream URL")
     deck.add_argument("--decks", type=int, default=1, metavar="N", help="decks to enrol, 1 to 3 (C1; default 1)")
-    deck.add_argument("--batch", type=int, default=13, metavar="K",
-                      help="cards laid out at a time, 1 to 13 (as many as the play zone holds; default 13)")
+    deck.add_argument("--batch", type=int, default=DEFAULT_BATCH, metavar="K",
+                      help=f"cards laid out at a time, 1 to 13 (default {DEFAULT_BATCH}: what the mat's play zone holds; "
+                      "more only for photos of cards on a plain table, in rows)")
+    deck.add_argument("--profile", type=Path, default=None,
+                      help="table profile from `eleusis calibrate table` (its layout; default the printed kit's)")
+    deck.add_argument("--lang", choices=LANGUAGES, default=None,
+                      help="the dealer's language: en, ru or pt (default: the system locale, then English)")
     deck.add_argument("--out", metavar="PROFILE.json", default=DEFAULT_DECK_PROFILE,
                       help=f"the deck profile to write (default {DEFAULT_DECK_PROFILE})")
     deck.add_argument("--name", default="our decks", help="a name for the profile")
@@ -147,35 +172,127 @@ def _open_voice(kind: str) -> Any:
         return None
 
 
-def _cards_in(frame: BgrImage) -> npt.NDArray[np.float32]:
-    from vision.detect import detect_cards
+@dataclass(frozen=True, slots=True)
+class CardsLaid:
+    """The cards one frame shows for an enrolment step."""
 
-    found = detect_cards(frame)
-    return np.asarray(found.quad_xy[~np.asarray(found.cut, bool)], np.float32)
+    quads: npt.NDArray[np.float32]  # [n, 4, 2] frame pixels, in reading order
+    busy: bool = False  # a hand (or a card on its way) over the play zone: not laid yet
+    on_mat: bool = False  # found in the mat's play zone, else anywhere in a frame without the mat
 
 
-def _step_views(frames: Iterator[BgrImage], steps: Sequence[EnrolmentStep], stills: bool
-                ) -> Iterator[tuple[EnrolmentStep, BgrImage | None, npt.NDArray[np.float32]]]:
-    """Each step with the frame taken for it and the card quads found there."""
-    frames = iter(frames)
+class CardFinder:
+    """Where enrolment looks for the cards of a step.
+
+    With the printed mat in view: in its play zone, as `eleusis play` does
+    (:class:`dealer.observer.TableObserver` with the default reader), so what play finds at
+    a table (a lamp's gradient, warm light, a kit printed in grey) enrolment finds too, and a
+    hand over the zone is seen. Without the mat (a photo of cards on a plain table): anywhere
+    in the frame (:func:`vision.detect.detect_cards`). ``use_mat`` False: the whole frame
+    always (what enrolment did before it used the mat; the bench compares the two).
+    """
+
+    def __init__(self, layout: Any = None, reader: Any = None, use_mat: bool = True) -> None:
+        from calibration.layout import default_layout
+        from dealer.observer import TableObserver
+
+        if reader is None:
+            from dealer.live import default_reader
+
+            reader = default_reader()
+        self.observer = TableObserver(layout or default_layout(), reader)
+        self.use_mat = use_mat
+        self.frames = 0
+
+    def look(self, frame: BgrImage, t: float) -> CardsLaid:
+        seen = self.observer.observe(frame, t, self.frames) if self.use_mat else None
+        self.frames += 1
+        if seen is not None and seen.view is not None:
+            found = seen.play_detections
+            quads = np.asarray(found.quad_xy[~np.asarray(found.cut, bool)], np.float32).reshape(-1, 4, 2)
+            return CardsLaid(quads[reading_order(quads)], seen.view.hand_over_play, True)
+        from vision.detect import detect_cards
+
+        found = detect_cards(frame)
+        quads = np.asarray(found.quad_xy[~np.asarray(found.cut, bool)], np.float32).reshape(-1, 4, 2)
+        return CardsLaid(quads[reading_order(quads)])
+
+
+StepView = tuple[EnrolmentStep, BgrImage | None, npt.NDArray[np.float32]]
+
+
+def step_views(frames: Iterator[tuple[BgrImage, float]], steps: Sequence[EnrolmentStep], stills: bool,
+               finder: CardFinder, ask: Any = None) -> Iterator[StepView]:
+    """Each step with the frame taken for it and its cards' quads (reading order).
+
+    ``ask(step)`` is called when a step begins, before its frames are looked at: the
+    players hear what to lay, then lay it. From stills each image is one step; from a
+    video or camera a step is taken once the play zone was cleared (no card, no hand) and
+    then held the cards asked for, with no hand over it, ``STEADY_FRAMES`` frames in a row.
+    A video that ends first leaves the step (and those after it) without a view.
+    """
+    empty = np.zeros((0, 4, 2), np.float32)
+    ended = False  # the source gave its last frame: the steps left are not asked for
     for step in steps:
+        if ended:
+            yield step, None, empty
+            continue
+        if ask is not None:
+            ask(step)
         if stills:
-            frame = next(frames, None)
-            yield step, frame, (_cards_in(frame) if frame is not None else np.zeros((0, 4, 2), np.float32))
+            shot = next(frames, None)
+            ended = shot is None
+            yield step, (shot[0] if shot is not None else None), (finder.look(*shot).quads if shot else empty)
             continue
         steady, cleared, taken = 0, step is steps[0], False
-        for frame in frames:
-            quads = _cards_in(frame)
+        for frame, t in frames:
+            laid = finder.look(frame, t)
             if not cleared:
-                cleared = len(quads) == 0
+                cleared = len(laid.quads) == 0 and not laid.busy
                 continue
-            steady = steady + 1 if len(quads) == len(step.labels) else 0
+            steady = steady + 1 if len(laid.quads) == len(step.labels) and not laid.busy else 0
             if steady >= STEADY_FRAMES:
-                yield step, frame, quads
+                yield step, frame, laid.quads
                 taken = True
                 break
         if not taken:
-            yield step, None, np.zeros((0, 4, 2), np.float32)
+            ended = True
+            yield step, None, empty
+
+
+def gather_crops(views: Iterable[StepView], decks: int, taken: Callable[[], None] | None = None,
+                 keep_partial: bool = True) -> tuple[list[dict[str, BgrImage]], list[str]]:
+    """The rectified crop of each card shown (``crops[deck][label]``) and what went wrong.
+
+    A step whose view has another number of cards than asked for is skipped and named; a
+    camera or video that fails on the way ends the showing, and the cards taken until then
+    are kept (enrolment writes a profile of them and says what is missing); with
+    ``keep_partial`` False the failure is raised instead (stills: the file is named, nothing
+    is written). ``taken`` is called after each step taken (the dealer says so).
+    """
+    from vision.errors import CameraError, VisionError
+    from vision.rectify import rectify_cards
+
+    crops: list[dict[str, BgrImage]] = [{} for _ in range(decks)]
+    problems: list[str] = []
+    try:
+        for step, frame, quads in views:
+            if frame is None:
+                problems.append(f"deck {step.deck + 1}: no view for {' '.join(step.labels)} (the source ended)")
+                continue
+            if len(quads) != len(step.labels):
+                problems.append(f"deck {step.deck + 1}: {len(step.labels)} cards asked for "
+                                f"({' '.join(step.labels)}), {len(quads)} found: step skipped")
+                continue
+            for label, card in zip(step.labels, rectify_cards(frame, quads)):  # quads in reading order
+                crops[step.deck][label] = np.ascontiguousarray(card)
+            if taken is not None:
+                taken()
+    except (VisionError, CameraError) as exc:  # a camera unplugged half way: keep what was shown
+        if not keep_partial:
+            raise
+        problems.append(f"the showing stopped: {exc}; the cards taken before are kept")
+    return crops, problems
 
 
 def run_deck(args: argparse.Namespace) -> int:
@@ -185,9 +302,8 @@ def run_deck(args: argparse.Namespace) -> int:
         return _error(f"--batch must be 1 to 13, got {args.batch}")
     from vision.classify import OnnxClassifier
     from vision.deck_profile import enrol
-    from vision.errors import VisionError
+    from vision.errors import CameraError, VisionError
     from vision.frames import CameraSource, ImageListSource, VideoFileSource
-    from vision.rectify import rectify_cards
 
     meta = args.meta or (str(args.model).removesuffix(".onnx") + ".json" if args.model else None)
     try:
@@ -197,6 +313,13 @@ def run_deck(args: argparse.Namespace) -> int:
     if "embedding" not in classifier.output_names:
         return _error("this model has no embedding output: deck enrolment needs model 2.0 or later")
     steps = enrolment_steps(args.decks, args.batch)
+    from calibration.layout import default_layout
+    from calibration.profile import load_table_profile
+
+    try:
+        layout = default_layout() if args.profile is None else load_table_profile(args.profile).layout
+    except (OSError, ValueError) as exc:  # a profile that is missing, unreadable or of another version
+        return _error(f"--profile {args.profile}: {exc}")
     if args.images is not None and len(args.images) != len(steps):
         return _error(f"--images: {len(steps)} images needed ({args.decks} deck(s), batches of {args.batch}: "
                       f"{len(steps) // args.decks} steps a deck), got {len(args.images)}")
@@ -207,25 +330,23 @@ def run_deck(args: argparse.Namespace) -> int:
             source = VideoFileSource(args.video)
         else:
             source = CameraSource(args.camera)
-        frames = (f.bgr for f in source.frames())
+        stills = args.images is not None
+        frames = ((f.bgr, f.time_s) for f in source.frames())
+        first = next(frames, None)  # a camera that cannot open says so now, before anything is asked
+        if first is None:
+            return _error(f"{source.name} gives no frame at all")
         voice = _open_voice(args.voice)
-        crops: list[dict[str, BgrImage]] = [{} for _ in range(args.decks)]
-        problems: list[str] = []
-        for step, frame, quads in _step_views(frames, steps, args.images is not None):
-            _say(voice, step.prompt)
-            if frame is None:
-                problems.append(f"deck {step.deck + 1}: no view for {' '.join(step.labels)} (the source ended)")
-                continue
-            if len(quads) != len(step.labels):
-                problems.append(f"deck {step.deck + 1}: {len(step.labels)} cards asked for "
-                                f"({' '.join(step.labels)}), {len(quads)} found: step skipped")
-                continue
-            order = reading_order(quads)
-            rectified = rectify_cards(frame, quads[order])
-            for label, card in zip(step.labels, rectified):
-                crops[step.deck][label] = np.ascontiguousarray(card)
-    except VisionError as exc:
+        views = step_views(itertools.chain([first], frames), steps, stills, CardFinder(layout),
+                           lambda step: _say(voice, step.prompt))
+        crops, problems = gather_crops(views, args.decks, None if stills else
+                                       (lambda: _say(voice, _("Got them. Take the cards away."))), keep_partial=not stills)
+    except (VisionError, CameraError) as exc:
         return _error(str(exc))
+    if not any(crops):
+        for line in problems:
+            print(line)
+        return _error("no card was found for any step: nothing to enrol (is the play zone in view, "
+                      "and were the cards laid one step at a time?)")
     profile, report = enrol(classifier, crops, args.name, strict=args.strict)
     try:
         profile.save(args.out)
