@@ -152,3 +152,37 @@ def test_given_a_strict_second_look_when_the_turned_view_is_not_sure_enough_then
     fake = FakeClassifier(answer)
     strict = CardReader(fake, ReaderConfig(second_look_threshold=0.995)).read_frame(scene.bgr)
     assert fake.batches == 2 and all(label is None for label in strict.label)
+
+
+def test_given_a_quad_whose_corners_run_anticlockwise_when_read_then_the_card_is_not_rectified_as_its_mirror_image(
+) -> None:
+    """A card outline found in a zone may come with its corners anticlockwise on screen;
+    rectified as given it is the card's mirror image (an index read backwards, and a deck
+    profile's prototype made of it matches nothing). The reader puts the corners clockwise."""
+    import cv2
+
+    from vision.readings import CardDetections
+
+    frame = np.full((400, 400, 3), 40, np.uint8)
+    cv2.rectangle(frame, (100, 60), (226, 236), (235, 235, 235), -1)  # a card, 63 x 88 mm at 2 px/mm
+    cv2.rectangle(frame, (106, 66), (122, 90), (0, 0, 200), -1)  # its index: top left only
+    seen: list[np.ndarray] = []
+
+    class Keep(FakeClassifier):
+        def classify(self, rectified_cards):  # type: ignore[no-untyped-def]
+            seen.extend(rectified_cards)
+            return super().classify(rectified_cards)
+
+    clockwise = np.array([[100, 60], [226, 60], [226, 236], [100, 236]], np.float32)
+    anticlockwise = clockwise[[1, 0, 3, 2]]  # the same card, its corners walked the other way
+    to_table = np.diag([0.5, 0.5, 1.0])  # 2 px per mm
+    out = CardReader(Keep()).read_quads(frame, CardDetections(
+        np.stack([clockwise, anticlockwise])), to_table)
+    for quad in out.quad_xy:
+        x, y = quad.T
+        assert np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y) > 0  # clockwise on screen
+    first, second = (cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in seen)
+    # the index is in a corner of both crops the same way (top left, or bottom right when
+    # turned half round), never mirrored into the top right or bottom left
+    assert np.array_equal(first, second) or np.array_equal(first, second[::-1, ::-1])
+    assert first[:50, :40].mean() < first[:50, -40:].mean() or first[-50:, -40:].mean() < first[-50:, :40].mean()
