@@ -31,6 +31,12 @@ ends with the scripted scores, requests to lay again (per round and per 20 cards
 frames per second processed (start-up included), and the time from the hand leaving the
 play zone to the verdict (median, worst). Films and recordings stay in cache/table-rounds/.
 
+``--deck``: each round's deck is first enrolled at the same table, under the same light
+and camera (``eleusis calibrate deck``'s own steps and code: three cards at a time in the
+play zone, dealer/scripted_enrolment.py; a back is drawn when the deck has none), and the
+round is dealt with that profile (`eleusis play --deck`). It prints per round the cards
+enrolled of 53 and the pairs reported alike.
+
 ``--cards DESIGN`` deals two more rounds (lamp, zone view; cold, whole layout) with another
 design under cache/cards: e.g. ``npm-kennard`` (``python -m models.fetch_npm_decks``, then link
 ``cache/npm-cards/npm-kennard`` into ``cache/cards``), art nobody trained or tuned on.
@@ -139,13 +145,46 @@ def faces_for(cards: str) -> dict[str, CardFace]:
     return faces
 
 
-def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool, film: bool) -> RoundFigures:
+@dataclass(frozen=True)
+class Enrolled:
+    """A deck enrolled at the round's table: the profile written and what enrolment said."""
+
+    profile: Path
+    cards: int  # of 53 (52 faces and the back)
+    problems: tuple[str, ...]  # steps not taken, and the report's lines
+
+
+def enrol_at_table(cond: Condition, seed: int, view: PinholeView, lighting: Callable[[np.random.Generator], Lighting],
+                   table: str, kit_print: str, folder: Path) -> Enrolled:
+    """The round's deck shown as `eleusis calibrate deck` asks, filmed at the round's table
+    and enrolled by its code (dealer.commands.calibrate_deck: CardFinder, step_views,
+    gather_crops; vision.deck_profile.enrol)."""
+    from dealer.commands.calibrate_deck import CardFinder, enrolment_steps, gather_crops, step_views
+    from dealer.scripted_enrolment import enrolment_frames, with_back
+    from vision.classify import OnnxClassifier
+    from vision.deck_profile import enrol
+
+    back = RENDERS / cond.cards / "back.png"
+    faces = with_back(faces_for(cond.cards), back if back.is_file() else None)
+    renderer = StepRenderer(faces, seed=seed + 1, view=view, lighting=lighting, table=table, kit_print=kit_print)
+    steps = enrolment_steps(1)
+    views = step_views(enrolment_frames(renderer, steps, FPS), steps, False, CardFinder())
+    crops, problems = gather_crops(views, 1)
+    profile, report = enrol(OnnxClassifier(), crops, cond.name)
+    path = folder / "decks.json"
+    profile.save(path)
+    return Enrolled(path, len(profile.labels), tuple(problems) + tuple(report.lines()))
+
+
+def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool, film: bool,
+                  deck: bool = False) -> tuple[RoundFigures, Enrolled | None]:
     rng = random.Random(f"{seed}-{cond.name}")
     script = make_round(rng, all_labels(), plan, PLAYERS, rng.choice(RULES), hand=5)
     folder = WORK / cond.name
     folder.mkdir(parents=True, exist_ok=True)
     lighting, table, kit_print = _light_of(cond.scene, np.random.default_rng(seed))
     view = VIEWS[cond.view](rng)
+    enrolled = enrol_at_table(cond, seed, view, lighting, table, kit_print, folder) if deck else None
     out = folder / "recording"
     if out.exists():
         import shutil
@@ -156,24 +195,29 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
         renderer = StepRenderer(faces_for(cond.cards), seed=seed, view=view, lighting=lighting, table=table,
                                 kit_print=kit_print, touching=cond.touching)
         players = ScriptedTable(script, renderer, FPS, whole_layout=whole)
-        stats, played = play_live(players, script, out)
+        reader = None
+        if enrolled is not None:
+            from vision.deck_profile import profiled_reader
+
+            reader = profiled_reader(enrolled.profile)
+        stats, played = play_live(players, script, out, reader)
         figures = compare_round(script, played, out, folder)
         figures.wall_s, figures.cpu_fps = stats.busy_s, stats.cpu_fps
         figures.relays, figures.gave_up = players.relays, players.gave_up
-        return figures
+        return figures, enrolled
     line = timeline(script, FPS, whole_layout=whole)
     video = folder / "table.mp4"
     frames = render_steps(tuple(line.steps), faces_for(cond.cards), seed=seed, view=view,
                           fps=FPS, lighting=lighting, table=table, kit_print=kit_print, touching=cond.touching)
     write_video(frames, video, FPS)
-    wall, log = play_video(video, script, out)
+    wall, log = play_video(video, script, out, None if enrolled is None else enrolled.profile)
     figures = compare_round(script, line, out, folder)
     figures.wall_s = wall
     per_cpu = re.search(r"([0-9.]+) per CPU second", log)  # the dealer's own count, start-up excluded
     figures.cpu_fps = float(per_cpu.group(1)) if per_cpu else 0.0
     if not keep:
         video.unlink(missing_ok=True)
-    return figures
+    return figures, enrolled
 
 
 def _ms(values: list[float]) -> str:
@@ -191,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="deaf players: film each round in advance and deal it with `eleusis play --video`")
     parser.add_argument("--keep", action="store_true", help="keep the films in cache/table-rounds/ (--film)")
     parser.add_argument("--verbose", "-v", action="store_true", help="print each difference and request")
+    parser.add_argument("--deck", action="store_true",
+                        help="enrol each round's deck at its table first, and deal the round with that profile")
     parser.add_argument("--cards", metavar="DESIGN", action="append", default=[],
                         help="also deal a lamp/zone and a cold/whole round with this design (repeatable)")
     args = parser.parse_args(argv)
@@ -207,8 +253,15 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     rows: list[tuple[Condition, RoundFigures]] = []
     for cond in conditions:
-        fig = run_condition(cond, args.seed, plan, args.keep, args.film)
+        fig, enrolled = run_condition(cond, args.seed, plan, args.keep, args.film, args.deck)
         rows.append((cond, fig))
+        if enrolled is not None:
+            alike = sum("look alike" in line for line in enrolled.problems)
+            print(f"{cond.name:28s} enrolled at the table: {enrolled.cards} of 53 cards, {alike} pair(s) reported alike",
+                  flush=True)
+            if args.verbose:
+                for line in enrolled.problems:
+                    print(f"    enrolment: {line}")
         per20 = 20.0 * len(fig.troubles) / max(1, fig.cards_laid)
         print(f"{cond.name:28s} verdicts {fig.right}/{fig.turns} right, {fig.wrong} wrong, {fig.missing} missing; "
               f"scores {'as scripted' if fig.scores_match else 'DIFFER'}; requests {len(fig.troubles)} "

@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from dealer.live import LoopStats
+from dealer.observer import ZoneReader
 from dealer.recording import EVENTS_FILE, RECORD_FILE
 from dealer.scripted_round import ScriptedRound, Timeline
 from dealer.scripted_table import ScriptedTable
@@ -62,24 +63,28 @@ def _run(args: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
                           cwd=REPO, env=env, timeout=timeout, check=False)
 
 
-def play_video(video: Path, script: ScriptedRound, out: Path, timeout: float = 900.0) -> tuple[float, str]:
-    """``eleusis play --video`` on the film; returns (wall seconds, its output)."""
+def play_video(video: Path, script: ScriptedRound, out: Path, deck: Path | None = None,
+               timeout: float = 900.0) -> tuple[float, str]:
+    """``eleusis play --video`` on the film (``--deck`` when given); returns (wall seconds, its output)."""
     with tempfile.TemporaryDirectory() as secret:  # the rule never goes on a command line (R2)
         rule_file = Path(secret) / "rule.txt"
         rule_file.write_text(script.rule, encoding="utf-8")
         start = time.perf_counter()
         proc = _run(["play", "--video", str(video), "--players", " ".join(script.players), "--rule-file",
-                     str(rule_file), "--hand", str(script.hand), "--out", str(out), "--voice", "text"], timeout)
+                     str(rule_file), "--hand", str(script.hand), "--out", str(out), "--voice", "text",
+                     *(["--deck", str(deck)] if deck is not None else [])], timeout)
         wall = time.perf_counter() - start
     if proc.returncode not in (0, 3):
         raise RuntimeError(f"eleusis play exited {proc.returncode}: {proc.stderr[-2000:]}")
     return wall, proc.stdout + proc.stderr
 
 
-def play_live(table: ScriptedTable, script: ScriptedRound, out: Path) -> tuple[LoopStats, Timeline]:
+def play_live(table: ScriptedTable, script: ScriptedRound, out: Path, reader: ZoneReader | None = None
+              ) -> tuple[LoopStats, Timeline]:
     """Deal the scripted round with ``eleusis play``'s own loop (dealer.live.run_live, in this
-    process, English) on ``table``: players who hear the dealer. Returns how fast the dealer
-    handled the frames (rendering excluded) and the timeline the table played."""
+    process, English) on ``table``: players who hear the dealer. ``reader``: the zones'
+    reader (default play's; e.g. one of an enrolled deck profile). Returns how fast the
+    dealer handled the frames (rendering excluded) and the timeline the table played."""
     import contextlib
 
     from dealer.i18n import use_language
@@ -92,7 +97,7 @@ def play_live(table: ScriptedTable, script: ScriptedRound, out: Path) -> tuple[L
     out.parent.mkdir(parents=True, exist_ok=True)
     with (out.parent / "play.log").open("w", encoding="utf-8") as log, contextlib.redirect_stderr(log), \
             use_language("en"):
-        code = run_live(options, FakeVoice(), frame_source=table, listeners=[table.hear], stats=stats)
+        code = run_live(options, FakeVoice(), reader, frame_source=table, listeners=[table.hear], stats=stats)
     if code not in (0, 3):
         raise RuntimeError(f"eleusis play (in process) exited {code}: see {out.parent / 'play.log'}")
     return stats, Timeline([], table.fps, table.leave_s, table.hand_frames, frames=table.frame_count)

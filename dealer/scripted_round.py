@@ -41,7 +41,7 @@ __all__ = ["FULL_PLAN", "QUICK_PLAN", "all_labels", "ScriptedRound", "ScriptedTu
 # Kinds of turn a plan may ask for. "p_*" need a prophet in office; "prophet" makes the
 # player who just played the prophet (F1).
 FULL_PLAN: tuple[str, ...] = (
-    "accept", "reject_chain", "accept_chain", "noplay_right", "reject", "accept", "prophet",
+    "accept", "reject_chain", "accept_chain3", "noplay_right", "reject", "accept", "prophet",
     "p_accept_right", "p_reject_right", "p_noplay_accept", "p_overthrow", "accept_chain",
     "reject_chain", "accept", "noplay_wrong", "accept",
 )
@@ -126,8 +126,8 @@ def _fill(kind: str, rnd: Round, pool: _Pool, player: str, rng: random.Random) -
     if kind in ("accept", "p_accept_right"):
         cards = pool.find(legal_after(()), 1)
         want = "accepted"
-    elif kind in ("accept_chain",):
-        cards = pool.find(legal_after(()), 2)
+    elif kind in ("accept_chain", "accept_chain3"):  # 3: the most the play zone holds (P1, CHAIN_MAX)
+        cards = pool.find(legal_after(()), 3 if kind == "accept_chain3" else 2)
         want = "accepted"
     elif kind in ("reject", "p_reject_right", "p_overthrow"):
         cards = pool.find(illegal, 1)
