@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.layout import PLAY_ZONE_PLACES
-from dealer.i18n import LANGUAGES, _, and_list, card_name
+from dealer.i18n import LANGUAGES, _, and_list, card_name, n_
 from dealer.inputs import camera_source
 from engine.cards import Card, Suit
 
@@ -54,6 +54,7 @@ __all__ = ["enrolment_steps", "reading_order", "register_deck", "run_deck"]
 DEFAULT_DECK_PROFILE = "eleusis-decks.json"
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 STEADY_FRAMES = 4  # a video step is taken when this many frames in a row show the cards asked for
+ASK_AFTER_S = 3.0  # the play zone showing other cards than asked for, still, this long: the dealer says so
 DEFAULT_BATCH = PLAY_ZONE_PLACES  # the play zone holds 3 cards a finger apart
 BgrImage = npt.NDArray[np.uint8]
 
@@ -179,6 +180,7 @@ class CardsLaid:
     quads: npt.NDArray[np.float32]  # [n, 4, 2] frame pixels, in reading order
     busy: bool = False  # a hand (or a card on its way) over the play zone: not laid yet
     on_mat: bool = False  # found in the mat's play zone, else anywhere in a frame without the mat
+    unexplained: bool = False  # something lies in the play zone that no card found explains
 
 
 class CardFinder:
@@ -210,7 +212,8 @@ class CardFinder:
         if seen is not None and seen.view is not None:
             found = seen.play_detections
             quads = np.asarray(found.quad_xy[~np.asarray(found.cut, bool)], np.float32).reshape(-1, 4, 2)
-            return CardsLaid(quads[reading_order(quads)], seen.view.hand_over_play, True)
+            return CardsLaid(quads[reading_order(quads)], seen.view.hand_over_play, True,
+                             seen.view.unexplained_in_play and not seen.view.hand_over_play)
         from vision.detect import detect_cards
 
         found = detect_cards(frame)
@@ -221,15 +224,28 @@ class CardFinder:
 StepView = tuple[EnrolmentStep, BgrImage | None, npt.NDArray[np.float32]]
 
 
+def what_is_wrong(step: EnrolmentStep, laid: CardsLaid) -> str:
+    """What the dealer says when the play zone shows, still, something else than the step asked for."""
+    asked = len(step.labels)
+    if len(laid.quads) and len(laid.quads) != asked:
+        return n_("I see {n} card in the play zone and asked for {asked}: lay the cards asked for face up, "
+                  "a finger apart.", "I see {n} cards in the play zone and asked for {asked}: lay the cards "
+                  "asked for face up, a finger apart.", len(laid.quads), asked=asked)
+    return _("I can see something in the play zone but cannot read it: lay the cards flat and apart.")
+
+
 def step_views(frames: Iterator[tuple[BgrImage, float]], steps: Sequence[EnrolmentStep], stills: bool,
-               finder: CardFinder, ask: Any = None) -> Iterator[StepView]:
+               finder: CardFinder, ask: Any = None, tell: Any = None) -> Iterator[StepView]:
     """Each step with the frame taken for it and its cards' quads (reading order).
 
     ``ask(step)`` is called when a step begins, before its frames are looked at: the
     players hear what to lay, then lay it. From stills each image is one step; from a
     video or camera a step is taken once the play zone was cleared (no card, no hand) and
     then held the cards asked for, with no hand over it, ``STEADY_FRAMES`` frames in a row.
-    A video that ends first leaves the step (and those after it) without a view.
+    When the zone shows, still, another number of cards or something it cannot find as a
+    card for ``ASK_AFTER_S`` seconds, ``tell(step, laid)`` is called once (the dealer is
+    never silent about what lies in the play zone). A video that ends first leaves the
+    step (and those after it) without a view.
     """
     empty = np.zeros((0, 4, 2), np.float32)
     ended = False  # the source gave its last frame: the steps left are not asked for
@@ -245,11 +261,20 @@ def step_views(frames: Iterator[tuple[BgrImage, float]], steps: Sequence[Enrolme
             yield step, (shot[0] if shot is not None else None), (finder.look(*shot).quads if shot else empty)
             continue
         steady, cleared, taken = 0, step is steps[0], False
+        odd_since: float | None = None  # since when the zone has shown, still, something else
+        told = False
         for frame, t in frames:
             laid = finder.look(frame, t)
             if not cleared:
                 cleared = len(laid.quads) == 0 and not laid.busy
                 continue
+            odd = not laid.busy and (laid.unexplained or 0 < len(laid.quads) != len(step.labels))
+            odd_since = (t if odd_since is None else odd_since) if odd else None
+            told = told and odd
+            if odd_since is not None and t - odd_since >= ASK_AFTER_S and not told:
+                if tell is not None:
+                    tell(step, laid)
+                told = True
             steady = steady + 1 if len(laid.quads) == len(step.labels) and not laid.busy else 0
             if steady >= STEADY_FRAMES:
                 yield step, frame, laid.quads
@@ -337,7 +362,7 @@ def run_deck(args: argparse.Namespace) -> int:
             return _error(f"{source.name} gives no frame at all")
         voice = _open_voice(args.voice)
         views = step_views(itertools.chain([first], frames), steps, stills, CardFinder(layout),
-                           lambda step: _say(voice, step.prompt))
+                           lambda step: _say(voice, step.prompt), lambda step, laid: _say(voice, what_is_wrong(step, laid)))
         crops, problems = gather_crops(views, args.decks, None if stills else
                                        (lambda: _say(voice, _("Got them. Take the cards away."))), keep_partial=not stills)
     except (VisionError, CameraError) as exc:

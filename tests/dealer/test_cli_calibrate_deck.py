@@ -195,3 +195,28 @@ def test_given_a_video_of_two_steps_on_the_mat_when_enrolled_then_six_cards_are_
 
     assert sorted(set(DeckProfile.load(out).labels)) == sorted(["AC", "2C", "3C", "4C", "5C", "6C"])
     assert "dez de paus" not in text  # asked for the step the video ended in, not for those after it
+
+
+def test_given_two_cards_laid_where_three_were_asked_for_when_watched_then_the_dealer_says_so_once_and_waits() -> None:
+    from dealer.commands.calibrate_deck import CardFinder, step_views, what_is_wrong
+    from dealer.make_demo import Step
+
+    steps = enrolment_steps(1)[:1]
+    renderer = _table_renderer(_made_up_faces(23))
+    states = (Step((), seconds=1.0), Step(("AC", "2C"), seconds=0.7, hand=True), Step(("AC", "2C"), seconds=4.0),
+              Step(("AC", "2C", "3C"), seconds=0.7, hand=True), Step(("AC", "2C", "3C"), seconds=2.0))
+
+    def frames():
+        k = 0
+        for state in states:
+            lit = renderer.still(state)
+            for i in range(max(1, round(state.seconds * 3))):
+                yield renderer.frame(renderer.still(state) if state.hand and i else lit), k / 3.0
+                k += 1
+
+    told: list[str] = []
+    taken = list(step_views(frames(), steps, False, CardFinder(),
+                            tell=lambda step, laid: told.append(what_is_wrong(step, laid))))
+    assert told == ["I see 2 cards in the play zone and asked for 3: lay the cards asked for face up, a finger apart."]
+    (step, frame, quads), = taken
+    assert frame is not None and len(quads) == 3  # and then the three are taken
