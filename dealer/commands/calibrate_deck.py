@@ -300,14 +300,19 @@ def gather_crops(views: Iterable[StepView], decks: int, taken: Callable[[], None
 
     crops: list[dict[str, BgrImage]] = [{} for _ in range(decks)]
     problems: list[str] = []
+    ended = False  # said once: the steps after the end are counted among the cards not shown
     try:
         for step, frame, quads in views:
             if frame is None:
-                problems.append(f"deck {step.deck + 1}: no view for {' '.join(step.labels)} (the source ended)")
+                if not ended:
+                    problems.append(_("Deck {deck}: the video ended before I saw {cards}.", deck=step.deck + 1,
+                                      cards=cards_said(step.labels)))
+                ended = True
                 continue
             if len(quads) != len(step.labels):
-                problems.append(f"deck {step.deck + 1}: {len(step.labels)} cards asked for "
-                                f"({' '.join(step.labels)}), {len(quads)} found: step skipped")
+                problems.append(n_("Deck {deck}: I asked for {cards} and found {n} card: that step was skipped.",
+                                   "Deck {deck}: I asked for {cards} and found {n} cards: that step was skipped.",
+                                   len(quads), deck=step.deck + 1, cards=cards_said(step.labels)))
                 continue
             for label, card in zip(step.labels, rectify_cards(frame, quads)):  # quads in reading order
                 crops[step.deck][label] = np.ascontiguousarray(card)
@@ -316,8 +321,47 @@ def gather_crops(views: Iterable[StepView], decks: int, taken: Callable[[], None
     except (VisionError, CameraError) as exc:  # a camera unplugged half way: keep what was shown
         if not keep_partial:
             raise
-        problems.append(f"the showing stopped: {exc}; the cards taken before are kept")
+        problems.append(_("The showing stopped ({why}); the cards taken before are kept.", why=str(exc)))
     return crops, problems
+
+
+def cards_said(labels: Iterable[str]) -> str:
+    """Enrolment labels as the dealer says them ("the ace of clubs and the back")."""
+    return and_list(_("the back") if label == "back" else card_name(Card.parse(label), "object") for label in labels)
+
+
+MISSING_LISTED = 6  # more cards missing from a deck than this: their number is said, not each one
+
+
+def report_sentences(report: Any) -> list[str]:
+    """What the dealer says of an enrolment (:class:`vision.deck_profile.EnrolmentReport`),
+    in the current language: the cards not seen, the pairs it cannot tell apart, the cards
+    it reads as another, and what to change."""
+    out: list[str] = []
+    by_deck: dict[int, list[str]] = {}
+    for deck, label in report.missing:
+        by_deck.setdefault(deck, []).append(label)
+    for deck, labels in sorted(by_deck.items()):
+        if len(labels) > MISSING_LISTED:
+            out.append(n_("Deck {deck}: {n} card was not shown.", "Deck {deck}: {n} cards were not shown.",
+                          len(labels), deck=deck + 1))
+        else:
+            out.append(_("Deck {deck}: I did not see {cards}.", deck=deck + 1, cards=cards_said(labels)))
+    for deck, a, b, _similarity in report.confusable:
+        out.append(_("Deck {deck}: {a} and {b} look alike to me: I may be unsure between them.",
+                     deck=deck + 1, a=cards_said([a]), b=cards_said([b])))
+    for deck, shown, read in report.doubtful:
+        out.append(_("Deck {deck}: where {shown} should be, I read {read}: were the cards laid out of order?",
+                     deck=deck + 1, shown=cards_said([shown]), read=cards_said([read])))
+    if report.missing:
+        out.append(_("Show the missing cards again, face up, inside the play zone, a finger apart."))
+    if report.confusable:
+        out.append(_("Cards that look alike will be read as unsure: enrol again closer to the camera or under "
+                     "better light; if they are alike in print (a 6 and a 9 with symmetric indices), keep them "
+                     "out of the game or use another deck."))
+    if report.doubtful:
+        out.append(_("Check the order the cards were laid out in: a suit at a time, ace to king, left to right."))
+    return out
 
 
 def run_deck(args: argparse.Namespace) -> int:
@@ -369,7 +413,7 @@ def run_deck(args: argparse.Namespace) -> int:
         return _error(str(exc))
     if not any(crops):
         for line in problems:
-            print(line)
+            _say(voice, line)
         return _error("no card was found for any step: nothing to enrol (is the play zone in view, "
                       "and were the cards laid one step at a time?)")
     profile, report = enrol(classifier, crops, args.name, strict=args.strict)
@@ -377,8 +421,8 @@ def run_deck(args: argparse.Namespace) -> int:
         profile.save(args.out)
     except OSError as exc:
         return _error(f"cannot write {args.out!r}: {exc.strerror}")
-    for line in problems + report.lines():
-        print(line)
-    enrolled = len(profile.labels)
-    print(f"{enrolled} of {53 * args.decks} cards enrolled; deck profile written to {args.out}")
+    for line in problems + report_sentences(report):
+        _say(voice, line)
+    _say(voice, _("{n} of {total} cards enrolled; deck profile written to {path}.", n=len(profile.labels),
+                  total=53 * args.decks, path=args.out))
     return 0 if report.ok and not problems else 1

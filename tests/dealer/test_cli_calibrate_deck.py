@@ -188,8 +188,10 @@ def test_given_a_video_of_two_steps_on_the_mat_when_enrolled_then_six_cards_are_
         code = main(["calibrate", "deck", "--video", str(video), "--out", str(out), "--lang", "pt"])
     text = capsys.readouterr().out
     assert code == 1 and out.is_file()
-    assert "6 of 53 cards enrolled" in text
-    assert "no view for 7C 8C 9C (the source ended)" in text
+    assert "Cartas aprendidas: 6 de 53" in text  # the report in the language asked for
+    assert "o vídeo acabou antes de eu ver o sete de paus, o oito de paus e o nove de paus" in text
+    assert "Baralho 1: quarenta e sete cartas não foram mostradas." in text  # not each one
+    assert text.count("o vídeo acabou") == 1
     assert "o ás de paus, o dois de paus e o três de paus" in text and "Já está" in text  # asked in Portuguese
     from vision.deck_profile import DeckProfile
 
