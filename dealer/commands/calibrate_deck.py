@@ -39,17 +39,21 @@ import sys
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from calibration.layout import PLAY_ZONE_PLACES
+from calibration.layout import PLAY_ZONE_PLACES, TableLayout
 from dealer.i18n import LANGUAGES, _, and_list, card_name, n_
 from dealer.inputs import camera_source
 from engine.cards import Card, Suit
 
-__all__ = ["enrolment_steps", "reading_order", "register_deck", "run_deck"]
+__all__ = ["CardFinder", "CardsLaid", "EnrolmentStep", "cards_said", "enrolment_steps", "gather_crops", "reading_order",
+           "register_deck", "report_sentences", "run_deck", "step_views", "what_is_wrong"]
+
+if TYPE_CHECKING:
+    from dealer.observer import ZoneReader
 
 DEFAULT_DECK_PROFILE = "eleusis-decks.json"
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
@@ -190,11 +194,10 @@ class CardFinder:
     (:class:`dealer.observer.TableObserver` with the default reader), so what play finds at
     a table (a lamp's gradient, warm light, a kit printed in grey) enrolment finds too, and a
     hand over the zone is seen. Without the mat (a photo of cards on a plain table): anywhere
-    in the frame (:func:`vision.detect.detect_cards`). ``use_mat`` False: the whole frame
-    always (what enrolment did before it used the mat; the bench compares the two).
+    in the frame (:func:`vision.detect.detect_cards`).
     """
 
-    def __init__(self, layout: Any = None, reader: Any = None, use_mat: bool = True) -> None:
+    def __init__(self, layout: TableLayout | None = None, reader: ZoneReader | None = None) -> None:
         from calibration.layout import default_layout
         from dealer.observer import TableObserver
 
@@ -203,13 +206,12 @@ class CardFinder:
 
             reader = default_reader()
         self.observer = TableObserver(layout or default_layout(), reader)
-        self.use_mat = use_mat
         self.frames = 0
 
     def look(self, frame: BgrImage, t: float) -> CardsLaid:
-        seen = self.observer.observe(frame, t, self.frames) if self.use_mat else None
+        seen = self.observer.observe(frame, t, self.frames)
         self.frames += 1
-        if seen is not None and seen.view is not None:
+        if seen.view is not None:
             found = seen.play_detections
             quads = np.asarray(found.quad_xy[~np.asarray(found.cut, bool)], np.float32).reshape(-1, 4, 2)
             return CardsLaid(quads[reading_order(quads)], seen.view.hand_over_play, True,
@@ -235,7 +237,8 @@ def what_is_wrong(step: EnrolmentStep, laid: CardsLaid) -> str:
 
 
 def step_views(frames: Iterator[tuple[BgrImage, float]], steps: Sequence[EnrolmentStep], stills: bool,
-               finder: CardFinder, ask: Any = None, tell: Any = None) -> Iterator[StepView]:
+               finder: CardFinder, ask: Callable[[EnrolmentStep], None] | None = None,
+               tell: Callable[[EnrolmentStep, CardsLaid], None] | None = None) -> Iterator[StepView]:
     """Each step with the frame taken for it and its cards' quads (reading order).
 
     ``ask(step)`` is called when a step begins, before its frames are looked at: the
