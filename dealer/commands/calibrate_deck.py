@@ -191,24 +191,40 @@ class CardFinder:
     """Where enrolment looks for the cards of a step.
 
     With the printed mat in view: in its play zone, as `eleusis play` does
-    (:class:`dealer.observer.TableObserver` with the default reader), so what play finds at
+    (:class:`dealer.observer.TableObserver` with play's reader), so what play finds at
     a table (a lamp's gradient, warm light, a kit printed in grey) enrolment finds too, and a
     hand over the zone is seen. Without the mat (a photo of cards on a plain table): anywhere
     in the frame (:func:`vision.detect.detect_cards`).
     """
 
-    def __init__(self, layout: TableLayout | None = None, reader: ZoneReader | None = None) -> None:
+    def __init__(self, layout: TableLayout | None = None, reader: ZoneReader | None = None,
+                 stills: bool = False) -> None:
         from calibration.layout import default_layout
         from dealer.observer import TableObserver
 
+        self.layout = layout or default_layout()
+        self._classifier: Any = None
         if reader is None:
-            from dealer.live import default_reader
+            from vision.classify import OnnxClassifier
+            from vision.pipeline import CardReader
 
-            reader = default_reader()
-        self.observer = TableObserver(layout or default_layout(), reader)
+            self._classifier = OnnxClassifier()
+            reader = CardReader(self._classifier)
+        self.reader = reader
+        self.stills = stills  # photos, each maybe taken from elsewhere: each is looked at afresh
+        self.observer = TableObserver(self.layout, reader)
         self.frames = 0
 
     def look(self, frame: BgrImage, t: float) -> CardsLaid:
+        if self.stills and self.frames:
+            # a photo taken from elsewhere than the last: the tracker would hold the old
+            # place of the mat for a frame or two (a nudged camera, in play), so start afresh
+            from dealer.observer import TableObserver
+            from vision.pipeline import CardReader
+
+            if self._classifier is not None:
+                self.reader = CardReader(self._classifier)
+            self.observer = TableObserver(self.layout, self.reader)
         seen = self.observer.observe(frame, t, self.frames)
         self.frames += 1
         if seen.view is not None:
@@ -408,7 +424,7 @@ def run_deck(args: argparse.Namespace) -> int:
         if first is None:
             return _error(f"{source.name} gives no frame at all")
         voice = _open_voice(args.voice)
-        views = step_views(itertools.chain([first], frames), steps, stills, CardFinder(layout),
+        views = step_views(itertools.chain([first], frames), steps, stills, CardFinder(layout, stills=stills),
                            lambda step: _say(voice, step.prompt), lambda step, laid: _say(voice, what_is_wrong(step, laid)))
         crops, problems = gather_crops(views, args.decks, None if stills else
                                        (lambda: _say(voice, _("Got them. Take the cards away."))), keep_partial=not stills)

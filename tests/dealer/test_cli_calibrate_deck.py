@@ -222,3 +222,23 @@ def test_given_two_cards_laid_where_three_were_asked_for_when_watched_then_the_d
     assert told == ["I see 2 cards in the play zone and asked for 3: lay the cards asked for face up, a finger apart."]
     (step, frame, quads), = taken
     assert frame is not None and len(quads) == 3  # and then the three are taken
+
+
+def test_given_photos_of_the_mat_each_taken_from_elsewhere_when_enrolled_from_stills_then_every_step_is_found() -> None:
+    """A phone held over the mat moves between photos; each photo is looked at afresh
+    (the play's tracker would keep the mat where the last photo had it)."""
+    from dealer.commands.calibrate_deck import CardFinder, step_views
+    from dealer.make_demo import Step, StepRenderer
+    from vision.synthetic import PinholeView, scene_condition
+
+    faces = _made_up_faces(31)
+    steps = enrolment_steps(1)[:3]
+    light, kit_print = scene_condition("lamp", np.random.default_rng(3))
+    photos = []
+    for k, step in enumerate(steps):
+        view = PinholeView(tilt_deg=55.0 + 8 * k, distance_mm=450.0 + 40 * k, target_mm=(132.5 + 10 * k, 60.0),
+                           yaw_deg=-6.0 + 4 * k, size_wh=(1600, 1200))
+        renderer = StepRenderer(faces, seed=k, view=view, lighting=lambda rng: light, table="oak", kit_print=kit_print)
+        photos.append((renderer.frame(renderer.still(Step(step.labels, seconds=1.0))), float(k)))
+    found = [len(quads) for _step, _frame, quads in step_views(iter(photos), steps, True, CardFinder(stills=True))]
+    assert found == [3, 3, 3]
