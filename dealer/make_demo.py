@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -238,6 +238,12 @@ def render_steps(steps: tuple[Step, ...], art: dict[str, CardFace], seed: int = 
     on a ``table`` of vision.synthetic's kinds with the kit printed in ``kit_print``; with
     ``touching``, a batch's cards lie touching and not lined up."""
     renderer = StepRenderer(art, seed, view, lighting, layout, table, kit_print, touching)
+    for _step, frame in filmed(renderer, steps, fps):
+        yield frame
+
+
+def filmed(renderer: StepRenderer, steps: Iterable[Step], fps: float = FPS) -> Iterator[tuple[Step, np.ndarray]]:
+    """Each frame a camera films of ``steps`` at ``fps``, with the step it shows."""
     for step in steps:
         # The table is still during a step: render and light it once, then give each frame
         # its own exposure flicker and sensor noise, as a camera films a still table. A hand
@@ -246,7 +252,7 @@ def render_steps(steps: tuple[Step, ...], art: dict[str, CardFace], seed: int = 
         for k in range(max(1, round(step.seconds * fps))):
             if step.hand and k:
                 lit = renderer.still(step)
-            yield renderer.frame(lit)
+            yield step, renderer.frame(lit)
 
 
 def _noise_pool(shape: tuple[int, ...], sigma: float, rng: np.random.Generator, size: int = 3

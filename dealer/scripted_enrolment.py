@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from dealer.commands.calibrate_deck import EnrolmentStep
-from dealer.make_demo import Step, StepRenderer
+from dealer.make_demo import Step, StepRenderer, filmed
 from vision.synthetic.cards import CardFace
 
 __all__ = ["enrolment_frames", "enrolment_timeline", "with_back"]
@@ -45,14 +45,8 @@ def enrolment_timeline(steps: Sequence[EnrolmentStep]) -> tuple[Step, ...]:
 def enrolment_frames(renderer: StepRenderer, steps: Sequence[EnrolmentStep], fps: float = 3.0
                      ) -> Iterator[tuple[np.ndarray, float]]:
     """Frames (and their times in seconds) of a camera filming ``steps`` being shown."""
-    k = 0
-    for state in (Step((), seconds=1.0), *enrolment_timeline(steps)):
-        lit = renderer.still(state)
-        for i in range(max(1, round(state.seconds * fps))):
-            if state.hand and i:
-                lit = renderer.still(state)  # a hand is never still
-            yield renderer.frame(lit), k / fps
-            k += 1
+    for k, (_state, frame) in enumerate(filmed(renderer, (Step((), seconds=1.0), *enrolment_timeline(steps)), fps)):
+        yield frame, k / fps
 
 
 def with_back(faces: Mapping[str, CardFace], back: Path | np.ndarray | None) -> dict[str, CardFace]:

@@ -54,6 +54,7 @@ __all__ = ["CardFinder", "CardsLaid", "EnrolmentStep", "cards_said", "enrolment_
 
 if TYPE_CHECKING:
     from dealer.observer import ZoneReader
+    from vision.readings import CardDetections
 
 DEFAULT_DECK_PROFILE = "eleusis-decks.json"
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
@@ -200,19 +201,13 @@ class CardFinder:
     def __init__(self, layout: TableLayout | None = None, reader: ZoneReader | None = None,
                  stills: bool = False) -> None:
         from calibration.layout import default_layout
+        from dealer.live import default_reader
         from dealer.observer import TableObserver
 
         self.layout = layout or default_layout()
-        self._classifier: Any = None
-        if reader is None:
-            from vision.classify import OnnxClassifier
-            from vision.pipeline import CardReader
-
-            self._classifier = OnnxClassifier()
-            reader = CardReader(self._classifier)
-        self.reader = reader
+        self.reader = reader or default_reader()
         self.stills = stills  # photos, each maybe taken from elsewhere: each is looked at afresh
-        self.observer = TableObserver(self.layout, reader)
+        self.observer = TableObserver(self.layout, self.reader)
         self.frames = 0
 
     def look(self, frame: BgrImage, t: float) -> CardsLaid:
@@ -222,21 +217,24 @@ class CardFinder:
             from dealer.observer import TableObserver
             from vision.pipeline import CardReader
 
-            if self._classifier is not None:
-                self.reader = CardReader(self._classifier)
+            if isinstance(self.reader, CardReader):  # and forget the last photo's zone
+                self.reader = CardReader(self.reader.classifier, self.reader.config)
             self.observer = TableObserver(self.layout, self.reader)
         seen = self.observer.observe(frame, t, self.frames)
         self.frames += 1
         if seen.view is not None:
-            found = seen.play_detections
-            quads = np.asarray(found.quad_xy[~np.asarray(found.cut, bool)], np.float32).reshape(-1, 4, 2)
+            quads = _whole_cards(seen.play_detections)
             return CardsLaid(quads[reading_order(quads)], seen.view.hand_over_play, True,
                              seen.view.unexplained_in_play and not seen.view.hand_over_play)
         from vision.detect import detect_cards
 
-        found = detect_cards(frame)
-        quads = np.asarray(found.quad_xy[~np.asarray(found.cut, bool)], np.float32).reshape(-1, 4, 2)
+        quads = _whole_cards(detect_cards(frame))
         return CardsLaid(quads[reading_order(quads)])
+
+
+def _whole_cards(found: CardDetections) -> npt.NDArray[np.float32]:
+    """The quads [n, 4, 2] of the cards found that the frame does not cut."""
+    return np.asarray(found.quad_xy[~np.asarray(found.cut, bool)], np.float32).reshape(-1, 4, 2)
 
 
 StepView = tuple[EnrolmentStep, BgrImage | None, npt.NDArray[np.float32]]
@@ -263,21 +261,20 @@ def step_views(frames: Iterator[tuple[BgrImage, float]], steps: Sequence[Enrolme
     then held the cards asked for, with no hand over it, ``STEADY_FRAMES`` frames in a row.
     When the zone shows, still, another number of cards or something it cannot find as a
     card for ``ASK_AFTER_S`` seconds, ``tell(step, laid)`` is called once (the dealer is
-    never silent about what lies in the play zone). A video that ends first leaves the
-    step (and those after it) without a view.
+    never silent about what lies in the play zone). A source that ends first gives the step
+    it ended in without a view, and nothing after it (the enrolment report names the cards
+    never shown).
     """
     empty = np.zeros((0, 4, 2), np.float32)
-    ended = False  # the source gave its last frame: the steps left are not asked for
     for step in steps:
-        if ended:
-            yield step, None, empty
-            continue
         if ask is not None:
             ask(step)
         if stills:
             shot = next(frames, None)
-            ended = shot is None
-            yield step, (shot[0] if shot is not None else None), (finder.look(*shot).quads if shot else empty)
+            if shot is None:
+                yield step, None, empty
+                return
+            yield step, shot[0], finder.look(*shot).quads
             continue
         steady, cleared, taken = 0, step is steps[0], False
         odd_since: float | None = None  # since when the zone has shown, still, something else
@@ -300,8 +297,8 @@ def step_views(frames: Iterator[tuple[BgrImage, float]], steps: Sequence[Enrolme
                 taken = True
                 break
         if not taken:
-            ended = True
             yield step, None, empty
+            return
 
 
 def gather_crops(views: Iterable[StepView], decks: int, taken: Callable[[], None] | None = None,
@@ -319,14 +316,11 @@ def gather_crops(views: Iterable[StepView], decks: int, taken: Callable[[], None
 
     crops: list[dict[str, BgrImage]] = [{} for _ in range(decks)]
     problems: list[str] = []
-    ended = False  # said once: the steps after the end are counted among the cards not shown
     try:
         for step, frame, quads in views:
-            if frame is None:
-                if not ended:
-                    problems.append(_("Deck {deck}: the video ended before I saw {cards}.", deck=step.deck + 1,
-                                      cards=cards_said(step.labels)))
-                ended = True
+            if frame is None:  # the last step given: the cards after it are counted as not shown
+                problems.append(_("Deck {deck}: the video ended before I saw {cards}.", deck=step.deck + 1,
+                                  cards=cards_said(step.labels)))
                 continue
             if len(quads) != len(step.labels):
                 problems.append(n_("Deck {deck}: I asked for {cards} and found {n} card: that step was skipped.",
@@ -392,6 +386,7 @@ def run_deck(args: argparse.Namespace) -> int:
     from vision.deck_profile import enrol
     from vision.errors import CameraError, VisionError
     from vision.frames import CameraSource, ImageListSource, VideoFileSource
+    from vision.pipeline import CardReader
 
     meta = args.meta or (str(args.model).removesuffix(".onnx") + ".json" if args.model else None)
     try:
@@ -424,7 +419,8 @@ def run_deck(args: argparse.Namespace) -> int:
         if first is None:
             return _error(f"{source.name} gives no frame at all")
         voice = _open_voice(args.voice)
-        views = step_views(itertools.chain([first], frames), steps, stills, CardFinder(layout, stills=stills),
+        finder = CardFinder(layout, CardReader(classifier), stills)  # the model given finds the cards too
+        views = step_views(itertools.chain([first], frames), steps, stills, finder,
                            lambda step: _say(voice, step.prompt), lambda step, laid: _say(voice, what_is_wrong(step, laid)))
         crops, problems = gather_crops(views, args.decks, None if stills else
                                        (lambda: _say(voice, _("Got them. Take the cards away."))), keep_partial=not stills)

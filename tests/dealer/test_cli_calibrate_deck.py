@@ -106,7 +106,7 @@ def _table_renderer(faces: dict, scene: str = "lamp"):
 def test_given_steps_shown_on_the_mat_under_a_lamp_when_watched_then_each_is_asked_first_and_taken_without_a_hand(
 ) -> None:
     from dealer.commands.calibrate_deck import CardFinder, step_views
-    from dealer.make_demo import Step
+    from dealer.make_demo import Step, filmed
     from dealer.scripted_enrolment import enrolment_timeline
 
     steps = enrolment_steps(1)[:2]
@@ -115,16 +115,11 @@ def test_given_steps_shown_on_the_mat_under_a_lamp_when_watched_then_each_is_ask
     hand_frames: list[np.ndarray] = []  # kept alive: their ids are not reused
 
     def frames():
-        k = 0
-        for state in (Step((), seconds=1.0), *enrolment_timeline(steps)):
-            lit = renderer.still(state)  # a still table, rendered once; a hand moves every frame
-            for i in range(max(1, round(state.seconds * 3))):
-                frame = renderer.frame(renderer.still(state) if state.hand and i else lit)
-                if state.hand:
-                    hand_frames.append(frame)
-                events.append("frame")
-                yield frame, k / 3.0
-                k += 1
+        for k, (state, frame) in enumerate(filmed(renderer, (Step((), seconds=1.0), *enrolment_timeline(steps)), 3.0)):
+            if state.hand:
+                hand_frames.append(frame)
+            events.append("frame")
+            yield frame, k / 3.0
 
     taken = []
     for step, frame, quads in step_views(frames(), steps, False, CardFinder(),
@@ -201,7 +196,7 @@ def test_given_a_video_of_two_steps_on_the_mat_when_enrolled_then_six_cards_are_
 
 def test_given_two_cards_laid_where_three_were_asked_for_when_watched_then_the_dealer_says_so_once_and_waits() -> None:
     from dealer.commands.calibrate_deck import CardFinder, step_views, what_is_wrong
-    from dealer.make_demo import Step
+    from dealer.make_demo import Step, filmed
 
     steps = enrolment_steps(1)[:1]
     renderer = _table_renderer(_made_up_faces(23))
@@ -209,12 +204,8 @@ def test_given_two_cards_laid_where_three_were_asked_for_when_watched_then_the_d
               Step(("AC", "2C", "3C"), seconds=0.7, hand=True), Step(("AC", "2C", "3C"), seconds=2.0))
 
     def frames():
-        k = 0
-        for state in states:
-            lit = renderer.still(state)
-            for i in range(max(1, round(state.seconds * 3))):
-                yield renderer.frame(renderer.still(state) if state.hand and i else lit), k / 3.0
-                k += 1
+        for k, (_state, frame) in enumerate(filmed(renderer, states, 3.0)):
+            yield frame, k / 3.0
 
     told: list[str] = []
     taken = list(step_views(frames(), steps, False, CardFinder(),
