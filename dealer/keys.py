@@ -13,6 +13,10 @@ j     judge now: the play zone counts as settled
 o     the layout is right as it lies: go on (after the dealer said a card is out of place, P5)
 u     undo: take back the last verdict (a misread card); the player plays again
 q     end the round here (scored as it stands)
+8C    a card's name (8C, 10H, QS, 7♥; in the terminal, then Enter): the leftmost card
+      in the play zone that the camera found but cannot read is that card (issue 8: a
+      deck the camera cannot read stalls no round). The dealer says it back in words, and
+      the recording keeps it as named by the players, beside what the camera read.
 ====  =====================================================================
 
 Keys come from the terminal (a letter then Enter), read without blocking the camera, and
@@ -27,13 +31,37 @@ from collections.abc import Callable
 from typing import TextIO
 from dataclasses import dataclass, field, replace
 
-from dealer.i18n import N_
-from dealer.table_protocol import TableView, TableToken
+from dealer.i18n import N_, _, card_name
+from dealer.table_protocol import SeenCard, TableView, TableToken, ordinal
+from engine.cards import Card, CardParseError
 
-__all__ = ["KEY_HELP", "KeyState", "stdin_keys"]
+__all__ = ["KEY_HELP", "KeyState", "NamedCard", "card_named", "stdin_keys"]
 
 KEY_HELP = N_("keys: n no play, p prophet, a accept, r reject (1-9 names a card for a no play), "
-              "j judge now, o go on with the layout as it lies, u undo the last verdict, q end the round")
+              "j judge now, o go on with the layout as it lies, u undo the last verdict, q end the round; "
+              "a card's name (8C, 10H, QS) names the card I cannot read")
+
+
+def card_named(text: str) -> Card | None:
+    """The card a line typed by the players names (``8C``, ``10h``, ``QS``, ``7♥``), or
+    None when the line is a key or nothing. One letter is always a key (``a`` accepts)."""
+    text = text.strip()
+    if len(text) < 2:
+        return None
+    try:
+        return Card.parse(text)
+    except CardParseError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class NamedCard:
+    """A card the players named for a card the camera found but could not read, where it lay
+    (table millimetres)."""
+
+    card: Card
+    x_mm: float
+    y_mm: float
 
 
 @dataclass
@@ -48,9 +76,17 @@ class KeyState:
     layout_as_is: bool = False
     undo: bool = False
     quit: bool = False
+    naming: Card | None = None  # typed, not yet given to a card the camera cannot read
+    named: list[NamedCard] = field(default_factory=list)  # given, this turn (for the recording)
+    said: list[str] = field(default_factory=list)  # what the dealer answers to the keys, not yet said
     log: list[str] = field(default_factory=list)
 
     def press(self, key: str) -> None:
+        card = card_named(key)
+        if card is not None:
+            self.log.append(str(card))
+            self.naming = card
+            return
         key = key.strip().lower()[:1]
         if not key:
             return
@@ -79,15 +115,44 @@ class KeyState:
         undo, self.undo = self.undo, False
         return undo
 
+    def take_said(self) -> list[str]:
+        """The dealer's answers to the keys since last asked, to be said aloud."""
+        said, self.said = self.said, []
+        return said
+
     def after_verdict(self) -> None:
         """A decision and a NO PLAY belong to one turn; the PROPHET token stays out."""
         self.no_play = False
         self.decision = None
         self.named_card = None
         self.judge_now = False
+        self.naming = None
+        self.named = []
+
+    def _name_unread(self, view: TableView) -> TableView:
+        """The typed name given to the leftmost card the camera found but cannot read, said
+        back in words; with no such card it is said that nothing needs a name. Never while a
+        hand is over the zone: the card it was typed for may be on its way."""
+        card, cards = self.naming, sorted(view.play_cards, key=lambda c: c.x_mm)
+        if card is None or view.hand_over_play:
+            return view
+        self.naming = None
+        unread = [i for i, seen in enumerate(cards) if seen.card is None]
+        if not unread:
+            self.said.append(_("I can read every card in the play zone: {card} names none of them.",
+                               card=card_name(card)))
+            return view
+        place = cards[unread[0]]
+        self.named.append(NamedCard(card, place.x_mm, place.y_mm))
+        self.said.append(_("The {where} card in the play zone is {card}, as you named it.",
+                           where=ordinal(unread[0] + 1), card=card_name(card)))
+        named = SeenCard(card, place.x_mm, place.y_mm, place.confidence)
+        return replace(view, play_cards=tuple(named if seen is place else seen for seen in view.play_cards))
 
     def apply(self, view: TableView) -> TableView:
-        """The view with the keys' virtual tokens laid on it; "judge now" and "go on" count once."""
+        """The view with the keys' virtual tokens laid on it, and a card the players named
+        for one the camera cannot read; "judge now" and "go on" count once."""
+        view = self._name_unread(view)
         tokens = dict(view.tokens_in_play)
         cards = sorted(view.play_cards, key=lambda c: c.x_mm)
         if self.no_play:

@@ -13,7 +13,7 @@ import itertools
 import random
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,9 +21,9 @@ import cv2
 import numpy as np
 
 from calibration.layout import TableLayout
-from dealer.happenings import Happening
+from dealer.happenings import Happening, Spoken
 from dealer.i18n import _, language
-from dealer.keys import KEY_HELP, KeyState, stdin_keys
+from dealer.keys import KEY_HELP, KeyState, NamedCard, stdin_keys
 from dealer.narrate import status_words
 from dealer.observer import ZoneReader, Observation, TableObserver
 from dealer.camera_pause import DEFAULT_WAIT_S, paused_frames
@@ -31,10 +31,10 @@ from dealer.outlets import Outlets
 from dealer.recording import ENVELOPE_FILE, LOG_HASH_QR, RECORD_FILE, SEAL_QR, RecordingWriter, Seen, log_hash, write_record
 from dealer.resume import Interrupted, ResumeError, discard_unstarted, frames_after, restore
 from dealer.session import DealerSession, SessionConfig, players_from_text
-from dealer.table_protocol import SETTLE_S
+from dealer.table_protocol import SAME_PLACE_MM, SETTLE_S
 from dealer.view_outlet import ViewOutlet, camera_picture
 from dealer.voice import Voice
-from engine.cards import DEFAULT_DECKS
+from engine.cards import DEFAULT_DECKS, Card
 from engine.events import DEFAULT_HAND
 from vision.frames import CameraSource, Frame, FrameSource
 from vision.readings import CardDetections
@@ -257,11 +257,13 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 continue
             last_message = obs.message
             happened = session.undo_last() if state.take_undo() else []
-            happened += session.observe(state.apply(obs.view))
+            seen = state.apply(obs.view)
+            happened += [Spoken(obs.view.t, text) for text in state.take_said()]
+            happened += session.observe(seen)
             outlets.deliver(happened)
             if any(h.decisive for h in happened):
+                _keep(outlets.recorder, frame, obs, kept, state.named)
                 state.after_verdict()
-                _keep(outlets.recorder, frame, obs, kept)
                 _save_record(session, out)
             speed.add(started, cpu_started)
             if session.round is not None and session.round.ended is not None:
@@ -312,24 +314,48 @@ def show_log_hash(out: Path) -> None:
     save_qr(f"sha256:{digest}", out / LOG_HASH_QR)
 
 
-def _keep(recorder: RecordingWriter | None, frame: Frame, obs: Observation, kept: set[int]) -> None:
-    """The frame a decision was taken on, with what was read in the play zone (the review's)."""
+def _keep(recorder: RecordingWriter | None, frame: Frame, obs: Observation, kept: set[int],
+          named: Sequence[NamedCard] = ()) -> None:
+    """The frame a decision was taken on, with what was read in the play zone (the review's);
+    a card the players named (keys) is kept as ``named`` beside the camera's reading."""
     if recorder is None or obs.view is None or frame.index in kept:
         return
     kept.add(frame.index)
-    _keep_frame(recorder, frame.time_s, frame.index, _annotated(frame.bgr, obs.play_detections))
-    recorder.write(Seen(t=frame.time_s, frame=frame.index, zone="play", cards=obs.play_detections.to_json_cards(),
+    names = _names_of(obs, named)
+    cards = obs.play_detections.to_json_cards()
+    for item, name in zip(cards, names, strict=True):
+        if name is not None:
+            item["named"] = str(name)
+    _keep_frame(recorder, frame.time_s, frame.index, _annotated(frame.bgr, obs.play_detections, names))
+    recorder.write(Seen(t=frame.time_s, frame=frame.index, zone="play", cards=cards,
                         tokens=sorted(t.value for t in obs.view.tokens_in_play)))
 
 
-def _annotated(bgr: np.ndarray, detections: CardDetections) -> np.ndarray:
-    """A copy of the frame with each play-zone card's outline and reading, for the review."""
+def _names_of(obs: Observation, named: Sequence[NamedCard]) -> list[Card | None]:
+    """For each play-zone card the camera did not read, the card the players named at its
+    place (the protocol's ``SAME_PLACE_MM``), else None."""
+    detections = obs.play_detections
+    out: list[Card | None] = [None] * len(detections)
+    if not named or obs.homography is None or not len(detections):
+        return out
+    centres = obs.homography.to_table_mm(detections.center_xy)
+    for i, (x, y) in enumerate(centres):
+        near = [n.card for n in named if (n.x_mm - x) ** 2 + (n.y_mm - y) ** 2 <= SAME_PLACE_MM ** 2]
+        if near and not detections.is_read[i]:
+            out[i] = near[-1]
+    return out
+
+
+def _annotated(bgr: np.ndarray, detections: CardDetections, names: Sequence[Card | None] = ()) -> np.ndarray:
+    """A copy of the frame with each play-zone card's outline and reading, for the review;
+    a card the players named is marked so, in orange."""
     out = bgr.copy()
     for i in range(len(detections)):
         quad = detections.quad_xy[i].reshape(-1, 1, 2).astype(np.int32)
         card = detections.label[i] if detections.is_read[i] else None
-        colour = (40, 200, 40) if card else (0, 0, 230)
-        text = f"{card} {float(detections.confidence[i]):.2f}" if card else "unsure"
+        name = names[i] if i < len(names) else None
+        colour = (40, 200, 40) if card else (0, 140, 255) if name else (0, 0, 230)
+        text = f"{card} {float(detections.confidence[i]):.2f}" if card else f"{name} named" if name else "unsure"
         x, y = int(quad[:, 0, 0].min()), int(quad[:, 0, 1].min()) - 8
         cv2.putText(out, text, (x, max(20, y)), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 0, 0), 5, cv2.LINE_AA)
         cv2.polylines(out, [quad], True, colour, 3)

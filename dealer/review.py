@@ -102,7 +102,10 @@ def _readings_text(readings: list[dict[str, object]]) -> str:
     for r in readings:
         card = r.get("card") or _("unread")
         conf = r.get("confidence")
-        parts.append(f"{card} ({conf:.2f})" if isinstance(conf, float) else str(card))
+        part = f"{card} ({conf:.2f})" if isinstance(conf, float) else str(card)
+        if r.get("named"):  # the camera could not read it; the players named it (key)
+            part = _("{card} named by the players (camera: {reading})", card=r["named"], reading=part)
+        parts.append(part)
     return ", ".join(parts)
 
 

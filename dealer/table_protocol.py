@@ -59,6 +59,7 @@ from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
 
 __all__ = [
     "LAY_AGAIN",
+    "SAME_PLACE_MM",
     "SETTLE_S",
     "Intent",
     "LineSight",
@@ -68,6 +69,7 @@ __all__ = [
     "TableProtocol",
     "TableView",
     "TableToken",
+    "ordinal",
 ]
 
 # Seconds the play zone's picture must hold, with no hand or card moving over it, before
@@ -181,7 +183,7 @@ class Intent:
     frame: int | None = None
 
 
-def _ordinal(n: int) -> str:
+def ordinal(n: int) -> str:
     """"the {where} card": first ... fifth, then "number 6" (as a translation declines it)."""
     words = {1: p_("ordinal, card", "first"), 2: p_("ordinal, card", "second"), 3: p_("ordinal, card", "third"),
              4: p_("ordinal, card", "fourth"), 5: p_("ordinal, card", "fifth")}
@@ -440,7 +442,7 @@ class TableProtocol:
         """None when every card in the zone is read and nothing else lies there."""
         view, picture = self._now.view, self._now.picture
         if None in picture:
-            where = _ordinal(picture.index(None) + 1)
+            where = ordinal(picture.index(None) + 1)
             if self.phase is Phase.SHOWING:
                 return self._once(_("I cannot read every card of this batch: spread them apart."), lay_again=True)
             return self._once(_("I cannot read the {where} card in the play zone: straighten it or "

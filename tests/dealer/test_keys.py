@@ -1,10 +1,11 @@
 """The keyboard fallback: keys become virtual tokens on the table view."""
 
+import dataclasses
 import io
 
 import pytest
 
-from dealer.keys import KeyState, stdin_keys
+from dealer.keys import KeyState, NamedCard, card_named, stdin_keys
 from dealer.table_protocol import SeenCard, TableView, TableToken
 from engine.cards import Card
 
@@ -53,3 +54,48 @@ def test_an_unchanged_view_is_returned_as_is() -> None:
 
 def test_stdin_keys_on_a_non_terminal_returns_nothing() -> None:
     assert stdin_keys(io.StringIO("n\n"))() == ""
+
+
+@pytest.mark.parametrize(("typed", "card"), [
+    ("8c\n", "8C"), ("10H", "10H"), ("qs", "QS"), ("7♥", "7H"), (" as ", "AS"),  # "as": the ace of spades
+    ("a", None), ("1", None), ("10", None), ("xyz", None), ("", None),  # keys, or nothing
+])
+def test_a_line_typed_is_a_card_only_when_it_names_one(typed: str, card: str | None) -> None:
+    assert card_named(typed) == (Card.parse(card) if card else None)
+
+
+UNREAD = TableView(2.0, (SeenCard(Card.parse("4H"), 80.0, 10.0), SeenCard(None, 150.0, 12.0),
+                         SeenCard(None, 10.0, 11.0, 0.4)))
+
+
+def test_a_card_named_goes_to_the_leftmost_card_the_camera_cannot_read() -> None:
+    # given 4H read and two cards unread (the leftmost at x 10 mm), when the players type 8C
+    state = KeyState()
+    state.press("8C\n")
+    view = state.apply(UNREAD)
+    # then the leftmost unread card is 8C (its place and confidence kept), the other stays unread,
+    # the dealer says it back in words, and the naming is kept for the recording
+    assert [(c.card and str(c.card), c.x_mm, c.confidence) for c in view.play_cards] == [
+        ("4H", 80.0, 1.0), (None, 150.0, 1.0), ("8C", 10.0, 0.4)]
+    assert state.take_said() == ["The first card in the play zone is the eight of clubs, as you named it."]
+    assert state.named == [NamedCard(Card.parse("8C"), 10.0, 11.0)]
+    assert state.take_said() == [] and state.apply(UNREAD) == UNREAD  # named once: the protocol keeps it by place
+
+
+def test_a_card_named_waits_for_the_hand_and_is_refused_when_every_card_is_read() -> None:
+    state = KeyState()
+    state.press("8C")
+    busy = dataclasses.replace(UNREAD, hand_over_play=True)
+    assert state.apply(busy) == busy and state.naming == Card.parse("8C")  # the card may be on its way
+    assert state.apply(VIEW) == VIEW  # nothing unread: nothing named, and it is said
+    assert state.take_said() == ["I can read every card in the play zone: the eight of clubs names none of them."]
+    assert state.naming is None and state.named == []
+
+
+def test_after_a_verdict_a_naming_is_forgotten() -> None:
+    state = KeyState()
+    state.press("8C")
+    state.apply(UNREAD)
+    state.press("9D")
+    state.after_verdict()
+    assert state.named == [] and state.apply(UNREAD) == UNREAD

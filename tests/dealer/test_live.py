@@ -11,7 +11,7 @@ from dealer.live import LiveOptions, _loop
 from dealer.make_demo import Step, _positions, render_steps
 from dealer.observer import TableObserver
 from dealer.outlets import Outlets
-from dealer.recording import FrameLine, Trouble, VerdictLine, load_recording
+from dealer.recording import FrameLine, Seen, Trouble, VerdictLine, load_recording
 from dealer.session import DealerSession, SessionConfig
 from dealer.voice import FakeVoice
 from calibration.layout import default_layout
@@ -126,6 +126,31 @@ def test_an_unreadable_card_is_reported_and_waits(tmp_path: Path) -> None:
     assert any("cannot read the first card" in s for s in voice.said)
     assert not load_recording(tmp_path).of_type(VerdictLine)
     assert load_recording(tmp_path).of_type(Trouble)
+
+
+def test_a_card_the_camera_cannot_read_is_named_by_key_and_the_review_shows_it(tmp_path: Path) -> None:
+    # given Ana's 4C that the camera never reads (a deck it does not know): the dealer asks
+    script = SCRIPT[:3] + (Step(("4C",), (), 5.0), Step((), (), 1.0))
+    per_frame = truth_per_frame(script)
+    first = per_frame.index(("4C",))
+    unreadable = {i for i, cards in enumerate(per_frame) if cards == ("4C",)}
+    frames = list(render_steps(script, {}, view=VIEW))
+    # when a player types its name in the terminal once the dealer has asked (3.5 s into it)
+    presses = iter([""] * (first + 7) + ["4c\n"] + [""] * 100)
+    code, voice = run_script(tmp_path, FakeSource(frames, fps=FPS), TruthReader(script, unreadable),
+                             lambda: next(presses))
+    said = "\n".join(voice.said)
+    # then the dealer asked first, says the name back in words, and judges the attempt with it
+    assert said.index("cannot read the first card") < said.index(
+        "The first card in the play zone is the four of clubs, as you named it.") < said.index(
+        "Ana plays 4C: accepted.")
+    # and the recording keeps the camera's reading (unread) beside the players' name for the review
+    from dealer.review import build_review, review_text
+    rec = load_recording(tmp_path)
+    verdict = rec.of_type(VerdictLine)[0]
+    seen = [s for s in rec.of_type(Seen) if s.frame == verdict.frame][0]
+    assert [(c["card"], c.get("named")) for c in seen.cards] == [(None, "4C")]
+    assert "read: 4C named by the players (camera: unread" in review_text(build_review(tmp_path))
 
 
 def test_keys_stand_in_for_tokens(tmp_path: Path) -> None:
