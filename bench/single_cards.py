@@ -46,7 +46,7 @@ from calibration.layout import ZONE_PLAY, default_layout
 from vision.classify import Classifier, FakeClassifier, OnnxClassifier
 from vision.geometry import quad_iou
 from vision.pipeline import CardReader
-from vision.synthetic import LIGHT_CONDITIONS, CardFace, real_card_faces
+from vision.synthetic import ALL_CONDITIONS, LIGHT_CONDITIONS, CardFace, real_card_faces
 from vision.synthetic.single import ARRANGEMENTS, CARDS_LAID, zone_cards_scene
 from vision.zone_view import crop_box
 
@@ -120,7 +120,7 @@ def run_design(faces: Sequence[CardFace], classifier: Classifier, conditions: Se
         for fi, face in enumerate(faces):
             for k in range(per_card):
                 # one generator per scene: any miss can be rendered again alone (--only)
-                scene_seed = (seed, LIGHT_CONDITIONS.index(condition), fi, k)
+                scene_seed = (seed, ALL_CONDITIONS.index(condition), fi, k)
                 if only is not None and scene_seed[1:] != only:
                     continue
                 rng = np.random.default_rng(scene_seed)
@@ -211,9 +211,9 @@ def main(argv: list[str] | None = None) -> int:
         tilts = tilts * 3
     only = tuple(int(v) for v in args.only.split(",")) if args.only else None
     conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
-    bad = [c for c in conditions if c not in LIGHT_CONDITIONS]
+    bad = [c for c in conditions if c not in ALL_CONDITIONS]
     if bad:
-        print(f"single_cards: unknown condition(s) {bad}; known: {', '.join(LIGHT_CONDITIONS)}", file=sys.stderr)
+        print(f"single_cards: unknown condition(s) {bad}; known: {', '.join(ALL_CONDITIONS)}", file=sys.stderr)
         return 2
     classifier: Classifier = FakeClassifier() if args.no_classifier else OnnxClassifier()
     size = (1920, 1080)

@@ -84,6 +84,7 @@ SCENES: dict[str, tuple[str, str]] = {
     "cold": ("cold", "grey"),  # a daylight LED panel
     "dim": ("dim", "cloth"),  # an evening room
     "bw-kit": ("bw_kit", "wood"),  # the kit printed in grey
+    "shadow": ("shadow", "walnut"),  # a still shadow's edge across the table (a stand, someone leaning over)
 }
 
 
@@ -124,6 +125,7 @@ FULL = (
     Condition("gnome-bellot", "lamp", "zone"), Condition("kde-penguins", "cold", "whole"),
     Condition("real", "lamp", "zone", touching=True), Condition("real", "bw-kit", "zone", touching=True),
     Condition("real", "warm", "whole", touching=True),
+    Condition("real", "shadow", "zone"), Condition("gnome-bellot", "shadow", "whole"),
 )
 QUICK = (Condition("real", "lamp", "zone"), Condition("real", "lamp", "whole"))
 

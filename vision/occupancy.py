@@ -8,7 +8,14 @@ A :class:`ZoneWatch` keeps one zone's empty look, in the zone's view from above
   itself (one printed colour under light that changes slowly across the table);
 - once the zone has stayed still and empty (nothing found, nothing unexplained) for
   ``learn_after_frames`` frames, that frame itself, and from then on a running mean of
-  the empty frames (the room's light drifts).
+  the empty frames (the room's light drifts);
+- a still shadow (the camera's stand, a player leaning over, a lamp behind someone) is no
+  smooth light field: what differs from the empty look is then unexplained, and the zone
+  was never learned empty (the dealer asked about nothing, for good). Where what differs
+  only darkens or lightens the print (its colour's ratios kept) and reaches the zone's
+  outline (a shadow is cast from outside the zone; a thing lying in it is not), the zone
+  still counts as empty once it has held for ``learn_shadow_frames`` frames, and that
+  look is learned.
 
 Each :meth:`ZoneWatch.look` returns the card corners it found (crop pixels) and an
 :class:`Occupancy`. The dealer judges nothing on a frame that is not ``still`` and says
@@ -101,6 +108,12 @@ class OccupancyConfig:
     # the light's change since the empty look was learned is measured in this band (mm)
     # along the zone's outline when cards are looked for, not over the whole zone
     light_rim_mm: float = 8.0
+    # a shadow's edge changes the colours' ratios by less than this (log units): a white
+    # card on the printed zone changes them by >= 0.06, a hand far more
+    shadow_chroma: float = 0.04
+    # a zone with only a shadow's difference in it is learned empty after this many still
+    # frames: as soon as an empty zone, well before the dealer would ask about it (1 s)
+    learn_shadow_frames: int = 2
 
 
 def _fit_print(logc: FloatImage, where: Mask) -> FloatImage:
@@ -147,6 +160,7 @@ class ZoneWatch:
         self._empty: FloatImage | None = None
         self._previous: FloatImage | None = None
         self._quiet_frames = 0
+        self._shadow_only = False  # all that differs from the empty look in the last frame is a shadow
         self._last: ZoneLook | None = None
 
     @property
@@ -184,8 +198,10 @@ class ZoneWatch:
             # nothing moved: the same cards lie there (and nothing new is learned)
             occupancy = dataclasses.replace(last.occupancy, changed_fraction=changed, still=True)
             self._last = ZoneLook(last.cards_px, occupancy, view)
-            self._learn(logc, occupancy, token_centres_mm)
-            return self._last
+            look = self._last
+            if self._learn(logc, occupancy, token_centres_mm):
+                self._last = None  # a new empty look: the next frame is looked at afresh
+            return look
         empty = self._empty if self._empty is not None else _fit_print(logc, zone)
         # against the print's fit, only a clear difference counts (the fit is rougher)
         cards_cfg = cfg.cards if learned else dataclasses.replace(cfg.cards, min_difference=cfg.unexplained_print)
@@ -217,20 +233,41 @@ class ZoneWatch:
         occupied = bool(quads) or unexplained > cfg.occupied_above
         cards_px = tuple(view.to_crop(q) for q in quads)
         occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
-        self._learn(logc, occupancy, token_centres_mm)
-        self._last = ZoneLook(cards_px, occupancy, view)
-        return self._last
+        self._shadow_only = not quads and unexplained > 0 and self._only_shadow(logc, empty, bare, odd)
+        look = ZoneLook(cards_px, occupancy, view)
+        self._last = None if self._learn(logc, occupancy, token_centres_mm) else look
+        return look
 
-    def _learn(self, logc: FloatImage, seen: Occupancy, token_centres_mm: Sequence[tuple[float, float]]) -> None:
-        """Learn the empty look from frames that are still and empty."""
+    def _only_shadow(self, logc: FloatImage, empty: FloatImage, bare: Mask, odd: npt.NDArray[np.uint8]) -> bool:
+        """Is all that differs from the empty look light: the print darker or lighter with
+        its colours' ratios kept, each patch of it reaching the zone's outline?"""
         cfg = self.config
-        if seen.still and not seen.cards and seen.unexplained_fraction <= cfg.occupied_above / 4 \
-                and not token_centres_mm:
+        delta = cv2.GaussianBlur(cv2.subtract(logc, empty), (0, 0), 2.0)
+        chroma = delta - np.mean(delta, axis=2, keepdims=True)
+        coloured = (np.max(np.abs(chroma), axis=2) >= cfg.shadow_chroma) & (odd > 0)
+        k = max(3, int(round(cfg.thing_mm * self.window.px_per_mm)) | 1)
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        if np.any(cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_OPEN, disc)):
+            return False  # a patch of another colour: a hand, a card, a token
+        n, labels = cv2.connectedComponents(odd, connectivity=8)
+        reaching = np.unique(labels[self._rim & (odd > 0)])
+        return bool(set(range(1, n)) <= set(reaching.tolist()))
+
+    def _learn(self, logc: FloatImage, seen: Occupancy, token_centres_mm: Sequence[tuple[float, float]]) -> bool:
+        """Learn the empty look from frames that are still and empty (or hold only a shadow).
+        True when the look was replaced by this frame (a shadow came or went: the light
+        changed in a step, no running mean follows it)."""
+        cfg = self.config
+        shadow = self._shadow_only
+        if seen.still and not seen.cards and not token_centres_mm and (
+                seen.unexplained_fraction <= cfg.occupied_above / 4 or shadow):
             self._quiet_frames += 1
-            if self._quiet_frames >= cfg.learn_after_frames:
-                if self._empty is None:
+            if self._quiet_frames >= (cfg.learn_shadow_frames if shadow else cfg.learn_after_frames):
+                if self._empty is None or shadow:
                     self._empty = logc.copy()
-                else:
-                    self._empty = np.asarray((1 - cfg.learn_rate) * self._empty + cfg.learn_rate * logc, np.float32)
+                    self._shadow_only = False
+                    return shadow
+                self._empty = np.asarray((1 - cfg.learn_rate) * self._empty + cfg.learn_rate * logc, np.float32)
         else:
             self._quiet_frames = 0
+        return False

@@ -13,7 +13,7 @@ from vision.classify import CardReading, FakeClassifier
 from vision.geometry import quad_iou
 from vision.occupancy import ZoneWatch
 from vision.pipeline import CardReader, ReaderConfig
-from vision.synthetic import HandPlacement, PinholeView, render_table_scene, scene_condition
+from vision.synthetic import CardPlacement, HandPlacement, PinholeView, render_table_scene, scene_condition
 from vision.synthetic.light import Lighting
 from vision.synthetic.cards import cut_out
 from vision.synthetic.single import single_card_scene
@@ -183,3 +183,82 @@ def test_given_the_light_changes_as_cards_fill_the_zone_then_the_bare_mat_is_no_
                               hands=(HandPlacement((170.0, 90.0)),))
     crop, to_table, _ = _crop(_shade(hand.frame_bgr, gain), hand.table_to_px)
     assert watch.look(crop, to_table).occupancy.unexplained_fraction > 0.05
+
+
+def _shadowed(light: Lighting, rng: np.random.Generator) -> Lighting:
+    """``light`` with a still shadow's soft edge across the middle of the frame."""
+    import dataclasses
+
+    shadow, _ = scene_condition("shadow", rng)
+    return dataclasses.replace(light, shadow_xy=shadow.shadow_xy, shadow_angle_deg=shadow.shadow_angle_deg,
+                               shadow_depth=shadow.shadow_depth, shadow_soft=shadow.shadow_soft)
+
+
+def _frames(view: PinholeView, light: Lighting, kit: str, rng: np.random.Generator, n: int,
+            **scene: object) -> list[tuple[np.ndarray, np.ndarray]]:
+    out = []
+    for _ in range(n):
+        frame = render_table_scene(LAYOUT, view, lighting=light, rng=rng, kit_print=kit, **scene)  # type: ignore[arg-type]
+        crop, to_table, _ = _crop(frame.frame_bgr, frame.table_to_px)
+        out.append((crop, to_table))
+    return out
+
+
+@pytest.mark.parametrize(("condition", "seed"), [("plain", 31), ("bw_kit", 32), ("warm", 33)])
+def test_given_a_still_shadow_across_the_empty_zone_then_it_is_learned_as_empty_and_a_card_is_found(
+        condition: str, seed: int) -> None:
+    # given a shadow's edge across the zone from the first frame on (the camera's stand, a
+    # player leaning over): it is no smooth light field, so at first it differs from the print
+    rng = np.random.default_rng(seed)
+    light, kit = scene_condition(condition, rng)
+    light = _shadowed(light, rng)
+    view = PinholeView(tilt_deg=60.0, distance_mm=330.0, target_mm=(132.5, 93.0), size_wh=SIZE)
+    watch = ZoneWatch(ZONE)
+    looks = [watch.look(crop, to_table).occupancy for crop, to_table in _frames(view, light, kit, rng, 6)]
+    assert looks[0].unexplained_fraction > 0.05  # the shadow, before the zone was ever seen still
+    # then, still and with nothing but light in it, the zone is learned empty: nothing to ask about
+    assert watch.empty_learned and not looks[-1].occupied
+    # and a card laid then is found whole, half in the shadow or not
+    (crop, to_table), = _frames(view, light, kit, rng, 1, cards=(CardPlacement("QD", (120.0, 95.0), 20.0),))
+    look = watch.look(crop, to_table)
+    assert look.occupancy.cards == 1 and look.occupancy.unexplained_fraction < 0.01
+
+
+def test_given_a_hand_resting_still_over_the_zone_then_it_is_never_learned_as_a_shadow() -> None:
+    rng = np.random.default_rng(34)
+    light, kit = scene_condition("plain", rng)
+    view = PinholeView(tilt_deg=55.0, distance_mm=330.0, target_mm=(132.5, 93.0), size_wh=SIZE)
+    watch = _learned_watch(view, light, kit, rng)
+    looks = [watch.look(crop, to_table).occupancy
+             for crop, to_table in _frames(view, light, kit, rng, 8, hands=(HandPlacement((60.0, 80.0)),))]
+    assert all(seen.occupied and seen.unexplained_fraction > 0.05 for seen in looks)
+
+
+def test_given_a_grey_thing_lying_inside_the_bw_zone_then_it_stays_unexplained() -> None:
+    # a phone or a wallet on the black-and-white kit keeps the print's grey ratios, as a
+    # shadow does, but lies inside the zone: it is a thing, and the dealer must say so
+    rng = np.random.default_rng(35)
+    light, kit = scene_condition("bw_kit", rng)
+    view = PinholeView(tilt_deg=60.0, distance_mm=330.0, target_mm=(132.5, 93.0), size_wh=SIZE)
+    watch = ZoneWatch(ZONE)
+    for crop, to_table in _frames(view, light, kit, rng, 3):
+        watch.look(crop, to_table)
+    assert watch.empty_learned
+    looks = []
+    for crop, to_table in _frames(view, light, kit, rng, 8):
+        crop = crop.copy()
+        table_to_crop = np.linalg.inv(to_table)
+        corners = np.array([[100.0, 60.0, 1], [170.0, 60.0, 1], [170.0, 130.0, 1], [100.0, 130.0, 1]]) @ table_to_crop.T
+        cv2.fillConvexPoly(crop, np.round(corners[:, :2] / corners[:, 2:]).astype(np.int32), (70, 70, 70))
+        looks.append(watch.look(crop, to_table).occupancy)
+    assert all(seen.occupied and seen.unexplained_fraction > 0.05 for seen in looks)
+
+
+def test_given_a_shadow_that_comes_after_the_zone_was_learned_then_it_is_learned_too() -> None:
+    rng = np.random.default_rng(36)
+    light, kit = scene_condition("plain", rng)
+    view = PinholeView(tilt_deg=60.0, distance_mm=330.0, target_mm=(132.5, 93.0), size_wh=SIZE)
+    watch = _learned_watch(view, light, kit, rng)
+    looks = [watch.look(crop, to_table).occupancy for crop, to_table in _frames(view, _shadowed(light, rng), kit, rng, 6)]
+    assert looks[0].occupied  # someone leans over the table: at first it is something
+    assert not looks[-1].occupied  # held still, and only light: the empty look follows it

@@ -18,7 +18,7 @@ For tests, benches and demos; nothing in the live dealer imports it.
 
 from vision.synthetic.camera import PinholeView, camera_homography
 from vision.synthetic.cards import REAL_CARDS, CardFace, cut_out, real_card_faces
-from vision.synthetic.light import LIGHT_CONDITIONS, Lighting, apply_lighting, random_lighting, scene_condition
+from vision.synthetic.light import ALL_CONDITIONS, LIGHT_CONDITIONS, Lighting, apply_lighting, random_lighting, scene_condition
 from vision.synthetic.loose import BACKGROUNDS, SyntheticScene, draw_card, render_scene, table_texture
 from vision.synthetic.mat import (
     KIT_PRINTS,
@@ -39,6 +39,7 @@ from vision.synthetic.mat import (
 __all__ = [
     "BACKGROUNDS",
     "KIT_PRINTS",
+    "ALL_CONDITIONS",
     "LIGHT_CONDITIONS",
     "PLAY_TINT_BGR",
     "REAL_CARDS",
