@@ -132,6 +132,16 @@ def _disc(diameter_px: float) -> npt.NDArray[np.uint8]:
     return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), np.uint8)
 
 
+def _open(mask: npt.NDArray[np.uint8], kernel: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """A morphological opening in which what lies beyond the mask's edge is empty.
+
+    OpenCV's erosion takes the outside as filled, so a sliver along the edge (of the next
+    card, where a blob was cut into pieces) would survive an opening that removes it
+    anywhere else."""
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT,
+                                       borderValue=0), np.uint8)
+
+
 def _card_px(config: ZoneCardConfig, px_per_mm: float) -> tuple[float, float]:
     return config.card_mm[0] * px_per_mm, config.card_mm[1] * px_per_mm
 
@@ -241,7 +251,7 @@ def _split_at_steps(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_p
     blob_area = float(mask.sum())
     # print stuck to a card (the zone's title) would step the outline too
     opening = _disc(config.row_open_mm * px_per_mm)
-    smooth = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening), np.uint8)
+    smooth = _open(mask, opening)
     for across in (False, True):  # cut across u (cards side by side), then across v
         m = smooth.T if across else smooth
         filled = np.asarray(m.any(axis=0), np.bool_)
@@ -256,7 +266,7 @@ def _split_at_steps(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_p
         covered = 0.0
         for a, b in zip(edges[:-1], edges[1:]):
             # a sliver of the next card, or print stuck to this one, comes away
-            part = np.asarray(cv2.morphologyEx(np.ascontiguousarray(m[:, a:b]), cv2.MORPH_OPEN, opening), np.uint8)
+            part = _open(np.ascontiguousarray(m[:, a:b]), opening)
             n_parts, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=4)
             if n_parts < 2:
                 continue
