@@ -228,7 +228,8 @@ def _outline_direction(pts: FloatArray) -> float:
 def _split_at_steps(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_per_mm: float) -> list[FloatArray]:
     """Cards laid touching (or a little over each other) side by side or one above the
     other, not lined up: their blob's top or bottom outline steps where one card ends and
-    the next begins. Cut the blob there, across its main direction. The cut is kept only
+    the next begins. Cut the blob there, across its main direction; where it does not
+    step (lined up, with print stuck to a card), evenly. The cut is kept only
     if it explains the blob: two or more pieces, each a card-sized filled rectangle,
     that together cover most of it (a card and something else is left to the other
     evidence)."""
@@ -258,7 +259,8 @@ def _split_at_steps(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_p
         rows = np.arange(m.shape[0])[:, None]
         top = np.where(filled, np.where(m, rows, m.shape[0]).min(axis=0), 0).astype(np.float64)
         bottom = np.where(filled, np.where(m, rows, -1).max(axis=0), 0).astype(np.float64)
-        cuts = _card_lengths(_steps(top, bottom, filled, px_per_mm), m.shape[1], (cw, ch))
+        cuts = _card_lengths(_steps(top, bottom, filled, px_per_mm), m.shape[1], (cw, ch)) \
+            or _card_lengths(_even_cuts(m.shape[1]), m.shape[1], (cw, ch))
         if not cuts:
             continue
         edges = [0, *cuts, m.shape[1]]
@@ -301,6 +303,14 @@ def _mean_inside(corners: FloatArray, image: FloatImage) -> float:
     cv2.fillPoly(drawn, [(pts - [x0, y0]).astype(np.int32).reshape(-1, 1, 2)], 1)
     inside = drawn.astype(bool)
     return float(image[y0:y1, x0:x1][inside].mean()) if inside.any() else 0.0
+
+
+def _even_cuts(n: int) -> list[int]:
+    """Where a blob ``n`` px long parts into 2, 3 or 4 equal pieces: cards lined up (or
+    nearly: the outline steps less than a rounded corner) have no step to cut at, and
+    print stuck to one (the zone's title) keeps the blob from being an even row of cards
+    until the opening has taken it away."""
+    return sorted({int(round(k * n / parts)) for parts in (2, 3, 4) for k in range(1, parts)})
 
 
 def _card_lengths(cuts: list[int], n: int, card_px: tuple[float, float], tol: float = 0.2) -> list[int]:
