@@ -85,6 +85,7 @@ SCENES: dict[str, tuple[str, str]] = {
     "dim": ("dim", "cloth"),  # an evening room
     "bw-kit": ("bw_kit", "wood"),  # the kit printed in grey
     "shadow": ("shadow", "walnut"),  # a still shadow's edge across the table (a stand, someone leaning over)
+    "flicker": ("flicker", "oak"),  # a flickering light's bands rolling through the frames
 }
 
 
@@ -231,7 +232,9 @@ def _ms(values: list[float]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="two short rounds (real cards, lamp, both views)")
-    parser.add_argument("--only", metavar="NAME", action="append", help="run only this condition (repeatable)")
+    parser.add_argument("--only", metavar="NAME", action="append",
+                        help="run only this condition (repeatable): one of the rounds, or any CARDS-SCENE-VIEW[-touching] "
+                             "of real, gnome-bellot, kde-penguins and the scenes and views here (e.g. real-flicker-zone)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--film", action="store_true",
                         help="deaf players: film each round in advance and deal it with `eleusis play --video`")
@@ -246,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     conditions: tuple[Condition, ...] = (QUICK if args.quick else FULL) + extra
     if args.only:
         every = {c.name: c for c in FULL + QUICK + extra}
+        every.update({c.name: c for c in (Condition(cards, scene, view, touching)  # any other mix, by name
+                                          for cards in ("real", "gnome-bellot", "kde-penguins") for scene in SCENES
+                                          for view in VIEWS for touching in (False, True)) if c.name not in every})
         unknown = [n for n in args.only if n not in every]
         if unknown:
             print(f"table_rounds: unknown condition(s) {unknown}; known: {sorted(every)}", file=sys.stderr)

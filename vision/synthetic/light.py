@@ -30,7 +30,9 @@ LIGHT_CONDITIONS = ("plain", "lamp", "warm", "cold", "dim", "bw_kit")
 # Conditions beyond the six of issue 7's figures, asked for by name: "shadow" is a still,
 # soft-edged shadow across the frame (the camera's stand, a player leaning over, a lamp
 # behind someone), there from the first frame on, over the empty zone and the cards alike.
-ALL_CONDITIONS = LIGHT_CONDITIONS + ("shadow",)
+# "flicker": mains-powered light (LED drivers, fluorescent tubes) seen by a rolling
+# shutter: dark and light bands across the frame, at another place in each frame.
+ALL_CONDITIONS = LIGHT_CONDITIONS + ("shadow", "flicker")
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,10 @@ class Lighting:
     shadow_angle_deg: float = 0.0
     shadow_depth: float = 0.0
     shadow_soft: float = 0.01
+    # a rolling shutter under flickering light: brightness x (1 + banding x sin), bands
+    # ``banding_period`` frame heights apart, at a random phase in each frame
+    banding: float = 0.0
+    banding_period: float = 0.2
 
 
 def random_lighting(rng: np.random.Generator) -> Lighting:
@@ -105,6 +111,9 @@ def scene_condition(name: str, rng: np.random.Generator) -> tuple[Lighting, str]
                        blur_sigma_px=float(rng.uniform(0.8, 1.4))), "colour"
     if name == "bw_kit":  # the mat printed in grey, and an uneven room light
         return replace(base, gradient=(float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3)))), "bw"
+    if name == "flicker":  # bands of a flickering light, rolling through the frames
+        return replace(base, banding=float(rng.uniform(0.04, 0.15)),
+                       banding_period=float(rng.uniform(0.2, 0.4))), "colour"
     if name == "shadow":  # a still shadow's edge across the middle of the frame
         return replace(base, shadow_xy=(float(rng.uniform(0.35, 0.65)), float(rng.uniform(0.35, 0.65))),
                        shadow_angle_deg=float(rng.uniform(0.0, 360.0)), shadow_depth=float(rng.uniform(0.35, 0.6)),
@@ -138,6 +147,9 @@ def apply_lighting(frame: ImageBGR, light: Lighting, rng: np.random.Generator) -
                   + (ys + 0.5 - light.shadow_xy[1]) * (h / w) * np.sin(angle))  # frame widths from the edge
         shade = 1.0 / (1.0 + np.exp(-across / max(light.shadow_soft / 4.0, 1e-4)))  # 0 lit .. 1 in shadow
         field_ = field_ * (1.0 - light.shadow_depth * shade)
+    if light.banding > 0:
+        phase = float(rng.uniform(0.0, 2 * np.pi))
+        field_ = field_ * (1.0 + light.banding * np.sin(2 * np.pi * (ys + 0.5) / light.banding_period + phase))
     gains = np.array(light.colour_gains_bgr, np.float32)
     field_ = np.asarray(np.broadcast_to(field_, (h, w)), dtype=np.float32)
     img = np.asarray(cv2.multiply(img, cv2.merge([field_ * gains[0], field_ * gains[1], field_ * gains[2]])),
