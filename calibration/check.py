@@ -50,6 +50,11 @@ READABLE_PX_PER_MM = INDEX_MIN_PX / INDEX_HEIGHT_MM  # 2 px/mm: the coarsest pla
 # this (a few mm of margin plus the index's own place on the card): resolution is judged there.
 INDEX_INSET_MM = 12.0
 GLARE_MAX_FRACTION = 0.01  # saturated pixels allowed in the play zone
+# A flickering light seen by a rolling shutter: the play zone's brightness changes from frame
+# to frame by a different amount on each camera row (log units, 90th percentile from the
+# median row). A change of light for the whole frame gives every row the same change; the
+# dealer's watch of the play zone fails with bands 4 % deep (docs/vision.md).
+BANDING_MAX = 0.02
 DARK_LEVEL = 80.0  # mean grey level of the (light) play zone below which it is too dark
 BRIGHT_LEVEL = 235.0
 
@@ -68,6 +73,29 @@ def frame_quality(frame: ImageBGR, table_to_px: FloatArray, layout: TableLayout)
     saturated = frame.min(axis=2) >= 250 if frame.ndim == 3 else frame >= 250  # washed out to white
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     return float(saturated[inside].mean()), float(grey[inside].mean())
+
+
+def row_brightness(frame: ImageBGR, table_to_px: FloatArray, layout: TableLayout) -> dict[int, float]:
+    """The play zone's mean log brightness on each camera row that crosses enough of it."""
+    poly = map_points(table_to_px, list(layout.zone(ZONE_PLAY).polygon_mm))
+    mask = np.zeros(frame.shape[:2], dtype=np.uint8)
+    cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    logs = np.log(grey.astype(np.float32) + 4.0) * mask
+    counts = mask.sum(axis=1)
+    rows = np.flatnonzero(counts >= 16)
+    return {int(r): float(v) for r, v in zip(rows, logs[rows].sum(axis=1) / counts[rows], strict=True)}
+
+
+def banding_between(before: dict[int, float], after: dict[int, float]) -> float | None:
+    """How much the change between two frames differs from row to row (see BANDING_MAX);
+    None when they share too few rows (the camera moved, or the zone is out of view)."""
+    rows = sorted(before.keys() & after.keys())
+    if len(rows) < 30:
+        return None
+    change = np.array([after[r] - before[r] for r in rows])
+    change = np.convolve(change, np.ones(9) / 9.0, mode="valid")  # sensor noise and the print's grain
+    return float(np.percentile(np.abs(change - np.median(change)), 90))
 
 
 @dataclass(frozen=True)
@@ -130,6 +158,7 @@ class TableCheck:
     px_per_mm: float | None = None
     glare_fraction: float = 0.0
     mean_level: float = 0.0
+    banding: float = 0.0  # a flickering light's bands from frame to frame (BANDING_MAX)
     guides_measured: dict[int, tuple[Point, Point, Point, Point]] = field(default_factory=dict)
     moves: int = 0
     slant: float = 1.0  # how much the view squashes the play zone: 1 looks straight down
@@ -157,7 +186,8 @@ class TableCheck:
         """Cards laid anywhere in the play zone will be read: the dealer can deal."""
         play = self.zones.get(ZONE_PLAY)
         return (self.found and play is not None and play.readable
-                and self.glare_fraction <= GLARE_MAX_FRACTION and self.exposure == "good")
+                and self.glare_fraction <= GLARE_MAX_FRACTION and self.exposure == "good"
+                and self.banding <= BANDING_MAX)
 
     @property
     def px_per_mm_line_end(self) -> float | None:
@@ -177,6 +207,8 @@ class TableCheck:
             (f"Glare: {100 * self.glare_fraction:.1f}% of the play zone is saturated "
             f"(at most {100 * GLARE_MAX_FRACTION:g}%)."),
             f"Exposure: {self.exposure} (mean level {self.mean_level:.0f} of 255).",
+            (f"Flicker: the play zone's rows change by {100 * self.banding:.1f}% against one another from "
+             f"frame to frame (at most {100 * BANDING_MAX:g}%)."),
             "Zone by zone (a card index needs "
             f"{INDEX_MIN_PX:g} px, {READABLE_PX_PER_MM:.1f} px/mm, at the zone's farthest corner):",
         ]
@@ -250,6 +282,11 @@ def _advise(check: TableCheck) -> list[str]:
     if check.glare_fraction > GLARE_MAX_FRACTION:
         advice.append("Less light from the side: glare washes out part of the play zone. Move the lamp, "
                       "dim it, or turn the mat.")
+    if check.banding > BANDING_MAX:
+        advice.append("The light flickers: dark bands roll across the picture (a lamp on mains power seen by "
+                      "the camera's rolling shutter). Set the webcam's power-line frequency to your mains (Linux: "
+                      "v4l2-ctl -c power_line_frequency=1 for 50 Hz, 2 for 60 Hz), or use a lamp that does not "
+                      "flicker.")
     if check.exposure == "too dark":
         advice.append("More light on the table (or a longer exposure): the play zone is too dark.")
     elif check.exposure == "too bright":
@@ -280,6 +317,8 @@ def check_table(frames: Iterable[ImageBGR], layout: TableLayout, camera: CameraP
     glare: list[float] = []
     levels: list[float] = []
     guide_samples: dict[int, list[FloatArray]] = {}
+    bands: list[float] = []
+    rows_before: dict[int, float] | None = None
     last: ImageBGR | None = None
     for frame in frames:
         if check.frames_seen >= max_frames:
@@ -301,6 +340,11 @@ def check_table(frames: Iterable[ImageBGR], layout: TableLayout, camera: CameraP
         g, lvl = frame_quality(frame, update.homography.table_to_px, layout)
         glare.append(g)
         levels.append(lvl)
+        rows = row_brightness(frame, update.homography.table_to_px, layout)
+        banding = None if rows_before is None else banding_between(rows_before, rows)
+        if banding is not None:
+            bands.append(banding)
+        rows_before = rows
         anchor_fit = estimate_homography(detections, anchors_only)
         if anchor_fit is not None:
             for marker_id, corners in detections.as_dict().items():
@@ -317,6 +361,7 @@ def check_table(frames: Iterable[ImageBGR], layout: TableLayout, camera: CameraP
         check.slant = check.px_per_mm / widest if widest > 0 else 1.0
         check.glare_fraction = float(np.median(glare))
         check.mean_level = float(np.median(levels))
+        check.banding = float(np.median(bands)) if bands else 0.0  # a hand passing is one frame in a few
         for marker_id, samples in guide_samples.items():
             tl, tr, br, bl = ((float(x), float(y)) for x, y in np.median(np.stack(samples), axis=0))
             check.guides_measured[marker_id] = (tl, tr, br, bl)  # the detector's corner order
