@@ -13,20 +13,24 @@ j     judge now: the play zone counts as settled
 o     the layout is right as it lies: go on (after the dealer said a card is out of place, P5)
 u     undo: take back the last verdict (a misread card); the player plays again
 q     end the round here (scored as it stands)
-8C    a card's name (8C, 10H, QS, 7♥; in the terminal, then Enter): the leftmost card
+8C    a card's name (8C, 10H, QS, 7♥; a line in the terminal, or key by key in the window): the leftmost card
       in the play zone that the camera found but cannot read is that card (issue 8: a
       deck the camera cannot read stalls no round). The dealer says it back in words, and
       the recording keeps it as named by the players, beside what the camera read.
 ====  =====================================================================
 
 Keys come from the terminal (a letter then Enter), read without blocking the camera, and
-from the window of the view of the table (a letter), when it is shown.
+from the window of the view of the table (a letter), when it is shown. There, a card's name
+comes a key at a time: a key that may begin one (a, q, j, k, t, 1-9) waits up to
+``NAME_WAIT_S`` for a suit letter (:class:`WindowSpeller`), so that "QS" typed there names
+the queen of spades instead of ending the round.
 """
 
 from __future__ import annotations
 
 import select
 import sys
+import time
 from collections.abc import Callable
 from typing import TextIO
 from dataclasses import dataclass, field, replace
@@ -35,11 +39,17 @@ from dealer.i18n import N_, _, card_name
 from dealer.table_protocol import SeenCard, TableView, TableToken, ordinal
 from engine.cards import Card, CardParseError
 
-__all__ = ["KEY_HELP", "KeyState", "NamedCard", "card_named", "stdin_keys"]
+__all__ = ["KEY_HELP", "NAME_WAIT_S", "KeyState", "NamedCard", "WindowSpeller", "card_named", "stdin_keys"]
 
 KEY_HELP = N_("keys: n no play, p prophet, a accept, r reject (1-9 names a card for a no play), "
               "j judge now, o go on with the layout as it lies, u undo the last verdict, q end the round; "
               "a card's name (8C, 10H, QS) names the card I cannot read")
+
+
+# Seconds a key that may begin a card's name waits in the window for the rest of it.
+NAME_WAIT_S = 1.0
+_NAME_STARTS = frozenset("A23456789TJQK1")
+_SUITS = frozenset("CDHS")
 
 
 def card_named(text: str) -> Card | None:
@@ -182,3 +192,43 @@ def stdin_keys(stream: TextIO = sys.stdin) -> Callable[[], str]:
         return stream.readline() if ready else ""
 
     return poll
+
+
+class WindowSpeller:
+    """Keys pressed one at a time (the view's window) to lines for :meth:`KeyState.press`: a
+    rank then a suit within ``wait_s`` is a card's name ("QS", "10H"); a rank left alone
+    that long, or followed by anything else, is the key it is ("q" ends the round)."""
+
+    def __init__(self, wait_s: float = NAME_WAIT_S, clock: Callable[[], float] = time.monotonic) -> None:
+        self.wait_s = wait_s
+        self.clock = clock
+        self._pending = ""
+        self._since = 0.0
+        self._out: list[str] = []
+
+    def take(self, key: str = "") -> str:
+        """Give the key just pressed ("" for none); returns the next line, or ""."""
+        now = self.clock()
+        if key:
+            self._feed(key, now)
+        elif self._pending and now - self._since >= self.wait_s:
+            self._out.append(self._pending)
+            self._pending = ""
+        return self._out.pop(0) if self._out else ""
+
+    def _feed(self, key: str, now: float) -> None:
+        upper = key.upper()
+        if self._pending:
+            if upper in _SUITS and card_named(self._pending + key) is not None:
+                self._out.append(self._pending + key)
+                self._pending = ""
+                return
+            if self._pending == "1" and upper == "0":  # 10, its suit still to come
+                self._pending = "10"
+                return
+            self._out.append(self._pending)  # the rank was a key after all
+            self._pending = ""
+        if upper in _NAME_STARTS:
+            self._pending, self._since = key, now
+        else:
+            self._out.append(key)

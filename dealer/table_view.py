@@ -31,6 +31,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES
 from dealer.i18n import _, n_
+from dealer.keys import WindowSpeller
 from engine.cards import RANK_NAMES, Card, Colour
 from engine.round import Round, RoundState
 
@@ -424,11 +425,14 @@ class TableWindow:
         """A key poll (dealer/keys.py) that takes keys pressed in this window first,
         then ``other``'s (the terminal's): the players can press n, p, a, r... on either."""
 
+        speller = WindowSpeller()  # "QS" typed here names a card; "q" alone ends the round
+
         def poll() -> str:
             if not self.headless and self._open:
                 self._take_key(cv2.waitKey(1))
-            if self._keys:
-                return self._keys.pop(0)
+            line = speller.take(self._keys.pop(0) if self._keys else "")
+            if line:
+                return line
             return other() if other is not None else ""
 
         return poll

@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from dealer.keys import KeyState, NamedCard, card_named, stdin_keys
+from dealer.keys import KeyState, NamedCard, WindowSpeller, card_named, stdin_keys
 from dealer.table_protocol import SeenCard, TableView, TableToken
 from engine.cards import Card
 
@@ -99,3 +99,47 @@ def test_after_a_verdict_a_naming_is_forgotten() -> None:
     state.press("9D")
     state.after_verdict()
     assert state.named == [] and state.apply(UNREAD) == UNREAD
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _typed(presses: list[tuple[float, str]], until: float) -> list[str]:
+    """What KeyState is given for keys pressed in the window at the times given, polled every 0.1 s."""
+    clock = Clock()
+    speller = WindowSpeller(wait_s=1.0, clock=clock)
+    out, pending = [], list(presses)
+    while clock.now <= until:
+        key = pending.pop(0)[1] if pending and pending[0][0] <= clock.now else ""
+        line = speller.take(key)
+        if line:
+            out.append(line)
+        clock.now = round(clock.now + 0.1, 6)
+    return out
+
+
+@pytest.mark.parametrize(("presses", "lines"), [
+    ([(0.0, "q"), (0.3, "s")], ["qs"]),  # the queen of spades, not the end of the round
+    ([(0.0, "1"), (0.2, "0"), (0.4, "h")], ["10h"]),
+    ([(0.0, "8"), (0.5, "C")], ["8C"]),
+    ([(0.0, "q")], ["q"]),  # q alone ends the round, a second later
+    ([(0.0, "a"), (0.3, "n")], ["a", "n"]),  # accept, then no play: no card is "an"
+    ([(0.0, "2"), (0.2, "2")], ["2", "2"]),
+    ([(0.0, "n"), (0.1, "u")], ["n", "u"]),  # keys that begin no name go at once
+])
+def test_keys_pressed_in_the_window_spell_a_card_or_stay_keys(presses: list[tuple[float, str]],
+                                                                 lines: list[str]) -> None:
+    assert _typed(presses, until=3.0) == lines
+
+
+def test_a_key_that_begins_a_name_waits_in_the_window_and_then_acts() -> None:
+    assert _typed([(0.0, "a")], until=0.8) == []  # still waiting for a suit
+    state = KeyState()
+    for line in _typed([(0.0, "q"), (0.2, "s"), (1.0, "a")], until=3.0):
+        state.press(line)
+    assert state.naming == Card.parse("QS") and not state.quit and state.decision is TableToken.ACCEPT
