@@ -43,6 +43,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.flicker import camera_rows, without_bands
 from vision.zone_cards import ZoneCardConfig, difference, find_cards, log_colour
 from vision.zone_view import WORK_PX_PER_MM, ZONE_MARGIN_MM, RectifiedZone, ZoneWindow, rectify
 
@@ -114,6 +115,9 @@ class OccupancyConfig:
     # a zone with only a shadow's difference in it is learned empty after this many still
     # frames: as soon as an empty zone, well before the dealer would ask about it (1 s)
     learn_shadow_frames: int = 2
+    # a pixel this bright in some colour is clipped: its change says nothing (a white card
+    # under a flickering light stays 255 while the bands move)
+    saturated: int = 250
 
 
 def _fit_print(logc: FloatImage, where: Mask) -> FloatImage:
@@ -160,7 +164,10 @@ class ZoneWatch:
         self._empty: FloatImage | None = None
         self._previous: FloatImage | None = None
         self._quiet_frames = 0
-        self._shadow_only = False  # all that differs from the empty look in the last frame is a shadow
+        self._shadow_only = False  # all that differs from the empty look in the last frame is light
+        self._known: Mask | None = None  # the cards and tokens of the last full look (grown)
+        self._lit_before: Mask | None = None  # the previous frame's pixels that were not clipped
+        self._rows: tuple[bytes, FloatImage] | None = None  # camera rows of the view, by its transform
         self._last: ZoneLook | None = None
 
     @property
@@ -173,6 +180,8 @@ class ZoneWatch:
         self._previous = None
         self._quiet_frames = 0
         self._last = None
+        self._known = None
+        self._lit_before = None
 
     def look(self, crop_bgr: npt.NDArray[np.uint8], crop_to_table: npt.ArrayLike,
              token_centres_mm: Sequence[tuple[float, float]] = ()) -> ZoneLook:
@@ -182,15 +191,29 @@ class ZoneWatch:
         logc = log_colour(view.bgr)
         zone = self._inside & view.valid
         area = max(int(zone.sum()), 1)
-        # motion since the previous frame
+        lit = np.max(view.bgr, axis=2) < cfg.saturated
+        # a flickering light's bands along the camera's rows (vision/flicker.py) first: this
+        # frame is made to match the empty look or, until there is one, the frame before, on
+        # the bare rim of the zone (so a still zone is still)
+        rows = self._camera_rows(view)
+        reference = self._empty if self._empty is not None else self._previous
+        if reference is not None:
+            clear = self._rim & zone & lit  # the zone's outline band: cards seldom lie there
+            if self._known is not None:
+                clear &= ~self._known
+            logc = without_bands(logc, reference, rows, clear)
+        # motion since the previous frame (a pixel clipped in either frame tells nothing)
         if self._previous is not None:
             moved = difference(logc, self._previous, zone) >= cfg.change
+            if self._lit_before is not None:
+                moved &= lit & self._lit_before
             k = max(3, int(round(cfg.change_blob_mm * self.window.px_per_mm)) | 1)
             opened = cv2.morphologyEx(moved.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
             changed = float(np.count_nonzero(opened)) / area
         else:
             changed = 1.0
         self._previous = logc
+        self._lit_before = lit
         still = changed < cfg.still_below
         learned = self._empty is not None
         last = self._last
@@ -223,6 +246,7 @@ class ZoneWatch:
         # cover half the play zone: their change is no change of light), and the learned
         # look follows it before the two are compared (else the bare mat reads as a thing)
         bare = zone & (known == 0)
+        self._known = known > 0
         if learned:
             empty = empty + _fit_print(logc - empty, bare)
         bar = cfg.unexplained_learned if learned else cfg.unexplained_print
@@ -233,7 +257,8 @@ class ZoneWatch:
         occupied = bool(quads) or unexplained > cfg.occupied_above
         cards_px = tuple(view.to_crop(q) for q in quads)
         occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
-        self._shadow_only = not quads and unexplained > 0 and self._only_shadow(logc, empty, bare, odd)
+        self._shadow_only = not quads and unexplained > 0 and (
+            self._only_shadow(logc, empty, bare, odd) or self._only_bands(logc, empty, bare, rows, bar))
         look = ZoneLook(cards_px, occupancy, view)
         self._last = None if self._learn(logc, occupancy, token_centres_mm) else look
         return look
@@ -252,6 +277,22 @@ class ZoneWatch:
         n, labels = cv2.connectedComponents(odd, connectivity=8)
         reaching = np.unique(labels[self._rim & (odd > 0)])
         return bool(set(range(1, n)) <= set(reaching.tolist()))
+
+    def _camera_rows(self, view: RectifiedZone) -> FloatImage:
+        """:func:`vision.flicker.camera_rows`, kept while the camera and mat do not move."""
+        key = np.asarray(view.crop_to_view, np.float64).tobytes()
+        if self._rows is None or self._rows[0] != key:
+            self._rows = (key, camera_rows(view))
+        return self._rows[1]
+
+    def _only_bands(self, logc: FloatImage, empty: FloatImage, bare: Mask, rows: FloatImage, bar: float) -> bool:
+        """Is all that differs from the empty look a flickering light's bands, row by row of
+        the camera (frozen in this look by the frames before it: vision/flicker.py)?"""
+        flat = without_bands(logc, empty, rows, bare, always=True)
+        odd = (difference(flat, empty, bare) >= bar).astype(np.uint8)
+        k = max(3, int(round(self.config.thing_mm * self.window.px_per_mm)) | 1)
+        left = cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        return not np.any((left > 0) & bare)
 
     def _learn(self, logc: FloatImage, seen: Occupancy, token_centres_mm: Sequence[tuple[float, float]]) -> bool:
         """Learn the empty look from frames that are still and empty (or hold only a shadow).

@@ -5,7 +5,8 @@ import importlib
 
 import pytest
 
-MODULES = ["readings", "frames", "geometry", "classify", "consistency", "pipeline", "synthetic", "deck_profile"]
+MODULES = ["readings", "frames", "geometry", "classify", "consistency", "pipeline", "synthetic", "deck_profile", "flicker",
+           "occupancy", "zone_cards"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -262,3 +262,21 @@ def test_given_a_shadow_that_comes_after_the_zone_was_learned_then_it_is_learned
     looks = [watch.look(crop, to_table).occupancy for crop, to_table in _frames(view, _shadowed(light, rng), kit, rng, 6)]
     assert looks[0].occupied  # someone leans over the table: at first it is something
     assert not looks[-1].occupied  # held still, and only light: the empty look follows it
+
+
+def test_given_a_flickering_light_then_the_zone_is_still_learned_and_a_card_is_found() -> None:
+    # given a rolling shutter under a flickering lamp: bands across the picture, at another
+    # place in each frame (vision/flicker.py); before, every frame "moved" and nothing was judged
+    import dataclasses
+
+    rng = np.random.default_rng(37)
+    light, kit = scene_condition("plain", rng)
+    light = dataclasses.replace(light, banding=0.1, banding_period=0.3)
+    view = PinholeView(tilt_deg=60.0, distance_mm=330.0, target_mm=(132.5, 93.0), size_wh=SIZE)
+    watch = ZoneWatch(ZONE)
+    empty = [watch.look(crop, to_table).occupancy for crop, to_table in _frames(view, light, kit, rng, 4)]
+    assert all(seen.still for seen in empty[1:]) and watch.empty_learned and not empty[-1].occupied
+    looks = [watch.look(crop, to_table).occupancy
+             for crop, to_table in _frames(view, light, kit, rng, 4, cards=(CardPlacement("QD", (120.0, 95.0), 20.0),))]
+    assert all(seen.cards == 1 and seen.unexplained_fraction < 0.01 for seen in looks)
+    assert all(seen.still for seen in looks[1:])  # the card lies still: the dealer may judge it
