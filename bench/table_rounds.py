@@ -127,6 +127,7 @@ FULL = (
     Condition("real", "lamp", "zone", touching=True), Condition("real", "bw-kit", "zone", touching=True),
     Condition("real", "warm", "whole", touching=True),
     Condition("real", "shadow", "zone"), Condition("gnome-bellot", "shadow", "whole"),
+    Condition("real", "flicker", "zone"), Condition("kde-penguins", "flicker", "whole"),
 )
 QUICK = (Condition("real", "lamp", "zone"), Condition("real", "lamp", "whole"))
 

@@ -191,7 +191,8 @@ class ZoneWatch:
         logc = log_colour(view.bgr)
         zone = self._inside & view.valid
         area = max(int(zone.sum()), 1)
-        lit = np.max(view.bgr, axis=2) < cfg.saturated
+        blue, green, red = cv2.split(view.bgr)
+        lit = cv2.max(cv2.max(blue, green), red) < cfg.saturated
         # a flickering light's bands along the camera's rows (vision/flicker.py) first: this
         # frame is made to match the empty look or, until there is one, the frame before, on
         # the bare rim of the zone (so a still zone is still)
