@@ -112,8 +112,9 @@ class OccupancyConfig:
     # a shadow's edge changes the colours' ratios by less than this (log units): a white
     # card on the printed zone changes them by >= 0.06, a hand far more
     shadow_chroma: float = 0.04
-    # a zone with only a shadow's difference in it is learned empty after this many still
-    # frames: as soon as an empty zone, well before the dealer would ask about it (1 s)
+    # a zone whose only difference is light (a shadow, a flickering light's frozen bands) is
+    # learned empty after this many still frames: as soon as an empty zone, well before the
+    # dealer would ask about it (1 s)
     learn_shadow_frames: int = 2
     # a pixel this bright in some colour is clipped: its change says nothing (a white card
     # under a flickering light stays 255 while the bands move)
@@ -164,7 +165,7 @@ class ZoneWatch:
         self._empty: FloatImage | None = None
         self._previous: FloatImage | None = None
         self._quiet_frames = 0
-        self._shadow_only = False  # all that differs from the empty look in the last frame is light
+        self._light_only = False  # all that differs from the empty look in the last frame is light
         self._known: Mask | None = None  # the cards and tokens of the last full look (grown)
         self._lit_before: Mask | None = None  # the previous frame's pixels that were not clipped
         self._rows: tuple[bytes, FloatImage] | None = None  # camera rows of the view, by its transform
@@ -258,15 +259,17 @@ class ZoneWatch:
         occupied = bool(quads) or unexplained > cfg.occupied_above
         cards_px = tuple(view.to_crop(q) for q in quads)
         occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
-        self._shadow_only = not quads and unexplained > 0 and (
-            self._only_shadow(logc, empty, bare, odd) or self._only_bands(logc, empty, bare, rows, bar))
+        self._light_only = not quads and unexplained > 0 and self._only_light(logc, empty, bare, odd, rows, bar)
         look = ZoneLook(cards_px, occupancy, view)
         self._last = None if self._learn(logc, occupancy, token_centres_mm) else look
         return look
 
-    def _only_shadow(self, logc: FloatImage, empty: FloatImage, bare: Mask, odd: npt.NDArray[np.uint8]) -> bool:
+    def _only_light(self, logc: FloatImage, empty: FloatImage, bare: Mask, odd: npt.NDArray[np.uint8],
+                    rows: FloatImage, bar: float) -> bool:
         """Is all that differs from the empty look light: the print darker or lighter with
-        its colours' ratios kept, each patch of it reaching the zone's outline?"""
+        its colours' ratios kept, and either each patch of it reaching the zone's outline (a
+        shadow is cast from outside the zone) or the whole of it a flickering light's bands
+        along the camera's rows (frozen in the look by the frames before it)?"""
         cfg = self.config
         delta = cv2.GaussianBlur(cv2.subtract(logc, empty), (0, 0), 2.0)
         chroma = delta - np.mean(delta, axis=2, keepdims=True)
@@ -277,7 +280,11 @@ class ZoneWatch:
             return False  # a patch of another colour: a hand, a card, a token
         n, labels = cv2.connectedComponents(odd, connectivity=8)
         reaching = np.unique(labels[self._rim & (odd > 0)])
-        return bool(set(range(1, n)) <= set(reaching.tolist()))
+        if set(range(1, n)) <= set(reaching.tolist()):
+            return True
+        flat = without_bands(logc, empty, rows, bare, always=True)
+        left = cv2.morphologyEx((difference(flat, empty, bare) >= bar).astype(np.uint8), cv2.MORPH_OPEN, disc)
+        return not np.any((left > 0) & bare)  # nothing left once the rows are evened out
 
     def _camera_rows(self, view: RectifiedZone) -> FloatImage:
         """:func:`vision.flicker.camera_rows`, kept while the camera and mat do not move."""
@@ -286,28 +293,19 @@ class ZoneWatch:
             self._rows = (key, camera_rows(view))
         return self._rows[1]
 
-    def _only_bands(self, logc: FloatImage, empty: FloatImage, bare: Mask, rows: FloatImage, bar: float) -> bool:
-        """Is all that differs from the empty look a flickering light's bands, row by row of
-        the camera (frozen in this look by the frames before it: vision/flicker.py)?"""
-        flat = without_bands(logc, empty, rows, bare, always=True)
-        odd = (difference(flat, empty, bare) >= bar).astype(np.uint8)
-        k = max(3, int(round(self.config.thing_mm * self.window.px_per_mm)) | 1)
-        left = cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        return not np.any((left > 0) & bare)
-
     def _learn(self, logc: FloatImage, seen: Occupancy, token_centres_mm: Sequence[tuple[float, float]]) -> bool:
         """Learn the empty look from frames that are still and empty (or hold only a shadow).
         True when the look was replaced by this frame (a shadow came or went: the light
         changed in a step, no running mean follows it)."""
         cfg = self.config
-        shadow = self._shadow_only
+        shadow = self._light_only
         if seen.still and not seen.cards and not token_centres_mm and (
                 seen.unexplained_fraction <= cfg.occupied_above / 4 or shadow):
             self._quiet_frames += 1
             if self._quiet_frames >= (cfg.learn_shadow_frames if shadow else cfg.learn_after_frames):
                 if self._empty is None or shadow:
                     self._empty = logc.copy()
-                    self._shadow_only = False
+                    self._light_only = False
                     return shadow
                 self._empty = np.asarray((1 - cfg.learn_rate) * self._empty + cfg.learn_rate * logc, np.float32)
         else:
