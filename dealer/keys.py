@@ -36,7 +36,7 @@ from typing import TextIO
 from dataclasses import dataclass, field, replace
 
 from dealer.i18n import N_, _, card_name
-from dealer.table_protocol import SeenCard, TableView, TableToken, ordinal
+from dealer.table_protocol import TableView, TableToken, ordinal
 from engine.cards import Card, CardParseError
 
 __all__ = ["KEY_HELP", "NAME_WAIT_S", "KeyState", "NamedCard", "WindowSpeller", "card_named", "stdin_keys"]
@@ -156,7 +156,7 @@ class KeyState:
         self.named.append(NamedCard(card, place.x_mm, place.y_mm))
         self.said.append(_("The {where} card in the play zone is {card}, as you named it.",
                            where=ordinal(unread[0] + 1), card=card_name(card)))
-        named = SeenCard(card, place.x_mm, place.y_mm, place.confidence)
+        named = replace(place, card=card)
         return replace(view, play_cards=tuple(named if seen is place else seen for seen in view.play_cards))
 
     def apply(self, view: TableView) -> TableView:

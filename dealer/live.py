@@ -31,7 +31,7 @@ from dealer.outlets import Outlets
 from dealer.recording import ENVELOPE_FILE, LOG_HASH_QR, RECORD_FILE, SEAL_QR, RecordingWriter, Seen, log_hash, write_record
 from dealer.resume import Interrupted, ResumeError, discard_unstarted, frames_after, restore
 from dealer.session import DealerSession, SessionConfig, players_from_text
-from dealer.table_protocol import SAME_PLACE_MM, SETTLE_S
+from dealer.table_protocol import SETTLE_S, same_place
 from dealer.view_outlet import ViewOutlet, camera_picture
 from dealer.voice import Voice
 from engine.cards import DEFAULT_DECKS, Card
@@ -333,14 +333,14 @@ def _keep(recorder: RecordingWriter | None, frame: Frame, obs: Observation, kept
 
 def _names_of(obs: Observation, named: Sequence[NamedCard]) -> list[Card | None]:
     """For each play-zone card the camera did not read, the card the players named at its
-    place (the protocol's ``SAME_PLACE_MM``), else None."""
+    place (:func:`dealer.table_protocol.same_place`), else None."""
     detections = obs.play_detections
     out: list[Card | None] = [None] * len(detections)
     if not named or obs.homography is None or not len(detections):
         return out
     centres = obs.homography.to_table_mm(detections.center_xy)
     for i, (x, y) in enumerate(centres):
-        near = [n.card for n in named if (n.x_mm - x) ** 2 + (n.y_mm - y) ** 2 <= SAME_PLACE_MM ** 2]
+        near = [n.card for n in named if same_place((n.x_mm, n.y_mm), (float(x), float(y)))]
         if near and not detections.is_read[i]:
             out[i] = near[-1]
     return out

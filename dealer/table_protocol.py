@@ -70,6 +70,7 @@ __all__ = [
     "TableView",
     "TableToken",
     "ordinal",
+    "same_place",
 ]
 
 # Seconds the play zone's picture must hold, with no hand or card moving over it, before
@@ -84,6 +85,11 @@ ASK_AFTER_S = 1.0
 # frame, with no hand over the zone since, is that card: a card is 63 mm wide, and the
 # table homography places a still card within a few millimetres from frame to frame.
 SAME_PLACE_MM = 15.0
+
+
+def same_place(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Two card centres (table mm) within ``SAME_PLACE_MM``: the same card's place."""
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 <= SAME_PLACE_MM ** 2
 # Said when something lies in the play zone that the camera cannot read as cards (issue 7).
 LAY_AGAIN = N_("I can see something in the play zone but cannot read it: lay the cards flat and apart.")
 # Said when every card in the zone is read but something else lies there unread.
@@ -304,7 +310,7 @@ class TableProtocol:
         for seen in view.play_cards:
             if seen.card is None:
                 near = [k for k in self._known
-                        if (k.x_mm - seen.x_mm) ** 2 + (k.y_mm - seen.y_mm) ** 2 <= SAME_PLACE_MM ** 2]
+                        if same_place((k.x_mm, k.y_mm), (seen.x_mm, seen.y_mm))]
                 if len(near) == 1:
                     seen = dataclasses.replace(seen, card=near[0].card)
             steady.append(seen)

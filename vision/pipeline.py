@@ -307,12 +307,6 @@ class CardReader:
         return flag_over_shoe(dets, self.known, self.config.decks)
 
 
-def _shoelace(quad: npt.NDArray[np.float32]) -> float:
-    """Twice the signed area of a quad: positive when its corners run clockwise on screen (y down)."""
-    x, y = np.asarray(quad, np.float64).reshape(4, 2).T
-    return float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
-
-
 def _orient_on_table(found: CardDetections, image_to_table: npt.NDArray[np.float64], tolerance: float
                      ) -> tuple[CardDetections, npt.NDArray[np.bool_]]:
     """Put each quad's corners clockwise on screen (a quad given the other way round would be
@@ -322,7 +316,7 @@ def _orient_on_table(found: CardDetections, image_to_table: npt.NDArray[np.float
     quads = found.quad_xy.copy()
     sized = np.zeros(len(quads), bool)
     for i, quad in enumerate(quads):
-        if _shoelace(quad) < 0:  # anticlockwise on screen (y down): the same sides, walked the other way
+        if cv2.contourArea(quad, oriented=True) < 0:  # anticlockwise on screen (y down): walk the sides back
             quads[i] = quad = quad[[1, 0, 3, 2]]
         mm = cv2.perspectiveTransform(quad.reshape(1, 4, 2).astype(np.float64), image_to_table)[0]
         sides = np.linalg.norm(mm - mm[[1, 2, 3, 0]], axis=1)

@@ -247,7 +247,9 @@ def what_is_wrong(step: EnrolmentStep, laid: CardsLaid) -> str:
         return n_("I see {n} card in the play zone and asked for {asked}: lay the cards asked for face up, "
                   "a finger apart.", "I see {n} cards in the play zone and asked for {asked}: lay the cards "
                   "asked for face up, a finger apart.", len(laid.quads), asked=asked)
-    return _("I can see something in the play zone but cannot read it: lay the cards flat and apart.")
+    from dealer.table_protocol import LAY_AGAIN
+
+    return _(LAY_AGAIN)  # what play says of the same sight
 
 
 def step_views(frames: Iterator[tuple[BgrImage, float]], steps: Sequence[EnrolmentStep], stills: bool,
