@@ -44,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.flicker import camera_rows, without_bands
+from vision.shadow_edge import ShadowEdgeConfig, shadow_step
 from vision.zone_cards import ZoneCardConfig, difference, find_cards, log_colour
 from vision.zone_view import WORK_PX_PER_MM, ZONE_MARGIN_MM, RectifiedZone, ZoneWindow, rectify
 
@@ -119,6 +120,8 @@ class OccupancyConfig:
     # a pixel this bright in some colour is clipped: its change says nothing (a white card
     # under a flickering light stays 255 while the bands move)
     saturated: int = 250
+    # at first sight (no empty look yet), a still shadow's straight edge across the zone
+    shadow_edge: ShadowEdgeConfig = ShadowEdgeConfig()
 
 
 def _fit_print(logc: FloatImage, where: Mask) -> FloatImage:
@@ -227,10 +230,19 @@ class ZoneWatch:
             if self._learn(logc, occupancy, token_centres_mm):
                 self._last = None  # a new empty look: the next frame is looked at afresh
             return look
-        empty = self._empty if self._empty is not None else _fit_print(logc, zone)
+        seen = logc  # the frame as compared with the empty look
+        if self._empty is not None:
+            empty = self._empty
+        else:
+            # a still shadow's straight edge across the zone is no smooth light field: it is
+            # taken out first (vision/shadow_edge.py), the print fitted to what remains
+            step = shadow_step(logc, zone, self.window.px_per_mm, cfg.shadow_edge)
+            if step is not None:
+                seen = np.asarray(logc - step[..., None], np.float32)
+            empty = _fit_print(seen, zone)
         # against the print's fit, only a clear difference counts (the fit is rougher)
         cards_cfg = cfg.cards if learned else dataclasses.replace(cfg.cards, min_difference=cfg.unexplained_print)
-        quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=logc,
+        quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=seen,
                            light_reference=self._rim if learned else None)
         # what differs from the empty zone and is no card and no token
         s = self.window.px_per_mm
@@ -252,14 +264,14 @@ class ZoneWatch:
         if learned:
             empty = empty + _fit_print(logc - empty, bare)
         bar = cfg.unexplained_learned if learned else cfg.unexplained_print
-        odd = (difference(logc, empty, bare) >= bar).astype(np.uint8)
+        odd = (difference(seen, empty, bare) >= bar).astype(np.uint8)
         k = max(3, int(round(cfg.thing_mm * s)) | 1)
         odd = np.asarray(cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
         unexplained = float((odd & bare).sum()) / area
         occupied = bool(quads) or unexplained > cfg.occupied_above
         cards_px = tuple(view.to_crop(q) for q in quads)
         occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
-        self._light_only = not quads and unexplained > 0 and self._only_light(logc, empty, bare, odd, rows, bar)
+        self._light_only = not quads and unexplained > 0 and self._only_light(seen, empty, bare, odd, rows, bar)
         look = ZoneLook(cards_px, occupancy, view)
         self._last = None if self._learn(logc, occupancy, token_centres_mm) else look
         return look
