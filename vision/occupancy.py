@@ -230,20 +230,18 @@ class ZoneWatch:
             if self._learn(logc, occupancy, token_centres_mm):
                 self._last = None  # a new empty look: the next frame is looked at afresh
             return look
+        # against the print's fit, only a clear difference counts (the fit is rougher)
+        cards_cfg = cfg.cards if learned else dataclasses.replace(cfg.cards, min_difference=cfg.unexplained_print)
         seen = logc  # the frame as compared with the empty look
         if self._empty is not None:
             empty = self._empty
+            quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=logc, light_reference=self._rim)
         else:
-            # a still shadow's straight edge across the zone is no smooth light field: it is
-            # taken out first (vision/shadow_edge.py), the print fitted to what remains
-            step = shadow_step(logc, zone, self.window.px_per_mm, cfg.shadow_edge)
-            if step is not None:
-                seen = np.asarray(logc - step[..., None], np.float32)
-            empty = _fit_print(seen, zone)
-        # against the print's fit, only a clear difference counts (the fit is rougher)
-        cards_cfg = cfg.cards if learned else dataclasses.replace(cfg.cards, min_difference=cfg.unexplained_print)
-        quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=seen,
-                           light_reference=self._rim if learned else None)
+            empty = _fit_print(logc, zone)
+            quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=logc)
+            seen, shadow_fit, shadow_quads = self._without_shadow_edge(view, logc, zone, quads, cards_cfg)
+            if shadow_fit is not None:
+                empty, quads = shadow_fit, shadow_quads
         # what differs from the empty zone and is no card and no token
         s = self.window.px_per_mm
         known = np.zeros(zone.shape, np.uint8)
@@ -275,6 +273,29 @@ class ZoneWatch:
         look = ZoneLook(cards_px, occupancy, view)
         self._last = None if self._learn(logc, occupancy, token_centres_mm) else look
         return look
+
+    def _without_shadow_edge(self, view: RectifiedZone, logc: FloatImage, zone: Mask, quads: list[FloatArray],
+                             cards_cfg: ZoneCardConfig) -> tuple[FloatImage, FloatImage | None, list[FloatArray]]:
+        """At first sight, a still shadow's straight edge across the zone taken out
+        (:mod:`vision.shadow_edge`): the frame lit as if there were none, its print's fit, and
+        the cards found in it; ``(logc, None, [])`` when there is no such edge.
+
+        The cards already found against the plain print's fit are told to it: a card's long
+        side, nearly as long as the zone is high, under a light that leaves the card the
+        print's colour (a cold light, the black-and-white kit) is a straight neutral step
+        too, but the print beyond the card is not lit."""
+        s = self.window.px_per_mm
+        cards = np.zeros(zone.shape, np.uint8)
+        for q in quads:
+            cv2.fillConvexPoly(cards, np.round(q).astype(np.int32), 1)
+        r = max(3, int(round(2 * self.config.card_rim_mm * s)) | 1)
+        cards = np.asarray(cv2.dilate(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))), np.uint8)
+        step = shadow_step(logc, zone, s, self.config.shadow_edge, cards > 0)
+        if step is None:
+            return logc, None, []
+        seen = np.asarray(logc - step[..., None], np.float32)
+        empty = _fit_print(seen, zone)
+        return seen, empty, find_cards(view, empty, zone, cards_cfg, self.zone, logc=seen)
 
     def _only_light(self, logc: FloatImage, empty: FloatImage, bare: Mask, odd: npt.NDArray[np.uint8],
                     rows: FloatImage, bar: float) -> bool:

@@ -66,20 +66,32 @@ class ShadowEdgeConfig:
     min_agree: float = 0.75
     # the segments that show it span at least this length of the line (mm): a card's
     # side is 89 mm long at most
-    min_span_mm: float = 100.0
+    min_span_mm: float = 60.0
     # the light on each side is measured this far (mm) from the line, beyond the penumbra
     side_mm: tuple[float, float] = (12.0, 30.0)
     # the step's profile across the line is measured out to this (mm) each side, in bins
     # of this (mm)
     profile_mm: float = 30.0
     bin_mm: float = 0.5
+    # the step taken away, a smooth light field explains (within ``smooth_within``, the
+    # print fit's bar for a thing) at least this share more of the print than before
+    min_gain: float = 0.08
+    # the lit side's print away from the cards found is judged when it has this much
+    # (mm^2: a strip 4 x 100 mm)
+    min_bare_px: float = 400.0
+    smooth_within: float = 0.08
 
 
 def shadow_step(logc: FloatImage, where: Mask, px_per_mm: float,
-                config: ShadowEdgeConfig = ShadowEdgeConfig()) -> FloatImage | None:
+                config: ShadowEdgeConfig = ShadowEdgeConfig(), cards: Mask | None = None) -> FloatImage | None:
     """Per pixel, the log brightness a still shadow's straight edge takes away (0 where
     the light is full), measured on the zone's print in ``where``; None when the zone has
-    no such edge."""
+    no such edge.
+
+    ``cards``: cards found already (without the shadow taken out). The print on the
+    lit side, away from them, must be lit: a card's side is a straight neutral step too
+    when the card has the print's colour (the black-and-white kit, a cold light), but
+    beyond the card the print is as dark as on the other side."""
     sample = _print_sample(logc, where, config, step=4)
     if sample is None:
         return None
@@ -106,6 +118,15 @@ def shadow_step(logc: FloatImage, where: Mask, px_per_mm: float,
     per_colour = np.median(dvals[right], axis=0) - np.median(dvals[left], axis=0)
     if np.max(np.abs(per_colour - per_colour.mean())) >= config.chroma:
         return None  # the colours' ratios change: no shadow
+    dark_level = float(np.median(dgrey[left if per_colour.mean() > 0 else right]))
+    lit_mean = float(np.median(dgrey[right if per_colour.mean() > 0 else left]))
+    if cards is not None:
+        lit_side = (t >= inner) if per_colour.mean() > 0 else (t <= -inner)
+        bare = lit_side & ~cards[dy.astype(np.int64), dx.astype(np.int64)]
+        if np.count_nonzero(bare) >= config.min_bare_px * px_per_mm ** 2 / 4:
+            level = float(np.median(dgrey[bare]))
+            if level - dark_level < 0.5 * (lit_mean - dark_level):
+                return None  # the print beyond the cards is not lit: a card's side
     reach = config.profile_mm * px_per_mm
     bin_px = config.bin_mm * px_per_mm
     near = np.abs(t) < reach
@@ -127,11 +148,37 @@ def shadow_step(logc: FloatImage, where: Mask, px_per_mm: float,
     profile = np.interp(centres, centres[known], level)
     lit_level = profile[-1] if rising else profile[0]
     profile = profile - lit_level  # 0 in full light, the full depth (< 0) in the shade
+    # taken away, the step must leave the print a smooth light field far more than before:
+    # a card's side taken for a shadow's edge lifts the bare print on one side of it off
+    # the rest
+    taken = np.interp(xs * normal[0] + ys * normal[1] - offset, centres, profile)
+    before, after = _smooth_share(xs, ys, grey, where.shape, config), \
+        _smooth_share(xs, ys, grey - taken, where.shape, config)
+    if after < before + config.min_gain:
+        return None
     h, w = where.shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     tt = xx * np.float32(normal[0]) + yy * np.float32(normal[1]) - np.float32(offset)
     out = np.interp(tt.ravel(), centres, profile).reshape(h, w)
     return np.asarray(out, np.float32)
+
+
+def _smooth_share(xs: FloatArray, ys: FloatArray, grey: FloatArray, shape: tuple[int, ...],
+                  config: ShadowEdgeConfig) -> float:
+    """The share of the print's pixels that a smooth light field (a quadratic, fitted
+    three times to those that fit best, as the print's fit) explains within
+    ``config.smooth_within``."""
+    h, w = shape[:2]
+    sx, sy = xs / w - 0.5, ys / h - 0.5
+    design = np.column_stack([np.ones_like(sx), sx, sy, sx * sx, sy * sy, sx * sy])
+    keep = np.ones(len(xs), bool)
+    resid = np.zeros(len(xs))
+    for _ in range(3):
+        a = design[keep]
+        coef = np.linalg.solve(a.T @ a + 1e-9 * np.eye(6), a.T @ grey[keep])
+        resid = np.abs(grey - design @ coef)
+        keep = resid <= np.percentile(resid, 45)
+    return float(np.mean(resid < config.smooth_within))
 
 
 def _print_sample(logc: FloatImage, where: Mask, config: ShadowEdgeConfig,
