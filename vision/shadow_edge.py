@@ -38,6 +38,7 @@ True
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -134,15 +135,23 @@ def shadow_step(logc: FloatImage, where: Mask, px_per_mm: float,
         return None
     edges_n = int(np.ceil(2 * reach / bin_px))
     bins = np.clip(((t[near] + reach) / bin_px).astype(np.int64), 0, edges_n - 1)
-    profile = _binned_median(bins, dgrey[near], edges_n, least=4)
+    # the profile segment by segment along the line, then the median of the segments: a
+    # card over the line (in shadow a white card passes for the print) shifts a few only
+    u = (dx * -normal[1] + dy * normal[0])[near]
+    parts = np.clip(((u - u.min()) / max(float(np.ptp(u)), 1e-6) * config.segments).astype(np.int64),
+                    0, config.segments - 1)
+    per_part = _binned_median(parts * edges_n + bins, dgrey[near], config.segments * edges_n, least=3)
+    with warnings.catch_warnings():  # a bin no segment has is NaN, and stays so
+        warnings.simplefilter("ignore", RuntimeWarning)
+        profile = np.nanmedian(per_part.reshape(config.segments, edges_n), axis=0)
     known = ~np.isnan(profile)
     if np.count_nonzero(known) < edges_n // 3:
         return None
     centres = -reach + (np.arange(edges_n) + 0.5) * bin_px
     # a shadow's edge goes one way only, from the light on one side to the shade on the
     # other: the profile made monotone (a bin of few pixels, a card's rim, noise away),
-    # each bin weighted by its pixels
-    counts = np.bincount(bins, minlength=edges_n)[known].astype(np.float64)
+    # each bin weighted by its segments
+    counts = np.sum(~np.isnan(per_part.reshape(config.segments, edges_n)), axis=0)[known].astype(np.float64)
     rising = float(np.median(dgrey[right])) > float(np.median(dgrey[left]))
     level = _monotone(profile[known], counts, rising)
     profile = np.interp(centres, centres[known], level)

@@ -208,14 +208,15 @@ def _frames(view: PinholeView, light: Lighting, kit: str, rng: np.random.Generat
 def test_given_a_still_shadow_across_the_empty_zone_then_it_is_learned_as_empty_and_a_card_is_found(
         condition: str, seed: int) -> None:
     # given a shadow's edge across the zone from the first frame on (the camera's stand, a
-    # player leaning over): it is no smooth light field, so at first it differs from the print
+    # player leaning over): it is no smooth light field, but its straight edge is taken out
+    # before the print is fitted (vision/shadow_edge.py), so even at first sight it is no thing
     rng = np.random.default_rng(seed)
     light, kit = scene_condition(condition, rng)
     light = _shadowed(light, rng)
     view = PinholeView(tilt_deg=60.0, distance_mm=330.0, target_mm=(132.5, 93.0), size_wh=SIZE)
     watch = ZoneWatch(ZONE)
     looks = [watch.look(crop, to_table).occupancy for crop, to_table in _frames(view, light, kit, rng, 6)]
-    assert looks[0].unexplained_fraction > 0.05  # the shadow, before the zone was ever seen still
+    assert not looks[0].occupied  # the shadow, before the zone was ever seen still
     # then, still and with nothing but light in it, the zone is learned empty: nothing to ask about
     assert watch.empty_learned and not looks[-1].occupied
     # and a card laid then is found whole, half in the shadow or not
