@@ -77,6 +77,9 @@ class ShadowEdgeConfig:
     # the step taken away, a smooth light field explains (within ``smooth_within``, the
     # print fit's bar for a thing) at least this share more of the print than before
     min_gain: float = 0.08
+    # the step taken away, the print either side of the line is lit alike within this (a
+    # lamp's gradient across the zone stays within it, a wrong depth does not)
+    sides_agree: float = 0.1
     # the lit side's print away from the cards found is judged when it has this much
     # (mm^2: a strip 4 x 100 mm)
     min_bare_px: float = 400.0
@@ -157,6 +160,15 @@ def shadow_step(logc: FloatImage, where: Mask, px_per_mm: float,
     profile = np.interp(centres, centres[known], level)
     lit_level = profile[-1] if rising else profile[0]
     profile = profile - lit_level  # 0 in full light, the full depth (< 0) in the shade
+    # taken away, the print on the two sides of the line (away from the cards found) is
+    # lit alike: a profile measured on a few segments only (cards and the title over the
+    # rest) can be a wrong depth
+    on_print = np.ones(dx.size, bool) if cards is None else ~cards[dy.astype(np.int64), dx.astype(np.int64)]
+    evened = dgrey - np.interp(t, centres, profile)
+    sides = [(t <= -inner) & on_print, (t >= inner) & on_print]
+    if min(np.count_nonzero(side) for side in sides) >= 50 and abs(
+            float(np.median(evened[sides[0]])) - float(np.median(evened[sides[1]]))) >= config.sides_agree:
+        return None
     # taken away, the step must leave the print a smooth light field far more than before:
     # a card's side taken for a shadow's edge lifts the bare print on one side of it off
     # the rest
