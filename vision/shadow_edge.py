@@ -128,8 +128,8 @@ def shadow_step(logc: FloatImage, where: Mask, px_per_mm: float,
         lit_side = (t >= inner) if per_colour.mean() > 0 else (t <= -inner)
         bare = lit_side & ~cards[dy.astype(np.int64), dx.astype(np.int64)]
         if np.count_nonzero(bare) >= config.min_bare_px * px_per_mm ** 2 / 4:
-            level = float(np.median(dgrey[bare]))
-            if level - dark_level < 0.5 * (lit_mean - dark_level):
+            bare_level = float(np.median(dgrey[bare]))
+            if bare_level - dark_level < 0.5 * (lit_mean - dark_level):
                 return None  # the print beyond the cards is not lit: a card's side
     reach = config.profile_mm * px_per_mm
     bin_px = config.bin_mm * px_per_mm

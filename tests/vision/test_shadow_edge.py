@@ -19,7 +19,7 @@ from vision.pipeline import CardReader
 from vision.shadow_edge import shadow_step
 from vision.synthetic import CardFace, CardPlacement, PinholeView, real_card_faces, render_table_scene, scene_condition
 from vision.synthetic.cards import cut_out
-from vision.synthetic.light import ALL_CONDITIONS
+from vision.synthetic.light import ALL_CONDITIONS, Lighting
 from vision.synthetic.single import zone_cards_scene
 from vision.zone_cards import log_colour
 from vision.zone_view import crop_box, rectify
@@ -50,7 +50,7 @@ def _card_quad_px(centre_mm: tuple[float, float], angle_deg: float, table_to_px:
 
 
 def _shadow_through(point_mm: tuple[float, float], angle_deg: float, depth: float, condition: str = "plain",
-                    seed: int = 0):  # type: ignore[no-untyped-def]
+                    seed: int = 0) -> tuple[Lighting, str]:
     """A condition's light with a still shadow's soft edge through ``point_mm`` of the table."""
     light, kit = scene_condition(condition, np.random.default_rng(seed))
     (px, py), = cv2.perspectiveTransform(np.array([[point_mm]], np.float64), VIEW.table_to_px).reshape(-1, 2)
