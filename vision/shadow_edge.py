@@ -103,6 +103,11 @@ def shadow_step(logc: FloatImage, where: Mask, px_per_mm: float,
     lo, hi = np.percentile(grey, [5, 95])
     if hi - lo < config.min_depth:
         return None  # the print's light spans less than a shadow's step: none here
+    # a smooth field that explains nearly all the print leaves no gain to take an edge out
+    # for (the test below, made first: a lamp's gradient costs no search)
+    before = _smooth_share(xs, ys, grey, where.shape, config)
+    if before > 1.0 - config.min_gain:
+        return None
     found = _coarse_line(xs, ys, grey, px_per_mm, config)
     if found is None:
         return None
@@ -173,9 +178,7 @@ def shadow_step(logc: FloatImage, where: Mask, px_per_mm: float,
     # a card's side taken for a shadow's edge lifts the bare print on one side of it off
     # the rest
     taken = np.interp(xs * normal[0] + ys * normal[1] - offset, centres, profile)
-    before, after = _smooth_share(xs, ys, grey, where.shape, config), \
-        _smooth_share(xs, ys, grey - taken, where.shape, config)
-    if after < before + config.min_gain:
+    if _smooth_share(xs, ys, grey - taken, where.shape, config) < before + config.min_gain:
         return None
     h, w = where.shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
