@@ -5,7 +5,9 @@ A :class:`ZoneWatch` keeps one zone's empty look, in the zone's view from above
 (:mod:`vision.zone_view`):
 
 - until it has seen the zone empty, a smooth light field fitted to the printed zone
-  itself (one printed colour under light that changes slowly across the table);
+  itself (one printed colour under light that changes slowly across the table), once a
+  still shadow's straight edge across the zone, if there is one, has been taken out of the
+  frame (:mod:`vision.shadow_edge`: at first sight a card under or near it was missed);
 - once the zone has stayed still and empty (nothing found, nothing unexplained) for
   ``learn_after_frames`` frames, that frame itself, and from then on a running mean of
   the empty frames (the room's light drifts);
