@@ -41,6 +41,7 @@ __all__ = [
     "FakeClassifier",
     "OnnxClassifier",
     "accept_mask",
+    "index_doubts",
     "mean_view_probs",
     "views_agree",
     "second_opinion_agrees",
@@ -184,7 +185,8 @@ def from_onnx_output(logits: npt.ArrayLike, classes: Sequence[str], temperature:
 
 
 def accept_mask(heads: Mapping[str, npt.NDArray[np.float32]], temperature: float, threshold: float,
-                agreement: Mapping[str, float] | None, n_cards: int = 52) -> npt.NDArray[np.bool_]:
+                agreement: Mapping[str, float] | None, n_cards: int = 52,
+                classes: Sequence[str] = ()) -> npt.NDArray[np.bool_]:
     """Which readings may be accepted: confident enough, and the parts of the card agree.
 
     ``heads`` holds the net's outputs: ``logits`` [N, C] and, for models that have them,
@@ -193,7 +195,8 @@ def accept_mask(heads: Mapping[str, npt.NDArray[np.float32]], temperature: float
     probability of at least ``corner_veto``, when no corner reads the card at all
     (``need_corner`` 1), or when the face reads another card with at least ``face_veto``
     (issue 8: the corner indices and the face must agree). Classes ``>= n_cards`` (back,
-    none) are judged by the threshold alone.
+    none) are judged by the threshold alone. With the class names ``classes``, the index
+    must also leave no doubt on an ace, a jack or a queen (:func:`index_doubts`).
 
     >>> import numpy as np
     >>> h = {"logits": np.array([[5.0, 0, 0]]), "corner_logits": np.array([[[0, 5.0, 0], [5.0, 0, 0]]]),
@@ -216,12 +219,60 @@ def accept_mask(heads: Mapping[str, npt.NDArray[np.float32]], temperature: float
         ok &= ~(is_card & other_card.any(axis=1))
         if agreement.get("need_corner", 0.0) >= 0.5:
             ok &= ~(is_card & ~(top == best[:, None]).any(axis=1))
+        ok &= ~index_doubts(heads, best, agreement, classes, n_cards)
     if "face_logits" in heads:
         pf = _softmax(np.asarray(heads["face_logits"], np.float32), 1.0)
         ftop = pf.argmax(axis=1)
         veto = (ftop != best) & (ftop < n_cards) & (pf[rows, ftop] >= agreement.get("face_veto", 1.01))
         ok &= ~(is_card & veto)
     return np.asarray(ok, np.bool_)
+
+
+def index_doubts(heads: Mapping[str, npt.NDArray[np.float32]], best: npt.NDArray[np.int_],
+                 agreement: Mapping[str, float] | None, classes: Sequence[str],
+                 n_cards: int = 52) -> npt.NDArray[np.bool_]:
+    """Where the corner indices leave a doubt that the card's face cannot settle (issue 8).
+
+    - ``ace_corner_veto``: an ace is doubted when a corner's best reading is another card
+      with at least this probability. The face of an ace is one pip, which many designs
+      print alone on other cards too ("a single big pip on a non-ace card read as an ace").
+    - ``jack_queen_doubt``: a jack is doubted when a corner gives the queen of its suit at
+      least this probability, and a queen the jack. The letter V is a jack in French decks
+      (V D R) and a queen in Dutch ones (B V H A), and court pictures differ by design.
+
+    Applied to every way a reading is accepted (a second model's too). ``best`` holds the
+    class read of each card; ``classes`` names the classes (none: no doubt is raised).
+
+    >>> import numpy as np
+    >>> classes = ["AS", "2S", "JS", "QS"]
+    >>> h = {"corner_logits": np.log(np.array([[[0.55, 0.35, 0.05, 0.05], [0.9, 0.04, 0.03, 0.03]],
+    ...                                        [[0.02, 0.02, 0.86, 0.10], [0.02, 0.02, 0.94, 0.02]]]))}
+    >>> rule = {"ace_corner_veto": 0.2, "jack_queen_doubt": 0.05}
+    >>> index_doubts(h, np.array([0, 2]), rule, classes, n_cards=4).tolist()
+    [False, True]
+    >>> h["corner_logits"][0, 0] = np.log([0.3, 0.6, 0.05, 0.05])  # a corner reads the 2
+    >>> index_doubts(h, np.array([0, 2]), {"ace_corner_veto": 0.2}, classes, n_cards=4).tolist()
+    [True, False]
+    """
+    doubted = np.zeros(len(best), np.bool_)
+    if not classes or not agreement or "corner_logits" not in heads or not len(best):
+        return doubted
+    corners = np.asarray(heads["corner_logits"], np.float32)
+    pc = np.stack([_softmax(corners[:, i], 1.0) for i in range(corners.shape[1])], axis=1)  # [N, 2, C]
+    rows = np.arange(len(best))
+    names = [classes[int(b)] for b in best]
+    if "ace_corner_veto" in agreement:
+        top, top_p = pc.argmax(axis=2), pc.max(axis=2)
+        other = (top != best[:, None]) & (top < n_cards) & (top_p >= agreement["ace_corner_veto"])
+        is_ace = np.array([name[0] == "A" for name in names], np.bool_)
+        doubted |= is_ace & other.any(axis=1)
+    if "jack_queen_doubt" in agreement:
+        index = {name: i for i, name in enumerate(classes)}
+        partner = np.array([index.get({"J": "Q", "Q": "J"}.get(name[0], "") + name[1:], -1) for name in names])
+        court = partner >= 0
+        partner_p = pc[rows, :, np.maximum(partner, 0)].max(axis=1)
+        doubted |= court & (partner_p >= agreement["jack_queen_doubt"])
+    return doubted
 
 
 def second_opinion_agrees(heads: Mapping[str, npt.NDArray[np.float32]], temperature: float,
@@ -382,13 +433,14 @@ class OnnxClassifier:
         m = self.meta
         if m.views and "view_logits" in heads:
             return self._accepted_in_views(heads)
-        accepted = accept_mask(heads, m.temperature, m.accept_threshold, dict(m.agreement))
+        accepted = accept_mask(heads, m.temperature, m.accept_threshold, dict(m.agreement), classes=m.classes)
         if m.second_opinion is not None and "second_logits" in heads:
             _, t2, threshold2, min_own = m.second_opinion
             second = second_opinion_agrees(heads, m.temperature, t2, threshold2)
             if min_own > 0:  # also ask this model's parts to agree and give the card at least min_own
-                second &= accept_mask(heads, m.temperature, min_own, dict(m.agreement))
-            accepted = accepted | second
+                second &= accept_mask(heads, m.temperature, min_own, dict(m.agreement), classes=m.classes)
+            best = np.asarray(heads["logits"], np.float32).argmax(axis=1)
+            accepted = accepted | (second & ~index_doubts(heads, best, dict(m.agreement), m.classes))
         return accepted
 
     def _accepted_in_views(self, heads: Mapping[str, npt.NDArray[np.float32]]) -> npt.NDArray[np.bool_]:
@@ -400,7 +452,7 @@ class OnnxClassifier:
         mean = mean_view_probs(heads, m.temperature)
         best, conf = mean.argmax(axis=1), mean.max(axis=1)
         same = views_agree(heads)
-        parts = accept_mask(heads, m.temperature, 0.0, dict(m.agreement))
+        parts = accept_mask(heads, m.temperature, 0.0, dict(m.agreement), classes=m.classes)
         accepted = same & parts & (conf >= m.accept_threshold)
         if m.second_opinion is not None and "second_logits" in heads:
             _, t2, threshold2, min_own = m.second_opinion
@@ -408,7 +460,7 @@ class OnnxClassifier:
             second = same & (p2.argmax(axis=1) == best) & (p2.max(axis=1) >= threshold2)
             if min_own > 0:  # as without views: this model's parts agree and it gives the card min_own
                 second &= parts & (conf >= min_own)
-            accepted |= second
+            accepted |= second & ~index_doubts(heads, best, dict(m.agreement), m.classes)
         return np.asarray(accepted, np.bool_)
 
     def classify(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> list[CardReading]:

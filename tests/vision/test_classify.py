@@ -169,3 +169,63 @@ def test_given_an_unknown_rule_name_when_loading_the_model_then_refused() -> Non
 
     with pytest.raises(ValueError, match="rule must be"):
         OnnxClassifier(rule="lenient")
+
+
+def _index_heads(classes: list[str], best: str, corner: dict[str, float], p_own: float, p_second: float,
+                 views: int) -> dict[str, np.ndarray]:
+    """Heads of a card read as ``best`` (model 2.0 at about ``p_own`` in every view, 1.x at
+    ``p_second``), the face agreeing, one corner sure of it and the other giving ``corner``."""
+    from vision.classify import default_model_paths
+
+    temperature = json.loads(default_model_paths()[1].read_text())["temperature"]
+    n, k = len(classes), classes.index(best)
+
+    def logits(p: float) -> np.ndarray:
+        row = np.zeros(n, np.float32)
+        row[k] = np.log(p * (n - 1) / (1 - p))
+        return row[None]
+
+    sure = np.zeros((1, n), np.float32)
+    sure[0, k] = 9.0
+    doubtful = np.full((1, n), 1e-4, np.float32)
+    for name, p in corner.items():
+        doubtful[0, classes.index(name)] = p
+    doubtful[0, k] = max(0.0, 1.0 - sum(corner.values()) - 1e-4 * (n - len(corner) - 1))
+    own = logits(p_own) * temperature
+    return {"logits": own, "corner_logits": np.stack([sure, np.log(doubtful)], axis=1), "face_logits": sure,
+            "second_logits": logits(p_second) * temperature, "view_logits": np.stack([own] * views)}
+
+
+@pytest.mark.parametrize("rule", ["live", "still"])
+@pytest.mark.parametrize("p_own, p_second", [(0.99, 0.2), (0.8, 0.99)])  # 2.0 sure / 2.0 unsure, 1.x sure
+def test_given_an_ace_whose_other_index_reads_a_four_then_unsure(rule, p_own, p_second) -> None:
+    # issue 8: "a single big pip on a non-ace card read as an ace": the face cannot tell, so
+    # the index decides, whichever model is sure (vision.classify.index_doubts)
+    from vision.classify import OnnxClassifier, default_model_paths
+
+    if not default_model_paths()[0].is_file():
+        pytest.skip("needs the trained model")
+    model = OnnxClassifier(rule=rule)
+    classes, views = list(model.meta.classes), len(model.meta.views)
+    # the other corner's best reading is the four, though under the usual veto (0.5)
+    doubt = _index_heads(classes, "AH", {"4H": 0.4, "2H": 0.25}, p_own, p_second, views)
+    clear = _index_heads(classes, "AH", {"4H": 0.15}, p_own, p_second, views)
+    assert not bool(model.accepted(doubt)[0])
+    assert bool(model.accepted(clear)[0])
+    # a four whose other index gives the ace as much is still read: the doubt is the ace's
+    assert bool(model.accepted(_index_heads(classes, "4H", {"AH": 0.4, "2H": 0.25}, p_own, p_second, views))[0])
+
+
+@pytest.mark.parametrize("best, other", [("JS", "QS"), ("QD", "JD")])
+def test_given_a_court_card_whose_index_might_be_a_v_then_unsure(best, other) -> None:
+    # issue 8: V is the jack of French decks (V D R) and the queen of Dutch ones (B V H A)
+    from vision.classify import OnnxClassifier, default_model_paths
+
+    if not default_model_paths()[0].is_file():
+        pytest.skip("needs the trained model")
+    model = OnnxClassifier()
+    classes, views = list(model.meta.classes), len(model.meta.views)
+    assert not bool(model.accepted(_index_heads(classes, best, {other: 0.3}, 0.99, 0.99, views))[0])
+    assert bool(model.accepted(_index_heads(classes, best, {other: 0.02}, 0.99, 0.99, views))[0])
+    assert bool(model.accepted(_index_heads(classes, best, {"KS" if best[-1] != "S" else "KD": 0.3},
+                                            0.99, 0.99, views))[0])
