@@ -198,7 +198,7 @@ def _index_heads(classes: list[str], best: str, corner: dict[str, float], p_own:
 
 @pytest.mark.parametrize("rule", ["live", "still"])
 @pytest.mark.parametrize("p_own, p_second", [(0.99, 0.2), (0.8, 0.99)])  # 2.0 sure / 2.0 unsure, 1.x sure
-def test_given_an_ace_whose_other_index_reads_a_four_then_unsure(rule, p_own, p_second) -> None:
+def test_given_an_ace_whose_other_index_reads_a_four_then_unsure(rule: str, p_own: float, p_second: float) -> None:
     # issue 8: "a single big pip on a non-ace card read as an ace": the face cannot tell, so
     # the index decides, whichever model is sure (vision.classify.index_doubts)
     from vision.classify import OnnxClassifier, default_model_paths
@@ -217,7 +217,7 @@ def test_given_an_ace_whose_other_index_reads_a_four_then_unsure(rule, p_own, p_
 
 
 @pytest.mark.parametrize("best, other", [("JS", "QS"), ("QD", "JD")])
-def test_given_a_court_card_whose_index_might_be_a_v_then_unsure(best, other) -> None:
+def test_given_a_court_card_whose_index_might_be_a_v_then_unsure(best: str, other: str) -> None:
     # issue 8: V is the jack of French decks (V D R) and the queen of Dutch ones (B V H A)
     from vision.classify import OnnxClassifier, default_model_paths
 
