@@ -268,7 +268,8 @@ def index_doubts(heads: Mapping[str, npt.NDArray[np.float32]], best: npt.NDArray
         doubted |= is_ace & other.any(axis=1)
     if "jack_queen_doubt" in agreement:
         index = {name: i for i, name in enumerate(classes)}
-        partner = np.array([index.get({"J": "Q", "Q": "J"}.get(name[0], "") + name[1:], -1) for name in names])
+        partner = np.array([index.get(("Q" if name[0] == "J" else "J") + name[1:], -1) if name[0] in "JQ" else -1
+                            for name in names])
         court = partner >= 0
         partner_p = pc[rows, :, np.maximum(partner, 0)].max(axis=1)
         doubted |= court & (partner_p >= agreement["jack_queen_doubt"])
