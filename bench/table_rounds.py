@@ -86,6 +86,7 @@ SCENES: dict[str, tuple[str, str]] = {
     "bw-kit": ("bw_kit", "wood"),  # the kit printed in grey
     "shadow": ("shadow", "walnut"),  # a still shadow's edge across the table (a stand, someone leaning over)
     "flicker": ("flicker", "oak"),  # a flickering light's bands rolling through the frames
+    "deep-flicker": ("deep_flicker", "oak"),  # the same, bands 25-35 % deep (asked for by --only)
 }
 
 

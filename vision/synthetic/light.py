@@ -32,7 +32,8 @@ LIGHT_CONDITIONS = ("plain", "lamp", "warm", "cold", "dim", "bw_kit")
 # behind someone), there from the first frame on, over the empty zone and the cards alike.
 # "flicker": mains-powered light (LED drivers, fluorescent tubes) seen by a rolling
 # shutter: dark and light bands across the frame, at another place in each frame.
-ALL_CONDITIONS = LIGHT_CONDITIONS + ("shadow", "flicker")
+# "deep_flicker": the same, bands 25-35 % deep (a cheap LED driver, a short exposure).
+ALL_CONDITIONS = LIGHT_CONDITIONS + ("shadow", "flicker", "deep_flicker")
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,9 @@ def scene_condition(name: str, rng: np.random.Generator) -> tuple[Lighting, str]
         return replace(base, gradient=(float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3)))), "bw"
     if name == "flicker":  # bands of a flickering light, rolling through the frames
         return replace(base, banding=float(rng.uniform(0.04, 0.15)),
+                       banding_period=float(rng.uniform(0.2, 0.4))), "colour"
+    if name == "deep_flicker":  # the same, bands far deeper
+        return replace(base, banding=float(rng.uniform(0.25, 0.35)),
                        banding_period=float(rng.uniform(0.2, 0.4))), "colour"
     if name == "shadow":  # a still shadow's edge across the middle of the frame
         return replace(base, shadow_xy=(float(rng.uniform(0.35, 0.65)), float(rng.uniform(0.35, 0.65))),
