@@ -72,6 +72,14 @@ def test_given_each_light_condition_then_it_renders(name: str) -> None:
     assert scene.frame_bgr.shape == (480, 640, 3)
 
 
+def test_given_deep_flicker_then_its_bands_are_deeper_and_flicker_is_as_it_was() -> None:
+    # the benches measure bands 25-35 % deep by name; the flicker condition keeps its 4-15 %
+    deep = [scene_condition("deep_flicker", np.random.default_rng(k))[0] for k in range(20)]
+    plain = [scene_condition("flicker", np.random.default_rng(k))[0] for k in range(20)]
+    assert all(0.25 <= light.banding <= 0.35 and 0.2 <= light.banding_period <= 0.4 for light in deep)
+    assert all(0.04 <= light.banding <= 0.15 for light in plain)
+
+
 def test_given_the_loose_card_camera_then_it_is_the_one_pinhole_view_mirrored() -> None:
     w, f = 640, 512.0
     view = PinholeView(tilt_deg=40.0, distance_mm=700.0, target_mm=(0.0, 0.0),
