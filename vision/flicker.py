@@ -57,12 +57,14 @@ def camera_rows(view: RectifiedZone) -> FloatImage:
 
 
 def without_bands(logc: FloatImage, reference: FloatImage, rows: FloatImage, bare: Mask,
-                  always: bool = False) -> FloatImage:
+                  always: bool = False, usable: npt.NDArray[np.bool_] | None = None) -> FloatImage:
     """``logc`` with the bands of a flickering light taken out, as against ``reference``.
 
     ``rows``: :func:`camera_rows`; ``bare``: where nothing should lie. ``always``: correct
-    even when the rows do not differ as bands do."""
-    profile = _row_profile(logc, reference, rows, bare, always)
+    even when the rows do not differ as bands do. ``usable``: per pixel and colour, whether
+    it is measured in both (not clipped: a bright band clips the pale print's brightest
+    colour first, the others measure it still); default all."""
+    profile = _row_profile(logc, reference, rows, bare, always, usable)
     if profile is None:
         return logc
     centres, level = profile
@@ -71,14 +73,22 @@ def without_bands(logc: FloatImage, reference: FloatImage, rows: FloatImage, bar
 
 
 def _row_profile(logc: FloatImage, reference: FloatImage, rows: FloatImage, bare: Mask,
-                 always: bool) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+                 always: bool, usable: npt.NDArray[np.bool_] | None = None) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
     """Per bin of camera rows, the median brightness change of the bare mat there (bin
     centres, levels); None when the rows do not differ as bands do."""
     ys, xs = np.nonzero(bare)
     ys, xs = ys[::2], xs[::2]  # every other pixel is plenty (the band is ~12 px wide)
     if xs.size < 4 * MIN_SAMPLES:
         return None
-    delta = np.mean(logc[ys, xs] - reference[ys, xs], axis=1)
+    if usable is None:
+        delta = np.mean(logc[ys, xs] - reference[ys, xs], axis=1)
+    else:
+        use = usable[ys, xs]
+        n = np.count_nonzero(use, axis=1)
+        ys, xs, use, n = ys[n > 0], xs[n > 0], use[n > 0], n[n > 0]
+        if xs.size < 4 * MIN_SAMPLES:
+            return None
+        delta = np.sum(np.where(use, logc[ys, xs] - reference[ys, xs], 0.0), axis=1) / n
     bins = np.floor(rows[ys, xs] / BAND_ROWS_PX).astype(np.int64)
     first, last = int(bins.min()), int(bins.max())
     n_bins = last - first + 1

@@ -126,6 +126,18 @@ class OccupancyConfig:
     shadow_edge: ShadowEdgeConfig = ShadowEdgeConfig()
 
 
+def _censored(seen: FloatImage, empty: FloatImage, clipped: npt.NDArray[np.bool_] | None,
+              empty_clipped: npt.NDArray[np.bool_] | None) -> FloatImage:
+    """``seen`` where a clipped colour can agree with ``empty`` made to: a colour clipped in
+    this frame is only "at least this bright" (darker than the empty look: it may be as
+    bright), one clipped in the empty look only "at least that bright" (brighter now: the
+    look may have been as bright). A white card on a darker print, a dark hand, still differ."""
+    out = seen if clipped is None else np.where(clipped & (seen < empty), empty, seen)
+    if empty_clipped is not None:
+        out = np.where(empty_clipped & (out > empty), empty, out)
+    return np.asarray(out, np.float32)
+
+
 def _fit_print(logc: FloatImage, where: Mask) -> FloatImage:
     """A smooth light field over one printed colour: a quadratic in x and y per colour,
     fitted to the zone's pixels, twice more to those that fit best (cards, hands and
@@ -173,6 +185,10 @@ class ZoneWatch:
         self._light_only = False  # all that differs from the empty look in the last frame is light
         self._known: Mask | None = None  # the cards and tokens of the last full look (grown)
         self._lit_before: Mask | None = None  # the previous frame's pixels that were not clipped
+        # the empty look's clipped colours (there it only says "at least this bright"): a
+        # flickering light's bright bands clip the pale print (bands 30 % deep: up to half the zone)
+        self._empty_clipped: npt.NDArray[np.bool_] | None = None
+        self._clipped_before: npt.NDArray[np.bool_] | None = None  # the previous frame's clipped colours
         self._rows: tuple[bytes, FloatImage] | None = None  # camera rows of the view, by its transform
         self._last: ZoneLook | None = None
 
@@ -188,6 +204,8 @@ class ZoneWatch:
         self._last = None
         self._known = None
         self._lit_before = None
+        self._empty_clipped = None
+        self._clipped_before = None
 
     def look(self, crop_bgr: npt.NDArray[np.uint8], crop_to_table: npt.ArrayLike,
              token_centres_mm: Sequence[tuple[float, float]] = ()) -> ZoneLook:
@@ -197,18 +215,29 @@ class ZoneWatch:
         logc = log_colour(view.bgr)
         zone = self._inside & view.valid
         area = max(int(zone.sum()), 1)
-        blue, green, red = cv2.split(view.bgr)
-        lit = cv2.max(cv2.max(blue, green), red) < cfg.saturated
+        # a colour this bright is clipped (grown by a pixel: log_colour blurs), and says only
+        # "at least this bright"
+        clip = cv2.dilate((view.bgr >= cfg.saturated).astype(np.uint8), np.ones((3, 3), np.uint8))
+        lit = cv2.max(cv2.max(clip[..., 0], clip[..., 1]), clip[..., 2]) == 0
+        clipped = clip > 0 if not lit.all() else None  # none clipped: None
         # a flickering light's bands along the camera's rows (vision/flicker.py) first: this
         # frame is made to match the empty look or, until there is one, the frame before, on
         # the bare rim of the zone (so a still zone is still)
         rows = self._camera_rows(view)
         reference = self._empty if self._empty is not None else self._previous
         if reference is not None:
-            clear = self._rim & zone & lit  # the zone's outline band: cards seldom lie there
+            # measured in each colour clipped in neither frame
+            reference_clipped = self._clipped_before if self._empty is None else self._empty_clipped
+            usable = None
+            if clipped is not None or reference_clipped is not None:
+                usable = ~(clipped if reference_clipped is None else
+                           reference_clipped if clipped is None else clipped | reference_clipped)
+            clear = self._rim & zone  # the zone's outline band: cards seldom lie there
+            if usable is not None:
+                clear &= np.any(usable, axis=2)
             if self._known is not None:
                 clear &= ~self._known
-            logc = without_bands(logc, reference, rows, clear)
+            logc = without_bands(logc, reference, rows, clear, usable=usable)
         # motion since the previous frame (a pixel clipped in either frame tells nothing)
         if self._previous is not None:
             moved = difference(logc, self._previous, zone) >= cfg.change
@@ -219,17 +248,23 @@ class ZoneWatch:
             changed = float(np.count_nonzero(opened)) / area
         else:
             changed = 1.0
+        # a flickering light's bright bands moved on: what they clipped (a card's edge, white
+        # on white) may be seen now
+        unclipped = 0.0 if self._lit_before is None else float(np.count_nonzero(zone & lit & ~self._lit_before)) / area
         self._previous = logc
         self._lit_before = lit
+        self._clipped_before = clipped
         still = changed < cfg.still_below
         learned = self._empty is not None
         last = self._last
-        if still and last is not None and last.occupancy.empty_learned == learned:
+        unread = last is not None and last.occupancy.unexplained_fraction > cfg.occupied_above
+        if still and last is not None and last.occupancy.empty_learned == learned and not (
+                unread and unclipped > cfg.occupied_above):
             # nothing moved: the same cards lie there (and nothing new is learned)
             occupancy = dataclasses.replace(last.occupancy, changed_fraction=changed, still=True)
             self._last = ZoneLook(last.cards_px, occupancy, view)
             look = self._last
-            if self._learn(logc, occupancy, token_centres_mm):
+            if self._learn(logc, occupancy, token_centres_mm, clipped):
                 self._last = None  # a new empty look: the next frame is looked at afresh
             return look
         # against the print's fit, only a clear difference counts (the fit is rougher)
@@ -237,7 +272,11 @@ class ZoneWatch:
         seen = logc  # the frame as compared with the empty look
         if self._empty is not None:
             empty = self._empty
-            quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=logc, light_reference=self._rim)
+            # a colour clipped in the frame or in the empty look is no difference (else the
+            # bare print where the look was clipped reads brighter, and joins a card's patch)
+            cut = logc if clipped is None and self._empty_clipped is None else _censored(
+                logc, empty, clipped, self._empty_clipped)
+            quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
         else:
             empty = _fit_print(logc, zone)
             quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=logc)
@@ -264,6 +303,8 @@ class ZoneWatch:
         if learned:
             empty = empty + _fit_print(logc - empty, bare)
         bar = cfg.unexplained_learned if learned else cfg.unexplained_print
+        if clipped is not None or (learned and self._empty_clipped is not None):
+            seen = _censored(seen, empty, clipped, self._empty_clipped if learned else None)
         odd = (difference(seen, empty, bare) >= bar).astype(np.uint8)
         k = max(3, int(round(cfg.thing_mm * s)) | 1)
         odd = np.asarray(cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
@@ -271,10 +312,17 @@ class ZoneWatch:
         occupied = bool(quads) or unexplained > cfg.occupied_above
         cards_px = tuple(view.to_crop(q) for q in quads)
         occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
-        self._light_only = not quads and unexplained > 0 and self._only_light(seen, empty, bare, odd, rows, bar)
+        self._light_only = not quads and unexplained > 0 and self._only_light(
+            seen, empty, bare & lit & self._empty_lit(learned), odd, rows, bar)
         look = ZoneLook(cards_px, occupancy, view)
-        self._last = None if self._learn(logc, occupancy, token_centres_mm) else look
+        self._last = None if self._learn(logc, occupancy, token_centres_mm, clipped) else look
         return look
+
+    def _empty_lit(self, learned: bool) -> Mask | bool:
+        """Where the empty look's colours were none of them clipped (all of it before one is learned)."""
+        if not learned or self._empty_clipped is None:
+            return True
+        return ~np.any(self._empty_clipped, axis=2)
 
     def _without_shadow_edge(self, view: RectifiedZone, logc: FloatImage, zone: Mask, quads: list[FloatArray],
                              cards_cfg: ZoneCardConfig) -> tuple[FloatImage, FloatImage | None, list[FloatArray]]:
@@ -308,7 +356,7 @@ class ZoneWatch:
         cfg = self.config
         delta = cv2.GaussianBlur(cv2.subtract(logc, empty), (0, 0), 2.0)
         chroma = delta - np.mean(delta, axis=2, keepdims=True)
-        coloured = (np.max(np.abs(chroma), axis=2) >= cfg.shadow_chroma) & (odd > 0)
+        coloured = (np.max(np.abs(chroma), axis=2) >= cfg.shadow_chroma) & (odd > 0) & bare
         k = max(3, int(round(cfg.thing_mm * self.window.px_per_mm)) | 1)
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         if np.any(cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_OPEN, disc)):
@@ -328,7 +376,8 @@ class ZoneWatch:
             self._rows = (key, camera_rows(view))
         return self._rows[1]
 
-    def _learn(self, logc: FloatImage, seen: Occupancy, token_centres_mm: Sequence[tuple[float, float]]) -> bool:
+    def _learn(self, logc: FloatImage, seen: Occupancy, token_centres_mm: Sequence[tuple[float, float]],
+               clipped: npt.NDArray[np.bool_] | None) -> bool:
         """Learn the empty look from frames that are still and empty (or hold only a shadow).
         True when the look was replaced by this frame (a shadow came or went: the light
         changed in a step, no running mean follows it)."""
@@ -340,9 +389,20 @@ class ZoneWatch:
             if self._quiet_frames >= (cfg.learn_shadow_frames if shadow else cfg.learn_after_frames):
                 if self._empty is None or shadow:
                     self._empty = logc.copy()
+                    self._empty_clipped = None if clipped is None else clipped.copy()
                     self._light_only = False
                     return shadow
-                self._empty = np.asarray((1 - cfg.learn_rate) * self._empty + cfg.learn_rate * logc, np.float32)
+                mean = np.asarray((1 - cfg.learn_rate) * self._empty + cfg.learn_rate * logc, np.float32)
+                if clipped is None and self._empty_clipped is None:
+                    self._empty = mean
+                    return False
+                # a clipped colour is no measure: the empty look keeps its own there, and takes
+                # this frame's where only its own was clipped (the bands moved on)
+                now = np.zeros(logc.shape[:2] + (1,), bool) if clipped is None else np.any(clipped, axis=2)[..., None]
+                before = (np.zeros_like(now) if self._empty_clipped is None
+                          else np.any(self._empty_clipped, axis=2)[..., None])
+                self._empty = np.asarray(np.where(now, self._empty, np.where(before, logc, mean)), np.float32)
+                self._empty_clipped = None if self._empty_clipped is None else (self._empty_clipped & now)
         else:
             self._quiet_frames = 0
         return False
