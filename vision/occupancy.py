@@ -228,10 +228,13 @@ class ZoneWatch:
         if reference is not None:
             # measured in each colour clipped in neither frame
             reference_clipped = self._clipped_before if self._empty is None else self._empty_clipped
-            usable = None
-            if clipped is not None or reference_clipped is not None:
-                usable = ~(clipped if reference_clipped is None else
-                           reference_clipped if clipped is None else clipped | reference_clipped)
+            usable: npt.NDArray[np.bool_] | None = None
+            if clipped is not None and reference_clipped is not None:
+                usable = ~(clipped | reference_clipped)
+            elif clipped is not None:
+                usable = ~clipped
+            elif reference_clipped is not None:
+                usable = ~reference_clipped
             clear = self._rim & zone  # the zone's outline band: cards seldom lie there
             if usable is not None:
                 clear &= np.any(usable, axis=2)
@@ -322,7 +325,8 @@ class ZoneWatch:
         """Where the empty look's colours were none of them clipped (all of it before one is learned)."""
         if not learned or self._empty_clipped is None:
             return True
-        return ~np.any(self._empty_clipped, axis=2)
+        lit: Mask = ~np.any(self._empty_clipped, axis=2)
+        return lit
 
     def _without_shadow_edge(self, view: RectifiedZone, logc: FloatImage, zone: Mask, quads: list[FloatArray],
                              cards_cfg: ZoneCardConfig) -> tuple[FloatImage, FloatImage | None, list[FloatArray]]:
