@@ -228,13 +228,8 @@ class ZoneWatch:
         if reference is not None:
             # measured in each colour clipped in neither frame
             reference_clipped = self._clipped_before if self._empty is None else self._empty_clipped
-            usable: npt.NDArray[np.bool_] | None = None
-            if clipped is not None and reference_clipped is not None:
-                usable = ~(clipped | reference_clipped)
-            elif clipped is not None:
-                usable = ~clipped
-            elif reference_clipped is not None:
-                usable = ~reference_clipped
+            either = [m for m in (clipped, reference_clipped) if m is not None]
+            usable: npt.NDArray[np.bool_] | None = ~np.logical_or.reduce(either) if either else None
             clear = self._rim & zone  # the zone's outline band: cards seldom lie there
             if usable is not None:
                 clear &= np.any(usable, axis=2)
