@@ -163,7 +163,10 @@ class TableObserver:
         update = self.tracker.update(markers) if mat_looked or self._update is None else self._update
         self._update = update
         homography = update.homography
-        if homography is None or update.state is TrackState.LOST:
+        if homography is None or update.state is TrackState.LOST or update.rejected_frame:
+            # a mat that seems to have moved, not yet confirmed (calibration.table.TableTracker):
+            # the zones are not where the kept homography puts them, so nothing is read there
+            # (a line card could sit in the play zone's old place) until the tracker re-anchors
             return Observation(None, update.message)
         tokens_in_play: dict[TableToken, tuple[float, float]] = {}
         prophet_at: tuple[float, float] | None = None

@@ -63,3 +63,26 @@ def test_the_line_is_read_exactly_where_calibrate_says_it_is_readable(distance_m
     obs = TableObserver(default_layout(), CardReader(FakeClassifier())).observe(scene.frame_bgr, 0.0, 0)
     assert obs.view is not None
     assert (obs.view.line is not None) is sights[ZONE_MAIN_LINE].readable
+
+
+def test_a_nudged_camera_is_read_only_once_the_mat_is_found_again() -> None:
+    # given the observer locked on the mat, with a card in the play zone
+    cards = (CardPlacement("4C", (90.0, 95.0), 3.0),)
+    reader = CardReader(FakeClassifier(lambda img, i: CardReading(Card.parse("4C"), 0.99)))
+    observer = TableObserver(default_layout(), reader)
+    still = render_scene(default_layout(), VIEW, (), cards, rng=np.random.default_rng(3)).frame_bgr
+    for k in range(3):
+        assert observer.observe(still, 0.5 * k, k).view is not None
+    # when the camera turns a little (the zones are now ~50 px from where the kept homography puts them)
+    from dataclasses import replace
+
+    nudged = replace(VIEW, yaw_deg=VIEW.yaw_deg + 2.0, target_mm=(VIEW.target_mm[0] + 12.0, VIEW.target_mm[1]))
+    moved = render_scene(default_layout(), nudged, (), cards, rng=np.random.default_rng(3)).frame_bgr
+    seen = [observer.observe(moved, 1.5 + 0.5 * k, 3 + k) for k in range(6)]
+    # then the frames before the move is confirmed give no view (nothing is read where the zones were)
+    assert seen[0].view is None and "odd frame" in seen[0].message
+    # and once re-anchored, the card is seen in the play zone at its place again
+    later = [o for o in seen if o.view is not None]
+    assert later and "moved" in later[0].message
+    (card,) = later[-1].view.play_cards
+    assert abs(card.x_mm - 90.0) < 10 and abs(card.y_mm - 95.0) < 10
