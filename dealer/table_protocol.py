@@ -249,6 +249,9 @@ class TableProtocol:
         # attempt (its re-laying must hold the cards read of it) or a "no play" (shown again)
         self._relay: _Relay | None = None
         self._known: tuple[SeenCard, ...] = ()  # the cards read at their places, since the last hand
+        # new cards came while the dealer never saw the zone empty (a camera nudged, a hand
+        # over the zone all the while): they count only once a hand lays them again
+        self._untouched_since_unseen = False
 
     # -- the session tells the protocol what happened ------------------------------
     def judged(self, action: Attempt | NoPlay | BecomeProphet | None = None) -> None:
@@ -257,6 +260,7 @@ class TableProtocol:
         taking office (F1) judges no cards: what lies in the zone, and an attempt still to be
         laid again, stay as they were (issue 7: never credited to another)."""
         self.phase = Phase.CLEARING
+        self._untouched_since_unseen = False
         if isinstance(action, BecomeProphet):
             return
         self._noplay_token_laid = isinstance(self._pending, NoPlay)
@@ -276,6 +280,7 @@ class TableProtocol:
         self._pending = None
         self._shown = []
         self._laid_for = Counter()
+        self._untouched_since_unseen = False
         self._noplay_token_laid = False
         self._unjudged = None
         self._relay = None
@@ -335,6 +340,10 @@ class TableProtocol:
 
         if self.phase is Phase.STARTER:
             return self._await_starter(empty)
+        if self._untouched_since_unseen:
+            if not (view.hand_over_play or empty or view.judge_now):
+                return out  # asked already (_unseen_emptying): nothing counts until a hand lays again
+            self._untouched_since_unseen = False
         out += self._watch_prophet_token(view)
         if self.phase is Phase.CLEARING:
             return out + self._await_clear(empty)
@@ -367,6 +376,8 @@ class TableProtocol:
                 return out + [Intent(trouble=_("{who}, I could not read the whole hand before it was taken away: "
                                                "put the NO PLAY token back and show the hand again.",
                                                who=self.round.whose_turn or ""), lay_again=True, frame=view.frame)]
+            if self._relay is not None and self._relay.noplay:  # it was never seen whole: not withdrawn
+                return out + [Intent(trouble=self._relay_words(), lay_again=True, frame=view.frame)]
             return out + [Intent(say=_("No play withdrawn."), frame=view.frame)]
         if self.phase is Phase.SHOWING and not empty:
             # the hand is shown but the NO PLAY token is not seen: hidden by a hand for a moment,
@@ -498,9 +509,31 @@ class TableProtocol:
             return [Intent(say=_("{who}, your turn.", who=player), frame=view.frame)] if player else []
         laid = Counter(c for c in picture if c is not None)
         if self._now.settled and self._laid_for and not laid <= self._laid_for:
+            if None not in picture and not laid & self._laid_for:
+                return self._unseen_emptying()
             # the table did not change as the protocol says: new cards before the zone emptied
             return self._once(_("Take the cards already judged out of the play zone before laying new ones."))
         return []
+
+    def _unseen_emptying(self) -> list[Intent]:
+        """The cards judged are gone and others lie there, but the zone was never seen empty
+        in between (the camera was nudged and re-anchored, or a hand hid the zone all the
+        while). Whose cards these are is not known: the next player is called, and they
+        count only once laid again (issue 7: never credited to anyone unseen)."""
+        asked = self._once(_("I did not see the play zone empty after the last verdict. {who}, your turn: "
+                             "take these cards back and lay your play again.", who=self.round.whose_turn or ""),
+                           lay_again=True)
+        if asked:
+            now = self._now
+            self.phase = Phase.WAITING
+            self._laid_for = Counter()
+            self._noplay_token_laid = False
+            self._untouched_since_unseen = True
+            # what lies there must come back before anything else counts: with the NO PLAY
+            # token, a "no play" shown again from the start; else an attempt holding these cards
+            self._relay = _Relay(TableToken.NO_PLAY in now.view.tokens_in_play,
+                                 Counter(c for c in now.picture if c is not None), len(now.picture))
+        return asked
 
     def _submit(self, action: Attempt | NoPlay) -> list[Intent]:
         frame = self._now.view.frame

@@ -394,3 +394,61 @@ def test_cards_shown_without_the_no_play_token_are_asked_about_not_judged() -> N
     run(proto, [TableView(0.0, cards("8S JC"), tok), TableView(0.6, cards("8S JC"), tok)])
     out = run(proto, [TableView(t, cards("3S")) for t in (1.0, 1.6, 2.2, 3.0)])
     assert actions(out) == [] and troubles(out)[0].startswith("I cannot see the NO PLAY token")
+
+
+# -- a zone emptied unseen: the camera nudged (or a hand over the zone) while it was clear ------------
+
+
+def test_new_cards_after_an_unseen_emptying_are_not_credited_until_laid_again() -> None:
+    # given Ana's 4C was judged and, unseen by the dealer, taken away; then 7D lies there
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=1.0)
+    ana_played_4c(game, proto, 1.1)
+    out = run(proto, [TableView(t, cards("7D")) for t in (3.0, 4.2, 5.0, 6.0)])
+    # then the dealer calls the next player and asks for the cards again, and judges nothing
+    assert actions(out) == []
+    (asked,) = [i for i in out if i.trouble]
+    assert asked.lay_again and asked.trouble == ("I did not see the play zone empty after the last verdict. "
+                                                 "Bo, your turn: take these cards back and lay your play again.")
+    # while nobody touches them, they stay unjudged however long they lie
+    assert actions(run(proto, [TableView(t, cards("7D")) for t in (7.0, 9.0, 12.0)])) == []
+    # when a hand lays them again, they are Bo's attempt
+    out = run(proto, [TableView(13.0, cards("7D"), hand_over_play=True), TableView(13.5, cards("7D")),
+                      TableView(14.6, cards("7D"))])
+    assert actions(out) == [Attempt("Bo", parse_cards("7D"))]
+
+
+def test_other_cards_after_an_unseen_emptying_are_not_taken_for_the_ones_seen() -> None:
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=1.0)
+    ana_played_4c(game, proto, 1.1)
+    run(proto, [TableView(t, cards("7D")) for t in (3.0, 4.2, 5.0, 6.0)])
+    # when the next cards laid are not those seen (another player's), they are not Bo's attempt
+    out = run(proto, [TableView(7.0, cards("9S"), hand_over_play=True), TableView(7.5, cards("9S")),
+                      TableView(8.6, cards("9S")), TableView(10.0, cards("9S"))])
+    assert actions(out) == [] and "seven of diamonds" in troubles(out)[0]
+
+
+def test_a_no_play_begun_unseen_is_not_withdrawn_when_its_token_goes() -> None:
+    # given Ana's 4C judged and taken away unseen; Bo's "no play" hand is already being shown
+    game = FakeRound(hands={"Ana": 5, "Bo": 4})
+    proto = TableProtocol(game, settle_s=1.0)
+    ana_played_4c(game, proto, 1.1)
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
+    out = run(proto, [TableView(t, cards("2D 4H"), tok) for t in (3.0, 4.2, 5.0, 6.0)])
+    assert troubles(out)[0].startswith("I did not see the play zone empty")
+    # when Bo goes on (deaf) with the rest of the hand and takes the token back
+    out = run(proto, [TableView(7.0, cards("6S 8C"), tok, hand_over_play=True), TableView(7.5, cards("6S 8C"), tok),
+                      TableView(8.6, cards("6S 8C"), tok), TableView(9.0, (), hand_over_play=True),
+                      TableView(9.5, ()), TableView(10.6, ())])
+    # then nothing is judged, and it is not "withdrawn": the whole hand is asked for again
+    assert actions(out) == [] and "No play withdrawn." not in [i.say for i in out]
+    assert any("NO PLAY token back" in t for t in troubles(out))
+
+
+def test_judged_cards_still_lying_beside_new_ones_are_asked_away() -> None:
+    game = FakeRound()
+    proto = TableProtocol(game, settle_s=1.0)
+    ana_played_4c(game, proto, 1.1)
+    out = run(proto, [TableView(t, cards("4C 7D")) for t in (3.0, 4.2, 5.0, 6.0)])
+    assert troubles(out) == ["Take the cards already judged out of the play zone before laying new ones."]
