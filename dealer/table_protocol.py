@@ -637,6 +637,8 @@ class TableProtocol:
         if not self._now.settled or view.unexplained_in_play:
             return []  # shown with a hand over the zone: taken once the hand has left (issue 7)
         self._prophet_token_seen = True
+        if self.round.prophet is not None:
+            return []  # the token of the prophet in office, seen again (a hand, or the camera, hid it a moment)
         # F1: right after your own turn, before the next player lays anything.
         player = self.round.just_played
         nothing_laid = self.phase in (Phase.CLEARING, Phase.WAITING) or (

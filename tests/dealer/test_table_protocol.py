@@ -155,6 +155,18 @@ def test_prophet_token_before_anyone_played_is_refused() -> None:
     assert actions(out) == [] and "F1" in out[0].trouble
 
 
+def test_the_prophets_own_token_hidden_a_moment_and_seen_again_is_no_trouble() -> None:
+    # given Ana is prophet (F1) and her token lies out
+    game = FakeRound(whose_turn="Bo", prophet="Ana")
+    proto = TableProtocol(game, settle_s=1.0)
+    run(proto, [TableView(0.0, (), prophet_token_out=True), TableView(1.5, (), prophet_token_out=True)])
+    # when a hand (or a knocked camera) hides it for a moment and it is seen again
+    out = run(proto, [TableView(2.0, (), prophet_token_out=False), TableView(2.5, (), prophet_token_out=True),
+                      TableView(4.0, (), prophet_token_out=True)])
+    # then nobody is told off for putting it out (it is still hers), and nobody takes office
+    assert out == []
+
+
 # -- never silent, never credited to another (issue 7 item 2) ------------------------------
 def unread_then(card: str) -> tuple[SeenCard, ...]:
     """An attempt whose first card cannot be read and whose second is ``card``."""
