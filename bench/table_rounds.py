@@ -37,11 +37,16 @@ play zone, dealer/scripted_enrolment.py; a back is drawn when the deck has none)
 round is dealt with that profile (`eleusis play --deck`). It prints per round the cards
 enrolled of 53 and the pairs reported alike.
 
+A camera knocked mid-round (``-bumped``, asked for by ``--only``, e.g. ``real-lamp-zone-bumped``):
+the camera turns and shifts twice (``BUMPS``, 60-80 px), once while the players clear the zone.
+``--size WxH`` films with another camera's picture size (the same field of view), e.g.
+``1280x720`` or ``640x480`` for a webcam that gives no more.
+
 ``--cards DESIGN`` deals two more rounds (lamp, zone view; cold, whole layout) with another
 design under cache/cards: e.g. ``npm-kennard`` (``python -m models.fetch_npm_decks``, then link
 ``cache/npm-cards/npm-kennard`` into ``cache/cards``), art nobody trained or tuned on.
 
-Run: ``python3 bench/table_rounds.py [--quick] [--only real-lamp-zone] [--cards DESIGN] [--film [--keep]]``.
+Run: ``python3 bench/table_rounds.py [--quick] [--only real-lamp-zone] [--cards DESIGN] [--size WxH] [--film [--keep]]``.
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from dealer.make_demo import StepRenderer, load_faces, render_steps  # noqa: E402
+from dealer.make_demo import Nudge, StepRenderer, filmed, load_faces  # noqa: E402
 from dealer.round_check import RoundFigures, compare_round, play_live, play_video, write_video  # noqa: E402
 from dealer.scripted_table import ScriptedTable  # noqa: E402
 from dealer.scripted_round import FULL_PLAN, QUICK_PLAN, all_labels, make_round, timeline  # noqa: E402
@@ -114,10 +119,12 @@ class Condition:
     scene: str
     view: str
     touching: bool = False  # each batch laid touching, not lined up (else a finger's width apart)
+    bumped: bool = False  # the camera is nudged twice during the round (BUMPS)
 
     @property
     def name(self) -> str:
-        return f"{self.cards}-{self.scene}-{self.view}" + ("-touching" if self.touching else "")
+        return (f"{self.cards}-{self.scene}-{self.view}" + ("-touching" if self.touching else "")
+                + ("-bumped" if self.bumped else ""))
 
 
 FULL = (
@@ -131,6 +138,11 @@ FULL = (
     Condition("real", "flicker", "zone"), Condition("kde-penguins", "flicker", "whole"),
 )
 QUICK = (Condition("real", "lamp", "zone"), Condition("real", "lamp", "whole"))
+
+# A camera on a stand knocked by an elbow, twice a round: at these table states it turns
+# (degrees of tilt and yaw) and its aim moves (mm), about 60-80 px of the frame at 1920x1080.
+BUMPS = (Nudge(25, tilt_deg=1.5, yaw_deg=2.0, aim_mm=(12.0, -8.0)),
+         Nudge(60, tilt_deg=-2.5, yaw_deg=-1.0, aim_mm=(-6.0, 10.0)))
 
 
 def faces_for(cards: str) -> dict[str, CardFace]:
@@ -182,13 +194,15 @@ def enrol_at_table(cond: Condition, seed: int, view: PinholeView, lighting: Call
 
 
 def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool, film: bool,
-                  deck: bool = False) -> tuple[RoundFigures, Enrolled | None]:
+                  deck: bool = False, size_wh: tuple[int, int] | None = None) -> tuple[RoundFigures, Enrolled | None]:
     rng = random.Random(f"{seed}-{cond.name}")
     script = make_round(rng, all_labels(), plan, PLAYERS, rng.choice(RULES), hand=5)
     folder = WORK / cond.name
     folder.mkdir(parents=True, exist_ok=True)
     lighting, table, kit_print = _light_of(cond.scene, np.random.default_rng(seed))
     view = VIEWS[cond.view](rng)
+    if size_wh is not None:  # another camera: the same field of view, fewer (or more) pixels
+        view = replace(view, size_wh=size_wh)
     enrolled = enrol_at_table(cond, seed, view, lighting, table, kit_print, folder) if deck else None
     out = folder / "recording"
     if out.exists():
@@ -198,7 +212,7 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
     whole = cond.view == "whole"
     if not film:
         renderer = StepRenderer(faces_for(cond.cards), seed=seed, view=view, lighting=lighting, table=table,
-                                kit_print=kit_print, touching=cond.touching)
+                                kit_print=kit_print, touching=cond.touching, nudges=BUMPS if cond.bumped else ())
         players = ScriptedTable(script, renderer, FPS, whole_layout=whole)
         reader = None
         if enrolled is not None:
@@ -212,8 +226,9 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
         return figures, enrolled
     line = timeline(script, FPS, whole_layout=whole)
     video = folder / "table.mp4"
-    frames = render_steps(tuple(line.steps), faces_for(cond.cards), seed=seed, view=view,
-                          fps=FPS, lighting=lighting, table=table, kit_print=kit_print, touching=cond.touching)
+    filming = StepRenderer(faces_for(cond.cards), seed, view, lighting, table=table, kit_print=kit_print,
+                           touching=cond.touching, nudges=BUMPS if cond.bumped else ())
+    frames = (frame for _step, frame in filmed(filming, tuple(line.steps), FPS))
     write_video(frames, video, FPS)
     wall, log = play_video(video, script, out, None if enrolled is None else enrolled.profile)
     figures = compare_round(script, line, out, folder)
@@ -223,6 +238,13 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
     if not keep:
         video.unlink(missing_ok=True)
     return figures, enrolled
+
+
+def _size_arg(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"([0-9]{3,4})x([0-9]{3,4})", text.strip())
+    if m is None:
+        raise argparse.ArgumentTypeError(f"{text!r}: give the picture size as WIDTHxHEIGHT, e.g. 1280x720")
+    return int(m.group(1)), int(m.group(2))
 
 
 def _ms(values: list[float]) -> str:
@@ -244,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", "-v", action="store_true", help="print each difference and request")
     parser.add_argument("--deck", action="store_true",
                         help="enrol each round's deck at its table first, and deal the round with that profile")
+    parser.add_argument("--size", metavar="WxH", type=_size_arg, default=None,
+                        help="the camera's picture size (default 1920x1080), e.g. 1280x720 for a 720p webcam")
     parser.add_argument("--cards", metavar="DESIGN", action="append", default=[],
                         help="also deal a lamp/zone and a cold/whole round with this design (repeatable)")
     args = parser.parse_args(argv)
@@ -251,9 +275,10 @@ def main(argv: list[str] | None = None) -> int:
     conditions: tuple[Condition, ...] = (QUICK if args.quick else FULL) + extra
     if args.only:
         every = {c.name: c for c in FULL + QUICK + extra}
-        every.update({c.name: c for c in (Condition(cards, scene, view, touching)  # any other mix, by name
+        every.update({c.name: c for c in (Condition(cards, scene, view, touching, bumped)  # any other mix, by name
                                           for cards in ("real", "gnome-bellot", "kde-penguins") for scene in SCENES
-                                          for view in VIEWS for touching in (False, True)) if c.name not in every})
+                                          for view in VIEWS for touching in (False, True)
+                                          for bumped in (False, True)) if c.name not in every})
         unknown = [n for n in args.only if n not in every]
         if unknown:
             print(f"table_rounds: unknown condition(s) {unknown}; known: {sorted(every)}", file=sys.stderr)
@@ -263,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     rows: list[tuple[Condition, RoundFigures]] = []
     for cond in conditions:
-        fig, enrolled = run_condition(cond, args.seed, plan, args.keep, args.film, args.deck)
+        fig, enrolled = run_condition(cond, args.seed, plan, args.keep, args.film, args.deck, args.size)
         rows.append((cond, fig))
         if enrolled is not None:
             alike = sum("look alike" in line for line in enrolled.problems)

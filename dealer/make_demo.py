@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -28,7 +28,7 @@ from vision.synthetic import render_table_scene as render_scene
 from vision.synthetic.cards import CardFace, cut_out
 from dealer.demo import DEMO_HAND, DEMO_PLAYERS, DEMO_RULE, DEMO_VIDEO
 
-__all__ = ["DEMO_SCRIPT", "Step", "StepRenderer", "load_faces", "main", "render_steps"]
+__all__ = ["DEMO_SCRIPT", "Nudge", "Step", "StepRenderer", "load_faces", "main", "render_steps"]
 
 FPS = 2.0
 
@@ -177,15 +177,33 @@ def _layout_placements(step: Step, layout: TableLayout, art: dict[str, CardFace]
     return cards, tokens
 
 
+@dataclass(frozen=True)
+class Nudge:
+    """The camera knocked (an elbow against its stand) when the ``at``-th table state is
+    rendered: it turns and shifts a little, and stays there."""
+
+    at: int
+    tilt_deg: float = 0.0
+    yaw_deg: float = 0.0
+    aim_mm: tuple[float, float] = (0.0, 0.0)  # where it looks moves by this on the table
+
+    def of(self, view: PinholeView) -> PinholeView:
+        return replace(view, tilt_deg=view.tilt_deg + self.tilt_deg, yaw_deg=view.yaw_deg + self.yaw_deg,
+                       target_mm=(view.target_mm[0] + self.aim_mm[0], view.target_mm[1] + self.aim_mm[1]))
+
+
 class StepRenderer:
     """Renders table states (:class:`Step`) one at a time: the still table of a step, lit once,
     then frame after frame of it with the camera's own flicker and noise. The round bench's
-    scripted players (dealer/scripted_table.py) decide the next step after each frame."""
+    scripted players (dealer/scripted_table.py) decide the next step after each frame.
+    ``nudges`` knock the camera at given table states."""
 
     def __init__(self, art: dict[str, CardFace], seed: int = 7, view: PinholeView | None = None,
                  lighting: Callable[[np.random.Generator], Lighting] | None = None,
                  layout: TableLayout | None = None, table: str = "wood", kit_print: str = "colour",
-                 touching: bool = False) -> None:
+                 touching: bool = False, nudges: Sequence[Nudge] = ()) -> None:
+        self.nudges = tuple(nudges)
+        self.states = 0  # table states rendered so far
         self.rng = np.random.default_rng(seed)
         self.touching = touching  # batches laid touching, not lined up (else a finger's width apart)
         self.art = art
@@ -197,6 +215,10 @@ class StepRenderer:
 
     def still(self, step: Step) -> np.ndarray:
         """The step's table, rendered and lit once (a still table; the frames add the camera's noise)."""
+        self.states += 1
+        for nudge in self.nudges:
+            if nudge.at == self.states:
+                self.view = nudge.of(self.view)
         rng, layout = self.rng, self.layout
         zx0, zy0, zx1, zy1 = _zone_box(layout, ZONE_PLAY)
         token_x = zx1 - 35.0

@@ -122,3 +122,31 @@ def test_given_a_turn_credited_to_the_next_player_then_it_is_wrong_and_the_rest_
     shifted = lines[:first] + [script.turns[0].player + ":" + lines[first + 1].split(":", 1)[1]]
     figures = compare_round(script, timeline(script), _dealt(tmp_path, "\n".join(shifted) + "\n"), tmp_path)
     assert figures.right == 0 and figures.wrong == 1 and figures.missing == 3 and not figures.scores_match
+
+
+# -- a camera knocked while the players clear the zone (the turn must not slide) ---------------
+@pytest.fixture(scope="module")
+def played_nudged(tmp_path_factory: pytest.TempPathFactory) -> tuple[ScriptedTable, RoundFigures, list[str]]:
+    from dealer.happenings import AskedToLayAgain
+    from dealer.make_demo import Nudge
+
+    faces = _faces()
+    script = make_round(random.Random(7), sorted(faces), PLAN, ("Ana", "Bo", "Cy", "Dee"), "alternate-colour", hand=3)
+    view = PinholeView(tilt_deg=62.0, distance_mm=490.0, target_mm=(132.5, 60.0), size_wh=(1920, 1080))
+    # the 12th table state: the hand clearing the zone after the first verdict (the camera turns ~70 px)
+    renderer = StepRenderer(faces, seed=7, view=view, nudges=(Nudge(13, tilt_deg=1.5, yaw_deg=2.0, aim_mm=(12.0, -8.0)),))
+    table = ScriptedTable(script, renderer, FPS, whole_layout=False)
+    work = tmp_path_factory.mktemp("nudged")
+    _stats, line = play_live(table, script, work / "recording")
+    asked = [h.text for h in table.heard if isinstance(h, AskedToLayAgain)]
+    return table, compare_round(script, line, work / "recording", work), asked
+
+
+def test_given_the_camera_knocked_while_the_zone_is_cleared_then_no_turn_slides(
+        played_nudged: tuple[ScriptedTable, RoundFigures, list[str]]) -> None:
+    table, figures, asked = played_nudged
+    assert table.renderer.states >= 12  # the camera was knocked during the round
+    # the empty zone was missed: the dealer asked the next player to lay again, and then dealt right
+    assert any(text.startswith("I did not see the play zone empty") for text in asked), asked
+    assert (figures.right, figures.wrong, figures.missing) == (figures.turns, 0, 0), figures.diff
+    assert figures.scores_match, (figures.scripted_scores, figures.played_scores)
