@@ -32,6 +32,7 @@ from dealer.recording import ENVELOPE_FILE, LOG_HASH_QR, RECORD_FILE, SEAL_QR, R
 from dealer.resume import Interrupted, ResumeError, discard_unstarted, frames_after, restore
 from dealer.session import DealerSession, SessionConfig, players_from_text
 from dealer.table_protocol import SETTLE_S, same_place
+from dealer.table_sight import TableSight
 from dealer.view_outlet import ViewOutlet, camera_picture
 from dealer.voice import Voice
 from engine.cards import DEFAULT_DECKS, Card
@@ -236,6 +237,7 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
     if keys is not None:
         print(_(KEY_HELP), file=sys.stderr)
     code, frames, last_message, interrupted = 0, 0, "", False
+    sight = TableSight()
     try:
         for frame in frames_in:
             started, cpu_started = time.perf_counter(), time.process_time()
@@ -253,10 +255,15 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 if obs.message != last_message:
                     print(_("table: {status}", status=status_words(obs.message)), file=sys.stderr)
                 last_message = obs.message
+                unseen = sight.unseen(frame.time_s, obs.message)
+                if unseen is not None:  # never silent: the players hear that nothing is judged
+                    outlets.deliver([Spoken(frame.time_s, unseen)])
                 speed.add(started, cpu_started)
                 continue
             last_message = obs.message
-            happened = session.undo_last() if state.take_undo() else []
+            back = sight.seen(frame.time_s)
+            happened: list[Happening] = [Spoken(frame.time_s, back)] if back is not None else []
+            happened += session.undo_last() if state.take_undo() else []
             seen = state.apply(obs.view)
             happened += [Spoken(obs.view.t, text) for text in state.take_said()]
             happened += session.observe(seen)

@@ -177,6 +177,8 @@ _STATUS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
      lambda m: _("the camera or the mat moved ({px} px); re-anchored", px=m["px"])),
     (re.compile(r"^ignored an odd frame \((?P<px>\d+) px off\) until it repeats$"),
      lambda m: _("ignored an odd frame ({px} px off) until it repeats", px=m["px"])),
+    (re.compile(r"^the play zone is not whole in view \((?P<n>\d+) of (?P<m>\d+) corners\)$"),
+     lambda m: _("the play zone is not whole in view ({n} of {m} corners)", n=m["n"], m=m["m"])),
 )
 
 

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.check import zone_sights
+from calibration.check import ZoneSight, zone_sights
 from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, TableLayout
 from calibration.markers import MarkerDetections, detect_markers
 from calibration.table import TableHomography, TableTracker, TrackState, TrackUpdate
@@ -37,6 +37,8 @@ _TOKENS = {"noplay": TableToken.NO_PLAY, "no_play": TableToken.NO_PLAY, "prophet
 # Cards are looked for inside each zone's box widened by this much (mm) on every side: a
 # card laid across the zone's edge still has its centre inside, and its corners are here.
 ZONE_MARGIN_MM = 20.0
+# The message of a frame with the mat found but the play zone not all in view (no view given).
+PLAY_ZONE_NOT_WHOLE = "the play zone is not whole in view"
 # A crop smaller than this (pixels, either side) holds no readable card: the zone is out of view.
 MIN_CROP_PX = 32
 # Share of a zone that differs from its empty look and that no card or token found there
@@ -118,7 +120,7 @@ class TableObserver:
         # where the PROPHET token was last seen: it may lie outside the boxes looked at between
         # two looks over the whole frame, so only such a look can say it has gone (F2)
         self._prophet_at: tuple[float, float] | None = None
-        self._readable: tuple[tuple[bytes, int, int], frozenset[str]] | None = None  # for this homography
+        self._readable: tuple[tuple[bytes, int, int], dict[str, ZoneSight]] | None = None  # for this homography
 
     def _markers(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> tuple[MarkerDetections, bool]:
         """The markers in view, and whether the mat's own markers were looked for.
@@ -163,11 +165,18 @@ class TableObserver:
         update = self.tracker.update(markers) if mat_looked or self._update is None else self._update
         self._update = update
         homography = update.homography
-        if homography is None or update.state is TrackState.LOST or update.rejected_frame:
-            # a mat that seems to have moved, not yet confirmed (calibration.table.TableTracker):
-            # the zones are not where the kept homography puts them, so nothing is read there
-            # (a line card could sit in the play zone's old place) until the tracker re-anchors
+        if (homography is None or update.state is TrackState.LOST or update.rejected_frame
+                or update.markers_seen == 0):
+            # no mat marker in view (an arm over the mat, the camera turned away), or a mat
+            # that seems to have moved, not yet confirmed (calibration.table.TableTracker): the
+            # zones may not be where the kept homography puts them, so nothing is read there (a
+            # line card could sit in the play zone's old place) until the mat is seen again
             return Observation(None, update.message)
+        play_sight = self._play_zone_sight(homography, frame_bgr.shape[1], frame_bgr.shape[0])
+        if play_sight is not None and not play_sight.whole_in_view:
+            # the camera was turned: cards in the zone's missing part cannot be seen (issue 7)
+            return Observation(None, f"{PLAY_ZONE_NOT_WHOLE} ({play_sight.corners_in_view} of "
+                                     f"{play_sight.corners} corners)")
         tokens_in_play: dict[TableToken, tuple[float, float]] = {}
         prophet_at: tuple[float, float] | None = None
         sightings = tokens_from_detections(markers, self.layout, homography)
@@ -257,11 +266,17 @@ class TableObserver:
                 parts.append(dataclasses.replace(found, quad_xy=found.quad_xy + np.array([x0, y0], np.float32)))
         return CardDetections.concatenate(parts), states
 
-    def _zones_readable(self, homography: TableHomography, width: int, height: int) -> frozenset[str]:
-        """The zones the camera sees whole, at a resolution where a card index can be read:
-        the one test `eleusis calibrate table` says (calibration.check.zone_sights)."""
+    def _sights(self, homography: TableHomography, width: int, height: int) -> dict[str, ZoneSight]:
+        """How the camera sees each zone (calibration.check.zone_sights), kept per homography."""
         key = (homography.table_to_px.tobytes(), width, height)
         if self._readable is None or self._readable[0] != key:
-            sights = zone_sights(homography.table_to_px, (width, height), self.layout)
-            self._readable = (key, frozenset(name for name, sight in sights.items() if sight.readable))
+            self._readable = (key, zone_sights(homography.table_to_px, (width, height), self.layout))
         return self._readable[1]
+
+    def _zones_readable(self, homography: TableHomography, width: int, height: int) -> frozenset[str]:
+        """The zones the camera sees whole, at a resolution where a card index can be read:
+        the one test `eleusis calibrate table` says."""
+        return frozenset(name for name, sight in self._sights(homography, width, height).items() if sight.readable)
+
+    def _play_zone_sight(self, homography: TableHomography, width: int, height: int) -> ZoneSight | None:
+        return self._sights(homography, width, height).get(ZONE_PLAY)

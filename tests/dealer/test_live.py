@@ -239,3 +239,17 @@ def test_nothing_new_is_judged_while_the_layout_is_wrong(tmp_path: Path) -> None
     assert "The layout is right again." in said
     assert said.index("The layout is right again.") < said.index("Bo plays QC")
     assert said.count("The layout does not match") == 1
+
+
+def test_a_table_out_of_sight_is_said_and_so_is_its_return(tmp_path: Path) -> None:
+    # given the mat in view, then 4 s of frames without it (a coat over it, the camera knocked away)
+    frames = list(render_steps(SCRIPT[:3], {}, view=VIEW))
+    shown = frames[:2] + [np.full_like(frames[0], 90)] * 8 + frames[2:]
+    code, voice = run_script(tmp_path, FakeSource(shown, fps=FPS), TruthReader(SCRIPT[:3]))
+    # then the players hear that nothing is judged while it is unseen, and when it is back
+    said = voice.said
+    lost = [i for i, s in enumerate(said) if s.startswith("I cannot see the mat")]
+    back = [i for i, s in enumerate(said) if s == "I can see the table again."]
+    assert len(lost) == 1 and len(back) == 1 and lost[0] < back[0], said
+    # and the round goes on: the starter laid after it is judged
+    assert code == 0 and any("Starter 7H" in s for s in said[back[0]:])

@@ -86,3 +86,18 @@ def test_a_nudged_camera_is_read_only_once_the_mat_is_found_again() -> None:
     assert later and "moved" in later[0].message
     (card,) = later[-1].view.play_cards
     assert abs(card.x_mm - 90.0) < 10 and abs(card.y_mm - 95.0) < 10
+
+
+def test_a_camera_turned_off_the_play_zone_gives_no_view_and_says_why() -> None:
+    # given a camera aimed 13 cm off the mat's play zone (half of it out of the frame)
+    from dataclasses import replace
+
+    from dealer.observer import PLAY_ZONE_NOT_WHOLE
+
+    off = replace(VIEW, target_mm=(VIEW.target_mm[0], VIEW.target_mm[1] - 130.0))
+    frame = render_scene(default_layout(), off, (), (CardPlacement("4C", (90.0, 95.0), 3.0),),
+                         rng=np.random.default_rng(4)).frame_bgr
+    reader = CardReader(FakeClassifier(lambda img, i: CardReading(Card.parse("4C"), 0.99)))
+    obs = TableObserver(default_layout(), reader).observe(frame, 0.0, 0)
+    # then nothing is read there, and the message says the play zone is not whole in view
+    assert obs.view is None and obs.message.startswith(PLAY_ZONE_NOT_WHOLE), obs.message

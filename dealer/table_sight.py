@@ -1,0 +1,50 @@
+"""Saying so when the camera does not see the table (issue 7: never silent about the play zone).
+
+The observer gives no view while the mat is not found or is lost (its markers covered, the
+camera turned away), while a move of the camera is not yet confirmed, and while the play
+zone is not whole in view (dealer/observer.py). Nothing is judged then; the players must
+hear why, or they go on playing to a dealer that sees nothing. A moment unseen (a hand
+over a marker, a knock the tracker re-anchors within a second) is no news.
+"""
+
+from __future__ import annotations
+
+from dealer.i18n import N_, _
+from dealer.observer import PLAY_ZONE_NOT_WHOLE
+
+__all__ = ["TableSight"]
+SAY_AFTER_S = 3.0  # unseen this long: say so
+SAY_AGAIN_S = 30.0  # and again this often while it lasts
+
+NO_MAT = N_("I cannot see the mat: uncover its corner markers, or point the camera at it again. "
+            "Nothing is judged until I see it.")
+ZONE_OUT = N_("I cannot see the whole play zone: the camera has moved. Point it at the mat again, as at "
+              "calibration. Nothing is judged until I see the zone.")
+BACK = N_("I can see the table again.")
+
+
+class TableSight:
+    """Frame by frame: whether the table was seen; what to say about it, if anything."""
+
+    def __init__(self, say_after_s: float = SAY_AFTER_S, say_again_s: float = SAY_AGAIN_S) -> None:
+        self.say_after_s = say_after_s
+        self.say_again_s = say_again_s
+        self._unseen_since: float | None = None
+        self._said_at: float | None = None
+
+    def unseen(self, t: float, message: str) -> str | None:
+        """The frame at ``t`` gave no view (``message``: the observer's why)."""
+        if self._unseen_since is None:
+            self._unseen_since = t
+        if t - self._unseen_since < self.say_after_s:
+            return None
+        if self._said_at is not None and t - self._said_at < self.say_again_s:
+            return None
+        self._said_at = t
+        return _(ZONE_OUT) if message.startswith(PLAY_ZONE_NOT_WHOLE) else _(NO_MAT)
+
+    def seen(self, t: float) -> str | None:
+        """The frame at ``t`` gave a view: after an outage that was said, say it is over."""
+        said = self._said_at is not None
+        self._unseen_since = self._said_at = None
+        return _(BACK) if said else None
