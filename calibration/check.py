@@ -53,11 +53,13 @@ GLARE_MAX_FRACTION = 0.01  # saturated pixels allowed in the play zone
 # A flickering light seen by a rolling shutter: the play zone's brightness changes from frame
 # to frame by a different amount on each camera row (log units, 90th percentile from the
 # median row). A change of light for the whole frame gives every row the same change. The
-# dealer takes bands out (vision/flicker.py) up to about 15 % deep (this measure ~0.2), and
-# half the time no more at 30 % (docs/vision.md): above BANDING_MAX it says so, above
-# BANDING_UNREADABLE the cards will not be read reliably.
+# dealer takes bands out (vision/flicker.py, vision/occupancy.py); whole rounds were dealt
+# right under bands up to 35 % deep (docs/vision.md), which this measure puts at 0.59-0.70
+# (6 % deep: ~0.11, 15 %: ~0.3, 50 %: 0.8-0.93). Above BANDING_MAX it says so, above
+# BANDING_UNREADABLE (deeper than any band the dealer was seen to take out) the cards will
+# not be read reliably.
 BANDING_MAX = 0.02
-BANDING_UNREADABLE = 0.2
+BANDING_UNREADABLE = 0.7
 DARK_LEVEL = 80.0  # mean grey level of the (light) play zone below which it is too dark
 BRIGHT_LEVEL = 235.0
 
@@ -73,9 +75,20 @@ def frame_quality(frame: ImageBGR, table_to_px: FloatArray, layout: TableLayout)
     inside = mask > 0
     if not inside.any():
         return 0.0, 0.0
-    saturated = frame.min(axis=2) >= 250 if frame.ndim == 3 else frame >= 250  # washed out to white
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    return float(saturated[inside].mean()), float(grey[inside].mean())
+    return float(saturated(frame)[inside].mean()), float(grey[inside].mean())
+
+
+def saturated(frame: ImageBGR) -> npt.NDArray[np.bool_]:
+    """Pixels washed out to white."""
+    return np.asarray(frame.min(axis=2) >= 250 if frame.ndim == 3 else frame >= 250, np.bool_)
+
+
+def play_zone_mask(frame_shape: tuple[int, ...], table_to_px: FloatArray, layout: TableLayout) -> npt.NDArray[np.bool_]:
+    poly = map_points(table_to_px, list(layout.zone(ZONE_PLAY).polygon_mm))
+    mask = np.zeros(frame_shape[:2], dtype=np.uint8)
+    cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1)
+    return mask > 0
 
 
 def row_brightness(frame: ImageBGR, table_to_px: FloatArray, layout: TableLayout) -> dict[int, float]:
@@ -321,6 +334,7 @@ def check_table(frames: Iterable[ImageBGR], layout: TableLayout, camera: CameraP
     check = TableCheck()
     seen_ids: set[int] = set()
     glare: list[float] = []
+    still_white: npt.NDArray[np.bool_] | None = None  # washed out in every frame located so far
     levels: list[float] = []
     guide_samples: dict[int, list[FloatArray]] = {}
     bands: list[float] = []
@@ -345,6 +359,8 @@ def check_table(frames: Iterable[ImageBGR], layout: TableLayout, camera: CameraP
         last = frame
         g, lvl = frame_quality(frame, update.homography.table_to_px, layout)
         glare.append(g)
+        white = saturated(frame)  # glare stays where it is; a flickering light's bright band rolls on
+        still_white = white if still_white is None or still_white.shape != white.shape else still_white & white
         levels.append(lvl)
         rows = row_brightness(frame, update.homography.table_to_px, layout)
         banding = None if rows_before is None else banding_between(rows_before, rows)
@@ -366,6 +382,11 @@ def check_table(frames: Iterable[ImageBGR], layout: TableLayout, camera: CameraP
         check.zones = zone_sights(check.homography.table_to_px, check.frame_size_wh, layout)
         check.slant = check.px_per_mm / widest if widest > 0 else 1.0
         check.glare_fraction = float(np.median(glare))
+        if still_white is not None and len(glare) >= 2 and check.moves == 0 and last is not None:
+            # with the camera still: glare is what is washed out in every frame (bands that
+            # clip a moving stripe are the flicker's, measured and advised on as such)
+            zone = play_zone_mask(last.shape, check.homography.table_to_px, layout)
+            check.glare_fraction = float(still_white[zone].mean()) if zone.any() else 0.0
         check.mean_level = float(np.median(levels))
         check.banding = float(np.median(bands)) if bands else 0.0  # a hand passing is one frame in a few
         for marker_id, samples in guide_samples.items():

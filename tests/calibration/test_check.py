@@ -39,12 +39,14 @@ GOOD_LIGHT = Lighting(blur_sigma_px=0.6, noise_sigma=2.0)
         (PinholeView(tilt_deg=75, distance_mm=420, target_mm=PLAY_CENTRE),
          Lighting(blur_sigma_px=0.6, noise_sigma=2.0, banding=0.06, banding_period=0.3), True, "flickers"),
         (PinholeView(tilt_deg=75, distance_mm=420, target_mm=PLAY_CENTRE),
-         Lighting(blur_sigma_px=0.6, noise_sigma=2.0, banding=0.3, banding_period=0.3), False, "too deep"),
+         Lighting(blur_sigma_px=0.6, noise_sigma=2.0, banding=0.3, banding_period=0.3), True, "takes them out"),
+        (PinholeView(tilt_deg=75, distance_mm=420, target_mm=PLAY_CENTRE),
+         Lighting(blur_sigma_px=0.6, noise_sigma=2.0, banding=0.5, banding_period=0.3), False, "too deep"),
         (PinholeView(tilt_deg=75, distance_mm=420, target_mm=PLAY_CENTRE),
          Lighting(blur_sigma_px=0.6, noise_sigma=4.0, gradient=(0.2, -0.25)), True, None),
     ],
     ids=["close and even", "too far", "lamp glare", "too dark", "low slant", "flickering light",
-         "deep flicker", "uneven noisy light"],
+         "deep flicker (rounds dealt right)", "deeper flicker", "uneven noisy light"],
 )
 def test_given_a_view_when_checked_then_it_says_whether_indices_are_readable_and_what_to_change(
         view: PinholeView, light: Lighting, readable: bool, advice_word: str | None) -> None:
