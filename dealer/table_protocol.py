@@ -402,6 +402,13 @@ class TableProtocol:
         player = self.round.whose_turn
         if player is None:
             return out
+        if self._unjudged is not None and self._relay is None:
+            missed = Counter(c for c in self._unjudged if c is not None)
+            if missed and not missed <= Counter(c for c in picture if c is not None):
+                # other cards than those that lay unjudged, and the zone never seen empty in
+                # between: the table went on without them (issue 7: never credited to another)
+                self._relay = _Relay(False, missed, len(self._unjudged))
+            self._unjudged = None
         if self._relay is not None and not self._relay.matches(picture):
             return out + self._once(self._relay_words(), lay_again=True)  # not what was taken away
         return out + self._submit(Attempt(player, tuple(c for c in picture if c is not None)))

@@ -464,3 +464,29 @@ def test_judged_cards_still_lying_beside_new_ones_are_asked_away() -> None:
     ana_played_4c(game, proto, 1.1)
     out = run(proto, [TableView(t, cards("4C 7D")) for t in (3.0, 4.2, 5.0, 6.0)])
     assert troubles(out) == ["Take the cards already judged out of the play zone before laying new ones."]
+
+
+def test_other_cards_after_an_attempt_left_unjudged_are_not_credited_to_its_player() -> None:
+    # given Ana's 9C lies there but something unread beside it keeps it unjudged (asked about)
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=0.5)
+    out = run(proto, [TableView(t, cards("9C"), unexplained_in_play=True) for t in (0.0, 0.6, 1.2, 1.8)])
+    assert actions(out) == [] and troubles(out)
+    # when, the zone never seen empty, other cards lie there alone (Bo went on: he did not hear)
+    out = run(proto, [TableView(2.0, cards("7S"), hand_over_play=True)]
+              + [TableView(t, cards("7S")) for t in (2.5, 3.1, 3.7, 4.5)])
+    # then they are not Ana's attempt: the dealer asks for her nine of clubs first
+    assert actions(out) == [] and "the nine of clubs" in troubles(out)[0]
+    # and once her card comes back, readable and alone, it is hers
+    out = run(proto, [TableView(5.0, cards("9C"), hand_over_play=True), TableView(5.5, cards("9C")),
+                      TableView(6.1, cards("9C"))])
+    assert actions(out) == [Attempt("Ana", parse_cards("9C"))]
+
+
+def test_an_attempt_first_unreadable_then_straightened_is_its_players() -> None:
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=0.5)
+    run(proto, [TableView(t, unread_then("4H")) for t in (0.0, 0.6, 1.2, 1.8)])
+    out = run(proto, [TableView(2.0, cards("2C 4H"), hand_over_play=True), TableView(2.5, cards("2C 4H")),
+                      TableView(3.1, cards("2C 4H"))])
+    assert actions(out) == [Attempt("Ana", parse_cards("2C 4H"))]
