@@ -520,6 +520,12 @@ class TableProtocol:
                 return self._unseen_emptying()
             # the table did not change as the protocol says: new cards before the zone emptied
             return self._once(_("Take the cards already judged out of the play zone before laying new ones."))
+        if self._now.settled and not laid and (view.unexplained_in_play or None in picture):
+            if TableToken.NO_PLAY in view.tokens_in_play and not self._noplay_token_laid:
+                return self._unseen_emptying()  # the next "no play" is being shown, its cards unread
+            # something unread lies there and the zone was not seen empty: never silent (issue 7)
+            return self._once(_("I can see something in the play zone that I cannot read, and I have not seen "
+                                "it empty since the last verdict: take everything out of it."))
         return []
 
     def _unseen_emptying(self) -> list[Intent]:

@@ -490,3 +490,29 @@ def test_an_attempt_first_unreadable_then_straightened_is_its_players() -> None:
     out = run(proto, [TableView(2.0, cards("2C 4H"), hand_over_play=True), TableView(2.5, cards("2C 4H")),
                       TableView(3.1, cards("2C 4H"))])
     assert actions(out) == [Attempt("Ana", parse_cards("2C 4H"))]
+
+
+def test_something_unread_left_in_the_zone_after_a_verdict_is_said() -> None:
+    game = FakeRound()
+    proto = TableProtocol(game, settle_s=1.0)
+    ana_played_4c(game, proto, 1.1)
+    # when the judged card is gone but something unread lies there, still
+    out = run(proto, [TableView(t, (), unexplained_in_play=True) for t in (3.0, 4.2, 5.0, 6.0)])
+    assert actions(out) == [] and [i.say for i in out if i.say] == []
+    assert troubles(out) == ["I can see something in the play zone that I cannot read, and I have not seen it "
+                             "empty since the last verdict: take everything out of it."]
+
+
+def test_a_no_play_shown_unread_before_the_zone_was_seen_empty_is_asked_for_again() -> None:
+    # given Ana's 4C judged and taken away unseen; Bo shows a "no play" whose cards are not read
+    game = FakeRound(hands={"Ana": 5, "Bo": 2})
+    proto = TableProtocol(game, settle_s=1.0)
+    ana_played_4c(game, proto, 1.1)
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
+    out = run(proto, [TableView(t, (), tok, unexplained_in_play=True) for t in (3.0, 4.2, 5.0, 6.0)])
+    assert troubles(out)[0].startswith("I did not see the play zone empty after the last verdict. Bo, your turn")
+    # when the zone empties and Cy's card comes (the table went on), it is not taken as Bo's
+    out = run(proto, [TableView(7.0, (), hand_over_play=True), TableView(7.5, ()), TableView(8.6, ()),
+                      TableView(9.0, cards("AD"), hand_over_play=True), TableView(9.5, cards("AD")),
+                      TableView(10.6, cards("AD")), TableView(12.0, cards("AD"))])
+    assert actions(out) == [] and any("NO PLAY token back" in t for t in troubles(out))
