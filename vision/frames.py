@@ -283,6 +283,9 @@ class CameraSource:
             if self._asked is not None and hasattr(capture, "set"):
                 capture.set(cv2.CAP_PROP_FRAME_WIDTH, self._asked[0])
                 capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self._asked[1])
+                # a dealer slower than the webcam reads the oldest frame the driver holds: with
+                # one buffer it is at most a frame old, not four (V4L2's default; others ignore it)
+                capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
             start = time.monotonic()
             index = 0
             failed = 0

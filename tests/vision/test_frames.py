@@ -131,7 +131,8 @@ def test_given_a_webcam_then_full_hd_is_asked_and_what_came_is_reported() -> Non
     source = CameraSource(0, capture_factory=lambda i: capture)
     assert source.report() == "camera 0: no frame yet"
     next(source.frames())
-    assert capture.asked == {cv2.CAP_PROP_FRAME_WIDTH: 1920, cv2.CAP_PROP_FRAME_HEIGHT: 1080}
+    assert capture.asked == {cv2.CAP_PROP_FRAME_WIDTH: 1920, cv2.CAP_PROP_FRAME_HEIGHT: 1080,
+                             cv2.CAP_PROP_BUFFERSIZE: 1}  # the newest frame, not one 4 frames old
     assert source.report() == "camera 0: asked for 1920x1080, got 6x4"
 
 
