@@ -69,10 +69,7 @@ ImageBGR = npt.NDArray[np.uint8]
 
 def frame_quality(frame: ImageBGR, table_to_px: FloatArray, layout: TableLayout) -> tuple[float, float]:
     """(glare fraction, mean grey level) inside the play zone as seen in the frame."""
-    poly = map_points(table_to_px, list(layout.zone(ZONE_PLAY).polygon_mm))
-    mask = np.zeros(frame.shape[:2], dtype=np.uint8)
-    cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 255)
-    inside = mask > 0
+    inside = play_zone_mask(frame.shape, table_to_px, layout)
     if not inside.any():
         return 0.0, 0.0
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
@@ -85,6 +82,7 @@ def saturated(frame: ImageBGR) -> npt.NDArray[np.bool_]:
 
 
 def play_zone_mask(frame_shape: tuple[int, ...], table_to_px: FloatArray, layout: TableLayout) -> npt.NDArray[np.bool_]:
+    """The frame's pixels inside the play zone."""
     poly = map_points(table_to_px, list(layout.zone(ZONE_PLAY).polygon_mm))
     mask = np.zeros(frame_shape[:2], dtype=np.uint8)
     cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1)
@@ -93,9 +91,7 @@ def play_zone_mask(frame_shape: tuple[int, ...], table_to_px: FloatArray, layout
 
 def row_brightness(frame: ImageBGR, table_to_px: FloatArray, layout: TableLayout) -> dict[int, float]:
     """The play zone's mean log brightness on each camera row that crosses enough of it."""
-    poly = map_points(table_to_px, list(layout.zone(ZONE_PLAY).polygon_mm))
-    mask = np.zeros(frame.shape[:2], dtype=np.uint8)
-    cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1)
+    mask = play_zone_mask(frame.shape, table_to_px, layout).astype(np.uint8)
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     logs = np.log(grey.astype(np.float32) + 4.0) * mask
     counts = mask.sum(axis=1)

@@ -120,7 +120,7 @@ class TableObserver:
         # where the PROPHET token was last seen: it may lie outside the boxes looked at between
         # two looks over the whole frame, so only such a look can say it has gone (F2)
         self._prophet_at: tuple[float, float] | None = None
-        self._readable: tuple[tuple[bytes, int, int], dict[str, ZoneSight]] | None = None  # for this homography
+        self._sights_for: tuple[tuple[bytes, int, int], dict[str, ZoneSight]] | None = None  # this homography's
 
     def _markers(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> tuple[MarkerDetections, bool]:
         """The markers in view, and whether the mat's own markers were looked for.
@@ -269,9 +269,9 @@ class TableObserver:
     def _sights(self, homography: TableHomography, width: int, height: int) -> dict[str, ZoneSight]:
         """How the camera sees each zone (calibration.check.zone_sights), kept per homography."""
         key = (homography.table_to_px.tobytes(), width, height)
-        if self._readable is None or self._readable[0] != key:
-            self._readable = (key, zone_sights(homography.table_to_px, (width, height), self.layout))
-        return self._readable[1]
+        if self._sights_for is None or self._sights_for[0] != key:
+            self._sights_for = (key, zone_sights(homography.table_to_px, (width, height), self.layout))
+        return self._sights_for[1]
 
     def _zones_readable(self, homography: TableHomography, width: int, height: int) -> frozenset[str]:
         """The zones the camera sees whole, at a resolution where a card index can be read:

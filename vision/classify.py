@@ -439,7 +439,7 @@ class OnnxClassifier:
             _, t2, threshold2, min_own = m.second_opinion
             second = second_opinion_agrees(heads, m.temperature, t2, threshold2)
             if min_own > 0:  # also ask this model's parts to agree and give the card at least min_own
-                second &= accept_mask(heads, m.temperature, min_own, dict(m.agreement), classes=m.classes)
+                second &= accept_mask(heads, m.temperature, min_own, dict(m.agreement))
             best = np.asarray(heads["logits"], np.float32).argmax(axis=1)
             accepted = accepted | (second & ~index_doubts(heads, best, dict(m.agreement), m.classes))
         return accepted
