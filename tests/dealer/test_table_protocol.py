@@ -411,11 +411,24 @@ def test_cards_shown_without_the_no_play_token_are_asked_about_not_judged() -> N
 # -- a zone emptied unseen: the camera nudged (or a hand over the zone) while it was clear ------------
 
 
-def test_new_cards_after_an_unseen_emptying_are_not_credited_until_laid_again() -> None:
-    # given Ana's 4C was judged and, unseen by the dealer, taken away; then 7D lies there
-    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+def bo_to_play_after_ana_4c(hands: dict[str, int] | None = None) -> TableProtocol:
+    """Ana's 4C judged (settle 1 s); Bo's turn, the zone not yet seen empty."""
+    game = FakeRound(hands=hands) if hands else FakeRound()
     proto = TableProtocol(game, settle_s=1.0)
     ana_played_4c(game, proto, 1.1)
+    return proto
+
+
+def laid_by_hand(at: float, picture: tuple[SeenCard, ...], still: tuple[float, ...],
+                 tokens: dict[TableToken, tuple[float, float]] | None = None) -> list[TableView]:
+    """A hand lays ``picture`` at ``at``; it lies still at the times ``still``."""
+    return [TableView(at, picture, tokens or {}, hand_over_play=True)] + [TableView(t, picture, tokens or {})
+                                                                          for t in still]
+
+
+def test_new_cards_after_an_unseen_emptying_are_not_credited_until_laid_again() -> None:
+    # given Ana's 4C was judged and, unseen by the dealer, taken away; then 7D lies there
+    proto = bo_to_play_after_ana_4c(hands={"Ana": 5, "Bo": 5})
     out = run(proto, [TableView(t, cards("7D")) for t in (3.0, 4.2, 5.0, 6.0)])
     # then the dealer calls the next player and asks for the cards again, and judges nothing
     assert actions(out) == []
@@ -425,27 +438,21 @@ def test_new_cards_after_an_unseen_emptying_are_not_credited_until_laid_again() 
     # while nobody touches them, they stay unjudged however long they lie
     assert actions(run(proto, [TableView(t, cards("7D")) for t in (7.0, 9.0, 12.0)])) == []
     # when a hand lays them again, they are Bo's attempt
-    out = run(proto, [TableView(13.0, cards("7D"), hand_over_play=True), TableView(13.5, cards("7D")),
-                      TableView(14.6, cards("7D"))])
+    out = run(proto, laid_by_hand(13.0, cards("7D"), (13.5, 14.6)))
     assert actions(out) == [Attempt("Bo", parse_cards("7D"))]
 
 
 def test_other_cards_after_an_unseen_emptying_are_not_taken_for_the_ones_seen() -> None:
-    game = FakeRound(hands={"Ana": 5, "Bo": 5})
-    proto = TableProtocol(game, settle_s=1.0)
-    ana_played_4c(game, proto, 1.1)
+    proto = bo_to_play_after_ana_4c(hands={"Ana": 5, "Bo": 5})
     run(proto, [TableView(t, cards("7D")) for t in (3.0, 4.2, 5.0, 6.0)])
     # when the next cards laid are not those seen (another player's), they are not Bo's attempt
-    out = run(proto, [TableView(7.0, cards("9S"), hand_over_play=True), TableView(7.5, cards("9S")),
-                      TableView(8.6, cards("9S")), TableView(10.0, cards("9S"))])
+    out = run(proto, laid_by_hand(7.0, cards("9S"), (7.5, 8.6, 10.0)))
     assert actions(out) == [] and "seven of diamonds" in troubles(out)[0]
 
 
 def test_a_no_play_begun_unseen_is_not_withdrawn_when_its_token_goes() -> None:
     # given Ana's 4C judged and taken away unseen; Bo's "no play" hand is already being shown
-    game = FakeRound(hands={"Ana": 5, "Bo": 4})
-    proto = TableProtocol(game, settle_s=1.0)
-    ana_played_4c(game, proto, 1.1)
+    proto = bo_to_play_after_ana_4c(hands={"Ana": 5, "Bo": 4})
     tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     out = run(proto, [TableView(t, cards("2D 4H"), tok) for t in (3.0, 4.2, 5.0, 6.0)])
     assert troubles(out)[0].startswith("I did not see the play zone empty")
@@ -459,9 +466,7 @@ def test_a_no_play_begun_unseen_is_not_withdrawn_when_its_token_goes() -> None:
 
 
 def test_judged_cards_still_lying_beside_new_ones_are_asked_away() -> None:
-    game = FakeRound()
-    proto = TableProtocol(game, settle_s=1.0)
-    ana_played_4c(game, proto, 1.1)
+    proto = bo_to_play_after_ana_4c()
     out = run(proto, [TableView(t, cards("4C 7D")) for t in (3.0, 4.2, 5.0, 6.0)])
     assert troubles(out) == ["Take the cards already judged out of the play zone before laying new ones."]
 
@@ -478,8 +483,7 @@ def test_other_cards_after_an_attempt_left_unjudged_are_not_credited_to_its_play
     # then they are not Ana's attempt: the dealer asks for her nine of clubs first
     assert actions(out) == [] and "the nine of clubs" in troubles(out)[0]
     # and once her card comes back, readable and alone, it is hers
-    out = run(proto, [TableView(5.0, cards("9C"), hand_over_play=True), TableView(5.5, cards("9C")),
-                      TableView(6.1, cards("9C"))])
+    out = run(proto, laid_by_hand(5.0, cards("9C"), (5.5, 6.1)))
     assert actions(out) == [Attempt("Ana", parse_cards("9C"))]
 
 
@@ -487,15 +491,12 @@ def test_an_attempt_first_unreadable_then_straightened_is_its_players() -> None:
     game = FakeRound(hands={"Ana": 5, "Bo": 5})
     proto = TableProtocol(game, settle_s=0.5)
     run(proto, [TableView(t, unread_then("4H")) for t in (0.0, 0.6, 1.2, 1.8)])
-    out = run(proto, [TableView(2.0, cards("2C 4H"), hand_over_play=True), TableView(2.5, cards("2C 4H")),
-                      TableView(3.1, cards("2C 4H"))])
+    out = run(proto, laid_by_hand(2.0, cards("2C 4H"), (2.5, 3.1)))
     assert actions(out) == [Attempt("Ana", parse_cards("2C 4H"))]
 
 
 def test_something_unread_left_in_the_zone_after_a_verdict_is_said() -> None:
-    game = FakeRound()
-    proto = TableProtocol(game, settle_s=1.0)
-    ana_played_4c(game, proto, 1.1)
+    proto = bo_to_play_after_ana_4c()
     # when the judged card is gone but something unread lies there, still
     out = run(proto, [TableView(t, (), unexplained_in_play=True) for t in (3.0, 4.2, 5.0, 6.0)])
     assert actions(out) == [] and [i.say for i in out if i.say] == []
@@ -505,9 +506,7 @@ def test_something_unread_left_in_the_zone_after_a_verdict_is_said() -> None:
 
 def test_a_no_play_shown_unread_before_the_zone_was_seen_empty_is_asked_for_again() -> None:
     # given Ana's 4C judged and taken away unseen; Bo shows a "no play" whose cards are not read
-    game = FakeRound(hands={"Ana": 5, "Bo": 2})
-    proto = TableProtocol(game, settle_s=1.0)
-    ana_played_4c(game, proto, 1.1)
+    proto = bo_to_play_after_ana_4c(hands={"Ana": 5, "Bo": 2})
     tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     out = run(proto, [TableView(t, (), tok, unexplained_in_play=True) for t in (3.0, 4.2, 5.0, 6.0)])
     assert troubles(out)[0].startswith("I did not see the play zone empty after the last verdict. Bo, your turn")
