@@ -17,6 +17,7 @@ stream such as a phone IP-camera app serves (read with OpenCV's FFmpeg backend).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -47,6 +48,12 @@ ASKED_SIZE_WH = (1920, 1080)
 # A network stream that does not answer within this time is reported, not waited on forever.
 STREAM_TIMEOUT_MS = 8000
 STREAM_SCHEMES = ("http://", "https://", "rtsp://", "rtsps://")
+# Closing a camera's frames waits this long for its reader thread; a read still blocked
+# after it (a stream that stalls) ends on its own and the thread then releases the capture.
+READER_STOP_WAIT_S = 2.0
+# A consumer waiting for a frame is woken by each new one; this bound only lets it hear
+# Ctrl-C on Windows, where a lock wait without one is not interrupted.
+WAIT_SLICE_S = 0.5
 
 BgrImage = npt.NDArray[np.uint8]
 
@@ -233,6 +240,89 @@ def _open_capture(device: int | str) -> _Capture:
         cv2.utils.logging.setLogLevel(level)
 
 
+class _NewestFrameReader:
+    """Reads a capture in its own thread as fast as the camera gives frames, keeping only the newest.
+
+    Once started the capture is the thread's alone: only it calls ``read()``, and it calls
+    ``release()`` when it stops (told to by :meth:`stop`, or after the camera is lost).
+    :meth:`next_after` hands the consumer the newest frame, waiting while none is newer than
+    the one it has; a lost camera (or an error of ``read()``) is raised there, in the
+    consumer's thread, once the last frame that came before it was handed on.
+    """
+
+    def __init__(self, capture: _Capture, name: str, max_failed_reads: int, retry_wait_s: float) -> None:
+        self._capture = capture
+        self._name = name
+        self._max_failed = max_failed_reads
+        self._wait_s = retry_wait_s
+        self._changed = threading.Condition()
+        self._stopping = threading.Event()
+        self._newest: Frame | None = None
+        self._failure: Exception | None = None
+        self._start_s = 0.0
+        self.given = 0  # frames the camera gave so far: the next frame's number
+        self.thread = threading.Thread(target=self._run, name=f"frames of {name}", daemon=True)
+
+    def start(self) -> None:
+        """Start reading; frame times count from now."""
+        self._start_s = time.monotonic()
+        self.thread.start()
+
+    def next_after(self, index: int) -> Frame:
+        """The newest frame numbered above ``index``, once there is one; or the camera's loss."""
+        with self._changed:
+            while True:
+                newest = self._newest
+                if newest is not None and newest.index > index:
+                    return newest
+                if self._failure is not None:
+                    raise self._failure
+                # woken by each new frame; the time limit only lets Ctrl-C through on Windows
+                self._changed.wait(WAIT_SLICE_S)
+
+    def stop(self, wait_s: float) -> None:
+        """Tell the thread to stop and wait for it ``wait_s`` at most. A read in progress ends
+        first (a stream's gives up after STREAM_TIMEOUT_MS); the thread then releases the
+        capture itself, so it is never released under a read."""
+        self._stopping.set()
+        if threading.current_thread() is not self.thread:  # the garbage collector may run in it
+            self.thread.join(wait_s)
+
+    def _run(self) -> None:
+        try:
+            self._read_until_stopped()
+        except Exception as exc:  # handed to the consumer, raised in its thread
+            self._fail(exc)
+        finally:
+            self._capture.release()
+
+    def _read_until_stopped(self) -> None:
+        failed = 0
+        while not self._stopping.is_set():
+            ok, image = self._capture.read()
+            if ok and image is not None:
+                failed = 0
+                self._keep(image)
+                continue
+            failed += 1
+            if failed >= self._max_failed:
+                self._fail(CameraLost(self._name, self.given, f"{failed} reads in a row gave no frame"))
+                return
+            self._stopping.wait(self._wait_s)
+
+    def _keep(self, image: BgrImage) -> None:
+        frame = Frame(self.given, time.monotonic() - self._start_s, image)
+        with self._changed:
+            self._newest = frame
+            self.given += 1
+            self._changed.notify_all()
+
+    def _fail(self, failure: Exception) -> None:
+        with self._changed:
+            self._failure = failure
+            self._changed.notify_all()
+
+
 class CameraSource:
     """A live camera: a device number (``cv2.VideoCapture(0)``) or a stream URL.
 
@@ -240,6 +330,12 @@ class CameraSource:
     gave. A camera that cannot be opened raises :class:`CameraOpenError`; one that gives
     no frame ``max_failed_reads`` times in a row raises :class:`CameraLost` with the
     number of frames it gave before.
+
+    The camera is read in a thread of its own as fast as it gives frames, and ``frames()``
+    yields the newest one not yet yielded: a consumer slower than the camera judges a
+    picture at most about a frame old, never a backlog. A frame's ``index`` stays the
+    camera's own number, so the frames dropped in between show as gaps; ``dropped``
+    counts them and :meth:`report` states it.
     """
 
     def __init__(self, device: int | str, size_wh: tuple[int, int] | None = ASKED_SIZE_WH,
@@ -251,6 +347,8 @@ class CameraSource:
         self._wait_s = retry_wait_s
         self._factory: Callable[[int | str], _Capture] = capture_factory or _open_capture
         self.got_wh: tuple[int, int] | None = None
+        self.handed = 0  # frames yielded
+        self.dropped = 0  # frames the camera gave that a newer one replaced before they were asked for
 
     @property
     def name(self) -> str:
@@ -259,51 +357,70 @@ class CameraSource:
         return f"camera {self._device}"
 
     def report(self) -> str:
-        """What was asked and what came, once the first frame is in (for the player to see)."""
+        """What was asked and what came, once the first frame is in (for the player to see),
+        then how many frames were dropped for newer ones, if any were."""
         if self.got_wh is None:
             return f"{self.name}: no frame yet"
+        return f"{self.name}: {self._size_words()}{self._dropped_words()}"
+
+    def _size_words(self) -> str:
+        assert self.got_wh is not None
         got = f"{self.got_wh[0]}x{self.got_wh[1]}"
         if self._asked is None:
-            return f"{self.name}: {got}"
-        asked = f"{self._asked[0]}x{self._asked[1]}"
+            return got
         if self._asked == self.got_wh:
-            return f"{self.name}: {got}, as asked"
-        return f"{self.name}: asked for {asked}, got {got}"
+            return f"{got}, as asked"
+        return f"asked for {self._asked[0]}x{self._asked[1]}, got {got}"
+
+    def _dropped_words(self) -> str:
+        if not self.dropped:
+            return ""
+        return (f"; {self.dropped} of {self.dropped + self.handed} frames dropped "
+                "(a newer one came before they were asked for)")
 
     def frames(self) -> Iterator[Frame]:
+        # A webcam is read by the thread too, not only a stream: CAP_PROP_BUFFERSIZE is a
+        # request only V4L2 (Linux) honours, other backends (Media Foundation, AVFoundation)
+        # keep a queue of their own, and even one V4L2 buffer holds the frame taken just
+        # after the previous read, up to a whole dealer step old. The thread decodes the
+        # frames it drops, as the dealer's own reads did, on another core.
+        reader = _NewestFrameReader(self._opened(), self.name, self._max_failed, self._wait_s)
+        reader.start()
+        try:
+            last = -1
+            while True:
+                frame = reader.next_after(last)
+                self.dropped += frame.index - last - 1
+                self.handed += 1
+                last = frame.index
+                if self.got_wh is None:
+                    self.got_wh = (int(frame.bgr.shape[1]), int(frame.bgr.shape[0]))
+                yield frame
+        finally:
+            reader.stop(READER_STOP_WAIT_S)
+
+    def _opened(self) -> _Capture:
+        """The capture, open, a webcam asked for its size and one buffer; else CameraOpenError."""
         capture = self._factory(self._device)
         try:
             if not capture.isOpened():
-                if isinstance(self._device, str):
-                    raise CameraOpenError(
-                        f"{self.name} cannot be opened: is the camera app running, on the same Wi-Fi, "
-                        "and is the address right?")
-                raise CameraOpenError(
-                    f"{self.name} cannot be opened: is it plugged in, and not used by another program?")
+                raise CameraOpenError(self._open_failure())
             if self._asked is not None and hasattr(capture, "set"):
                 capture.set(cv2.CAP_PROP_FRAME_WIDTH, self._asked[0])
                 capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self._asked[1])
-                # a dealer slower than the webcam reads the oldest frame the driver holds: with
-                # one buffer it is at most a frame old, not four (V4L2's default; others ignore it)
+                # should the reader thread itself fall behind (decoding on a busy machine), the
+                # driver holds one old frame, not V4L2's default four (others ignore it)
                 capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
-            start = time.monotonic()
-            index = 0
-            failed = 0
-            while True:
-                ok, image = capture.read()
-                if not ok or image is None:
-                    failed += 1
-                    if failed >= self._max_failed:
-                        raise CameraLost(self.name, index, f"{failed} reads in a row gave no frame")
-                    time.sleep(self._wait_s)
-                    continue
-                failed = 0
-                if self.got_wh is None:
-                    self.got_wh = (int(image.shape[1]), int(image.shape[0]))
-                yield Frame(index, time.monotonic() - start, image)
-                index += 1
-        finally:
+        except BaseException:
             capture.release()
+            raise
+        return capture
+
+    def _open_failure(self) -> str:
+        if isinstance(self._device, str):
+            return (f"{self.name} cannot be opened: is the camera app running, on the same Wi-Fi, "
+                    "and is the address right?")
+        return f"{self.name} cannot be opened: is it plugged in, and not used by another program?"
 
 
 class FakeSource:

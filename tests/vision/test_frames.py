@@ -1,5 +1,9 @@
 """Frame sources: files, stills, a camera that fails to open or vanishes, a fake."""
 
+import re
+import threading
+import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -41,6 +45,70 @@ class ScriptedCapture:
 
 def _frame(value: int) -> np.ndarray:
     return np.full((24, 32, 3), value, np.uint8)
+
+
+def _numbered(number: int) -> np.ndarray:
+    """A small picture whose first pixel spells ``number`` (three bytes, high first)."""
+    image = np.zeros((4, 6, 3), np.uint8)
+    image[0, 0] = (number >> 16 & 255, number >> 8 & 255, number & 255)
+    return image
+
+
+def _number_of(image: np.ndarray) -> int:
+    high, middle, low = (int(v) for v in image[0, 0])
+    return high << 16 | middle << 8 | low
+
+
+class PacedCapture(ScriptedCapture):
+    """A camera at ``fps``: read() takes 1/fps, as a real camera's does, and gives frame
+    number ``given`` (``good`` frames in all, then only failures)."""
+
+    def __init__(self, fps: float = 200.0, good: int = 10**9) -> None:
+        super().__init__(good)
+        self.period_s, self.given = 1.0 / fps, 0
+
+    def read(self):
+        time.sleep(self.period_s)
+        self.reads += 1
+        if self.reads > self.good:
+            return False, None
+        image = _numbered(self.given)
+        self.given += 1
+        return True, image
+
+
+class SteppedCapture(ScriptedCapture):
+    """A camera that gives its next frame only once the test took the one before
+    (:meth:`took`): a consumer faster than the camera, with no clock to race. ``script``:
+    True gives a frame, False is a failed read; after the script every read fails."""
+
+    def __init__(self, script: Sequence[bool]) -> None:
+        super().__init__(good=0)
+        self.script, self.given, self.turns = list(script), 0, threading.Semaphore(1)
+
+    def took(self) -> None:
+        self.turns.release()
+
+    def read(self):
+        self.reads += 1
+        if self.reads > len(self.script) or not self.script[self.reads - 1]:
+            return False, None
+        assert self.turns.acquire(timeout=10), "the test never took the frame before"
+        image = _numbered(self.given)
+        self.given += 1
+        return True, image
+
+
+def _busy_until(capture: PacedCapture, given: int, timeout_s: float = 10.0) -> None:
+    """A dealer busy judging while the camera gives ``given`` frames in all."""
+    deadline = time.monotonic() + timeout_s
+    while capture.given < given:
+        assert time.monotonic() < deadline, f"the camera gave {capture.given} frames, not {given}"
+        time.sleep(0.002)
+
+
+def _reader_threads(source: CameraSource) -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == f"frames of {source.name}"]
 
 
 @pytest.mark.parametrize("source", [
@@ -88,39 +156,46 @@ def test_given_a_missing_video_when_streamed_then_it_cannot_be_opened(tmp_path: 
         list(VideoFileSource(tmp_path / "missing.avi").frames())
 
 
-def test_given_a_camera_that_does_not_open_when_streamed_then_a_clear_error() -> None:
+@pytest.mark.parametrize(("device", "message"), [
+    (3, "camera 3 cannot be opened: is it plugged in, and not used by another program?"),
+    ("http://10.0.0.9:8080/video", "stream http://10.0.0.9:8080/video cannot be opened: is the camera app "
+                                   "running, on the same Wi-Fi, and is the address right?"),
+])
+def test_given_a_camera_that_does_not_open_when_streamed_then_a_clear_error(device, message) -> None:
     capture = ScriptedCapture(0, opened=False)
-    with pytest.raises(CameraOpenError, match="camera 3 cannot be opened"):
-        list(CameraSource(3, capture_factory=lambda i: capture).frames())
-    assert capture.released
+    source = CameraSource(device, capture_factory=lambda i: capture)
+    with pytest.raises(CameraOpenError, match=f"^{re.escape(message)}$"):
+        list(source.frames())
+    assert capture.released and capture.reads == 0 and not _reader_threads(source)
 
 
 def test_given_a_camera_that_vanishes_when_streamed_then_frames_so_far_are_kept_and_loss_is_told() -> None:
-    capture = ScriptedCapture(good=4)
+    capture = SteppedCapture([True] * 4)
     source = CameraSource(1, max_failed_reads=3, retry_wait_s=0.0, capture_factory=lambda i: capture)
     seen = []
     with pytest.raises(CameraLost, match="camera 1 lost after 4 frames") as info:
         for frame in source.frames():
             seen.append(frame.index)
+            capture.took()
     assert seen == [0, 1, 2, 3] and info.value.frames_read == 4 and capture.released
     assert isinstance(info.value, RuntimeError)
 
 
 def test_given_a_camera_with_a_passing_hiccup_when_streamed_then_it_carries_on() -> None:
-    class Hiccup(ScriptedCapture):
-        def read(self):
-            self.reads += 1
-            return (False, None) if self.reads == 2 else (True, _frame(self.reads))
-
-    source = CameraSource(0, max_failed_reads=3, retry_wait_s=0.0, capture_factory=lambda i: Hiccup(0))
+    capture = SteppedCapture([True, False, True, True])
+    source = CameraSource(0, max_failed_reads=3, retry_wait_s=0.0, capture_factory=lambda i: capture)
     stream = source.frames()
-    assert [next(stream).index for _ in range(3)] == [0, 1, 2]
+    seen = []
+    for _ in range(3):
+        seen.append(next(stream).index)
+        capture.took()
+    assert seen == [0, 1, 2]
 
 
 def test_given_a_webcam_then_full_hd_is_asked_and_what_came_is_reported() -> None:
-    class Small(ScriptedCapture):
+    class Small(SteppedCapture):
         def __init__(self) -> None:
-            super().__init__(good=2)
+            super().__init__([True])
             self.asked: dict[int, float] = {}
 
         def set(self, prop: int, value: float) -> bool:
@@ -145,3 +220,101 @@ def test_given_a_stream_url_then_nothing_is_asked_and_a_password_is_never_shown(
     next(source.frames())
     assert opened == ["rtsp://me:secret@10.0.0.2:554/live"]
     assert source.report() == "stream rtsp://me:***@10.0.0.2:554/live: 6x4" and "secret" not in source.name
+
+
+def test_given_a_camera_faster_than_the_dealer_when_streamed_then_the_newest_comes_and_older_are_dropped() -> None:
+    # given a 200 fps camera and a dealer busy while it gives three more frames after each
+    capture = PacedCapture(fps=200)
+    source = CameraSource(0, capture_factory=lambda i: capture)
+    stream = source.frames()
+    seen, ages, times = [], [], []
+    for _ in range(8):
+        asked_at = capture.given
+        frame = next(stream)
+        seen.append(frame.index)
+        ages.append(asked_at - 1 - frame.index)  # frames the camera had given since this one
+        times.append(frame.time_s)
+        assert _number_of(frame.bgr) == frame.index  # the index is the camera's own number
+        _busy_until(capture, frame.index + 4)
+    stream.close()
+    # then each frame is newer than the last, with the frames it was too slow for dropped between
+    assert all(later > earlier + 1 for earlier, later in zip(seen, seen[1:])), seen
+    assert times == sorted(times)
+    # and each was the newest when asked for: at most the one being handed over came after it
+    assert max(ages) <= 1, ages
+    # and the dropped frames are counted and told
+    assert source.dropped == seen[-1] + 1 - len(seen)
+    assert source.report() == (f"camera 0: asked for 1920x1080, got 6x4; {source.dropped} of {seen[-1] + 1} "
+                               "frames dropped (a newer one came before they were asked for)")
+
+
+def test_given_a_dealer_faster_than_the_camera_when_streamed_then_every_frame_comes() -> None:
+    # given a camera that gives its next frame only after the dealer took the last one
+    capture = SteppedCapture([True] * 20)
+    source = CameraSource(0, max_failed_reads=1, retry_wait_s=0.0, capture_factory=lambda i: capture)
+    seen = []
+    with pytest.raises(CameraLost, match="camera 0 lost after 20 frames"):
+        for frame in source.frames():
+            seen.append(_number_of(frame.bgr))
+            capture.took()
+    # then none is dropped, and the report says nothing of dropping
+    assert seen == list(range(20)) and source.dropped == 0
+    assert source.report() == "camera 0: asked for 1920x1080, got 6x4"
+
+
+def test_given_a_camera_that_vanishes_while_the_dealer_is_slow_then_its_last_frame_comes_then_the_loss() -> None:
+    # given a 200 fps camera that gives 30 frames and then none, and a busy dealer
+    capture = PacedCapture(fps=200, good=30)
+    source = CameraSource(1, max_failed_reads=3, retry_wait_s=0.0, capture_factory=lambda i: capture)
+    seen = []
+    # when it is streamed
+    with pytest.raises(CameraLost, match="camera 1 lost after 30 frames: 3 reads in a row gave no frame") as info:
+        for frame in source.frames():
+            seen.append(frame.index)
+            _busy_until(capture, min(frame.index + 4, 30))
+    # then the frames yielded are kept, frames were dropped between, and the last one came before the loss
+    assert seen == sorted(set(seen)) and len(seen) < 30 and seen[-1] == 29
+    assert info.value.frames_read == 30 and capture.released and not _reader_threads(source)
+
+
+@pytest.mark.parametrize("how", ["close", "break", "error", "dropped"])
+def test_given_a_stream_when_the_consumer_stops_early_then_the_reader_ends_and_the_camera_is_released(how) -> None:
+    capture = PacedCapture(fps=200)
+    source = CameraSource(7, capture_factory=lambda i: capture)
+    # when the consumer takes a frame (the camera is read in a thread meanwhile), then stops
+    if how == "close":
+        stream = source.frames()
+        next(stream)
+        assert _reader_threads(source)
+        stream.close()
+    elif how == "break":
+        for _frame in source.frames():
+            assert _reader_threads(source)
+            break
+    elif how == "error":
+        with pytest.raises(KeyError):
+            for _frame in source.frames():
+                assert _reader_threads(source)
+                raise KeyError("the dealer's own error")
+    else:  # the generator is dropped without being closed: the garbage collector closes it
+        stream = source.frames()
+        next(stream)
+        assert _reader_threads(source)
+        del stream
+    # then the reader thread is gone and the camera released
+    assert not _reader_threads(source) and capture.released
+    reads = capture.reads
+    time.sleep(0.05)
+    assert capture.reads == reads  # nothing reads the camera any more
+
+
+def test_given_a_capture_whose_read_fails_with_an_error_then_the_error_is_raised_to_the_consumer() -> None:
+    class Broken(ScriptedCapture):
+        def read(self):
+            raise cv2.error("the decoder broke")
+
+    capture = Broken(0)
+    source = CameraSource("rtsp://10.0.0.2/live", capture_factory=lambda i: capture)
+    with pytest.raises(cv2.error, match="the decoder broke"):
+        next(source.frames())
+    assert capture.released and not _reader_threads(source)
