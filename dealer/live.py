@@ -186,16 +186,18 @@ def run_live(options: LiveOptions, voice: Voice, reader: ZoneReader | None = Non
     keys = stdin_keys() if options.camera is not None and sys.stdin.isatty() else None
     outlets = Outlets(voice, recorder, listeners=list(listeners))
     stream: Iterable[Frame] = itertools.chain([first], frames)
+    camera = source if isinstance(source, CameraSource) else None
     if options.camera is not None:  # a camera that goes away pauses the round (issue 9)
-        camera = options.camera
-        stream = paused_frames(lambda: _open_source(LiveOptions(camera=camera)).frames(), stream,
-                               outlets.say, wait_s=options.camera_wait_s)
+        device = options.camera
+        # the same camera reopened: its report counts the frames dropped over the whole round
+        reopen = camera.frames if camera is not None else lambda: _open_source(LiveOptions(camera=device)).frames()
+        stream = paused_frames(reopen, stream, outlets.say, wait_s=options.camera_wait_s)
     view = _view(options, session, recorder)
     outlets.listeners.append(view)
     if view.window is not None and not view.window.headless:  # keys pressed in the view's window count too
         keys = view.window.key_source(keys)
     try:
-        return _loop(stream, observer, session, outlets, out, options, keys, view, opening, stats)
+        return _loop(stream, observer, session, outlets, out, options, keys, view, opening, stats, camera)
     finally:
         view.close()
 
@@ -217,10 +219,11 @@ def _view(options: LiveOptions, session: DealerSession, recorder: RecordingWrite
 def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSession,
           outlets: Outlets, out: Path, options: LiveOptions, keys: Callable[[], str] | None = None,
           view: ViewOutlet | None = None, resumed: list[Happening] | None = None,
-          stats: LoopStats | None = None) -> int:
+          stats: LoopStats | None = None, camera: CameraSource | None = None) -> int:
     """Frames in, happenings out: to the voice, the recording and its kept frames.
     ``resumed``: what to say when a round goes on from its recording (the seal was shown).
-    At the end it prints how many frames a second it handled (``stats`` gets the figures)."""
+    At the end it prints how many frames a second it handled (``stats`` gets the figures)
+    and, when the dealer was slower than the ``camera``, how many of its frames it dropped."""
     from vision.errors import CameraError
 
     state, kept = KeyState(), set[int]()
@@ -296,6 +299,8 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
         print(_("{frames} frames handled, {fps} frames a second ({cpu_fps} per CPU second) at {width}x{height}",
                 frames=speed.frames, fps=f"{speed.fps:.1f}", cpu_fps=f"{speed.cpu_fps:.1f}", width=frame_size[0],
                 height=frame_size[1]), file=sys.stderr)
+    if camera is not None and camera.dropped:
+        print(camera.report(), file=sys.stderr)  # it judged the newest frame, never a backlog
     record = out / RECORD_FILE
     print(_("round recorded in {folder} (game record: {record})", folder=out, record=record) if record.exists() else
           _("round recorded in {folder} (no game record: the round never started)", folder=out), file=sys.stderr)

@@ -5,6 +5,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from vision.synthetic import PinholeView
 from dealer.live import LiveOptions, _loop
@@ -16,7 +17,7 @@ from dealer.session import DealerSession, SessionConfig
 from dealer.voice import FakeVoice
 from calibration.layout import default_layout
 from engine.cards import Card
-from vision.frames import FakeSource
+from vision.frames import CameraSource, FakeSource
 from vision.readings import CardDetections
 
 VIEW = PinholeView(tilt_deg=62.0, distance_mm=430.0, target_mm=(132.5, 95.0), size_wh=(960, 540))
@@ -73,7 +74,7 @@ SCRIPT = (
 
 
 def run_script(tmp_path: Path, source: FakeSource, reader: TruthReader,
-               keys: Callable[[], str] | None = None) -> tuple[int, FakeVoice]:
+               keys: Callable[[], str] | None = None, camera: CameraSource | None = None) -> tuple[int, FakeVoice]:
     """The live loop over the frames, for Ana, Bo and Cy with hands of 3 and alternate-colour."""
     from dealer.recording import RecordingWriter
 
@@ -83,8 +84,24 @@ def run_script(tmp_path: Path, source: FakeSource, reader: TruthReader,
     recorder = RecordingWriter(tmp_path, {"players": ["Ana", "Bo", "Cy"]}, fsync=False)
     session = DealerSession(config)
     observer = TableObserver(default_layout(), reader)
-    code = _loop(source.frames(), observer, session, Outlets(voice, recorder), tmp_path, LiveOptions(out=tmp_path), keys)
+    code = _loop(source.frames(), observer, session, Outlets(voice, recorder), tmp_path, LiveOptions(out=tmp_path), keys,
+                 camera=camera)
     return code, voice
+
+
+def test_when_the_dealer_was_slower_than_the_camera_then_the_frames_it_dropped_are_told_at_the_end(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # given a camera that gave 40 frames, 30 of them dropped for newer ones while the dealer was busy
+    camera = CameraSource(0)
+    camera.got_wh, camera.handed, camera.dropped = (960, 540), 10, 30
+    frames = list(render_steps(SCRIPT[:1], {}, view=VIEW))
+    # when the round ends
+    run_script(tmp_path, FakeSource(frames, fps=FPS), TruthReader(SCRIPT), camera=camera)
+    # then the camera's report says so, after the frames handled
+    err = capsys.readouterr().err
+    assert ("camera 0: asked for 1920x1080, got 960x540; 30 of 40 frames dropped "
+            "(a newer one came before they were asked for)") in err
+    assert err.index("frames handled") < err.index("frames dropped")
 
 
 def test_a_rendered_round_is_judged_from_the_frames(tmp_path: Path) -> None:

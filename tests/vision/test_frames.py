@@ -318,3 +318,21 @@ def test_given_a_capture_whose_read_fails_with_an_error_then_the_error_is_raised
     with pytest.raises(cv2.error, match="the decoder broke"):
         next(source.frames())
     assert capture.released and not _reader_threads(source)
+
+
+def test_given_a_lost_camera_when_its_frames_are_asked_again_then_it_is_reopened_and_counted_on() -> None:
+    # given a camera lost after 2 frames, then back (the dealer's pause reopens the same source)
+    captures = [SteppedCapture([True] * 2), SteppedCapture([True] * 3)]
+    opened = list(captures)
+    source = CameraSource(0, max_failed_reads=1, retry_wait_s=0.0, capture_factory=lambda i: captures.pop(0))
+    runs = []
+    for capture in opened:
+        seen = []
+        with pytest.raises(CameraLost):
+            for frame in source.frames():
+                seen.append(frame.index)
+                capture.took()
+        runs.append(seen)
+    # then each opening numbers its frames from 0, and the source counts them all
+    assert runs == [[0, 1], [0, 1, 2]] and source.handed == 5 and source.dropped == 0
+    assert all(c.released for c in opened)
