@@ -12,7 +12,9 @@ one that stops giving frames raises :class:`~vision.errors.CameraLost`. Both are
 :class:`~vision.errors.CameraError`.
 
 A camera is a device number (``0``: the first webcam) or a URL: an http MJPEG or RTSP
-stream such as a phone IP-camera app serves (read with OpenCV's FFmpeg backend).
+stream such as a phone IP-camera app serves (read with OpenCV's FFmpeg backend). It is
+read in a thread of its own, and ``frames()`` hands on the newest frame it gave: a
+consumer slower than the camera drops frames, it never falls behind.
 """
 
 from __future__ import annotations
