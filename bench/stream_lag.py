@@ -126,16 +126,13 @@ def main(argv: list[str] | None = None) -> int:
     work_s = args.work_ms / 1000
     print(f"a {args.fps:g} fps {SIZE_WH[0]}x{SIZE_WH[1]} stream that keeps every frame, "
           f"{args.work_ms:g} ms per frame, {args.seconds:g} s each way")
+    # each generator is closed as consume() returns (its last reference goes): the reader thread stops
     stream = BufferedStream(args.fps)
-    frames = sequential_frames(stream)
-    ages = consume(frames, stream, args.seconds, work_s)
-    frames.close()
+    ages = consume(sequential_frames(stream), stream, args.seconds, work_s)
     print(f"sequential read (before):  {ages.line()}; none dropped")
     stream = BufferedStream(args.fps)
     source = CameraSource("rtsp://bench/stream", capture_factory=lambda _device: stream)
-    frames = source.frames()
-    ages = consume(frames, stream, args.seconds, work_s)
-    frames.close()
+    ages = consume(source.frames(), stream, args.seconds, work_s)
     print(f"newest-frame reader (now): {ages.line()}; {source.dropped} dropped")
     return 0
 
