@@ -336,3 +336,43 @@ def test_given_a_lost_camera_when_its_frames_are_asked_again_then_it_is_reopened
     # then each opening numbers its frames from 0, and the source counts them all
     assert runs == [[0, 1], [0, 1, 2]] and source.handed == 5 and source.dropped == 0
     assert all(c.released for c in opened)
+
+
+def test_given_a_read_that_hangs_when_the_stream_is_closed_then_it_returns_and_the_capture_is_released_after(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.frames
+
+    monkeypatch.setattr(vision.frames, "READER_STOP_WAIT_S", 0.05)
+
+    class Hanging(ScriptedCapture):
+        """One frame, then a read that hangs until ``go_on`` (a stream that stalls)."""
+
+        def __init__(self) -> None:
+            super().__init__(good=0)
+            self.reading, self.go_on, self.released_while_reading = threading.Event(), threading.Event(), False
+
+        def read(self):
+            self.reads += 1
+            if self.reads > 1:
+                self.reading.set()
+                self.go_on.wait(10)
+                self.reading.clear()
+            return True, _numbered(self.reads - 1)
+
+        def release(self) -> None:
+            self.released_while_reading, self.released = self.reading.is_set(), True
+
+    capture = Hanging()
+    source = CameraSource("http://10.0.0.9:8080/video", capture_factory=lambda i: capture)
+    stream = source.frames()
+    next(stream)
+    assert capture.reading.wait(5)
+    # when the consumer closes the stream while the camera's read hangs
+    stream.close()
+    # then closing returns, and the capture is not released under the read
+    threads = _reader_threads(source)
+    assert threads and not capture.released
+    # and once the read returns, the thread releases it and ends
+    capture.go_on.set()
+    threads[0].join(5)
+    assert not threads[0].is_alive() and capture.released and not capture.released_while_reading
