@@ -71,6 +71,9 @@ from dealer.round_check import RoundFigures, compare_round, play_live, play_vide
 from dealer.scripted_table import ScriptedTable  # noqa: E402
 from dealer.scripted_round import FULL_PLAN, QUICK_PLAN, all_labels, make_round, timeline  # noqa: E402
 from vision.synthetic import CardFace, Lighting, PinholeView, scene_condition  # noqa: E402
+from vision.geometry import CARD_H_MM, CARD_W_MM  # noqa: E402
+from vision.synthetic.auto_camera import AutoCamera  # noqa: E402
+from vision.synthetic.sway import handheld, springy_stand  # noqa: E402
 
 REAL_CARDS = REPO.parent / "shared" / "data" / "real-cards" / "single"
 if not REAL_CARDS.is_dir():
@@ -79,6 +82,8 @@ RENDERS = REPO / "cache" / "cards"
 WORK = REPO / "cache" / "table-rounds"
 FPS = 3.0
 PLAYERS = ("Ana", "Bo", "Cy", "Dee")
+MOTIONS = {"sway": springy_stand, "handheld": handheld}  # a camera never quite still (vision/synthetic/sway.py)
+BRIDGE_MM = (57.0, 89.0)  # a bridge-size deck, as many European and Russian decks are
 RULES = ("alternate-colour", "alternate-colour", "alternate-colour")
 
 
@@ -120,11 +125,20 @@ class Condition:
     view: str
     touching: bool = False  # each batch laid touching, not lined up (else a finger's width apart)
     bumped: bool = False  # the camera is nudged twice during the round (BUMPS)
+    auto: bool = False  # the camera's own exposure and white balance follow what it films
+    bridge: bool = False  # a bridge-size deck (BRIDGE_MM), narrower than poker cards
+    motion: str = ""  # "sway": a camera on a springy stand; "handheld": a phone held over the table (MOTIONS)
+
+
+    @property
+    def card_mm(self) -> tuple[float, float]:
+        return BRIDGE_MM if self.bridge else (CARD_W_MM, CARD_H_MM)
 
     @property
     def name(self) -> str:
         return (f"{self.cards}-{self.scene}-{self.view}" + ("-touching" if self.touching else "")
-                + ("-bumped" if self.bumped else ""))
+                + ("-bumped" if self.bumped else "") + ("-auto" if self.auto else "")
+                + ("-bridge" if self.bridge else "") + (f"-{self.motion}" if self.motion else ""))
 
 
 FULL = (
@@ -194,7 +208,8 @@ def enrol_at_table(cond: Condition, seed: int, view: PinholeView, lighting: Call
 
 
 def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool, film: bool,
-                  deck: bool = False, size_wh: tuple[int, int] | None = None) -> tuple[RoundFigures, Enrolled | None]:
+                  deck: bool = False, size_wh: tuple[int, int] | None = None, fps: float = FPS
+                  ) -> tuple[RoundFigures, Enrolled | None]:
     rng = random.Random(f"{seed}-{cond.name}")
     script = make_round(rng, all_labels(), plan, PLAYERS, rng.choice(RULES), hand=5)
     folder = WORK / cond.name
@@ -212,8 +227,10 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
     whole = cond.view == "whole"
     if not film:
         renderer = StepRenderer(faces_for(cond.cards), seed=seed, view=view, lighting=lighting, table=table,
-                                kit_print=kit_print, touching=cond.touching, nudges=BUMPS if cond.bumped else ())
-        players = ScriptedTable(script, renderer, FPS, whole_layout=whole)
+                                kit_print=kit_print, touching=cond.touching, nudges=BUMPS if cond.bumped else (),
+                                auto_camera=AutoCamera(fps) if cond.auto else None, card_mm=cond.card_mm,
+                                sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None)
+        players = ScriptedTable(script, renderer, fps, whole_layout=whole)
         reader = None
         if enrolled is not None:
             from vision.deck_profile import profiled_reader
@@ -224,12 +241,14 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
         figures.wall_s, figures.cpu_fps = stats.busy_s, stats.cpu_fps
         figures.relays, figures.gave_up = players.relays, players.gave_up
         return figures, enrolled
-    line = timeline(script, FPS, whole_layout=whole)
+    line = timeline(script, fps, whole_layout=whole)
     video = folder / "table.mp4"
     filming = StepRenderer(faces_for(cond.cards), seed, view, lighting, table=table, kit_print=kit_print,
-                           touching=cond.touching, nudges=BUMPS if cond.bumped else ())
-    frames = (frame for _step, frame in filmed(filming, tuple(line.steps), FPS))
-    write_video(frames, video, FPS)
+                           touching=cond.touching, nudges=BUMPS if cond.bumped else (),
+                           auto_camera=AutoCamera(fps) if cond.auto else None, card_mm=cond.card_mm,
+                                sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None)
+    frames = (frame for _step, frame in filmed(filming, tuple(line.steps), fps))
+    write_video(frames, video, fps)
     wall, log = play_video(video, script, out, None if enrolled is None else enrolled.profile)
     figures = compare_round(script, line, out, folder)
     figures.wall_s = wall
@@ -268,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="enrol each round's deck at its table first, and deal the round with that profile")
     parser.add_argument("--size", metavar="WxH", type=_size_arg, default=None,
                         help="the camera's picture size (default 1920x1080), e.g. 1280x720 for a 720p webcam")
+    parser.add_argument("--fps", type=float, default=FPS,
+                        help=f"frames a second the camera films (default {FPS:g}; a webcam or phone gives 30)")
     parser.add_argument("--cards", metavar="DESIGN", action="append", default=[],
                         help="also deal a lamp/zone and a cold/whole round with this design (repeatable)")
     args = parser.parse_args(argv)
@@ -275,10 +296,12 @@ def main(argv: list[str] | None = None) -> int:
     conditions: tuple[Condition, ...] = (QUICK if args.quick else FULL) + extra
     if args.only:
         every = {c.name: c for c in FULL + QUICK + extra}
-        every.update({c.name: c for c in (Condition(cards, scene, view, touching, bumped)  # any other mix, by name
+        every.update({c.name: c for c in (Condition(cards, scene, view, touching, bumped, auto, bridge, motion)  # any mix
                                           for cards in ("real", "gnome-bellot", "kde-penguins") for scene in SCENES
                                           for view in VIEWS for touching in (False, True)
-                                          for bumped in (False, True)) if c.name not in every})
+                                          for bumped in (False, True) for auto in (False, True)
+                                          for bridge in (False, True) for motion in ("", *MOTIONS))
+                                          if c.name not in every})
         unknown = [n for n in args.only if n not in every]
         if unknown:
             print(f"table_rounds: unknown condition(s) {unknown}; known: {sorted(every)}", file=sys.stderr)
@@ -288,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     rows: list[tuple[Condition, RoundFigures]] = []
     for cond in conditions:
-        fig, enrolled = run_condition(cond, args.seed, plan, args.keep, args.film, args.deck, args.size)
+        fig, enrolled = run_condition(cond, args.seed, plan, args.keep, args.film, args.deck, args.size, args.fps)
         rows.append((cond, fig))
         if enrolled is not None:
             alike = sum("look alike" in line for line in enrolled.problems)

@@ -22,9 +22,11 @@ import numpy as np
 
 from calibration.layout import PLACE_MM, ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, TableLayout, default_layout
 from engine.cards import Card
-from vision.geometry import CARD_W_MM
+from vision.geometry import CARD_H_MM, CARD_W_MM
 from vision.synthetic import CardPlacement, HandPlacement, Lighting, PinholeView, TokenPlacement, apply_lighting
 from vision.synthetic import render_table_scene as render_scene
+from vision.synthetic.auto_camera import AutoCamera
+from vision.synthetic.sway import Sway
 from vision.synthetic.cards import CardFace, cut_out
 from dealer.demo import DEMO_HAND, DEMO_PLAYERS, DEMO_RULE, DEMO_VIDEO
 
@@ -105,11 +107,12 @@ def load_faces(folder: Path) -> dict[str, CardFace]:
     return art
 
 
-def _placed(label: str, centre: tuple[float, float], angle: float, art: dict[str, CardFace]) -> CardPlacement:
+def _placed(label: str, centre: tuple[float, float], angle: float, art: dict[str, CardFace],
+            size_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM)) -> CardPlacement:
     face = art.get(label)
     if face is None:
-        return CardPlacement(label, centre, angle)
-    return CardPlacement(label, centre, angle, face.image_bgr, face.alpha)
+        return CardPlacement(label, centre, angle, size_mm=size_mm)
+    return CardPlacement(label, centre, angle, face.image_bgr, face.alpha, size_mm)
 
 
 def _play_row(token_room_mm: float) -> tuple[float, float, float]:
@@ -146,8 +149,8 @@ def _zone_box(layout: TableLayout, name: str) -> tuple[float, float, float, floa
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _layout_placements(step: Step, layout: TableLayout, art: dict[str, CardFace], rng: np.random.Generator
-                       ) -> tuple[list[CardPlacement], list[TokenPlacement]]:
+def _layout_placements(step: Step, layout: TableLayout, art: dict[str, CardFace], rng: np.random.Generator,
+                       card_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM)) -> tuple[list[CardPlacement], list[TokenPlacement]]:
     """The main line left to right in its zone, one place each (PLACE_MM), and each side branch
     down the table below its line slot, overlapping when the column is long (P3, P4)."""
     cards: list[CardPlacement] = []
@@ -162,7 +165,7 @@ def _layout_placements(step: Step, layout: TableLayout, art: dict[str, CardFace]
         if item == "prophet":
             tokens.append(TokenPlacement("prophet", (x + jitter[0], line_y + jitter[1]), float(rng.uniform(-5, 5))))
         else:
-            cards.append(_placed(item, (x + jitter[0], line_y + jitter[1]), float(rng.uniform(-4, 4)), art))
+            cards.append(_placed(item, (x + jitter[0], line_y + jitter[1]), float(rng.uniform(-4, 4)), art, card_mm))
     _bx0, by0, _bx1, by1 = _zone_box(layout, ZONE_SIDE_BRANCHES)
     columns: dict[int, list[str]] = {}
     for slot, branch in step.branches:
@@ -173,7 +176,7 @@ def _layout_placements(step: Step, layout: TableLayout, art: dict[str, CardFace]
         pitch = min(95.0, room / max(1, len(column) - 1))
         for k, label in enumerate(column):
             y = by0 + 10.0 + 44.0 + k * pitch
-            cards.append(_placed(label, (x + float(rng.uniform(-2, 2)), y), float(rng.uniform(-4, 4)), art))
+            cards.append(_placed(label, (x + float(rng.uniform(-2, 2)), y), float(rng.uniform(-4, 4)), art, card_mm))
     return cards, tokens
 
 
@@ -196,13 +199,20 @@ class StepRenderer:
     """Renders table states (:class:`Step`) one at a time: the still table of a step, lit once,
     then frame after frame of it with the camera's own flicker and noise. The round bench's
     scripted players (dealer/scripted_table.py) decide the next step after each frame.
-    ``nudges`` knock the camera at given table states."""
+    ``nudges`` knock the camera at given table states; ``auto_camera`` is the camera's own
+    exposure and white balance, following what it films (vision/synthetic/auto_camera.py);
+    ``sway`` a camera that is never quite still (vision/synthetic/sway.py)."""
 
     def __init__(self, art: dict[str, CardFace], seed: int = 7, view: PinholeView | None = None,
                  lighting: Callable[[np.random.Generator], Lighting] | None = None,
                  layout: TableLayout | None = None, table: str = "wood", kit_print: str = "colour",
-                 touching: bool = False, nudges: Sequence[Nudge] = ()) -> None:
+                 touching: bool = False, nudges: Sequence[Nudge] = (),
+                 auto_camera: AutoCamera | None = None, sway: Sway | None = None, card_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM)
+                 ) -> None:
+        self.card_mm = card_mm  # the deck's card size (poker 63.5 x 88.9 mm by default)
         self.nudges = tuple(nudges)
+        self.auto_camera = auto_camera
+        self.sway = sway
         self.states = 0  # table states rendered so far
         self.rng = np.random.default_rng(seed)
         self.touching = touching  # batches laid touching, not lined up (else a finger's width apart)
@@ -227,10 +237,10 @@ class StepRenderer:
         touching = self.touching and len(step.cards) > 1
         pos = _touching_positions(len(step.cards), room, rng) if touching else _positions(len(step.cards), room)
         tilt = 1.5 if step.straight or touching else 6.0  # laid again when asked: flat and straight
-        cards = [_placed(label, (x, y), float(rng.uniform(-tilt, tilt)), self.art)
+        cards = [_placed(label, (x, y), float(rng.uniform(-tilt, tilt)), self.art, self.card_mm)
                  for label, (x, y) in zip(step.cards, pos, strict=True)]
         tokens = [TokenPlacement(name, (token_x, token_y), float(rng.uniform(-10, 10))) for name in step.tokens]
-        line_cards, line_tokens = _layout_placements(step, layout, self.art, rng)
+        line_cards, line_tokens = _layout_placements(step, layout, self.art, rng, self.card_mm)
         hands: tuple[HandPlacement, ...] = ()
         if step.hand:  # a hand laying or taking cards: its fingertip somewhere over the zone
             tip = (float(rng.uniform(zx0 + 40, zx1 - 40)), float(rng.uniform(zy0 + 20, zy1 - 20)))
@@ -246,6 +256,10 @@ class StepRenderer:
     def frame(self, lit: np.ndarray) -> np.ndarray:
         """One camera frame of a still table: its exposure flicker and sensor noise."""
         assert self._noise is not None
+        if self.sway is not None:
+            lit = self.sway(lit)
+        if self.auto_camera is not None:
+            lit = self.auto_camera(lit)
         frame = cv2.convertScaleAbs(lit, alpha=float(self.rng.uniform(0.97, 1.03)))
         up, down = self._noise[1][int(self.rng.integers(len(self._noise[1])))]
         return np.asarray(cv2.subtract(cv2.add(frame, up), down), np.uint8)

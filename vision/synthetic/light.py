@@ -33,7 +33,7 @@ LIGHT_CONDITIONS = ("plain", "lamp", "warm", "cold", "dim", "bw_kit")
 # "flicker": mains-powered light (LED drivers, fluorescent tubes) seen by a rolling
 # shutter: dark and light bands across the frame, at another place in each frame.
 # "deep_flicker": the same, bands 25-35 % deep (a cheap LED driver, a short exposure).
-ALL_CONDITIONS = LIGHT_CONDITIONS + ("shadow", "flicker", "deep_flicker")
+ALL_CONDITIONS = LIGHT_CONDITIONS + ("shadow", "flicker", "deep_flicker", "soft")
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,8 @@ def scene_condition(name: str, rng: np.random.Generator) -> tuple[Lighting, str]
         return replace(base, shadow_xy=(float(rng.uniform(0.35, 0.65)), float(rng.uniform(0.35, 0.65))),
                        shadow_angle_deg=float(rng.uniform(0.0, 360.0)), shadow_depth=float(rng.uniform(0.35, 0.6)),
                        shadow_soft=float(rng.uniform(0.004, 0.03))), "colour"
+    if name == "soft":  # out of focus: a webcam's autofocus hunting, or focused on a hand above the table
+        return replace(base, blur_sigma_px=float(rng.uniform(2.0, 3.5))), "colour"
     raise ValueError(f"light condition {name!r} is not one of {', '.join(ALL_CONDITIONS)}")
 
 

@@ -82,13 +82,15 @@ class TokenPlacement:
 @dataclass(frozen=True)
 class CardPlacement:
     """A card face: ``label`` such as ``"QD"`` drawn plainly, or a given ``image_bgr``
-    (upright portrait), with its outline ``alpha`` (same size, 0-1 or 0-255) if given."""
+    (upright portrait), with its outline ``alpha`` (same size, 0-1 or 0-255) if given;
+    ``size_mm`` its width and height (a poker card's by default; a bridge card is narrower)."""
 
     label: str
     centre_mm: tuple[float, float]
     angle_deg: float = 0.0
     image_bgr: ImageBGR | None = None
     alpha: npt.NDArray[np.floating] | npt.NDArray[np.uint8] | None = None
+    size_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM)
 
 
 @dataclass(frozen=True)
@@ -246,7 +248,8 @@ def token_tile_image(token: TokenSpec, dictionary: str, px_per_mm: float) -> Ima
 
 def _card_tile(card: CardPlacement, px_per_mm: float) -> tuple[ImageBGR, npt.NDArray[np.uint8]]:
     """The card's picture at ``px_per_mm`` and its outline (255 on the card)."""
-    size = (int(CARD_W_MM * px_per_mm), int(CARD_H_MM * px_per_mm))
+    cw, ch = card.size_mm
+    size = (int(cw * px_per_mm), int(ch * px_per_mm))
     full = np.full((size[1], size[0]), 255, np.uint8)
     if card.image_bgr is not None:
         tile = np.asarray(cv2.resize(card.image_bgr, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
@@ -257,7 +260,6 @@ def _card_tile(card: CardPlacement, px_per_mm: float) -> tuple[ImageBGR, npt.NDA
             alpha = alpha * 255.0
         mask = cv2.resize(alpha, size, interpolation=cv2.INTER_AREA)
         return tile, np.clip(mask, 0, 255).astype(np.uint8)
-    cw, ch = CARD_W_MM, CARD_H_MM
     tex = _Texture(np.full((size[1], size[0], 3), 252, np.uint8), (0.0, 0.0), px_per_mm)
     red = card.label[-1:].upper() in ("D", "H")
     colour = (30, 30, 200) if red else (30, 30, 30)
