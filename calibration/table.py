@@ -111,6 +111,14 @@ def estimate_homography(detections: MarkerDetections, layout: TableLayout, min_m
     return TableHomography(np.asarray(hom, dtype=np.float64), tuple(sorted(kept)), rms)
 
 
+# The picture moved at least this much (pixels) since the last fit: the camera moved, and a
+# new fit is followed at once (TableTracker.update's picture_moved_px) ...
+FOLLOW_MOVED_PX = 1.0
+# ... when the fit moved by no more than the tracker's move_px and this many times as much
+# (the layout's far corners, off the frame, swing further than the picture's middle).
+FOLLOW_SLACK = 1.5
+
+
 class TrackState(enum.Enum):
     SEARCHING = "searching"  # no homography yet
     LOCKED = "locked"  # a steady homography
@@ -137,7 +145,11 @@ class TableTracker:
       row agree with each other: then the camera or mat has moved and the tracker
       re-anchors at once (state MOVED);
     - with no fit for ``lost_after`` frames the state is LOST (the last homography is kept
-      but must not be trusted).
+      but must not be trusted);
+    - when the picture itself is known to have moved since the last fit (``update``'s
+      ``picture_moved_px``: a camera that sways or is held, vision/picture_shift.py), a fit
+      that moved about as much is followed at once, not blended: the camera is where the
+      new fit says, and a blended homography would lag behind it.
     """
 
     def __init__(self, layout: TableLayout, smoothing: float = 0.35, move_px: float = 6.0,
@@ -170,7 +182,7 @@ class TableTracker:
         hom = cv2.getPerspectiveTransform(self._ref_mm.astype(np.float32), ref_px.astype(np.float32))
         self._current = TableHomography(np.asarray(hom / hom[2, 2], dtype=np.float64), fit.marker_ids, fit.rms_px)
 
-    def update(self, detections: MarkerDetections) -> TrackUpdate:
+    def update(self, detections: MarkerDetections, picture_moved_px: float = 0.0) -> TrackUpdate:
         fit = estimate_homography(detections, self.layout, self.min_markers)
         seen = len(fit.marker_ids) if fit else 0
         if fit is None:
@@ -192,8 +204,15 @@ class TableTracker:
             return TrackUpdate(self.state, self._current, seen, 0.0, False,
                                f"mat found ({seen} markers)")
         shift = float(np.max(np.linalg.norm(new_ref - self._ref_px, axis=1)))
+        followed = picture_moved_px >= FOLLOW_MOVED_PX
+        if followed and self.move_px < shift <= self.move_px + FOLLOW_SLACK * picture_moved_px:
+            self._adopt(new_ref, fit)
+            self._pending.clear()
+            self.state = TrackState.LOCKED
+            return TrackUpdate(self.state, self._current, seen, shift, False,
+                               f"the camera moved ({shift:.0f} px): the mat followed")
         if shift <= self.move_px or self.state == TrackState.LOST:
-            blend = 1.0 if self.state == TrackState.LOST else self.smoothing
+            blend = 1.0 if self.state == TrackState.LOST or followed else self.smoothing
             self._adopt((1.0 - blend) * self._ref_px + blend * new_ref, fit)
             self._pending.clear()
             self.state = TrackState.LOCKED

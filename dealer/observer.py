@@ -27,6 +27,7 @@ from dealer.regions import BUSY_FRACTION, Box, ZoneMemory, markers_in_boxes
 from dealer.table_protocol import LineSight, SeenCard, TableView, TableToken
 from vision.geometry import card_sized_mm
 from vision.pipeline import ZoneReading
+from vision.picture_shift import PictureShift, Shift
 from vision.readings import CardDetections
 
 __all__ = ["ZoneReader", "Observation", "TableObserver"]
@@ -53,6 +54,10 @@ WHOLE_FRAME_EVERY_S = 1.0
 # The mat's markers are looked for this often (seconds) between two looks over the whole
 # frame: the camera stands still, and the homography is kept in between.
 MAT_EVERY_S = 0.5
+# ... unless the picture has moved this much (frame pixels) since they were: a camera on a
+# springy stand or in a hand moves it a pixel or two a frame (vision/picture_shift.py), and
+# the zones must follow it or they slide under the cards like a hand over them.
+LOOK_AGAIN_MOVED_PX = 1.0
 # Tokens in the play zone are looked for at this scale of the frame: a token's marker is
 # 50 mm, still ~35 px at half the resolution of a 1.4 px/mm view (6 cells of 6 px).
 TOKEN_SEARCH_SCALE = 0.5
@@ -121,6 +126,8 @@ class TableObserver:
         # two looks over the whole frame, so only such a look can say it has gone (F2)
         self._prophet_at: tuple[float, float] | None = None
         self._sights_for: tuple[tuple[bytes, int, int], dict[str, ZoneSight]] | None = None  # this homography's
+        self._picture = PictureShift()  # how far the picture moved, frame to frame and since the mat was looked for
+        self._shift: Shift | None = None
 
     def _markers(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> tuple[MarkerDetections, bool]:
         """The markers in view, and whether the mat's own markers were looked for.
@@ -129,18 +136,22 @@ class TableObserver:
         moved); else the tokens in the play zone's box at half resolution every frame, and
         the mat's markers in small boxes where the homography puts them twice a second."""
         homography = self.tracker.homography
+        self._shift = shift = self._picture.measure(frame_bgr)
         if (homography is None or self.tracker.state is not TrackState.LOCKED or self._whole_frame_at is None
                 or not 0.0 <= t - self._whole_frame_at < WHOLE_FRAME_EVERY_S):
             self._whole_frame_at = self._mat_at = t
             self._looked_everywhere = True
+            self._picture.reset()
             return detect_markers(frame_bgr, self.layout.dictionary), True
         self._looked_everywhere = False
         height, width = frame_bgr.shape[:2]
         play = self._box_px(homography, self.layout.zone(ZONE_PLAY).polygon_mm, TOKEN_BOX_MARGIN_MM, width, height)
         tokens = markers_in_boxes(frame_bgr, [play] if play else [], self.layout.dictionary, TOKEN_SEARCH_SCALE)
-        if self._mat_at is not None and 0.0 <= t - self._mat_at < MAT_EVERY_S:
+        still = shift is not None and shift.since_reset < LOOK_AGAIN_MOVED_PX
+        if self._mat_at is not None and 0.0 <= t - self._mat_at < MAT_EVERY_S and still:
             return tokens, False
         self._mat_at = t
+        self._picture.reset()
         boxes = [self._box_px(homography, m.corners_mm, m.size_mm * MARKER_BOX_MARGIN, width, height)
                  for m in self.layout.markers]
         return markers_in_boxes(frame_bgr, [b for b in boxes if b is not None], self.layout.dictionary,
@@ -162,7 +173,9 @@ class TableObserver:
 
     def observe(self, frame_bgr: npt.NDArray[np.uint8], t: float, index: int) -> Observation:
         markers, mat_looked = self._markers(frame_bgr, t)
-        update = self.tracker.update(markers) if mat_looked or self._update is None else self._update
+        moved_px = self._shift.since_reset if self._shift is not None else 0.0
+        update = (self.tracker.update(markers, picture_moved_px=moved_px) if mat_looked or self._update is None
+                  else self._update)
         self._update = update
         homography = update.homography
         if (homography is None or update.state is TrackState.LOST or update.rejected_frame
@@ -249,7 +262,8 @@ class TableObserver:
             crop = np.ascontiguousarray(frame_bgr[y0:y1, x0:x1])
             # moving: measured on the crop divided by its mean level, so that the camera's
             # gain drifting between frames (auto exposure) is no movement
-            moving = memory.look(box, crop) > BUSY_FRACTION
+            # the picture's own movement since the last frame is no movement over the zone
+            moving = memory.look(box, crop, None if self._shift is None else self._shift.step) > BUSY_FRACTION
             if isinstance(self.reader, RegionReader):  # a reader that crops for itself (a test's ground truth)
                 parts.append(self.reader.read_region(frame_bgr, box))
                 states[name] = ZoneState(moving, False)

@@ -94,6 +94,32 @@ def test_given_a_single_odd_frame_then_it_is_ignored_and_a_real_move_is_followed
     assert now is not None and max_error_mm(now.px_to_table, after.table_to_px, [(132.0, 95.0)]) < 0.2
 
 
+def test_given_the_picture_itself_moved_then_a_fit_that_moved_as_much_is_followed_at_once() -> None:
+    # given a tracker locked on a still camera
+    before = PinholeView(tilt_deg=60)
+    swayed = PinholeView(tilt_deg=60, yaw_deg=0.8)  # a springy stand swung: the fit moves ~9 px
+    tracker = TableTracker(LAYOUT, confirm_frames=3)
+    for _ in range(5):
+        tracker.update(_detections_from(before))
+    # when the picture is known to have moved about as much (vision/picture_shift.py)
+    followed = tracker.update(_detections_from(swayed), picture_moved_px=9.0)
+    # then the new fit is taken at once, not blended, and the frame is not held back
+    assert not followed.rejected_frame and followed.state is TrackState.LOCKED and "followed" in followed.message
+    assert followed.homography is not None
+    assert max_error_mm(followed.homography.px_to_table, swayed.table_to_px, [(132.0, 95.0)]) < 0.2
+    # and a smaller move, too, is taken whole (not blended, which would lag behind the camera)
+    back = tracker.update(_detections_from(PinholeView(tilt_deg=60, yaw_deg=0.4)), picture_moved_px=4.0)
+    assert back.homography is not None and not back.rejected_frame
+    assert max_error_mm(back.homography.px_to_table, PinholeView(tilt_deg=60, yaw_deg=0.4).table_to_px,
+                        [(132.0, 95.0)]) < 0.2
+    # but a fit that jumped while the picture stood still is an odd frame, as before
+    far = PinholeView(tilt_deg=60, yaw_deg=4.0, distance_mm=680.0)
+    assert tracker.update(_detections_from(far), picture_moved_px=0.0).rejected_frame
+    # and so is a fit that moved far more than the picture did
+    tracker.update(_detections_from(PinholeView(tilt_deg=60, yaw_deg=0.4)))
+    assert tracker.update(_detections_from(far), picture_moved_px=2.0).rejected_frame
+
+
 def test_given_no_markers_for_a_while_then_the_mat_is_lost_and_found_again() -> None:
     view = PinholeView(tilt_deg=70)
     tracker = TableTracker(LAYOUT, lost_after=5)
