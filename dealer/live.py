@@ -265,7 +265,8 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 continue
             last_message = obs.message
             back = sight.seen(frame.time_s)
-            happened: list[Happening] = [Spoken(frame.time_s, back)] if back is not None else []
+            busy = sight.busy(frame.time_s, obs.view.hand_over_play, observer.camera_moved_within(frame.time_s, 1.0))
+            happened: list[Happening] = [Spoken(frame.time_s, text) for text in (back, busy) if text is not None]
             happened += session.undo_last() if state.take_undo() else []
             seen = state.apply(obs.view)
             happened += [Spoken(obs.view.t, text) for text in state.take_said()]

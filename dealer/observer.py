@@ -58,6 +58,8 @@ MAT_EVERY_S = 0.5
 # springy stand or in a hand moves it a pixel or two a frame (vision/picture_shift.py), and
 # the zones must follow it or they slide under the cards like a hand over them.
 LOOK_AGAIN_MOVED_PX = 1.0
+# A picture that moved this much (pixels) from one frame to the next: the camera moved.
+CAMERA_MOVING_STEP_PX = 0.7
 # Tokens in the play zone are looked for at this scale of the frame: a token's marker is
 # 50 mm, still ~35 px at half the resolution of a 1.4 px/mm view (6 cells of 6 px).
 TOKEN_SEARCH_SCALE = 0.5
@@ -128,6 +130,11 @@ class TableObserver:
         self._sights_for: tuple[tuple[bytes, int, int], dict[str, ZoneSight]] | None = None  # this homography's
         self._picture = PictureShift()  # how far the picture moved, frame to frame and since the mat was looked for
         self._shift: Shift | None = None
+        self._camera_moved_at: float | None = None  # when the picture last moved by itself
+
+    def camera_moved_within(self, t: float, seconds: float) -> bool:
+        """Whether the picture itself moved (the camera, not a hand) in the ``seconds`` before ``t``."""
+        return self._camera_moved_at is not None and 0.0 <= t - self._camera_moved_at <= seconds
 
     def _markers(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> tuple[MarkerDetections, bool]:
         """The markers in view, and whether the mat's own markers were looked for.
@@ -137,6 +144,8 @@ class TableObserver:
         the mat's markers in small boxes where the homography puts them twice a second."""
         homography = self.tracker.homography
         self._shift = shift = self._picture.measure(frame_bgr)
+        if shift is not None and max(abs(shift.step[0]), abs(shift.step[1])) >= CAMERA_MOVING_STEP_PX:
+            self._camera_moved_at = t
         if (homography is None or self.tracker.state is not TrackState.LOCKED or self._whole_frame_at is None
                 or not 0.0 <= t - self._whole_frame_at < WHOLE_FRAME_EVERY_S):
             self._whole_frame_at = self._mat_at = t

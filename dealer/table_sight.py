@@ -1,10 +1,16 @@
-"""Saying so when the camera does not see the table (issue 7: never silent about the play zone).
+"""Saying so when the camera does not see the table, or sees the play zone forever moving
+(issue 7: never silent about the play zone).
 
 The observer gives no view while the mat is not found or is lost (its markers covered, the
 camera turned away), while a move of the camera is not yet confirmed, and while the play
 zone is not whole in view (dealer/observer.py). Nothing is judged then; the players must
 hear why, or they go on playing to a dealer that sees nothing. A moment unseen (a hand
 over a marker, a knock the tracker re-anchors within a second) is no news.
+
+Nothing is judged either while something moves over the play zone (a hand laying cards).
+When that lasts far longer than a hand takes (``BUSY_SAY_AFTER_S``), the players hear it:
+a hand left there, or a camera that keeps moving (held in a hand, on a stand that sways
+more than the dealer can follow) so that the whole zone seems to move.
 """
 
 from __future__ import annotations
@@ -21,16 +27,25 @@ NO_MAT = N_("I cannot see the mat: uncover its corner markers, or point the came
 ZONE_OUT = N_("I cannot see the whole play zone: the camera has moved. Point it at the mat again, as at "
               "calibration. Nothing is judged until I see the zone.")
 BACK = N_("I can see the table again.")
+BUSY_SAY_AFTER_S = 12.0  # something moving over the play zone this long, without a pause: say so
+HAND_STAYS = N_("Something keeps moving over the play zone, so I am waiting: take your hands out of it, "
+                "and I will judge what lies there.")
+CAMERA_MOVES = N_("The camera keeps moving, so the whole play zone seems to move and I cannot judge it. "
+                  "Fix the camera so that it stays still.")
 
 
 class TableSight:
     """Frame by frame: whether the table was seen; what to say about it, if anything."""
 
-    def __init__(self, say_after_s: float = SAY_AFTER_S, say_again_s: float = SAY_AGAIN_S) -> None:
+    def __init__(self, say_after_s: float = SAY_AFTER_S, say_again_s: float = SAY_AGAIN_S,
+                 busy_after_s: float = BUSY_SAY_AFTER_S) -> None:
         self.say_after_s = say_after_s
         self.say_again_s = say_again_s
+        self.busy_after_s = busy_after_s
         self._unseen_since: float | None = None
         self._said_at: float | None = None
+        self._busy_since: float | None = None
+        self._busy_said_at: float | None = None
 
     def unseen(self, t: float, message: str) -> str | None:
         """The frame at ``t`` gave no view (``message``: the observer's why)."""
@@ -48,3 +63,18 @@ class TableSight:
         said = self._said_at is not None
         self._unseen_since = self._said_at = None
         return _(BACK) if said else None
+
+    def busy(self, t: float, moving_over_play: bool, camera_moving: bool) -> str | None:
+        """The frame at ``t`` gave a view: whether something moved over the play zone, and
+        whether the camera itself has been moving; what to say when that lasts."""
+        if not moving_over_play:
+            self._busy_since = self._busy_said_at = None
+            return None
+        if self._busy_since is None:
+            self._busy_since = t
+        if t - self._busy_since < self.busy_after_s:
+            return None
+        if self._busy_said_at is not None and t - self._busy_said_at < self.say_again_s:
+            return None
+        self._busy_said_at = t
+        return _(CAMERA_MOVES) if camera_moving else _(HAND_STAYS)

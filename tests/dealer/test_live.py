@@ -270,3 +270,15 @@ def test_a_table_out_of_sight_is_said_and_so_is_its_return(tmp_path: Path) -> No
     assert len(lost) == 1 and len(back) == 1 and lost[0] < back[0], said
     # and the round goes on: the starter laid after it is judged
     assert code == 0 and any("Starter 7H" in s for s in said[back[0]:])
+
+
+def test_a_hand_that_keeps_moving_over_the_play_zone_is_told_to_leave(tmp_path: Path) -> None:
+    # given the starter judged, then a hand moving over the play zone for 14 s (a player
+    # fiddling with cards there, or resting an arm that moves)
+    steps = SCRIPT[:3] + (Step((), (), 14.0, hand=True), Step((), (), 1.0))
+    frames = list(render_steps(steps, {}, view=VIEW))
+    code, voice = run_script(tmp_path, FakeSource(frames, fps=FPS), TruthReader(steps))
+    # then, past the time a hand takes to lay cards, the players hear why nothing happens
+    told = [s for s in voice.said if s.startswith("Something keeps moving over the play zone")]
+    assert code == 0 and len(told) == 1, voice.said
+    assert voice.said.index(told[0]) > next(i for i, s in enumerate(voice.said) if "Starter 7H" in s)

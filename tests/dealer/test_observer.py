@@ -125,3 +125,27 @@ def test_a_camera_turned_off_the_play_zone_gives_no_view_and_says_why() -> None:
     obs = TableObserver(default_layout(), reader).observe(frame, 0.0, 0)
     # then nothing is read there, and the message says the play zone is not whole in view
     assert obs.view is None and obs.message.startswith(PLAY_ZONE_NOT_WHOLE), obs.message
+
+
+def test_the_observer_tells_a_camera_that_moves_from_a_hand_that_moves() -> None:
+    # given the observer locked on a still mat
+    import cv2
+
+    from vision.synthetic import HandPlacement
+
+    reader = CardReader(FakeClassifier(lambda img, i: CardReading(Card.parse("4C"), 0.99)))
+    observer = TableObserver(default_layout(), reader)
+    still = render_scene(default_layout(), VIEW, (), (), rng=np.random.default_rng(3)).frame_bgr
+    for k in range(3):
+        observer.observe(still, k / 10.0, k)
+    # when a hand moves over the play zone, the camera has not moved
+    for k, x in enumerate((80.0, 120.0, 160.0)):
+        hand = render_scene(default_layout(), VIEW, (), (), rng=np.random.default_rng(3),
+                            hands=(HandPlacement((x, 90.0), 5.0),)).frame_bgr
+        observer.observe(hand, 0.3 + k / 10.0, 3 + k)
+    assert not observer.camera_moved_within(0.5, 1.0)
+    # when the whole picture moves by 3 px, it has
+    moved = cv2.warpAffine(still, np.array([[1.0, 0.0, 3.0], [0.0, 1.0, 1.0]]), (still.shape[1], still.shape[0]),
+                           borderMode=cv2.BORDER_REFLECT)
+    observer.observe(moved, 0.6, 6)
+    assert observer.camera_moved_within(0.6, 1.0) and not observer.camera_moved_within(2.0, 1.0)

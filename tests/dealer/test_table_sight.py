@@ -26,3 +26,23 @@ def test_a_play_zone_half_out_of_view_says_so_and_what_to_do() -> None:
     sight.unseen(0.0, f"{PLAY_ZONE_NOT_WHOLE} (2 of 4 corners)")
     text = sight.unseen(1.5, f"{PLAY_ZONE_NOT_WHOLE} (2 of 4 corners)")
     assert text is not None and text.startswith("I cannot see the whole play zone") and "calibration" in text
+
+
+def test_something_moving_over_the_play_zone_for_long_is_said_with_its_likely_cause() -> None:
+    # given a zone that something moves over, frame after frame, 3 frames a second
+    sight = TableSight(busy_after_s=12.0, say_again_s=30.0)
+    said = [(t / 3.0, sight.busy(t / 3.0, True, camera_moving=False)) for t in range(0, 3 * 45)]
+    spoken = [(round(t, 1), s) for t, s in said if s]
+    # then nothing for the time a hand takes to lay cards, then once, then again 30 s later
+    assert [t for t, _ in spoken] == [12.0, 42.0]
+    assert spoken[0][1].startswith("Something keeps moving over the play zone")
+    # and a pause in the movement starts the count again
+    assert sight.busy(45.0, False, camera_moving=False) is None
+    assert sight.busy(46.0, True, camera_moving=False) is None and sight.busy(57.0, True, camera_moving=False) is None
+
+
+def test_a_camera_that_keeps_moving_is_named_as_the_cause() -> None:
+    sight = TableSight(busy_after_s=2.0)
+    sight.busy(0.0, True, camera_moving=True)
+    text = sight.busy(2.5, True, camera_moving=True)
+    assert text is not None and text.startswith("The camera keeps moving") and "still" in text
