@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.layout import TableLayout
+from calibration.layout import ZONE_PLAY, TableLayout
 from calibration.markers import MarkerDetections
 
 __all__ = [
@@ -114,9 +114,10 @@ def estimate_homography(detections: MarkerDetections, layout: TableLayout, min_m
 # The picture moved at least this much (pixels) since the last fit: the camera moved, and a
 # new fit is followed at once (TableTracker.update's picture_moved_px) ...
 FOLLOW_MOVED_PX = 1.0
-# ... when the fit moved by no more than the tracker's move_px and this many times as much
-# (the layout's far corners, off the frame, swing further than the picture's middle).
-FOLLOW_SLACK = 1.5
+# ... when the fit moved the play zone's middle as the picture moved, within this (pixels;
+# the picture's move is measured to about a pixel) and a fifth of the move (the picture's
+# middle and the zone's are not the same place, and a turn moves them apart).
+FOLLOW_AGREE_PX = 2.0
 
 
 class TrackState(enum.Enum):
@@ -147,9 +148,10 @@ class TableTracker:
     - with no fit for ``lost_after`` frames the state is LOST (the last homography is kept
       but must not be trusted);
     - when the picture itself is known to have moved since the last fit (``update``'s
-      ``picture_moved_px``: a camera that sways or is held, vision/picture_shift.py), a fit
-      that moved about as much is followed at once, not blended: the camera is where the
-      new fit says, and a blended homography would lag behind it.
+      ``picture_moved``: a camera that sways or is held, vision/picture_shift.py), a fit
+      that moved the play zone's middle the same way is followed at once, not blended: the
+      camera is where the new fit says, and a blended homography would lag behind it. A
+      fit that disagrees with the picture (a hand over some markers) is not.
     """
 
     def __init__(self, layout: TableLayout, smoothing: float = 0.35, move_px: float = 6.0,
@@ -182,7 +184,20 @@ class TableTracker:
         hom = cv2.getPerspectiveTransform(self._ref_mm.astype(np.float32), ref_px.astype(np.float32))
         self._current = TableHomography(np.asarray(hom / hom[2, 2], dtype=np.float64), fit.marker_ids, fit.rms_px)
 
-    def update(self, detections: MarkerDetections, picture_moved_px: float = 0.0) -> TrackUpdate:
+    def _moved_with_picture(self, fit: TableHomography, picture_moved: tuple[float, float] | None) -> bool:
+        """Whether the picture moved (by at least FOLLOW_MOVED_PX) and ``fit`` moved the play
+        zone's middle the same way as the picture, give or take FOLLOW_AGREE_PX and a fifth."""
+        if picture_moved is None or self._current is None or math.hypot(*picture_moved) < FOLLOW_MOVED_PX:
+            return False
+        middle = np.asarray(self.layout.zone(ZONE_PLAY).polygon_mm, np.float64).mean(axis=0)
+        was = map_points(self._current.table_to_px, [tuple(middle)])[0]
+        now = map_points(fit.table_to_px, [tuple(middle)])[0]
+        moved = now - was
+        miss = float(np.hypot(*(moved - np.asarray(picture_moved, np.float64))))
+        return miss <= FOLLOW_AGREE_PX + 0.2 * math.hypot(*picture_moved)
+
+    def update(self, detections: MarkerDetections, picture_moved: tuple[float, float] | None = None
+               ) -> TrackUpdate:
         fit = estimate_homography(detections, self.layout, self.min_markers)
         seen = len(fit.marker_ids) if fit else 0
         if fit is None:
@@ -204,8 +219,8 @@ class TableTracker:
             return TrackUpdate(self.state, self._current, seen, 0.0, False,
                                f"mat found ({seen} markers)")
         shift = float(np.max(np.linalg.norm(new_ref - self._ref_px, axis=1)))
-        followed = picture_moved_px >= FOLLOW_MOVED_PX
-        if followed and self.move_px < shift <= self.move_px + FOLLOW_SLACK * picture_moved_px:
+        followed = self._moved_with_picture(fit, picture_moved)
+        if followed and shift > self.move_px:
             self._adopt(new_ref, fit)
             self._pending.clear()
             self.state = TrackState.LOCKED

@@ -156,7 +156,7 @@ class TableObserver:
         height, width = frame_bgr.shape[:2]
         play = self._box_px(homography, self.layout.zone(ZONE_PLAY).polygon_mm, TOKEN_BOX_MARGIN_MM, width, height)
         tokens = markers_in_boxes(frame_bgr, [play] if play else [], self.layout.dictionary, TOKEN_SEARCH_SCALE)
-        still = shift is not None and shift.since_reset < LOOK_AGAIN_MOVED_PX
+        still = shift is not None and shift.since_reset_px < LOOK_AGAIN_MOVED_PX
         if self._mat_at is not None and 0.0 <= t - self._mat_at < MAT_EVERY_S and still:
             return tokens, False
         self._mat_at = t
@@ -182,8 +182,8 @@ class TableObserver:
 
     def observe(self, frame_bgr: npt.NDArray[np.uint8], t: float, index: int) -> Observation:
         markers, mat_looked = self._markers(frame_bgr, t)
-        moved_px = self._shift.since_reset if self._shift is not None else 0.0
-        update = (self.tracker.update(markers, picture_moved_px=moved_px) if mat_looked or self._update is None
+        moved = self._shift.since_reset if self._shift is not None else None
+        update = (self.tracker.update(markers, picture_moved=moved) if mat_looked or self._update is None
                   else self._update)
         self._update = update
         homography = update.homography

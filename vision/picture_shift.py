@@ -28,22 +28,32 @@ _MIN_RESPONSE = 0.3  # a weaker correlation peak is no measure (a blank, dark or
 
 @dataclass(frozen=True)
 class Shift:
-    """How the picture moved: since the previous frame (``step``, frame pixels, x and y) and
-    in all since the last :meth:`PictureShift.reset` (``since_reset``, pixels)."""
+    """How the picture moved: since the previous frame (``step``) and since the last
+    :meth:`PictureShift.reset` (``since_reset``), frame pixels, x and y."""
 
     step: tuple[float, float]
-    since_reset: float
+    since_reset: tuple[float, float]
+
+    @property
+    def since_reset_px(self) -> float:
+        return float(np.hypot(*self.since_reset))
 
 
 class PictureShift:
-    """Frame after frame, how far the picture moved; see the module's words."""
+    """Frame after frame, how far the picture moved; see the module's words.
+
+    Each frame is compared with the frame of the last reset (one correlation a frame), so
+    the measure's small errors do not add up; the step since the previous frame is the
+    difference of two such measures."""
 
     def __init__(self, width: int = _WIDTH) -> None:
         self._width = width
-        self._previous: npt.NDArray[np.float32] | None = None
+        self._reference: npt.NDArray[np.float32] | None = None
+        self._previous_small: npt.NDArray[np.float32] | None = None
         self._window: npt.NDArray[np.float32] | None = None
         self._scale = 1.0
-        self._total = np.zeros(2)
+        self._last: tuple[float, float] | None = None  # the previous frame's move since the reference
+        self._reset_asked = False
 
     def _small(self, frame_bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
         h, w = frame_bgr.shape[:2]
@@ -57,19 +67,31 @@ class PictureShift:
         return small
 
     def reset(self) -> None:
-        """Count the movement from this frame on (the mat was looked for on it)."""
-        self._total = np.zeros(2)
+        """Count the movement from the frame last measured on (the mat was looked for on it)."""
+        self._reset_asked = True
 
     def measure(self, frame_bgr: npt.NDArray[np.uint8]) -> Shift | None:
         """How the picture moved since the previous frame, and since the reset; None when it
         cannot be told (the first frame, another picture size, nothing to measure by)."""
         small = self._small(frame_bgr)
-        previous, self._previous = self._previous, small
-        if previous is None or previous.shape != small.shape:
+        reference, last = self._reference, self._last
+        if self._reset_asked or reference is None or reference.shape != small.shape:
+            # the frame measured last becomes the reference: moves count from it
+            self._reset_asked = False
+            reference, last = self._previous_small, (0.0, 0.0)
+            self._reference = reference
+        self._previous_small = small
+        if reference is None or reference.shape != small.shape:
+            self._last = None
             return None
-        (dx, dy), response = cv2.phaseCorrelate(previous, small, self._window)
+        # copies: OpenCV multiplies the pictures by the window in place, and the reference
+        # is measured against again and again
+        (dx, dy), response = cv2.phaseCorrelate(reference.copy(), small.copy(), self._window)
         if response < _MIN_RESPONSE:
+            self._last = None
             return None
-        step = (float(dx) * self._scale, float(dy) * self._scale)
-        self._total += step
-        return Shift(step, float(np.hypot(*self._total)))
+        total = (float(dx) * self._scale, float(dy) * self._scale)
+        self._last = total
+        if last is None:
+            return None
+        return Shift((total[0] - last[0], total[1] - last[1]), total)

@@ -94,30 +94,39 @@ def test_given_a_single_odd_frame_then_it_is_ignored_and_a_real_move_is_followed
     assert now is not None and max_error_mm(now.px_to_table, after.table_to_px, [(132.0, 95.0)]) < 0.2
 
 
-def test_given_the_picture_itself_moved_then_a_fit_that_moved_as_much_is_followed_at_once() -> None:
+def _moved_middle(before: PinholeView, after: PinholeView) -> tuple[float, float]:
+    """How the play zone's middle moved in the picture from one view to the other."""
+    middle = np.asarray(LAYOUT.zone("play").polygon_mm, np.float64).mean(axis=0)
+    a, b = map_points(before.table_to_px, [tuple(middle)])[0], map_points(after.table_to_px, [tuple(middle)])[0]
+    return float(b[0] - a[0]), float(b[1] - a[1])
+
+
+def test_given_the_picture_itself_moved_then_a_fit_that_moved_with_it_is_followed_at_once() -> None:
     # given a tracker locked on a still camera
     before = PinholeView(tilt_deg=60)
-    swayed = PinholeView(tilt_deg=60, yaw_deg=0.8)  # a springy stand swung: the fit moves ~9 px
+    swayed = PinholeView(tilt_deg=60, target_mm=(138.5, 58.0))  # a springy stand swung: ~10 px
     tracker = TableTracker(LAYOUT, confirm_frames=3)
     for _ in range(5):
         tracker.update(_detections_from(before))
-    # when the picture is known to have moved about as much (vision/picture_shift.py)
-    followed = tracker.update(_detections_from(swayed), picture_moved_px=9.0)
+    # when the picture is known to have moved the same way (vision/picture_shift.py, to about a pixel)
+    dx, dy = _moved_middle(before, swayed)
+    followed = tracker.update(_detections_from(swayed), picture_moved=(dx + 0.8, dy - 0.6))
     # then the new fit is taken at once, not blended, and the frame is not held back
     assert not followed.rejected_frame and followed.state is TrackState.LOCKED and "followed" in followed.message
     assert followed.homography is not None
     assert max_error_mm(followed.homography.px_to_table, swayed.table_to_px, [(132.0, 95.0)]) < 0.2
     # and a smaller move, too, is taken whole (not blended, which would lag behind the camera)
-    back = tracker.update(_detections_from(PinholeView(tilt_deg=60, yaw_deg=0.4)), picture_moved_px=4.0)
+    back_view = PinholeView(tilt_deg=60, target_mm=(135.0, 56.5))  # and swung back a little: ~4 px
+    back = tracker.update(_detections_from(back_view), picture_moved=_moved_middle(swayed, back_view))
     assert back.homography is not None and not back.rejected_frame
-    assert max_error_mm(back.homography.px_to_table, PinholeView(tilt_deg=60, yaw_deg=0.4).table_to_px,
-                        [(132.0, 95.0)]) < 0.2
+    assert max_error_mm(back.homography.px_to_table, back_view.table_to_px, [(132.0, 95.0)]) < 0.2
     # but a fit that jumped while the picture stood still is an odd frame, as before
     far = PinholeView(tilt_deg=60, yaw_deg=4.0, distance_mm=680.0)
-    assert tracker.update(_detections_from(far), picture_moved_px=0.0).rejected_frame
-    # and so is a fit that moved far more than the picture did
-    tracker.update(_detections_from(PinholeView(tilt_deg=60, yaw_deg=0.4)))
-    assert tracker.update(_detections_from(far), picture_moved_px=2.0).rejected_frame
+    assert tracker.update(_detections_from(far), picture_moved=(0.0, 0.0)).rejected_frame
+    # and so is one that moved otherwise than the picture (a hand over some markers while the
+    # picture seemed to move a little)
+    tracker.update(_detections_from(back_view))
+    assert tracker.update(_detections_from(swayed), picture_moved=(1.0, -0.4)).rejected_frame
 
 
 def test_given_no_markers_for_a_while_then_the_mat_is_lost_and_found_again() -> None:
