@@ -118,6 +118,11 @@ FOLLOW_MOVED_PX = 1.0
 # the picture's move is measured to about a pixel) and a fifth of the move (the picture's
 # middle and the zone's are not the same place, and a turn moves them apart).
 FOLLOW_AGREE_PX = 2.0
+# ... and only a move of this many pixels at most (measured as move_px is): a swaying or
+# hand-held camera moves a few pixels a frame; a knock of tens of pixels is confirmed over
+# three looks as before, with nothing read in between (the cards that lay in the play zone
+# while the camera was knocked are not taken on the new picture's word alone).
+FOLLOW_MOST_PX = 24.0
 
 
 class TrackState(enum.Enum):
@@ -220,7 +225,7 @@ class TableTracker:
                                f"mat found ({seen} markers)")
         shift = float(np.max(np.linalg.norm(new_ref - self._ref_px, axis=1)))
         followed = self._moved_with_picture(fit, picture_moved)
-        if followed and shift > self.move_px:
+        if followed and self.move_px < shift <= FOLLOW_MOST_PX:
             self._adopt(new_ref, fit)
             self._pending.clear()
             self.state = TrackState.LOCKED

@@ -127,6 +127,10 @@ def test_given_the_picture_itself_moved_then_a_fit_that_moved_with_it_is_followe
     # picture seemed to move a little)
     tracker.update(_detections_from(back_view))
     assert tracker.update(_detections_from(swayed), picture_moved=(1.0, -0.4)).rejected_frame
+    # and a knock of tens of pixels, even with the picture, is confirmed over three looks as before
+    knocked = PinholeView(tilt_deg=60, target_mm=(160.0, 70.0))
+    tracker.update(_detections_from(back_view))
+    assert tracker.update(_detections_from(knocked), picture_moved=_moved_middle(back_view, knocked)).rejected_frame
 
 
 def test_given_no_markers_for_a_while_then_the_mat_is_lost_and_found_again() -> None:
