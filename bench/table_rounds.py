@@ -42,11 +42,18 @@ the camera turns and shifts twice (``BUMPS``, 60-80 px), once while the players 
 ``--size WxH`` films with another camera's picture size (the same field of view), e.g.
 ``1280x720`` or ``640x480`` for a webcam that gives no more.
 
+A camera's own habits (asked for by ``--only`` with a suffix, e.g. ``real-lamp-zone-sway``):
+``-auto`` its automatic exposure and white balance follow what it films
+(vision/synthetic/auto_camera.py); ``-sway`` a camera on a springy clamp, ``-handheld`` a
+phone held over the table (MOTIONS, vision/synthetic/sway.py); ``-bridge`` a bridge-size deck
+(BRIDGE_MM). ``--fps 30`` films at a webcam's or phone's rate (3 by default: the dealer's
+timings are in seconds, and a still table at 30 frames is ten times the work).
+
 ``--cards DESIGN`` deals two more rounds (lamp, zone view; cold, whole layout) with another
 design under cache/cards: e.g. ``npm-kennard`` (``python -m models.fetch_npm_decks``, then link
 ``cache/npm-cards/npm-kennard`` into ``cache/cards``), art nobody trained or tuned on.
 
-Run: ``python3 bench/table_rounds.py [--quick] [--only real-lamp-zone] [--cards DESIGN] [--size WxH] [--film [--keep]]``.
+Run: ``python3 bench/table_rounds.py [--quick] [--only real-lamp-zone] [--cards DESIGN] [--size WxH] [--fps 30] [--film [--keep]]``.
 """
 
 from __future__ import annotations

@@ -51,15 +51,15 @@ def test_given_another_frame_rate_then_the_drift_takes_the_same_time() -> None:
 def _centroid(image: np.ndarray) -> np.ndarray:
     grey = image[:, :, 1].astype(np.float64)
     ys, xs = np.mgrid[0:grey.shape[0], 0:grey.shape[1]]
-    return np.array([(xs * grey).sum(), (ys * grey).sum()]) / grey.sum()
+    return np.asarray([(xs * grey).sum() / grey.sum(), (ys * grey).sum() / grey.sum()], np.float64)
 
 
 def test_given_a_swaying_camera_then_each_frame_moves_by_its_offset() -> None:
     import cv2
 
-    dot = np.zeros((1080, 1920, 3), np.uint8)
-    cv2.circle(dot, (960, 540), 12, (255, 255, 255), -1)
-    dot = cv2.GaussianBlur(dot, (0, 0), 4.0)
+    disc = np.zeros((1080, 1920, 3), np.uint8)
+    cv2.circle(disc, (960, 540), 12, (255, 255, 255), -1)
+    dot = np.asarray(cv2.GaussianBlur(disc, (0, 0), 4.0), np.uint8)
     sway = Sway(fps=30.0, swing_px=8.0, tremor_px=1.0, turn_deg_per_px=0.0, seed=1)
     twin = Sway(fps=30.0, swing_px=8.0, tremor_px=1.0, turn_deg_per_px=0.0, seed=1)
     moves = []

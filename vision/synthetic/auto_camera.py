@@ -35,7 +35,7 @@ def _metering_weights() -> npt.NDArray[np.float32]:
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     r2 = ((xs - (w - 1) / 2) / (w / 2)) ** 2 + ((ys - (h - 1) / 2) / (h / 2)) ** 2
     weights = 1.0 + 2.0 * np.exp(-r2 / 0.5)
-    return (weights / weights.sum()).astype(np.float32)
+    return np.asarray(weights / weights.sum(), np.float32)
 
 
 @dataclass
