@@ -175,6 +175,8 @@ _STATUS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"^mat steady$"), lambda m: _("mat steady")),
     (re.compile(r"^the camera or the mat moved \((?P<px>\d+) px\); re-anchored$"),
      lambda m: _("the camera or the mat moved ({px} px); re-anchored", px=m["px"])),
+    (re.compile(r"^the camera moved \((?P<px>\d+) px\): the mat followed$"),
+     lambda m: _("the camera moved ({px} px): the mat followed", px=m["px"])),
     (re.compile(r"^ignored an odd frame \((?P<px>\d+) px off\) until it repeats$"),
      lambda m: _("ignored an odd frame ({px} px off) until it repeats", px=m["px"])),
     (re.compile(r"^the play zone is not whole in view \((?P<n>\d+) of (?P<m>\d+) corners\)$"),
