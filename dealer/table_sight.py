@@ -51,9 +51,7 @@ class TableSight:
         """The frame at ``t`` gave no view (``message``: the observer's why)."""
         if self._unseen_since is None:
             self._unseen_since = t
-        if t - self._unseen_since < self.say_after_s:
-            return None
-        if self._said_at is not None and t - self._said_at < self.say_again_s:
+        if not self._time_to_say(self._unseen_since, self._said_at, t, self.say_after_s):
             return None
         self._said_at = t
         return _(ZONE_OUT) if message.startswith(PLAY_ZONE_NOT_WHOLE) else _(NO_MAT)
@@ -72,9 +70,11 @@ class TableSight:
             return None
         if self._busy_since is None:
             self._busy_since = t
-        if t - self._busy_since < self.busy_after_s:
-            return None
-        if self._busy_said_at is not None and t - self._busy_said_at < self.say_again_s:
+        if not self._time_to_say(self._busy_since, self._busy_said_at, t, self.busy_after_s):
             return None
         self._busy_said_at = t
         return _(CAMERA_MOVES) if camera_moving else _(HAND_STAYS)
+
+    def _time_to_say(self, since: float, said_at: float | None, t: float, after_s: float) -> bool:
+        """It has lasted ``after_s`` since ``since``, and was not said in the last ``say_again_s``."""
+        return t - since >= after_s and (said_at is None or t - said_at >= self.say_again_s)

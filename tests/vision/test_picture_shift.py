@@ -3,13 +3,13 @@ held moves it; a hand over the table does not."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
 from calibration.layout import default_layout
 from vision.picture_shift import PictureShift
 from vision.synthetic import CardPlacement, HandPlacement, PinholeView, render_table_scene
+from vision.synthetic.sway import moved_picture
 
 VIEW = PinholeView(tilt_deg=62.0, distance_mm=500.0, target_mm=(132.5, 60.0), size_wh=(1280, 720))
 CARDS = (CardPlacement("4C", (90.0, 95.0), 3.0), CardPlacement("QH", (170.0, 95.0), -4.0))
@@ -19,18 +19,12 @@ def _table(hands: tuple[HandPlacement, ...] = ()) -> np.ndarray:
     return render_table_scene(default_layout(), VIEW, (), CARDS, rng=np.random.default_rng(1), hands=hands).frame_bgr
 
 
-def _moved(frame: np.ndarray, dx: float, dy: float) -> np.ndarray:
-    matrix = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
-    return np.asarray(cv2.warpAffine(frame, matrix, (frame.shape[1], frame.shape[0]), borderMode=cv2.BORDER_REFLECT),
-                      np.uint8)
-
-
 @pytest.mark.parametrize(("dx", "dy"), [(3.0, 0.0), (0.0, -5.0), (-8.0, 6.0)])
 def test_given_a_camera_that_moved_then_the_step_is_its_move(dx: float, dy: float) -> None:
     table = _table()
     shift = PictureShift()
     assert shift.measure(table) is None  # the first frame: nothing to compare with
-    step = shift.measure(_moved(table, dx, dy))
+    step = shift.measure(moved_picture(table, dx, dy))
     assert step is not None
     assert step.step == pytest.approx((dx, dy), abs=1.0)
     assert step.since_reset_px == pytest.approx(np.hypot(dx, dy), abs=1.0)
@@ -40,11 +34,11 @@ def test_given_moves_then_they_add_up_until_reset() -> None:
     table = _table()
     shift = PictureShift()
     shift.measure(table)
-    shift.measure(_moved(table, 2.0, 0.0))
-    total = shift.measure(_moved(table, 4.0, 0.0))
+    shift.measure(moved_picture(table, 2.0, 0.0))
+    total = shift.measure(moved_picture(table, 4.0, 0.0))
     assert total is not None and total.since_reset_px == pytest.approx(4.0, abs=1.2)
     shift.reset()
-    again = shift.measure(_moved(table, 4.0, 0.0))
+    again = shift.measure(moved_picture(table, 4.0, 0.0))
     assert again is not None and again.since_reset_px < 0.5  # the same picture since the reset
 
 

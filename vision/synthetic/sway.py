@@ -16,7 +16,18 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Sway", "handheld", "springy_stand"]
+__all__ = ["Sway", "handheld", "moved_picture", "springy_stand"]
+
+
+def moved_picture(bgr: npt.NDArray[np.uint8], dx: float, dy: float, turn_deg: float = 0.0) -> npt.NDArray[np.uint8]:
+    """The picture shifted by (dx, dy) pixels and turned by ``turn_deg`` about its middle, as a
+    camera that moved a little films it (the edges filled by reflection)."""
+    h, w = bgr.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), turn_deg, 1.0)
+    matrix[0, 2] += dx
+    matrix[1, 2] += dy
+    return np.asarray(cv2.warpAffine(bgr, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT),
+                      np.uint8)
 
 
 @dataclass
@@ -54,14 +65,9 @@ class Sway:
 
     def __call__(self, bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         """The frame as this camera films it now (the scene's edges filled by reflection)."""
-        h, w = bgr.shape[:2]
-        scale = w / 1920.0
+        scale = bgr.shape[1] / 1920.0
         dx, dy, turn = self.offset()
-        matrix = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), turn, 1.0)
-        matrix[0, 2] += dx * scale
-        matrix[1, 2] += dy * scale
-        return np.asarray(cv2.warpAffine(bgr, matrix, (w, h), flags=cv2.INTER_LINEAR,
-                                         borderMode=cv2.BORDER_REFLECT), np.uint8)
+        return moved_picture(bgr, dx * scale, dy * scale, turn)
 
 
 def springy_stand(fps: float, seed: int = 0) -> Sway:
