@@ -136,16 +136,21 @@ class TableObserver:
         """Whether the picture itself moved (the camera, not a hand) in the ``seconds`` before ``t``."""
         return self._camera_moved_at is not None and 0.0 <= t - self._camera_moved_at <= seconds
 
+    def _measure_picture(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> None:
+        """How far the whole picture moved (vision/picture_shift.py), and when it last moved by itself."""
+        self._shift = shift = self._picture.measure(frame_bgr)
+        if shift is not None and max(abs(shift.step[0]), abs(shift.step[1])) >= CAMERA_MOVING_STEP_PX:
+            self._camera_moved_at = t
+
     def _markers(self, frame_bgr: npt.NDArray[np.uint8], t: float) -> tuple[MarkerDetections, bool]:
         """The markers in view, and whether the mat's own markers were looked for.
 
         Over the whole frame now and then (a token laid outside the zones, a camera that
         moved); else the tokens in the play zone's box at half resolution every frame, and
-        the mat's markers in small boxes where the homography puts them twice a second."""
+        the mat's markers in small boxes where the homography puts them twice a second, or
+        as soon as the picture moved a pixel since they were."""
         homography = self.tracker.homography
-        self._shift = shift = self._picture.measure(frame_bgr)
-        if shift is not None and max(abs(shift.step[0]), abs(shift.step[1])) >= CAMERA_MOVING_STEP_PX:
-            self._camera_moved_at = t
+        shift = self._shift
         if (homography is None or self.tracker.state is not TrackState.LOCKED or self._whole_frame_at is None
                 or not 0.0 <= t - self._whole_frame_at < WHOLE_FRAME_EVERY_S):
             self._whole_frame_at = self._mat_at = t
@@ -181,6 +186,7 @@ class TableObserver:
         return (x0, y0, x1, y1)
 
     def observe(self, frame_bgr: npt.NDArray[np.uint8], t: float, index: int) -> Observation:
+        self._measure_picture(frame_bgr, t)
         markers, mat_looked = self._markers(frame_bgr, t)
         moved = self._shift.since_reset if self._shift is not None else None
         update = (self.tracker.update(markers, picture_moved=moved) if mat_looked or self._update is None

@@ -1,9 +1,9 @@
 """Looking only where it matters (issue 7: >= 15 frames/s at 1920x1080 on two cores).
 
 - :class:`ZoneMemory`: one zone's crop box, steady while the homography drifts by a pixel,
-  and how much of the zone changed since the previous frame (a hand, a card on its way):
-  the zone itself, followed where the homography puts it, so a camera that sways or is
-  held moves no card (vision/picture_shift.py).
+  and how much of it changed since the previous frame (a hand, a card on its way), with
+  the whole picture's own move taken out, so a camera that sways or is held moves no card
+  (vision/picture_shift.py).
 - :func:`markers_in_boxes`: the mat's markers and the tokens looked for in a few boxes of
   the frame (around each mat marker where the homography puts it, and around the zones)
   instead of the whole frame.
