@@ -199,6 +199,25 @@ def ordinal(n: int) -> str:
 Picture = tuple[Card | None, ...]  # the cards in the play zone, left to right (None: unread)
 
 
+def _still_laid(before: Picture | None, now: Picture) -> Picture:
+    """What lies unjudged, as far as the dealer knows: the picture ``now``, and what it saw of
+    the same laying ``before`` that ``now`` does not show. A card read a moment ago that fades
+    into something unread (a shadow, a knocked camera) is still laid: it must come back, and
+    another card is never credited in its place (issue 7); as many cards as were seen, too.
+
+    >>> from engine.cards import Card
+    >>> _still_laid((Card.parse("9C"),), ())
+    (Card.parse('9C'),)
+    >>> _still_laid((None, None), (Card.parse("4H"),))
+    (Card.parse('4H'), None)
+    """
+    if before is None:
+        return now
+    missing = Counter(c for c in before if c is not None) - Counter(c for c in now if c is not None)
+    kept = now + tuple(sorted(missing.elements(), key=str))
+    return kept + (None,) * max(0, len(before) - len(kept))
+
+
 @dataclass(frozen=True, slots=True)
 class _Relay:
     """This turn's attempt or "no play" was taken away unjudged: it must be laid again."""
@@ -418,7 +437,7 @@ class TableProtocol:
         found but unread), or once the dealer has said it cannot read it. Something unread and
         nothing found may be a hand resting over the zone for a moment: no news until said."""
         if None in self._now.picture or self._said_for_picture:
-            self._unjudged = self._now.picture
+            self._unjudged = _still_laid(self._unjudged, self._now.picture)
 
     def _taken_unjudged(self) -> list[Intent]:
         """Cards that lay still unjudged were taken away: say so, and ask for them again (issue 7).

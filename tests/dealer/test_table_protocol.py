@@ -487,6 +487,41 @@ def test_other_cards_after_an_attempt_left_unjudged_are_not_credited_to_its_play
     assert actions(out) == [Attempt("Ana", parse_cards("9C"))]
 
 
+def test_cards_read_of_an_unjudged_attempt_are_not_forgotten_when_only_something_unread_is_left() -> None:
+    # the round bench's knocked camera with its shadow (real-shadow-zone-bumped): Ana's 9C is
+    # read, but something unread beside it keeps it unjudged; the 9C then fades into what cannot
+    # be read (only the unexplained thing is seen), and the zone empties
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=0.5)
+    run(proto, [TableView(t, cards("9C"), unexplained_in_play=True) for t in (0.0, 0.6, 1.2, 1.8)])
+    out = run(proto, [TableView(2.0, (), hand_over_play=True)]
+              + [TableView(t, (), unexplained_in_play=True) for t in (2.5, 3.1, 3.7, 4.5)])
+    assert troubles(out)  # asked about, and so noted as unjudged: an empty picture
+    out = run(proto, [TableView(5.0, (), hand_over_play=True), TableView(5.5, ()), TableView(6.1, ())])
+    assert [t for t in troubles(out) if t.startswith("Ana, your cards were taken away")]
+    # when Bo's 7S comes (he did not hear), it is not Ana's attempt: her nine of clubs first
+    out = run(proto, laid_by_hand(7.0, cards("7S"), (7.5, 8.1, 8.7, 9.5)))
+    assert actions(out) == [] and "the nine of clubs" in troubles(out)[0]
+    # and once her card comes back, it is hers
+    out = run(proto, [TableView(10.0, (), hand_over_play=True), TableView(10.5, ()), TableView(11.1, ())]
+              + laid_by_hand(12.0, cards("9C"), (12.5, 13.1)))
+    assert actions(out) == [Attempt("Ana", parse_cards("9C"))]
+
+
+def test_a_card_found_unread_then_lost_from_sight_still_counts_as_laid() -> None:
+    # Ana's card is found but unread, then only something unread is seen there (the card's
+    # outline lost): taken away, one card must come back, not two
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=0.5)
+    run(proto, [TableView(t, (SeenCard(None, 0.0, 0.0),)) for t in (0.0, 0.6, 1.2, 1.8)])
+    run(proto, [TableView(2.0, (), hand_over_play=True)]
+        + [TableView(t, (), unexplained_in_play=True) for t in (2.5, 3.1, 3.7, 4.5)])
+    out = run(proto, [TableView(5.0, (), hand_over_play=True), TableView(5.5, ()), TableView(6.1, ())])
+    assert [t for t in troubles(out) if t.startswith("Ana, your cards were taken away")]
+    out = run(proto, laid_by_hand(7.0, cards("3C 4C"), (7.5, 8.1, 8.7, 9.5)))
+    assert actions(out) == [] and troubles(out)
+
+
 def test_an_attempt_first_unreadable_then_straightened_is_its_players() -> None:
     game = FakeRound(hands={"Ana": 5, "Bo": 5})
     proto = TableProtocol(game, settle_s=0.5)
