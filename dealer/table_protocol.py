@@ -49,7 +49,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -85,6 +85,11 @@ ASK_AFTER_S = 1.0
 # frame, with no hand over the zone since, is that card: a card is 63 mm wide, and the
 # table homography places a still card within a few millimetres from frame to frame.
 SAME_PLACE_MM = 15.0
+# Other layings, each read whole, refused while a play taken away with nothing of it read
+# waits to come back: after this many, the table has gone on without it (players who
+# heard would have laid it again after the first), and nothing is taken for it any more
+# on its number of cards alone; key j lets the players say what lies there is it.
+LOST_TRACK_AFTER = 2
 
 
 def same_place(a: tuple[float, float], b: tuple[float, float]) -> bool:
@@ -225,14 +230,30 @@ class _Relay:
     noplay: bool  # a "no play" hand (shown again with the NO PLAY token), else an attempt
     read: Counter[Card]  # the cards read of it: they must be among the cards laid again
     count: int = 0  # how many cards it had: with none of them read, as many must come again
+    # other layings refused while it waited, each as the cards read of it
+    refused: frozenset[frozenset[tuple[Card, int]]] = frozenset()
+
+    @property
+    def lost_track(self) -> bool:
+        """Nothing of it was read and the table went on without it (``LOST_TRACK_AFTER``):
+        whose cards come next cannot be known from what is seen (issue 7)."""
+        return not self.read and len(self.refused) >= LOST_TRACK_AFTER
+
+    def refusing(self, cards: Counter[Card]) -> _Relay:
+        """The same, with one more laying (``cards``, read whole) refused while it waited."""
+        return dataclasses.replace(self, refused=self.refused | {frozenset(cards.items())})
 
     def matches(self, picture: Picture) -> bool:
         """Can ``picture`` be this attempt laid again? Never when it was a "no play"."""
-        if self.noplay:
+        if self.noplay or self.lost_track:
             return False
         if not self.read:
             return len(picture) == self.count
         return self.read <= Counter(c for c in picture if c is not None)
+
+    def shown_again(self, hand: Sequence[Card]) -> bool:
+        """Can ``hand``, shown whole with the NO PLAY token, be this "no play" shown again?"""
+        return self.noplay and not self.lost_track and self.read <= Counter(hand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,6 +450,8 @@ class TableProtocol:
                 self._relay = _Relay(False, missed, len(self._unjudged))
             self._unjudged = None
         if self._relay is not None and not self._relay.matches(picture):
+            if None not in picture:  # another laying, read whole: the table may have gone on
+                self._relay = self._relay.refusing(Counter(c for c in picture if c is not None))
             return out + self._once(self._relay_words(), lay_again=True)  # not what was taken away
         return out + self._submit(Attempt(player, tuple(c for c in picture if c is not None)))
 
@@ -463,6 +486,10 @@ class TableProtocol:
         """What to say when the cards in the zone are not the attempt taken away unjudged."""
         who = self.round.whose_turn or ""
         assert self._relay is not None
+        if self._relay.lost_track:
+            return _("I have lost track of the turns: {who}'s cards were taken away before I could read them, "
+                     "and other cards have come since. {who}, lay your play again; or press j to judge what lies "
+                     "in the play zone as {who}'s play.", who=who)
         if self._relay.noplay:
             return _("{who}, put the NO PLAY token back and show the hand again: I could not read all of it.",
                      who=who)
@@ -652,9 +679,12 @@ class TableProtocol:
             left = need - len(self._shown)
             return [Intent(say=_("{shown} of {need} seen. Show the other {left}.", shown=Count(len(self._shown)),
                                  need=Count(need), left=Count(left)), frame=view.frame)]
-        if self._relay is not None and self._relay.noplay and not self._relay.read <= Counter(self._shown):
+        if self._relay is not None and self._relay.noplay and not self._relay.shown_again(self._shown):
             # not the hand shown before it was taken away unread: another player's (issue 7)
+            self._relay = self._relay.refusing(Counter(self._shown))
             self._shown, self._shown_batch = [], ()
+            if self._relay.lost_track:
+                return [Intent(trouble=self._relay_words(), lay_again=True, frame=view.frame)]
             return [Intent(trouble=_("{who}, this is not the hand you showed before: put the NO PLAY token back "
                                      "and show that hand again.", who=player), lay_again=True, frame=view.frame)]
         self._relay = None

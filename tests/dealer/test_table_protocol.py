@@ -550,3 +550,40 @@ def test_a_no_play_shown_unread_before_the_zone_was_seen_empty_is_asked_for_agai
                       TableView(9.0, cards("AD"), hand_over_play=True), TableView(9.5, cards("AD")),
                       TableView(10.6, cards("AD")), TableView(12.0, cards("AD"))])
     assert actions(out) == [] and any("NO PLAY token back" in t for t in troubles(out))
+
+
+def cleared_then_laid(at: float, picture: tuple[SeenCard, ...],
+                      tokens: dict[TableToken, tuple[float, float]] | None = None) -> list[TableView]:
+    """The zone is seen empty from ``at``, then a hand lays ``picture``, which lies still 2.5 s."""
+    return ([TableView(at, (), hand_over_play=True), TableView(at + 0.5, ()), TableView(at + 1.1, ())]
+            + laid_by_hand(at + 2.0, picture, (at + 2.5, at + 3.1, at + 3.7, at + 4.5), tokens))
+
+
+def test_a_no_play_unseen_is_not_credited_once_the_table_went_on_without_it() -> None:
+    # the round bench's knocked camera with its shadow (real-shadow-zone-bumped, seed 7):
+    # Bo's "no play" is shown while nothing of it can be read, and taken away
+    proto = bo_to_play_after_ana_4c(hands={"Ana": 5, "Bo": 5})
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
+    run(proto, [TableView(t, (), tok, unexplained_in_play=True) for t in (3.0, 4.2, 5.0, 6.0)])
+    # when the table goes on without it (deaf): Cy's card, then Dee's, each refused and taken away
+    out = run(proto, cleared_then_laid(7.0, cards("AD")) + cleared_then_laid(13.0, cards("4C")))
+    assert actions(out) == [] and len(troubles(out)) == 2
+    # then the next "no play" shown, five cards as Bo holds, is not taken as Bo's: nothing of
+    # his was read, and the turns went on; the dealer says it lost track
+    out = run(proto, cleared_then_laid(19.0, cards("QD 6H 3D 4D 3H"), tok))
+    assert actions(out) == [] and troubles(out)[-1].startswith("I have lost track of the turns: Bo's cards")
+    # and only the players' key j takes what lies there as Bo's play
+    out = run(proto, [TableView(25.0, cards("QD 6H 3D 4D 3H"), tok, judge_now=True)])
+    assert actions(out) == [NoPlay("Bo", parse_cards("QD 6H 3D 4D 3H"))]
+
+
+def test_one_laying_refused_does_not_lose_track_of_an_attempt_taken_away_unread() -> None:
+    # Ana's card, found but unread, is taken away; a card laid by mistake is refused and taken
+    # back; then Ana lays hers again: it is hers (players who heard the dealer)
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=0.5)
+    run(proto, [TableView(t, (SeenCard(None, 0.0, 0.0),)) for t in (0.0, 0.6, 1.2, 1.8)])
+    out = run(proto, cleared_then_laid(2.0, cards("3C 5C")))
+    assert actions(out) == [] and troubles(out)[-1].startswith("Ana, first lay again")
+    out = run(proto, cleared_then_laid(8.0, cards("KS")))
+    assert actions(out) == [Attempt("Ana", parse_cards("KS"))]
