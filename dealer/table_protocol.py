@@ -288,6 +288,10 @@ class TableProtocol:
         # what was taken away unjudged and must come back before anything else counts: an
         # attempt (its re-laying must hold the cards read of it) or a "no play" (shown again)
         self._relay: _Relay | None = None
+        # the cards of a laying refused while a play is awaited (read whole): counted against
+        # it (_Relay.refusing) once the zone is seen empty, the laying over (a chain laid a
+        # card at a time is one laying)
+        self._refused_laying: Counter[Card] | None = None
         self._known: tuple[SeenCard, ...] = ()  # the cards read at their places, since the last hand
         # new cards came while the dealer never saw the zone empty (a camera nudged, a hand
         # over the zone all the while): they count only once a hand lays them again
@@ -311,7 +315,7 @@ class TableProtocol:
         self._pending = None
         self._shown = []
         self._unjudged = None
-        self._relay = None
+        self._relay, self._refused_laying = None, None
 
     def restart_turn(self) -> None:
         """After a verdict is taken back: the same player's turn, judged afresh once settled."""
@@ -323,7 +327,7 @@ class TableProtocol:
         self._untouched_since_unseen = False
         self._noplay_token_laid = False
         self._unjudged = None
-        self._relay = None
+        self._relay, self._refused_laying = None, None
 
     def resume_after(self, action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card,
                      prophet_out: bool) -> None:
@@ -373,7 +377,7 @@ class TableProtocol:
             self._said_for_picture = False
         if view.judge_now:
             self._since = float("-inf")
-            self._relay = None  # key j: the players go on with what lies there
+            self._relay, self._refused_laying = None, None  # key j: the players go on with what lies there
         settled = view.t - self._since >= self.settle_s and not view.hand_over_play
         empty = not view.play_cards and not view.unexplained_in_play and not view.hand_over_play
         self._now = _Now(view, picture, settled)
@@ -427,6 +431,8 @@ class TableProtocol:
             return out + self._once(_("I cannot see the NO PLAY token: put it back beside the cards, or take "
                                       "the cards away to withdraw the no play."), lay_again=True)
         if empty:
+            if self._refused_laying is not None and self._relay is not None and self._now.settled:
+                self._relay, self._refused_laying = self._relay.refusing(self._refused_laying), None
             if self.phase is Phase.LAYING and self._unjudged is not None and self._now.settled:
                 return out + self._taken_unjudged()
             if self.phase not in (Phase.LAYING, Phase.SHOWING) or self._now.settled:
@@ -451,7 +457,7 @@ class TableProtocol:
             self._unjudged = None
         if self._relay is not None and not self._relay.matches(picture):
             if None not in picture:  # another laying, read whole: the table may have gone on
-                self._relay = self._relay.refusing(Counter(c for c in picture if c is not None))
+                self._refused_laying = Counter(c for c in picture if c is not None)
             return out + self._once(self._relay_words(), lay_again=True)  # not what was taken away
         return out + self._submit(Attempt(player, tuple(c for c in picture if c is not None)))
 
@@ -687,7 +693,7 @@ class TableProtocol:
                 return [Intent(trouble=self._relay_words(), lay_again=True, frame=view.frame)]
             return [Intent(trouble=_("{who}, this is not the hand you showed before: put the NO PLAY token back "
                                      "and show that hand again.", who=player), lay_again=True, frame=view.frame)]
-        self._relay = None
+        self._relay, self._refused_laying = None, None
         return self._submit(NoPlay(player, tuple(self._shown)))
 
     def _watch_prophet_token(self, view: TableView) -> list[Intent]:

@@ -587,3 +587,18 @@ def test_one_laying_refused_does_not_lose_track_of_an_attempt_taken_away_unread(
     assert actions(out) == [] and troubles(out)[-1].startswith("Ana, first lay again")
     out = run(proto, cleared_then_laid(8.0, cards("KS")))
     assert actions(out) == [Attempt("Ana", parse_cards("KS"))]
+
+
+def test_a_chain_laid_a_card_at_a_time_is_one_laying_when_a_play_is_awaited() -> None:
+    # Ana's three cards, found but unread, are taken away; she lays them again one at a time,
+    # each partial picture settling (and refused: too few): one laying, not two refused
+    # ones, so the table has not gone on and the three are hers
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=0.5)
+    three_unread = tuple(SeenCard(None, 70.0 * i, 0.0) for i in range(3))
+    run(proto, [TableView(t, three_unread) for t in (0.0, 0.6, 1.2, 1.8)])
+    run(proto, [TableView(2.4, ()), TableView(3.0, ())])
+    out = run(proto, laid_by_hand(4.0, cards("AS"), (4.5, 5.1, 5.7, 6.5))
+              + laid_by_hand(7.0, cards("AS AD"), (7.5, 8.1, 8.7, 9.5))
+              + laid_by_hand(10.0, cards("AS AD KS"), (10.5, 11.1)))
+    assert actions(out) == [Attempt("Ana", parse_cards("AS AD KS"))]
