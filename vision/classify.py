@@ -34,6 +34,7 @@ from vision.views import View, view_feeds, views_from_metadata
 
 __all__ = [
     "BACK",
+    "MAYBE_P",
     "NONE",
     "CardReading",
     "Classifier",
@@ -48,10 +49,20 @@ __all__ = [
     "combine_readings",
     "default_model_paths",
     "from_onnx_output",
+    "maybe_cards",
+    "union_of_maybe",
 ]
 
 BACK = "back"
 NONE = "none"
+# An unsure reading's cards it may be (CardReading.maybe): every card of at least this
+# calibrated probability (the mean over the views). The largest value whose sets hold the
+# card shown for >= 99 % of the unsure readings of the calibration designs under the hard
+# recipe (models/MODEL_CARD.md: 1,000 samples a design, seed 901): 99.3 % there (plain
+# 100 %), 14-18 cards a set; 0.005 held 98.5 %. Checked after on the test designs: 99.9 %
+# hard, 100 % plain (sets of 14 and 7 cards). A card laid again that is none of them is
+# another card (dealer/table_protocol.py).
+MAYBE_P = 0.003
 _MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
@@ -64,10 +75,14 @@ class CardReading:
     face_down: bool = False
     best: str = NONE
     reason: str = ""  # why an unsure reading is unsure, when known (e.g. not the enrolled deck)
+    # the cards it may be (probability >= MAYBE_P): what an unsure card can be told apart
+    # from (a card laid again must be one of them); None when not known (no restriction)
+    maybe: frozenset[Card] | None = None
 
     @classmethod
-    def unsure(cls, best: str = NONE, confidence: float = 0.0, reason: str = "") -> CardReading:
-        return cls(None, confidence, False, best, reason)
+    def unsure(cls, best: str = NONE, confidence: float = 0.0, reason: str = "",
+               maybe: frozenset[Card] | None = None) -> CardReading:
+        return cls(None, confidence, False, best, reason, maybe)
 
 
 class Classifier(Protocol):
@@ -161,6 +176,16 @@ def _softmax(logits: npt.NDArray[np.float32], temperature: float) -> npt.NDArray
     return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)
 
 
+def maybe_cards(probs: npt.NDArray[np.floating[Any]], classes: Sequence[str]) -> frozenset[Card]:
+    """The cards a reading gives at least ``MAYBE_P`` (backs and "none" are no card).
+
+    >>> sorted(str(c) for c in maybe_cards(np.array([0.6, 0.3, 0.0005, 0.1]), ["4S", "AS", "9H", "none"]))
+    ['4S', 'AS']
+    """
+    likely = (classes[int(k)] for k in np.flatnonzero(np.asarray(probs) >= MAYBE_P))
+    return frozenset(Card.parse(name) for name in likely if name not in (BACK, NONE))
+
+
 def from_onnx_output(logits: npt.ArrayLike, classes: Sequence[str], temperature: float,
                      accept_threshold: float, accepted: npt.NDArray[np.bool_] | None = None) -> list[CardReading]:
     """Readings from raw logits ``[N, len(classes)]``: calibrated softmax, then the reject rule.
@@ -176,7 +201,7 @@ def from_onnx_output(logits: npt.ArrayLike, classes: Sequence[str], temperature:
         k = int(row.argmax())
         name, p = classes[k], float(row[k])
         if name == NONE or p < accept_threshold or (accepted is not None and not accepted[i]):
-            out.append(CardReading.unsure(name, p))
+            out.append(CardReading.unsure(name, p, maybe=maybe_cards(row, classes)))
         elif name == BACK:
             out.append(CardReading(None, p, True, BACK))
         else:
@@ -309,12 +334,37 @@ def combine_readings(a: CardReading, b: CardReading) -> CardReading:
     if a.label is not None and b.label is not None:
         if a.label == b.label:
             return CardReading(a.label, max(a.confidence, b.confidence), False, a.best)
-        return CardReading.unsure(a.best if a.confidence >= b.confidence else b.best, 0.0)
+        return CardReading.unsure(a.best if a.confidence >= b.confidence else b.best, 0.0,
+                                  maybe=union_of_maybe([a, b]))
     if a.label is not None or b.label is not None:
         return a if a.label is not None else b
     if a.face_down or b.face_down:
         return a if a.face_down and (not b.face_down or a.confidence >= b.confidence) else b
-    return a if a.confidence >= b.confidence else b
+    return dataclasses.replace(a if a.confidence >= b.confidence else b, maybe=union_of_maybe([a, b]))
+
+
+def union_of_maybe(readings: Sequence[CardReading]) -> frozenset[Card] | None:
+    """The cards any of these readings of one card may be (a sure reading: its card; a back
+    or "none" adds nothing); None when one of them does not say (then anything may be).
+
+    >>> from engine.cards import parse_cards
+    >>> union_of_maybe([CardReading.unsure("4S", 0.6, maybe=frozenset({Card.parse("4S")})),
+    ...                 CardReading(Card.parse("AS"), 0.97, best="AS")]) == frozenset(parse_cards("4S AS"))
+    True
+    >>> union_of_maybe([CardReading.unsure("4S", 0.6)]) is None
+    True
+    """
+    out: set[Card] = set()
+    for reading in readings:
+        if reading.label is not None:
+            out.add(reading.label)
+        elif reading.face_down:
+            continue
+        elif reading.maybe is None:
+            return None
+        else:
+            out |= reading.maybe
+    return frozenset(out)
 
 
 def default_model_paths() -> tuple[Path, Path]:

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import DEFAULT_DECKS, Card
-from vision.classify import CardReading, Classifier, combine_readings
+from vision.classify import CardReading, Classifier, combine_readings, union_of_maybe
 from vision.consistency import flag_over_shoe
 from vision.detect import DetectConfig, detect_cards, side_ratio
 from vision.frames import Frame, FrameSource
@@ -95,15 +95,16 @@ def pool_looks(looks: Sequence[CardReading]) -> CardReading:
     if not looks:
         return CardReading.unsure()
     kinds = {k for k in map(_kind, looks) if k is not None}
+    maybe = union_of_maybe(looks)  # an unsure card may be anything one of its looks allowed
     if len(kinds) != 1:
         latest = looks[-1]
         if not kinds:
-            return latest
-        return CardReading.unsure(latest.best, max(r.confidence for r in looks))
+            return dataclasses.replace(latest, maybe=maybe)
+        return CardReading.unsure(latest.best, max(r.confidence for r in looks), maybe=maybe)
     kind = kinds.pop()
     sure = max((r for r in looks if _kind(r) == kind), key=lambda r: r.confidence)
     if sure.label is not None and 2 * sum(r.best == kind for r in looks) < len(looks):
-        return CardReading.unsure(sure.best, sure.confidence)
+        return CardReading.unsure(sure.best, sure.confidence, maybe=maybe)
     return sure
 
 
@@ -174,15 +175,15 @@ class CardReader:
         again, looks = self._classify(crop_bgr, read[np.asarray(todo, np.int64)], crop_to_table)
         extra = self._grown_looks(crop_bgr, again, list(looks), crop_to_table)
         labels, conf, down = read.label.copy(), read.confidence.copy(), read.face_down.copy()
-        quad_xy = read.quad_xy.copy()
+        quad_xy, maybe = read.quad_xy.copy(), read.maybe.copy()
         for k, i in enumerate(todo):
             if k not in looks:
                 continue
             pooled = self._remember(zone, centres[i], [looks[k], *extra.get(k, [])])
-            labels[i], conf[i], down[i] = pooled.label, pooled.confidence, pooled.face_down
+            labels[i], conf[i], down[i], maybe[i] = pooled.label, pooled.confidence, pooled.face_down, pooled.maybe
             quad_xy[i] = again.quad_xy[k]
         out = dataclasses.replace(read, quad_xy=quad_xy, label=labels, confidence=conf, face_down=down,
-                                  over_shoe=np.zeros(len(read), bool))
+                                  over_shoe=np.zeros(len(read), bool), maybe=maybe)
         return flag_over_shoe(out, self.known, self.config.decks)
 
     def _grown_looks(self, crop_bgr: BgrImage, read: CardDetections, unsure: list[int],
@@ -205,6 +206,7 @@ class CardReader:
         places = self._places.get(zone, [])
         kept: list[_Place] = []
         labels, conf, down = read.label.copy(), read.confidence.copy(), read.face_down.copy()
+        maybe = read.maybe.copy()
         for i in range(len(read)):
             if i not in looks:
                 continue
@@ -221,10 +223,10 @@ class CardReader:
             place.centre_mm = centres[i]
             kept.append(place)
             pooled = pool_looks(place.looks)
-            labels[i], conf[i], down[i] = pooled.label, pooled.confidence, pooled.face_down
+            labels[i], conf[i], down[i], maybe[i] = pooled.label, pooled.confidence, pooled.face_down, pooled.maybe
         self._places[zone] = kept
         out = dataclasses.replace(read, label=labels, confidence=conf, face_down=down,
-                                  over_shoe=np.zeros(len(read), bool))
+                                  over_shoe=np.zeros(len(read), bool), maybe=maybe)
         return flag_over_shoe(out, self.known, self.config.decks)
 
     def _remember(self, zone: str, centre_mm: npt.NDArray[np.float64], new: list[CardReading]) -> CardReading:
@@ -281,6 +283,7 @@ class CardReader:
         labels = found.label.copy()
         conf = found.confidence.copy()
         down = found.face_down.copy()
+        maybe = found.maybe.copy()
         second = dict(zip(again, turned))
         looks: dict[int, CardReading] = {}
         for k, index in enumerate(todo):
@@ -288,15 +291,17 @@ class CardReader:
             if k in second:
                 other = second[k]
                 if other.label is not None and other.confidence < self.config.second_look_threshold:
-                    other = CardReading.unsure(other.best, other.confidence)
+                    other = CardReading.unsure(other.best, other.confidence, maybe=frozenset({other.label}))
                 reading = combine_readings(first[k], other)
                 if reading is other and (other.label is not None or other.face_down):
                     quad_xy[index] = np.roll(quad_xy[index], -1, axis=0)
             labels[index] = reading.label
             conf[index] = reading.confidence
             down[index] = reading.face_down
+            maybe[index] = reading.maybe if reading.label is None else None
             looks[int(index)] = reading
-        return dataclasses.replace(found, quad_xy=quad_xy, label=labels, confidence=conf, face_down=down), looks
+        return dataclasses.replace(found, quad_xy=quad_xy, label=labels, confidence=conf, face_down=down,
+                                   maybe=maybe), looks
 
     def read_single(self, image_bgr: BgrImage) -> CardDetections:
         """One card filling the image (a crop): no detection, the whole image is the card."""

@@ -18,6 +18,9 @@ Conventions:
 - ``cut`` (n,) bool: the card touches the frame edge; it is never read.
 - ``over_shoe`` (n,) bool: the label would make more copies than the shoe holds (C1),
   so it is a misreading to re-check, not a fact.
+- ``maybe`` (n,) object: for a card not read, the cards the reader says it may be (a
+  frozenset of :class:`engine.cards.Card`, :attr:`vision.classify.CardReading.maybe`), or
+  ``None`` when not known; ``None`` for a card read.
 
 >>> dets = CardDetections.empty()
 >>> len(dets), dets.to_json_cards()
@@ -44,7 +47,7 @@ IntArray = npt.NDArray[np.int64]
 ObjectArray = npt.NDArray[np.object_]
 
 
-def _object_array(values: Sequence[Card | None]) -> ObjectArray:
+def _object_array(values: Sequence[object]) -> ObjectArray:
     out = np.empty(len(values), dtype=object)
     for i, value in enumerate(values):
         out[i] = value
@@ -59,10 +62,12 @@ class CardDetections:
     face_down: BoolArray
     cut: BoolArray
     over_shoe: BoolArray
+    maybe: ObjectArray
 
     def __init__(self, quad_xy: npt.ArrayLike, label: Sequence[Card | None] | ObjectArray | None = None,
                  confidence: npt.ArrayLike | None = None, face_down: npt.ArrayLike | None = None,
-                 cut: npt.ArrayLike | None = None, over_shoe: npt.ArrayLike | None = None) -> None:
+                 cut: npt.ArrayLike | None = None, over_shoe: npt.ArrayLike | None = None,
+                 maybe: Sequence[frozenset[Card] | None] | ObjectArray | None = None) -> None:
         """Arrays or lists; left out, a column takes its neutral value (no label, 0, False)."""
         quad = np.asarray(quad_xy, dtype=np.float32)
         if quad.size == 0:
@@ -79,6 +84,8 @@ class CardDetections:
             "face_down": np.zeros(n, bool) if face_down is None else np.asarray(face_down, bool),
             "cut": np.zeros(n, bool) if cut is None else np.asarray(cut, bool),
             "over_shoe": np.zeros(n, bool) if over_shoe is None else np.asarray(over_shoe, bool),
+            "maybe": _object_array([None] * n) if maybe is None else (
+                maybe if isinstance(maybe, np.ndarray) else _object_array(list(maybe))),
         }
         for name, array in columns.items():
             if array.shape != (n,):
@@ -117,6 +124,7 @@ class CardDetections:
             face_down=self.face_down[picked].reshape(-1),
             cut=self.cut[picked].reshape(-1),
             over_shoe=self.over_shoe[picked].reshape(-1),
+            maybe=self.maybe[picked].reshape(-1),
         )
 
     @classmethod
@@ -130,6 +138,7 @@ class CardDetections:
             face_down=np.concatenate([p.face_down for p in parts]),
             cut=np.concatenate([p.cut for p in parts]),
             over_shoe=np.concatenate([p.over_shoe for p in parts]),
+            maybe=np.concatenate([p.maybe for p in parts]),
         )
 
     @property

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 from calibration.layout import ZONE_PLAY, default_layout
-from engine.cards import Card
+from engine.cards import Card, parse_cards
 from vision.classify import CardReading, FakeClassifier
 from vision.geometry import quad_iou
 from vision.occupancy import ZoneWatch
 from vision.pipeline import CardReader, ReaderConfig
+from vision.readings import CardDetections
 from vision.synthetic import CardPlacement, HandPlacement, PinholeView, render_table_scene, scene_condition
 from vision.synthetic.light import Lighting
 from vision.synthetic.cards import cut_out
@@ -301,3 +302,26 @@ def test_given_deep_bands_that_clip_the_print_then_the_zone_is_learned_and_the_c
              for crop, to_table in _frames(view, light, kit, rng, 6, cards=(CardPlacement("QD", (120.0, 95.0), 20.0),))]
     assert all(seen.cards <= 1 for seen in looks)  # never a card too many
     assert any(seen.cards == 1 for seen in looks)  # seen as the bands move on
+
+
+def test_an_unsure_card_in_a_zone_keeps_what_it_may_be_over_its_looks() -> None:
+    # the reader is unsure of the card, first between 8C and 8S, then between 8C and 3C
+    shot = single_card_scene(_card_face(), "plain", 70.0, np.random.default_rng(2), size_wh=SIZE,  # type: ignore[arg-type]
+                             empty_frames=3)
+    answers = iter([frozenset(parse_cards("8C 8S")), frozenset(parse_cards("8C 3C"))])
+    last = [frozenset(parse_cards("8C 3C"))]
+
+    def answer(_img: object, _i: int) -> CardReading:
+        maybe = next(answers, last[0])
+        return CardReading.unsure("8C", 0.6, maybe=maybe)
+
+    reader = CardReader(FakeClassifier(answer))
+    for frame in (*shot.empty_bgr, shot.scene.frame_bgr, shot.scene.frame_bgr, shot.scene.frame_bgr):
+        crop, to_table, _ = _crop(frame, shot.scene.table_to_px)
+        reading = reader.read_zone(crop, to_table, ZONE_PLAY, ZONE)
+    cards = reading.cards
+    assert len(cards) == 1 and cards.label[0] is None
+    # then the card may be any card one of its looks allowed, and the record keeps it
+    assert cards.maybe[0] == frozenset(parse_cards("8C 8S 3C"))
+    assert cards[np.array([0])].maybe[0] == cards.maybe[0]
+    assert CardDetections.concatenate([cards, cards]).maybe[1] == cards.maybe[0]
