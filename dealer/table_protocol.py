@@ -119,6 +119,9 @@ class SeenCard:
     x_mm: float
     y_mm: float
     confidence: float = 1.0
+    # unread: the cards the reader says it may be (vision.classify.CardReading.maybe); None
+    # when not known. What an unread card taken away can be told apart from when laid again.
+    maybe: frozenset[Card] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +226,22 @@ def _still_laid(before: Picture | None, now: Picture) -> Picture:
     return kept + (None,) * max(0, len(before) - len(kept))
 
 
+def _maybe_of(seen: Sequence[SeenCard]) -> frozenset[Card] | None:
+    """The cards the unread ones among ``seen`` may be, together (SeenCard.maybe); None when
+    one of them does not say (anything may be)."""
+    out: set[Card] = set()
+    for card in seen:
+        if card.card is None:
+            if card.maybe is None:
+                return None
+            out |= card.maybe
+    return frozenset(out)
+
+
+def _either(a: frozenset[Card] | None, b: frozenset[Card] | None) -> frozenset[Card] | None:
+    return None if a is None or b is None else a | b
+
+
 @dataclass(frozen=True, slots=True)
 class _Relay:
     """This turn's attempt or "no play" was taken away unjudged: it must be laid again."""
@@ -232,6 +251,9 @@ class _Relay:
     count: int = 0  # how many cards it had: with none of them read, as many must come again
     # other layings refused while it waited, each as the cards read of it
     refused: frozenset[frozenset[tuple[Card, int]]] = frozenset()
+    # with none of its cards read: the cards its unread ones may be (the reader's guesses);
+    # a card laid again that is none of them is another card. None: anything may be
+    maybe: frozenset[Card] | None = None
 
     @property
     def lost_track(self) -> bool:
@@ -248,7 +270,8 @@ class _Relay:
         if self.noplay or self.lost_track:
             return False
         if not self.read:
-            return len(picture) == self.count
+            return len(picture) == self.count and (
+                self.maybe is None or all(c in self.maybe for c in picture if c is not None))
         return self.read <= Counter(c for c in picture if c is not None)
 
     def shown_again(self, hand: Sequence[Card]) -> bool:
@@ -285,6 +308,7 @@ class TableProtocol:
         # issue 7: a picture that lay still in the zone and could not be judged (unread);
         # when the zone empties with it unjudged, the dealer says so and asks again
         self._unjudged: Picture | None = None
+        self._unjudged_maybe: frozenset[Card] | None = None  # what its unread cards may be (_maybe_of)
         # what was taken away unjudged and must come back before anything else counts: an
         # attempt (its re-laying must hold the cards read of it) or a "no play" (shown again)
         self._relay: _Relay | None = None
@@ -466,6 +490,8 @@ class TableProtocol:
         found but unread), or once the dealer has said it cannot read it. Something unread and
         nothing found may be a hand resting over the zone for a moment: no news until said."""
         if None in self._now.picture or self._said_for_picture:
+            maybe = _maybe_of(self._now.view.play_cards)
+            self._unjudged_maybe = maybe if self._unjudged is None else _either(self._unjudged_maybe, maybe)
             self._unjudged = _still_laid(self._unjudged, self._now.picture)
 
     def _taken_unjudged(self) -> list[Intent]:
@@ -483,7 +509,8 @@ class TableProtocol:
         if not unjudged:  # something unread, no card found: maybe a token the camera did not see
             return [Intent(trouble=_("What lay in the play zone was taken away before I could read it: lay it "
                                      "again, flat and face up."), lay_again=True, frame=frame)]
-        self._relay = _Relay(False, Counter(c for c in unjudged if c is not None), len(unjudged))
+        self._relay = _Relay(False, Counter(c for c in unjudged if c is not None), len(unjudged),
+                             maybe=self._unjudged_maybe)
         return [Intent(trouble=_("{who}, your cards were taken away before I could read them: lay them "
                                  "in the play zone again.", who=self.round.whose_turn or ""),
                        lay_again=True, frame=frame)]
@@ -597,7 +624,8 @@ class TableProtocol:
             # what lies there must come back before anything else counts: with the NO PLAY
             # token, a "no play" shown again from the start; else an attempt holding these cards
             self._relay = _Relay(TableToken.NO_PLAY in now.view.tokens_in_play,
-                                 Counter(c for c in now.picture if c is not None), len(now.picture))
+                                 Counter(c for c in now.picture if c is not None), len(now.picture),
+                                 maybe=_maybe_of(now.view.play_cards))
         return asked
 
     def _submit(self, action: Attempt | NoPlay) -> list[Intent]:

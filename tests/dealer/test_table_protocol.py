@@ -602,3 +602,36 @@ def test_a_chain_laid_a_card_at_a_time_is_one_laying_when_a_play_is_awaited() ->
               + laid_by_hand(7.0, cards("AS AD"), (7.5, 8.1, 8.7, 9.5))
               + laid_by_hand(10.0, cards("AS AD KS"), (10.5, 11.1)))
     assert actions(out) == [Attempt("Ana", parse_cards("AS AD KS"))]
+
+
+def unread_maybe(text: str, x: float = 0.0) -> SeenCard:
+    """A card found but unread, that the reader says may be one of ``text``."""
+    return SeenCard(None, x, 0.0, 0.5, frozenset(parse_cards(text)))
+
+
+def test_a_card_taken_away_unread_is_not_matched_by_a_card_it_cannot_be() -> None:
+    # Ana's card is found but unread; the reader says it may be the 8C or the 8S
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=0.5)
+    run(proto, [TableView(t, (unread_maybe("8C 8S"),)) for t in (0.0, 0.6, 1.2, 1.8)])
+    out = run(proto, [TableView(2.0, (), hand_over_play=True), TableView(2.5, ()), TableView(3.1, ())])
+    assert troubles(out)[0].startswith("Ana, your cards were taken away")
+    # when Bo's 3H comes (he did not hear), one card as Ana's was: it cannot be hers
+    out = run(proto, laid_by_hand(4.0, cards("3H"), (4.5, 5.1, 5.7, 6.5)))
+    assert actions(out) == [] and troubles(out)[0].startswith("Ana, first lay again")
+    # and when her 8S comes back, read now, it is hers
+    out = run(proto, cleared_then_laid(7.0, cards("8S")))
+    assert actions(out) == [Attempt("Ana", parse_cards("8S"))]
+
+
+def test_what_an_unread_card_may_be_is_kept_when_it_fades_from_sight() -> None:
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=0.5)
+    run(proto, [TableView(t, (unread_maybe("QH KH"),)) for t in (0.0, 0.6, 1.2, 1.8)])
+    run(proto, [TableView(2.0, (), hand_over_play=True)]
+        + [TableView(t, (), unexplained_in_play=True) for t in (2.5, 3.1, 3.7, 4.5)])
+    run(proto, [TableView(5.0, (), hand_over_play=True), TableView(5.5, ()), TableView(6.1, ())])
+    out = run(proto, laid_by_hand(7.0, cards("2C"), (7.5, 8.1, 8.7, 9.5)))
+    assert actions(out) == [] and troubles(out)
+    out = run(proto, cleared_then_laid(10.0, cards("KH")))
+    assert actions(out) == [Attempt("Ana", parse_cards("KH"))]
