@@ -168,7 +168,8 @@ class CardDetections:
 
         ``card`` is ``None`` unless :attr:`is_read`; ``face_down``, ``cut`` and
         ``over_shoe`` appear only when true (``over_shoe`` then keeps the misread label
-        under ``"misread"``).
+        under ``"misread"``); ``maybe`` (the cards an unread card may be, sorted) only when
+        known.
         """
         out: list[dict[str, Any]] = []
         for i in range(len(self)):
@@ -187,6 +188,8 @@ class CardDetections:
             if self.over_shoe[i]:
                 item["over_shoe"] = True
                 item["misread"] = str(label)
+            if not read and self.maybe[i] is not None:
+                item["maybe"] = sorted(str(c) for c in self.maybe[i])
             out.append(item)
         return out
 
@@ -194,12 +197,14 @@ class CardDetections:
     def from_json_cards(cls, items: Sequence[dict[str, Any]]) -> CardDetections:
         """Inverse of :meth:`to_json_cards` (a flagged label comes back from ``misread``)."""
         quads, labels, conf, down, cut, over = [], [], [], [], [], []
+        maybe: list[frozenset[Card] | None] = []
         for i, item in enumerate(items):
             try:
                 quads.append(np.asarray(item["corners"], np.float32))
                 text = item.get("card") or item.get("misread")
                 labels.append(Card.parse(text) if text else None)
                 conf.append(float(item["confidence"]))
+                maybe.append(None if item.get("maybe") is None else frozenset(Card.parse(c) for c in item["maybe"]))
             except (KeyError, TypeError, ValueError) as exc:
                 raise DetectionsShapeError(f"card {i}: {item!r} is not a card reading ({exc})") from exc
             down.append(bool(item.get("face_down", False)))
@@ -208,4 +213,4 @@ class CardDetections:
         if not items:
             return cls.empty()
         return cls(quad_xy=np.stack(quads), label=labels, confidence=np.asarray(conf, np.float32),
-                   face_down=down, cut=cut, over_shoe=over)
+                   face_down=down, cut=cut, over_shoe=over, maybe=maybe)

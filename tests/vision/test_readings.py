@@ -58,6 +58,15 @@ def test_given_a_record_when_written_as_json_and_parsed_back_then_it_round_trips
     assert back.label[0] == Card.parse("QS") and back.label[1] is None
 
 
+def test_given_an_unread_card_with_what_it_may_be_then_the_json_keeps_it_and_parses_it_back() -> None:
+    dets = CardDetections(np.zeros((2, 4, 2)), label=[Card.parse("4D"), None], confidence=[0.99, 0.6],
+                          maybe=[None, frozenset(parse_cards("8S 8C"))])
+    items = json.loads(json.dumps(dets.to_json_cards()))
+    assert "maybe" not in items[0] and items[1]["maybe"] == ["8C", "8S"]
+    back = CardDetections.from_json_cards(items)
+    assert back.maybe[0] is None and back.maybe[1] == frozenset(parse_cards("8C 8S"))
+
+
 def test_given_an_over_shoe_card_when_written_then_card_is_null_and_the_doubt_is_kept() -> None:
     dets = CardDetections(np.zeros((1, 4, 2)), label=list(parse_cards("7H")), confidence=[0.99],
                           over_shoe=[True])
