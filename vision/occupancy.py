@@ -138,6 +138,16 @@ def _censored(seen: FloatImage, empty: FloatImage, clipped: npt.NDArray[np.bool_
     return np.asarray(out, np.float32)
 
 
+def _unclipped(logc: FloatImage, before: FloatImage, clipped: npt.NDArray[np.bool_] | None,
+               clipped_before: npt.NDArray[np.bool_] | None) -> FloatImage:
+    """``logc`` with each colour clipped in this frame or in the one ``before`` taken from
+    ``before``: no change there, so a change is measured in the colours that can show one."""
+    either = [m for m in (clipped, clipped_before) if m is not None]
+    if not either:
+        return logc
+    return np.asarray(np.where(np.logical_or.reduce(either), before, logc), np.float32)
+
+
 def _fit_print(logc: FloatImage, where: Mask) -> FloatImage:
     """A smooth light field over one printed colour: a quadratic in x and y per colour,
     fitted to the zone's pixels, twice more to those that fit best (cards, hands and
@@ -236,11 +246,12 @@ class ZoneWatch:
             if self._known is not None:
                 clear &= ~self._known
             logc = without_bands(logc, reference, rows, clear, usable=usable)
-        # motion since the previous frame (a pixel clipped in either frame tells nothing)
+        # motion since the previous frame: a colour clipped in either frame tells nothing, the
+        # pixel's other colours still do (a pale blue print under a cold light clips its blue
+        # over the whole zone: a hand coming in over it darkens its red and green)
         if self._previous is not None:
-            moved = difference(logc, self._previous, zone) >= cfg.change
-            if self._lit_before is not None:
-                moved &= lit & self._lit_before
+            moved = difference(_unclipped(logc, self._previous, clipped, self._clipped_before),
+                               self._previous, zone) >= cfg.change
             k = max(3, int(round(cfg.change_blob_mm * self.window.px_per_mm)) | 1)
             opened = cv2.morphologyEx(moved.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
             changed = float(np.count_nonzero(opened)) / area

@@ -325,3 +325,23 @@ def test_an_unsure_card_in_a_zone_keeps_what_it_may_be_over_its_looks() -> None:
     assert cards.maybe[0] == frozenset(parse_cards("8C 8S 3C"))
     assert cards[np.array([0])].maybe[0] == cards.maybe[0]
     assert CardDetections.concatenate([cards, cards]).maybe[1] == cards.maybe[0]
+
+
+def test_a_hand_coming_over_a_print_whose_blue_is_clipped_is_movement_not_the_empty_look() -> None:
+    # a pale blue print under a cold light: its blue clipped (255) over the whole zone
+    watch = ZoneWatch([(0, 0), (200, 0), (200, 100), (0, 100)])
+    to_table = np.array([[0.5, 0, -20], [0, 0.5, -20], [0, 0, 1.0]])  # 2 px/mm, 20 mm margin
+    bare = np.full((280, 480, 3), (255, 232, 206), np.uint8)
+    for _ in range(4):
+        assert not watch.look(bare, to_table).occupancy.occupied
+    assert watch.empty_learned
+    # when a hand's shadow comes in from the zone's edge (red and green darker, blue still clipped)
+    shaded = bare.copy()
+    shaded[200:240, 200:330] = (255, 160, 140)
+    look = watch.look(shaded, to_table)
+    # then that is movement over the zone, and the empty look does not take it in
+    assert not look.occupancy.still
+    watch.look(shaded, to_table)
+    for _ in range(3):
+        after = watch.look(bare, to_table).occupancy
+    assert not after.occupied and after.unexplained_fraction == 0.0
