@@ -238,10 +238,6 @@ def _maybe_of(seen: Sequence[SeenCard]) -> frozenset[Card] | None:
     return frozenset(out)
 
 
-def _either(a: frozenset[Card] | None, b: frozenset[Card] | None) -> frozenset[Card] | None:
-    return None if a is None or b is None else a | b
-
-
 @dataclass(frozen=True, slots=True)
 class _Relay:
     """This turn's attempt or "no play" was taken away unjudged: it must be laid again."""
@@ -308,7 +304,9 @@ class TableProtocol:
         # issue 7: a picture that lay still in the zone and could not be judged (unread);
         # when the zone empties with it unjudged, the dealer says so and asks again
         self._unjudged: Picture | None = None
-        self._unjudged_maybe: frozenset[Card] | None = None  # what its unread cards may be (_maybe_of)
+        # what the unread cards of ``_unjudged`` may be (_maybe_of): read only with it, and
+        # set afresh whenever a new ``_unjudged`` starts (_note_unjudged)
+        self._unjudged_maybe: frozenset[Card] | None = None
         # what was taken away unjudged and must come back before anything else counts: an
         # attempt (its re-laying must hold the cards read of it) or a "no play" (shown again)
         self._relay: _Relay | None = None
@@ -490,8 +488,10 @@ class TableProtocol:
         found but unread), or once the dealer has said it cannot read it. Something unread and
         nothing found may be a hand resting over the zone for a moment: no news until said."""
         if None in self._now.picture or self._said_for_picture:
-            maybe = _maybe_of(self._now.view.play_cards)
-            self._unjudged_maybe = maybe if self._unjudged is None else _either(self._unjudged_maybe, maybe)
+            maybe, before = _maybe_of(self._now.view.play_cards), self._unjudged_maybe
+            if self._unjudged is not None:  # the same laying: it may be what either look allowed
+                maybe = None if maybe is None or before is None else maybe | before
+            self._unjudged_maybe = maybe
             self._unjudged = _still_laid(self._unjudged, self._now.picture)
 
     def _taken_unjudged(self) -> list[Intent]:
