@@ -637,9 +637,13 @@ def find_cards(view: RectifiedZone, empty_log: FloatImage | None = None, where: 
         fg = (diff >= config.min_difference).astype(np.uint8)
         fg = np.asarray(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)), np.uint8)
         fg = np.asarray(cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
-        candidates.extend(_fits_from_mask(fg, config, s))
-        if inner is not None:
-            candidates.extend(_fits_from_mask(fg & inner, config, s, zone))
+        # the zone's title a card lies against differs from the empty look along its
+        # letters (a pixel's shift is enough), and closed up they make a block stuck to
+        # the card: it comes away with a word's width, as from the outlines above
+        for changed in (fg, _open(fg, _disc(config.word_mm * s))):
+            candidates.extend(_fits_from_mask(changed, config, s))
+            if inner is not None:
+                candidates.extend(_fits_from_mask(changed & inner, config, s, zone))
     foreground = None if empty_log is None else (diff >= config.min_difference).astype(np.float32)
     near = np.asarray(cv2.dilate(grad, np.ones((3, 3), np.uint8)), np.float32)
     kept: list[tuple[float, float, FloatArray]] = []
