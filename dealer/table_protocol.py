@@ -97,9 +97,10 @@ def same_place(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 <= SAME_PLACE_MM ** 2
 # Said when something lies in the play zone that the camera cannot read as cards (issue 7).
 LAY_AGAIN = N_("I can see something in the play zone but cannot read it: lay the cards flat and apart.")
-# Said when every card in the zone is read but something else lies there unread.
-BESIDE_UNSEEN = N_("I can see something beside the cards that I cannot read: if it is a token, lay it flat "
-                   "and face up beside the cards.")
+# Said when every card in the zone is read but something else lies there unread: a token
+# not seen, or a card laid touching another that the camera did not tell apart from it.
+BESIDE_UNSEEN = N_("I can see something beside the cards that I cannot read: if it is a card, lay it apart "
+                   "from the others; if it is a token, lay it flat and face up beside the cards.")
 # Said while the prophet's token is awaited and something unread lies beside the cards.
 TOKEN_UNSEEN = N_("I cannot see the ACCEPT or REJECT token: lay it flat, face up, beside the cards.")
 

@@ -300,12 +300,12 @@ def test_a_hand_resting_over_the_empty_zone_for_a_moment_is_no_news() -> None:
     assert actions(out) == [Attempt("Ana", parse_cards("4C"))]
 
 
-def test_something_unread_beside_read_cards_is_said_as_maybe_a_token() -> None:
+def test_something_unread_beside_read_cards_is_said_as_maybe_a_touching_card_or_a_token() -> None:
     proto = TableProtocol(FakeRound(), settle_s=0.5)
     out = run(proto, [TableView(t, cards("4C"), unexplained_in_play=True) for t in (0.0, 0.6, 1.2, 1.8)])
     assert actions(out) == [] and troubles(out) == [
-        "I can see something beside the cards that I cannot read: if it is a token, lay it flat and face up "
-        "beside the cards."]
+        "I can see something beside the cards that I cannot read: if it is a card, lay it apart from the others; "
+        "if it is a token, lay it flat and face up beside the cards."]
 
 
 def test_an_unread_thing_without_cards_taken_away_is_said_and_binds_nothing() -> None:
