@@ -301,6 +301,7 @@ class TableProtocol:
         self._noplay_token_laid = False  # the NO PLAY token of the "no play" just judged lies there
         self._prophet_token_seen = False
         self._said_for_picture = False  # a trouble about this picture was said already
+        self._unread_asks = 0  # times a card in the zone was said unread since the last verdict
         self._now = _Now(TableView(0.0), (), False)
         # issue 7: a picture that lay still in the zone and could not be judged (unread);
         # when the zone empties with it unjudged, the dealer says so and asks again
@@ -339,6 +340,7 @@ class TableProtocol:
         self._shown = []
         self._unjudged = None
         self._relay, self._refused_laying = None, None
+        self._unread_asks = 0
 
     def restart_turn(self) -> None:
         """After a verdict is taken back: the same player's turn, judged afresh once settled."""
@@ -351,6 +353,7 @@ class TableProtocol:
         self._noplay_token_laid = False
         self._unjudged = None
         self._relay, self._refused_laying = None, None
+        self._unread_asks = 0
 
     def resume_after(self, action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card,
                      prophet_out: bool) -> None:
@@ -547,10 +550,18 @@ class TableProtocol:
         view, picture = self._now.view, self._now.picture
         if None in picture:
             where = ordinal(picture.index(None) + 1)
+            again = self._unread_asks > 0  # asked before this turn: the players may name it (dealer/keys.py)
             if self.phase is Phase.SHOWING:
-                return self._once(_("I cannot read every card of this batch: spread them apart."), lay_again=True)
-            return self._once(_("I cannot read the {where} card in the play zone: straighten it or "
-                                "move your hand away.", where=where), lay_again=True)
+                asked = self._once(_("I still cannot read every card of this batch: spread them apart, or type the "
+                                     "name of the card I cannot read (for example 8C).") if again else
+                                   _("I cannot read every card of this batch: spread them apart."), lay_again=True)
+            else:
+                asked = self._once(_("I still cannot read the {where} card in the play zone: straighten it, or type "
+                                     "its name (for example 8C).", where=where) if again else
+                                   _("I cannot read the {where} card in the play zone: straighten it or "
+                                     "move your hand away.", where=where), lay_again=True)
+            self._unread_asks += len(asked)
+            return asked
         if view.unexplained_in_play:
             if picture:  # every card read, and something else there: a token not seen (issue 7 item 4)
                 return self._once(_(BESIDE_UNSEEN), lay_again=True)

@@ -233,6 +233,31 @@ def test_a_no_play_batch_taken_away_unread_is_not_withdrawn_silently() -> None:
     assert actions(out) == [] and "NO PLAY token back" in troubles(out)[0]
 
 
+def test_a_card_still_unread_when_laid_again_is_asked_for_by_name_too() -> None:
+    # issue 8: a deck the camera cannot read stalls no round. Players who lay the same card
+    # again and again (bench seed 6: a QH asked for 25 times) hear, from the second time on,
+    # that they can type its name (dealer/keys.py); the first time, only to straighten it
+    game = FakeRound(hands={"Ana": 5, "Bo": 5})
+    proto = TableProtocol(game, settle_s=0.5)
+    out = run(proto, [TableView(t, unread_then("AD")) for t in (0.0, 0.6, 1.2, 1.8)])
+    assert troubles(out) == ["I cannot read the first card in the play zone: straighten it or move your hand away."]
+    out = run(proto, [TableView(2.0, unread_then("AD"), hand_over_play=True)]
+              + [TableView(t, unread_then("AD")) for t in (2.4, 3.0, 3.6, 4.2)])
+    assert troubles(out) == ["I still cannot read the first card in the play zone: straighten it, or type its "
+                             "name (for example 8C)."]
+    # a "no play" batch after a verdict: asked plainly first, by name the second time
+    run(proto, [TableView(5.0, cards("7S AD")), TableView(5.6, cards("7S AD"))])
+    proto.judged()
+    run(proto, [TableView(6.0, ()), TableView(6.6, ())])
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
+    out = run(proto, [TableView(t, unread_then("4H"), tok) for t in (7.0, 7.6, 8.2, 8.8)])
+    assert troubles(out) == ["I cannot read every card of this batch: spread them apart."]
+    out = run(proto, [TableView(9.0, unread_then("4H"), tok, hand_over_play=True)]
+              + [TableView(t, unread_then("4H"), tok) for t in (9.4, 10.0, 10.6, 11.2)])
+    assert troubles(out) == ["I still cannot read every card of this batch: spread them apart, or type the name "
+                             "of the card I cannot read (for example 8C)."]
+
+
 def test_a_batch_swapped_for_another_before_it_was_read_is_asked_for_again() -> None:
     game = FakeRound(whose_turn="Bo")
     proto = TableProtocol(game, settle_s=0.5)
