@@ -510,6 +510,11 @@ class TableProtocol:
             return [Intent(trouble=_("I could not read that batch before it was taken away: show it again."),
                            lay_again=True, frame=frame)]
         self.phase = Phase.WAITING
+        if self._relay is not None:
+            # a play is owed already (taken away unjudged before): this laying, refused while
+            # it waited and now taken away, may be anyone's; what is owed stays as it was, and
+            # is never replaced by an attempt of this player's made of what went unread
+            return [Intent(trouble=self._relay_words(), lay_again=True, frame=frame)]
         if not unjudged:  # something unread, no card found: maybe a token the camera did not see
             return [Intent(trouble=_("What lay in the play zone was taken away before I could read it: lay it "
                                      "again, flat and face up."), lay_again=True, frame=frame)]

@@ -258,6 +258,34 @@ def test_a_card_still_unread_when_laid_again_is_asked_for_by_name_too() -> None:
                              "of the card I cannot read (for example 8C)."]
 
 
+def test_a_laying_taken_away_unread_while_a_no_play_is_owed_is_never_that_players_attempt() -> None:
+    # bench seed 11, kde-penguins-lamp-whole-auto-sway (players who obey, then go on after
+    # 8 s): Ana's "no play" was taken back unread; Bo's QD came, was refused, went unread
+    # for a moment and was taken away. That unread laying replaced the "no play" owed with
+    # an attempt of Ana's, "taken away before I could read it", and Cy's 7S was judged as
+    # Ana's play, accepted, and Ana made prophet: 2 wrong verdicts
+    game = FakeRound(whose_turn="Ana")
+    proto = TableProtocol(game, settle_s=0.5)
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
+    run(proto, [TableView(t, unread_then("4H"), tok) for t in (0.0, 0.6, 1.2, 1.8)])
+    out = run(proto, [TableView(2.4, ()), TableView(3.0, ())])  # batch and token taken back
+    assert troubles(out)[0].startswith("Ana, I could not read the whole hand")
+    out = run(proto, [TableView(t, cards("QD")) for t in (4.0, 4.6, 5.2, 6.0)])
+    assert actions(out) == [] and "NO PLAY token back" in troubles(out)[0]
+    # laid again as asked, and unread this time
+    run(proto, [TableView(6.2, cards("QD"), hand_over_play=True)]
+        + [TableView(t, (SeenCard(None, 0.0, 0.0),)) for t in (6.6, 7.2, 7.8, 8.4)])
+    out = run(proto, [TableView(9.0, (), hand_over_play=True), TableView(9.4, ()), TableView(10.0, ())])
+    # what is owed is still Ana's "no play"
+    assert actions(out) == [] and all("NO PLAY token back" in t for t in troubles(out))
+    out = run(proto, [TableView(t, cards("7S")) for t in (11.0, 11.6, 12.2, 13.0)])
+    assert actions(out) == [] and "NO PLAY token back" in troubles(out)[0]
+    # the hand shown again, whole, with the token: Ana's "no play"
+    out = run(proto, [TableView(14.0, ()), TableView(14.6, ())]
+              + [TableView(t, cards("2D 4H"), tok) for t in (15.0, 15.6, 16.2)])
+    assert [i.say for i in out if i.say] == ["2 of 14 seen. Show the other 12."]
+
+
 def test_a_batch_swapped_for_another_before_it_was_read_is_asked_for_again() -> None:
     game = FakeRound(whose_turn="Bo")
     proto = TableProtocol(game, settle_s=0.5)
