@@ -148,6 +148,25 @@ def _unclipped(logc: FloatImage, before: FloatImage, clipped: npt.NDArray[np.boo
     return np.asarray(np.where(np.logical_or.reduce(either), before, logc), np.float32)
 
 
+def _moved(logc: FloatImage, before: FloatImage, where: Mask, change: float) -> Mask:
+    """Where ``logc`` changed by ``change`` or more since ``before``, allowing the picture to
+    have moved by up to a pixel: a pixel counts only when it lies outside the range of
+    ``before`` round it (3 x 3), after the frame-wide change in each colour (exposure) is
+    taken away. A camera held in a hand, or followed by its markers' homography, is off by
+    a fraction of a pixel from frame to frame, and the print's sharp edges (the zone's
+    bold title) then change although nothing moved; a hand or a card coming in changes
+    whole patches, which no pixel's shift explains."""
+    delta = cv2.subtract(logc, before)
+    sample = delta[::4, ::4][where[::4, ::4]]
+    shift = np.median(sample, axis=0) if sample.size else np.zeros(3, np.float32)
+    now = logc - np.asarray(shift, np.float32)
+    box = np.ones((3, 3), np.uint8)
+    above = cv2.subtract(now, cv2.dilate(before, box))
+    below = cv2.subtract(cv2.erode(before, box), now)
+    out = np.max(np.maximum(above, below), axis=2)
+    return np.asarray((out >= change) & where, np.bool_)
+
+
 def _fit_print(logc: FloatImage, where: Mask) -> FloatImage:
     """A smooth light field over one printed colour: a quadratic in x and y per colour,
     fitted to the zone's pixels, twice more to those that fit best (cards, hands and
@@ -250,8 +269,8 @@ class ZoneWatch:
         # pixel's other colours still do (a pale blue print under a cold light clips its blue
         # over the whole zone: a hand coming in over it darkens its red and green)
         if self._previous is not None:
-            moved = difference(_unclipped(logc, self._previous, clipped, self._clipped_before),
-                               self._previous, zone) >= cfg.change
+            moved = _moved(_unclipped(logc, self._previous, clipped, self._clipped_before),
+                           self._previous, zone, cfg.change)
             k = max(3, int(round(cfg.change_blob_mm * self.window.px_per_mm)) | 1)
             opened = cv2.morphologyEx(moved.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
             changed = float(np.count_nonzero(opened)) / area
