@@ -213,7 +213,6 @@ class ZoneWatch:
         self._quiet_frames = 0
         self._light_only = False  # all that differs from the empty look in the last frame is light
         self._known: Mask | None = None  # the cards and tokens of the last full look (grown)
-        self._lit_before: Mask | None = None  # the previous frame's pixels that were not clipped
         # the empty look's clipped colours (there it only says "at least this bright"): a
         # flickering light's bright bands clip the pale print (bands 30 % deep: up to half the zone)
         self._empty_clipped: npt.NDArray[np.bool_] | None = None
@@ -232,7 +231,6 @@ class ZoneWatch:
         self._quiet_frames = 0
         self._last = None
         self._known = None
-        self._lit_before = None
         self._empty_clipped = None
         self._clipped_before = None
 
@@ -276,19 +274,17 @@ class ZoneWatch:
             changed = float(np.count_nonzero(opened)) / area
         else:
             changed = 1.0
-        # a flickering light's bright bands moved on: what they clipped (a card's edge, white
-        # on white) may be seen now
-        unclipped = 0.0 if self._lit_before is None else float(np.count_nonzero(zone & lit & ~self._lit_before)) / area
         self._previous = logc
-        self._lit_before = lit
         self._clipped_before = clipped
         still = changed < cfg.still_below
         learned = self._empty is not None
         last = self._last
         unread = last is not None and last.occupancy.unexplained_fraction > cfg.occupied_above
-        if still and last is not None and last.occupancy.empty_learned == learned and not (
-                unread and unclipped > cfg.occupied_above):
-            # nothing moved: the same cards lie there (and nothing new is learned)
+        if still and last is not None and last.occupancy.empty_learned == learned and not unread:
+            # nothing moved: the same cards lie there (and nothing new is learned). While
+            # something lies there unexplained, each frame is looked at afresh: a card
+            # touching another, found in one look and not the next (the sensor's noise), or
+            # a card's edge a flickering light's bright band had clipped, may be found in it
             occupancy = dataclasses.replace(last.occupancy, changed_fraction=changed, still=True)
             self._last = ZoneLook(last.cards_px, occupancy, view)
             look = self._last
