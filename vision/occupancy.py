@@ -161,9 +161,9 @@ def _moved(logc: FloatImage, before: FloatImage, where: Mask, change: float) -> 
     shift = np.median(sample, axis=0) if sample.size else np.zeros(3, np.float32)
     now = logc - np.asarray(shift, np.float32)
     box = np.ones((3, 3), np.uint8)
-    above = cv2.subtract(now, cv2.dilate(before, box))
-    below = cv2.subtract(cv2.erode(before, box), now)
-    out = np.max(np.maximum(above, below), axis=2)
+    outside = cv2.max(cv2.subtract(now, cv2.dilate(before, box)), cv2.subtract(cv2.erode(before, box), now))
+    blue, green, red = cv2.split(outside)  # numpy's max over the colours is ten times slower here
+    out = cv2.max(cv2.max(blue, green), red)
     return np.asarray((out >= change) & where, np.bool_)
 
 
