@@ -47,7 +47,7 @@ import numpy.typing as npt
 
 from vision.flicker import camera_rows, without_bands
 from vision.shadow_edge import ShadowEdgeConfig, shadow_step
-from vision.zone_cards import ZoneCardConfig, difference, find_cards, log_colour
+from vision.zone_cards import ZoneCardConfig, colour_shift, difference, find_cards, log_colour
 from vision.zone_view import WORK_PX_PER_MM, ZONE_MARGIN_MM, RectifiedZone, ZoneWindow, rectify
 
 __all__ = ["Occupancy", "OccupancyConfig", "ZoneLook", "ZoneWatch"]
@@ -156,10 +156,7 @@ def _moved(logc: FloatImage, before: FloatImage, where: Mask, change: float) -> 
     a fraction of a pixel from frame to frame, and the print's sharp edges (the zone's
     bold title) then change although nothing moved; a hand or a card coming in changes
     whole patches, which no pixel's shift explains."""
-    delta = cv2.subtract(logc, before)
-    sample = delta[::4, ::4][where[::4, ::4]]
-    shift = np.median(sample, axis=0) if sample.size else np.zeros(3, np.float32)
-    now = logc - np.asarray(shift, np.float32)
+    now = np.subtract(logc, colour_shift(cv2.subtract(logc, before), where), dtype=np.float32)
     box = np.ones((3, 3), np.uint8)
     outside = cv2.max(cv2.subtract(now, cv2.dilate(before, box)), cv2.subtract(cv2.erode(before, box), now))
     blue, green, red = cv2.split(outside)  # numpy's max over the colours is ten times slower here

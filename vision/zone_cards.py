@@ -29,6 +29,7 @@ Three kinds of evidence, each of which fails alone under some real light:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -37,7 +38,7 @@ import numpy.typing as npt
 from vision.geometry import CARD_H_MM, CARD_W_MM, quad_iou
 from vision.zone_view import RectifiedZone
 
-__all__ = ["ZoneCardConfig", "find_cards", "log_colour"]
+__all__ = ["ZoneCardConfig", "colour_shift", "difference", "find_cards", "log_colour"]
 
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
@@ -105,6 +106,13 @@ def _gradient(logc: FloatImage, valid: Mask) -> FloatImage:
     return np.asarray(mag, np.float32)
 
 
+def colour_shift(delta: npt.NDArray[Any], where: Mask) -> npt.NDArray[np.float32]:
+    """The frame-wide change in each colour of a log-colour difference (exposure, white
+    balance): its median over ``where``, from every 4th pixel each way."""
+    sample = delta[::4, ::4][where[::4, ::4]]
+    return np.asarray(np.median(sample, axis=0) if sample.size else np.zeros(3), np.float32)
+
+
 def difference(logc: FloatImage, empty_log: FloatImage, where: Mask, reference: Mask | None = None) -> FloatImage:
     """Largest per-colour log difference from the empty zone, after the frame-wide
     change in each colour (exposure, white balance) is taken away; 0 outside ``where``.
@@ -115,12 +123,10 @@ def difference(logc: FloatImage, empty_log: FloatImage, where: Mask, reference: 
     would be taken for the light's, and the bare zone for a thing).
     """
     delta = cv2.subtract(logc, empty_log)
-    step = 4  # the frame-wide change, from every 4th pixel each way
     ref = where if reference is None else (where & reference)
-    if np.count_nonzero(ref[::step, ::step]) < 50:
+    if np.count_nonzero(ref[::4, ::4]) < 50:
         ref = where  # too little of the reference in view
-    sample = delta[::step, ::step][ref[::step, ::step]]
-    shift = np.median(sample, axis=0) if sample.size else np.zeros(3, np.float32)
+    shift = colour_shift(delta, ref)
     channels = [np.abs(c - np.float32(v)) for c, v in zip(cv2.split(delta), shift, strict=True)]
     out = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
     out[~where] = 0.0
