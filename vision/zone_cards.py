@@ -283,11 +283,18 @@ def _split_at_steps(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_p
             if area < 0.3 * cw * ch:
                 continue
             outline, _ = cv2.findContours((labels == biggest).astype(np.uint8), cv2.RETR_EXTERNAL,
-                                          cv2.CHAIN_APPROX_SIMPLE)
-            (cx, cy), (w, h), angle = cv2.minAreaRect(max(outline, key=len))
-            if w * h <= 0 or area / (w * h) < config.min_fill or not _is_card(w, h, config, px_per_mm):
-                continue
-            corners = _rect_corners((cx + a, cy), (w, h), angle)
+                                          cv2.CHAIN_APPROX_NONE)
+            line = max(outline, key=len)
+            (cx, cy), (w, h), angle = cv2.minAreaRect(line)
+            if w * h > 0 and area / (w * h) >= config.min_fill and _is_card(w, h, config, px_per_mm):
+                corners = _rect_corners((cx + a, cy), (w, h), angle)
+            else:
+                # the zone's title stuck to this piece (too wide to open away here): the
+                # card's four straight sides are still the piece's outline's lines
+                sides = _straight_sides(np.asarray(line, np.int32), config, px_per_mm)
+                if sides is None:
+                    continue
+                corners = sides + [a, 0]
             if across:
                 corners = corners[:, ::-1]
             pieces.append((corners + low) @ axes)

@@ -101,6 +101,27 @@ def test_given_touching_cards_with_the_zone_title_stuck_to_one_then_each_is_foun
         assert max(quad_iou(q.astype(np.float32), _truth(*rect)) for q in found) > 0.85
 
 
+@pytest.mark.parametrize("offset_px", [-20, 20])
+def test_given_touching_cards_with_a_solid_word_of_the_title_on_one_then_each_is_found(offset_px: int) -> None:
+    # bench/table_rounds.py --film --seed 13, kde-penguins-warm-whole-touching-bumped-
+    # handheld: a QH laid touching an AH, its top against the zone's title. Closed up, the
+    # letters of "ZONE" and the strip of print between them and the card made one solid
+    # block 14 mm tall and 24 mm wide on the QH's top: a word's width does not open it
+    # away, so the cut's QH piece was 16 % too tall for a card and the QH went unfound in
+    # all but two frames (Dee's "no play" was never read)
+    w, h = CARD_PX
+    first = (40, 70 + max(offset_px, 0), w, h)
+    second = (40 + w - 2, 70 + max(-offset_px, 0), w, h)
+    word = (second[0] + 60, second[1] - 28, 48, 29)
+    view = _view([first, second], extra=(word,))
+    blurred = cv2.GaussianBlur(view.bgr, (0, 0), 3.0)  # out of focus: only the change outlines them
+    found = find_cards(dataclasses.replace(view, bgr=blurred),
+                       empty_log=log_colour(cv2.GaussianBlur(_view([]).bgr, (0, 0), 3.0)))
+    assert len(found) == 2, f"{len(found)} cards found"
+    for rect in (first, second):
+        assert max(quad_iou(q.astype(np.float32), _truth(*rect)) for q in found) > 0.85
+
+
 def test_given_a_card_with_a_card_sized_blob_of_another_shape_beside_it_then_no_piece_is_made_up() -> None:
     w, h = CARD_PX
     card = (60, 70, w, h)
