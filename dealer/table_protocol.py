@@ -557,9 +557,12 @@ class TableProtocol:
             where = ordinal(picture.index(None) + 1)
             again = self._unread_asks > 0  # asked before this turn: the players may name it (dealer/keys.py)
             if self.phase is Phase.SHOWING:
-                asked = self._once(_("I still cannot read every card of this batch: spread them apart, or type the "
-                                     "name of the card I cannot read (for example 8C).") if again else
-                                   _("I cannot read every card of this batch: spread them apart."), lay_again=True)
+                # which card, as for an attempt: a card laid apart but read unsure (a design the
+                # model reads poorly, bench seed 13) is straightened, not spread further apart
+                asked = self._once(_("I still cannot read the {where} card of this batch: straighten it or spread "
+                                     "the cards apart, or type its name (for example 8C).", where=where) if again else
+                                   _("I cannot read the {where} card of this batch: straighten it, or spread the "
+                                     "cards apart.", where=where), lay_again=True)
             else:
                 asked = self._once(_("I still cannot read the {where} card in the play zone: straighten it, or type "
                                      "its name (for example 8C).", where=where) if again else
