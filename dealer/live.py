@@ -22,7 +22,7 @@ import numpy as np
 
 from calibration.layout import TableLayout
 from dealer.happenings import Happening, Spoken
-from dealer.i18n import _, language
+from dealer.i18n import _, language, n_
 from dealer.keys import KEY_HELP, KeyState, NamedCard, stdin_keys
 from dealer.narrate import status_words
 from dealer.observer import ZoneReader, Observation, TableObserver
@@ -60,6 +60,7 @@ class LiveOptions:
     notes: tuple[str, ...] = ()  # more lines for the view, e.g. a game's totals
     resume: Interrupted | None = None  # `play --resume`: the round read back from its recording
     camera_wait_s: float = DEFAULT_WAIT_S  # a lost camera pauses the round this long at most
+    deck: Path | None = None  # the deck profile the reader was made from (`play --deck`), if any
 
 
 @dataclass
@@ -302,12 +303,40 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 height=frame_size[1]), file=sys.stderr)
     if camera is not None and camera.dropped:
         print(camera.report(), file=sys.stderr)  # it judged the newest frame, never a backlog
+    hint = deck_hint(session.protocol.unread_asks_in_round, enrolled=options.deck is not None)
+    if hint is not None:
+        print(hint, file=sys.stderr)
     record = out / RECORD_FILE
     print(_("round recorded in {folder} (game record: {record})", folder=out, record=record) if record.exists() else
           _("round recorded in {folder} (no game record: the round never started)", folder=out), file=sys.stderr)
     if outlets.recorder is not None:
         show_log_hash(out)
     return code
+
+
+# Unread-card requests in a round, without a deck profile, from which the deck is said to be
+# worth enrolling (issue 8): a design the model reads poorly keeps a card or two unread
+# (the bench's penguins queens, bellot's 8C), and a profile of the deck reads them.
+DECK_HINT_AFTER = 3
+
+
+def deck_hint(unread_asks: int, enrolled: bool) -> str | None:
+    """After the round: a line telling how to teach the dealer this deck, when it asked
+    ``DECK_HINT_AFTER`` times or more for a card it could not read and read without a
+    deck profile (``enrolled``: `play --deck` was given); else None.
+
+    >>> deck_hint(2, enrolled=False) is None, deck_hint(5, enrolled=True) is None
+    (True, True)
+    >>> deck_hint(3, enrolled=False).startswith("I asked 3 times for a card I could not read. If your deck")
+    True
+    """
+    if enrolled or unread_asks < DECK_HINT_AFTER:
+        return None
+    how = _("If your deck's print is unusual, let me learn it before the next round (about two minutes a deck): "
+            "`eleusis calibrate deck --camera 0 --out our-decks.json`, then play with `--deck our-decks.json` "
+            "(docs/playing-at-the-table.md, \"Your own decks\").")
+    return n_("I asked once for a card I could not read.", "I asked {n} times for a card I could not read.",
+              unread_asks) + " " + how
 
 
 def show_seal(commitment: str, out: Path) -> None:

@@ -302,6 +302,7 @@ class TableProtocol:
         self._prophet_token_seen = False
         self._said_for_picture = False  # a trouble about this picture was said already
         self._unread_asks = 0  # times a card in the zone was said unread since the last verdict
+        self.unread_asks_in_round = 0  # ... since the round began (the live loop's deck hint)
         self._now = _Now(TableView(0.0), (), False)
         # issue 7: a picture that lay still in the zone and could not be judged (unread);
         # when the zone empties with it unjudged, the dealer says so and asks again
@@ -569,6 +570,7 @@ class TableProtocol:
                                    _("I cannot read the {where} card in the play zone: straighten it or "
                                      "move your hand away.", where=where), lay_again=True)
             self._unread_asks += len(asked)
+            self.unread_asks_in_round += len(asked)
             return asked
         if view.unexplained_in_play:
             if picture:  # every card read, and something else there: a token not seen (issue 7 item 4)

@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
             camera=args.camera, video=args.video, players=args.players, rule=args.rule,
             hand=args.hand, profile=args.profile, out=args.out or _default_out(), settle_s=args.settle,
             window=args.window, fullscreen=args.fullscreen,
-            resume=resumed,
+            resume=resumed, deck=getattr(args, "deck", None),
         )
         return run_live(options, voice) if reader is None else run_live(options, voice, reader)
     finally:
