@@ -4,6 +4,7 @@
     eleusis game --players 'Ana Bo Cy Dee' --gods Bo --camera 0 # Bo is God in Bo's round
     eleusis game --players 'Ana Bo Cy' --rounds 2 --record r1.eleusis r2.eleusis
     eleusis game --out games/friday --camera 0                  # go on with a game left off
+    eleusis game --players 'Ana Bo Cy' --camera 0 --deck our-decks.json  # read only the enrolled decks
 
 Round ``k`` is the turn of the k-th person to deal (the role passes to the left). The
 machine is God, and that person plays, seated last; a person named in ``--gods`` is God
@@ -95,6 +96,15 @@ def run(args: argparse.Namespace) -> int:
         args.rule = read_secret_rule(args.rule, args.rule_file)  # never from the command line itself (R2)
     except InputError as exc:
         return _error(str(exc))
+    reader = None
+    if args.deck is not None and args.record is None:  # read once, before anything is written
+        from vision.deck_profile import profiled_reader
+        from vision.errors import VisionError
+
+        try:
+            reader = profiled_reader(args.deck)
+        except VisionError as exc:
+            return _error(str(exc))
     try:
         game = _open_or_create(args)
     except (GameError, OSError) as exc:
@@ -106,12 +116,13 @@ def run(args: argparse.Namespace) -> int:
     print(how, file=sys.stderr)
     print(_("game folder: {folder}", folder=game.folder), file=sys.stderr)
     try:
-        return _play(game, args, voice)
+        return _play(game, args, voice, reader)
     finally:
         voice.close()
 
 
-def _play(game: GameFolder, args: argparse.Namespace, voice: Voice) -> int:
+def _play(game: GameFolder, args: argparse.Namespace, voice: Voice, reader: Any = None) -> int:
+    """The rounds still to play; ``reader``: the enrolled decks' (`--deck`), else the default."""
     sources = list(args.video or args.record or [])
     if game.game.rounds:
         voice.say(_("The game goes on after round {n}.", n=len(game.game.rounds)))
@@ -133,7 +144,7 @@ def _play(game: GameFolder, args: argparse.Namespace, voice: Voice) -> int:
             code = _deal_record(sources.pop(0), folder, seats, voice)
         else:
             code = _deal_live(args, sources.pop(0) if sources else None, folder, dealer, seats, voice, game,
-                              resumed)
+                              resumed, reader)
         if code != 0:
             if code == 3:
                 voice.say(_("Round {n} was cut short: it does not count. Go on with the same --out.", n=index + 1))
@@ -194,9 +205,11 @@ def _deal_record(path: Path, folder: Path, seats: tuple[str, ...], voice: Voice)
 
 
 def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, dealer: str | None,
-               seats: tuple[str, ...], voice: Voice, game: GameFolder, resumed: Interrupted | None = None) -> int:
+               seats: tuple[str, ...], voice: Voice, game: GameFolder, resumed: Interrupted | None = None,
+               reader: Any = None) -> int:
     """A round at the table (a camera) or from a video of it, recorded in ``folder``; an
-    interrupted one (``resumed``) goes on from its recording with the rule it sealed."""
+    interrupted one (``resumed``) goes on from its recording with the rule it sealed.
+    ``reader``: the enrolled decks' (`--deck`), or None for the default one."""
     from dealer.live import LiveOptions, run_live
 
     index = game.next_index
@@ -204,9 +217,9 @@ def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, deale
         voice.say(_("Round {n} goes on where it stopped.", n=index + 1))
         return run_live(LiveOptions(camera=args.camera, video=video, players=" ".join(seats), hand=resumed.hand,
                                     profile=args.profile, out=folder, window=args.window, fullscreen=args.fullscreen,
-                                    settle_s=args.settle, resume=resumed,
+                                    settle_s=args.settle, resume=resumed, deck=args.deck,
                                     title=_("Round {n} of {planned}", n=index + 1, planned=game.game.planned),
-                                    notes=(announce_totals(game.game),) if game.game.rounds else ()), voice)
+                                    notes=(announce_totals(game.game),) if game.game.rounds else ()), voice, reader)
     notes = (announce_totals(game.game),) if game.game.rounds else ()
     rule = args.rule
     if dealer is not None:  # a person is God: the machine judges the rule that person wrote (C2)
@@ -226,8 +239,8 @@ def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, deale
                           hand=args.hand, profile=args.profile, out=folder, window=args.window,
                           fullscreen=args.fullscreen, settle_s=args.settle,
                           title=_("Round {n} of {planned}", n=index + 1, planned=game.game.planned),
-                          notes=notes)
-    return run_live(options, voice)
+                          notes=notes, deck=args.deck)
+    return run_live(options, voice, reader)
 
 
 def _ask_rule(dealer: str, given: str | None) -> str | None:

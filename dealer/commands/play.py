@@ -45,8 +45,6 @@ def register(subparsers: Any) -> None:
                         help="play a rule text even though the rule checker rejects it (see `eleusis rules check`)")
     parser.add_argument("--out", type=Path, default=None,
                         help="folder for the recording of this round (default: recordings/<date-time>)")
-    parser.add_argument("--deck", type=Path, default=None, metavar="PROFILE",
-                        help="deck profile from `eleusis calibrate deck`: read only the enrolled decks")
     parser.add_argument("--pace", type=pace_seconds, default=0.0,
                         help="with --record: seconds to wait between turns (default 0)")
     add_secret_rule_options(parser)

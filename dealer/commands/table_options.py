@@ -1,5 +1,6 @@
 """The options `eleusis play` and `eleusis game` share, spelled once so both take them alike:
-the secret rule, the cards dealt, the table profile, the view's window, the language and the voice."""
+the secret rule, the cards dealt, the table and deck profiles, the view's window, the language and the
+voice."""
 
 from __future__ import annotations
 
@@ -31,12 +32,14 @@ def add_secret_rule_options(parser: argparse.ArgumentParser, of_what: str = "") 
 
 
 def add_table_options(parser: argparse.ArgumentParser) -> None:
-    """Add --hand, --settle, --profile, --window, --fullscreen, --lang, --voice and --wav-dir."""
+    """Add --hand, --settle, --profile, --deck, --window, --fullscreen, --lang, --voice and --wav-dir."""
     parser.add_argument("--hand", type=hand_size, default=None, help="cards dealt to each player (C3, default 14)")
     parser.add_argument("--settle", type=settle_seconds, default=SETTLE_S, metavar="SECONDS",
                         help="how long cards must lie still, with no hand over them, before they are "
                         f"judged (default {SETTLE_S:g})")
     parser.add_argument("--profile", type=Path, default=None, help="table profile from `eleusis calibrate table`")
+    parser.add_argument("--deck", type=Path, default=None, metavar="PROFILE",
+                        help="deck profile from `eleusis calibrate deck`: read only the enrolled decks")
     parser.add_argument("--window", action=argparse.BooleanOptionalAction, default=None,
                         help="show the view of the table in a window (default: when there is a display)")
     parser.add_argument("--fullscreen", action="store_true", help="the view of the table fills the screen")

@@ -154,3 +154,36 @@ def test_a_round_stopped_by_ctrl_c_goes_on_when_the_game_goes_on(
     assert said[-1] == "Cy wins the game with 8 points."
     assert [p.name for p in (tmp_path / "g").iterdir() if p.is_dir()] == ["round-1"]
     assert GameFolder.open(tmp_path / "g").game.totals() == {"Cy": 8, "Ana": 0, "Bo": 3}
+
+
+def test_a_game_with_a_deck_profile_deals_every_round_with_the_enrolled_decks_reader(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 8: a group that enrolled its decks plays a whole game with them, as `play --deck`
+    # does a round (the hint after a round with unread cards names --deck for both)
+    import dealer.live
+    import vision.deck_profile
+
+    enrolled, dealt = object(), []
+    monkeypatch.setattr(vision.deck_profile, "profiled_reader", lambda path: (enrolled, Path(path)))
+
+    def fake_run_live(options, voice, reader=None):  # type: ignore[no-untyped-def]
+        dealt.append((reader, options.deck))
+        return 3  # the round cut short: the game stops here
+
+    monkeypatch.setattr(dealer.live, "run_live", fake_run_live)
+    profile = tmp_path / "our-decks.json"
+    rule = tmp_path / "rule.txt"
+    rule.write_text("alternate-colour", encoding="utf-8")
+    assert main(["game", "--players", "Ana Bo Cy", "--video", str(shipped_video()), "--rule-file", str(rule),
+                 "--voice", "text", "--out", str(tmp_path / "game"), "--deck", str(profile)]) == 3
+    assert dealt == [((enrolled, profile), profile)]
+
+
+def test_a_game_with_an_unreadable_deck_profile_stops_before_anything_is_written(tmp_path: Path,
+                                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    profile = tmp_path / "our-decks.json"
+    profile.write_bytes('{"format": "x"}'.encode("utf-16"))
+    assert main(["game", "--players", "Ana Bo Cy", "--video", str(shipped_video()), "--voice", "text",
+                 "--out", str(tmp_path / "game"), "--deck", str(profile)]) == 2
+    assert "our-decks.json': not UTF-8 text (byte 0): not a deck profile" in capsys.readouterr().err
+    assert not (tmp_path / "game").exists()
