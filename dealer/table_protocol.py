@@ -300,6 +300,9 @@ class TableProtocol:
         self._laid_for: Counter[Card] = Counter()  # cards judged (or turned) that still lie there
         self._noplay_token_laid = False  # the NO PLAY token of the "no play" just judged lies there
         self._prophet_token_seen = False
+        # F1: the next player has acted since the last verdict (cards other than those judged,
+        # or a NO PLAY token, seen settled in the zone): a PROPHET token now is no one's
+        self._next_acted = False
         self._said_for_picture = False  # a trouble about this picture was said already
         self._unread_asks = 0  # times a card in the zone was said unread since the last verdict
         self.unread_asks_in_round = 0  # ... since the round began (the live loop's deck hint)
@@ -332,6 +335,7 @@ class TableProtocol:
         self._untouched_since_unseen = False
         if isinstance(action, BecomeProphet):
             return
+        self._next_acted = False
         self._noplay_token_laid = isinstance(self._pending, NoPlay)
         if isinstance(self._pending, Attempt):
             self._laid_for = Counter(self._pending.cards)
@@ -355,6 +359,7 @@ class TableProtocol:
         self._unjudged = None
         self._relay, self._refused_laying = None, None
         self._unread_asks = 0
+        self._next_acted = False
 
     def resume_after(self, action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card,
                      prophet_out: bool) -> None:
@@ -408,6 +413,9 @@ class TableProtocol:
         settled = view.t - self._since >= self.settle_s and not view.hand_over_play
         empty = not view.play_cards and not view.unexplained_in_play and not view.hand_over_play
         self._now = _Now(view, picture, settled)
+        if settled and (Counter(c for c in picture if c is not None) - self._laid_for or (
+                TableToken.NO_PLAY in view.tokens_in_play and not self._noplay_token_laid)):
+            self._next_acted = True  # F1: "before the next player acts"
 
         if self.phase is Phase.STARTER:
             return self._await_starter(empty)
@@ -761,8 +769,11 @@ class TableProtocol:
         player = self.round.just_played
         nothing_laid = self.phase in (Phase.CLEARING, Phase.WAITING) or (
             self.phase is Phase.LAYING and not self._now.picture)  # a hand passed over the empty zone
-        # F1: "before the next player acts": a play still to be laid again (issue 7) is an act
-        if nothing_laid and player and self.round.prophet is None and self._relay is None:
+        # F1: "before the next player acts": a play still to be laid again (issue 7) is an act,
+        # and so are cards laid since the verdict, even while the dealer still waits for the
+        # zone to empty (bench seed 14: Bo was made prophet by Ana's token 56 s and five
+        # players' cards after Bo's verdict, the zone never seen empty after a knock)
+        if nothing_laid and not self._next_acted and player and self.round.prophet is None and self._relay is None:
             return [Intent(action=BecomeProphet(player), frame=view.frame)]
         return [Intent(trouble=_("The PROPHET token can only be put out right after your own turn (F1)."),
                        frame=view.frame)]

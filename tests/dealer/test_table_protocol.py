@@ -149,6 +149,30 @@ def test_prophet_token_right_after_own_turn_appoints_that_player() -> None:
     assert actions(out) == [BecomeProphet("Ana")]  # once, though the token stays out
 
 
+def test_prophet_token_after_the_next_player_laid_cards_is_refused_though_the_zone_never_emptied() -> None:
+    # bench seed 14, real-shadow-zone-touching-bumped-sway (players who obey): after a knock
+    # the dealer never saw the zone empty after Bo's verdict and kept waiting for it to clear
+    # while the players went on; 56 s and five players' cards later Ana's PROPHET token made
+    # Bo prophet. F1: "right after your own turn, before the next player acts".
+    game = FakeRound()
+    proto = TableProtocol(game, settle_s=1.0)
+    ana_played_4c(game, proto, 1.5)
+    # Ana's 4C never seen gone: Bo's 7C and KC lie beside it, and lie still
+    run(proto, [TableView(t, cards("4C 7C KC")) for t in (2.0, 2.5, 3.5, 4.0)])
+    out = run(proto, [TableView(t, cards("4C"), prophet_token_out=True) for t in (5.0, 5.5, 6.5)])
+    assert actions(out) == [] and any("F1" in t for t in troubles(out))
+
+
+def test_prophet_token_while_the_judged_cards_still_lie_there_appoints_the_player() -> None:
+    # the cards judged, still in the zone (or moved about in it), are no one's act
+    game = FakeRound()
+    proto = TableProtocol(game, settle_s=1.0)
+    ana_played_4c(game, proto, 1.5)
+    run(proto, [TableView(t, cards("4C", y=30.0)) for t in (2.0, 3.5)])
+    out = run(proto, [TableView(t, cards("4C"), prophet_token_out=True) for t in (4.0, 5.5)])
+    assert actions(out) == [BecomeProphet("Ana")]
+
+
 def test_prophet_token_before_anyone_played_is_refused() -> None:
     proto = TableProtocol(FakeRound(), settle_s=1.0)
     out = run(proto, [TableView(0.0, (), prophet_token_out=True), TableView(1.5, (), prophet_token_out=True)])
