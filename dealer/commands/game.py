@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer.games import GameFolder, announce_round, announce_totals, announce_winner
-from dealer.commands.table_options import add_secret_rule_options, add_table_options
+from dealer.commands.table_options import add_secret_rule_options, add_table_options, deck_reader
 from dealer.i18n import Count, _
 from dealer.inputs import InputError, camera_source
 from dealer.resume import Interrupted
@@ -94,17 +94,9 @@ def run(args: argparse.Namespace) -> int:
         return _error("give the table: --camera N|URL, --video FILE... or --record FILE...")
     try:
         args.rule = read_secret_rule(args.rule, args.rule_file)  # never from the command line itself (R2)
+        reader = deck_reader(args.deck) if args.record is None else None  # once, before anything is written
     except InputError as exc:
         return _error(str(exc))
-    reader = None
-    if args.deck is not None and args.record is None:  # read once, before anything is written
-        from vision.deck_profile import profiled_reader
-        from vision.errors import VisionError
-
-        try:
-            reader = profiled_reader(args.deck)
-        except VisionError as exc:
-            return _error(str(exc))
     try:
         game = _open_or_create(args)
     except (GameError, OSError) as exc:

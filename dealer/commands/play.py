@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer import demo
-from dealer.commands.table_options import add_secret_rule_options, add_table_options
+from dealer.commands.table_options import add_secret_rule_options, add_table_options, deck_reader
 from dealer.i18n import _, language, p_
 from dealer.inputs import camera_source, pace_seconds
 from engine.rules.library import TIERS
@@ -184,16 +184,11 @@ def run(args: argparse.Namespace) -> int:
             return demo.deal_record_aloud(args.record, voice, pace_s=args.pace)
         from dealer.live import LiveOptions, run_live
 
-        reader = None
-        if getattr(args, "deck", None) is not None:
-            from vision.deck_profile import profiled_reader
-            from vision.errors import VisionError
-
-            try:
-                reader = profiled_reader(args.deck)
-            except VisionError as exc:
-                print(f"eleusis play: {exc}", file=sys.stderr)
-                return 2
+        try:
+            reader = deck_reader(getattr(args, "deck", None))
+        except InputError as exc:
+            print(f"eleusis play: {exc}", file=sys.stderr)
+            return 2
         if difficulty is not None:
             voice.say(announce_difficulty(difficulty))
         options = LiveOptions(

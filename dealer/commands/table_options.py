@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from dealer.i18n import LANGUAGES
-from dealer.inputs import hand_size, settle_seconds
+from dealer.inputs import InputError, hand_size, settle_seconds
 from dealer.table_protocol import SETTLE_S
 from engine.rules.library import TIERS
 
-__all__ = ["add_secret_rule_options", "add_table_options"]
+__all__ = ["add_secret_rule_options", "add_table_options", "deck_reader"]
 
 
 def add_secret_rule_options(parser: argparse.ArgumentParser, of_what: str = "") -> None:
@@ -48,3 +49,18 @@ def add_table_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--voice", choices=("auto", "speech", "text"), default="auto",
                         help="auto: speak when possible and print always (default)")
     parser.add_argument("--wav-dir", type=Path, default=None, help="keep every spoken sentence as a WAV file here")
+
+
+def deck_reader(deck: Path | None) -> Any:
+    """The card reader of the decks enrolled in the profile ``deck`` (`--deck`), or None
+    without one; raises :class:`~dealer.inputs.InputError` naming the profile when it cannot
+    be used (not a profile, another model's, unreadable)."""
+    if deck is None:
+        return None
+    from vision.deck_profile import profiled_reader
+    from vision.errors import VisionError
+
+    try:
+        return profiled_reader(deck)
+    except VisionError as exc:
+        raise InputError(str(exc)) from None
