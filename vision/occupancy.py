@@ -209,12 +209,16 @@ class ZoneWatch:
         self._previous: FloatImage | None = None
         self._quiet_frames = 0
         self._light_only = False  # all that differs from the empty look in the last frame is light
+        self._stepped = False  # the last frame had a shadow's edge the empty look has not (taken out)
         self._known: Mask | None = None  # the cards and tokens of the last full look (grown)
         # the empty look's clipped colours (there it only says "at least this bright"): a
         # flickering light's bright bands clip the pale print (bands 30 % deep: up to half the zone)
         self._empty_clipped: npt.NDArray[np.bool_] | None = None
         self._clipped_before: npt.NDArray[np.bool_] | None = None  # the previous frame's clipped colours
         self._rows: tuple[bytes, FloatImage] | None = None  # camera rows of the view, by its transform
+        # where the empty look is older than a step of light: what lay there (cards, tokens)
+        # when the bare mat round it took the step (:meth:`_learn_bare`)
+        self._stale: Mask | None = None
         self._last: ZoneLook | None = None
 
     @property
@@ -224,6 +228,7 @@ class ZoneWatch:
     def forget(self) -> None:
         """Start again (the camera or the mat moved)."""
         self._empty = None
+        self._stale = None
         self._previous = None
         self._quiet_frames = 0
         self._last = None
@@ -248,18 +253,8 @@ class ZoneWatch:
         # frame is made to match the empty look or, until there is one, the frame before, on
         # the bare rim of the zone (so a still zone is still)
         rows = self._camera_rows(view)
-        reference = self._empty if self._empty is not None else self._previous
-        if reference is not None:
-            # measured in each colour clipped in neither frame
-            reference_clipped = self._clipped_before if self._empty is None else self._empty_clipped
-            either = [m for m in (clipped, reference_clipped) if m is not None]
-            usable: npt.NDArray[np.bool_] | None = ~np.logical_or.reduce(either) if either else None
-            clear = self._rim & zone  # the zone's outline band: cards seldom lie there
-            if usable is not None:
-                clear &= np.any(usable, axis=2)
-            if self._known is not None:
-                clear &= ~self._known
-            logc = without_bands(logc, reference, rows, clear, usable=usable)
+        raw = logc
+        logc = self._without_flicker(raw, rows, zone, clipped)
         # motion since the previous frame: a colour clipped in either frame tells nothing, the
         # pixel's other colours still do (a pale blue print under a cold light clips its blue
         # over the whole zone: a hand coming in over it darkens its red and green)
@@ -298,6 +293,10 @@ class ZoneWatch:
             cut = logc if clipped is None and self._empty_clipped is None else _censored(
                 logc, empty, clipped, self._empty_clipped)
             quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
+            stepped = self._without_new_shadow_edge(view, raw, rows, zone, quads, cards_cfg, clipped)
+            self._stepped = stepped is not None
+            if stepped is not None:
+                seen, quads = stepped
         else:
             empty = _fit_print(logc, zone)
             quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=logc)
@@ -322,7 +321,7 @@ class ZoneWatch:
         bare = zone & (known == 0)
         self._known = known > 0
         if learned:
-            empty = empty + _fit_print(logc - empty, bare)
+            empty = empty + _fit_print(seen - empty, bare)
         bar = cfg.unexplained_learned if learned else cfg.unexplained_print
         if clipped is not None or (learned and self._empty_clipped is not None):
             seen = _censored(seen, empty, clipped, self._empty_clipped if learned else None)
@@ -333,11 +332,29 @@ class ZoneWatch:
         occupied = bool(quads) or unexplained > cfg.occupied_above
         cards_px = tuple(view.to_crop(q) for q in quads)
         occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
-        self._light_only = not quads and unexplained > 0 and self._only_light(
+        self._light_only = unexplained > 0 and self._only_light(
             seen, empty, bare & lit & self._empty_lit(learned), odd, rows, bar)
         look = ZoneLook(cards_px, occupancy, view)
         self._last = None if self._learn(logc, occupancy, token_centres_mm, clipped) else look
         return look
+
+    def _without_flicker(self, logc: FloatImage, rows: FloatImage, zone: Mask,
+                         clipped: npt.NDArray[np.bool_] | None) -> FloatImage:
+        """``logc`` made to match the empty look or, until there is one, the frame before, on
+        the bare rim of the zone, row by row of the camera (:func:`vision.flicker.without_bands`)."""
+        reference = self._empty if self._empty is not None else self._previous
+        if reference is None:
+            return logc
+        # measured in each colour clipped in neither frame
+        reference_clipped = self._clipped_before if self._empty is None else self._empty_clipped
+        either = [m for m in (clipped, reference_clipped) if m is not None]
+        usable: npt.NDArray[np.bool_] | None = ~np.logical_or.reduce(either) if either else None
+        clear = self._rim & zone  # the zone's outline band: cards seldom lie there
+        if usable is not None:
+            clear &= np.any(usable, axis=2)
+        if self._known is not None:
+            clear &= ~self._known
+        return without_bands(logc, reference, rows, clear, usable=usable)
 
     def _empty_lit(self, learned: bool) -> Mask | bool:
         """Where the empty look's colours were none of them clipped (all of it before one is learned)."""
@@ -356,18 +373,50 @@ class ZoneWatch:
         side, nearly as long as the zone is high, under a light that leaves the card the
         print's colour (a cold light, the black-and-white kit) is a straight neutral step
         too, but the print beyond the card is not lit."""
-        s = self.window.px_per_mm
-        cards = np.zeros(zone.shape, np.uint8)
-        for q in quads:
-            cv2.fillConvexPoly(cards, np.round(q).astype(np.int32), 1)
-        r = max(3, int(round(2 * self.config.card_rim_mm * s)) | 1)
-        cards = np.asarray(cv2.dilate(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))), np.uint8)
-        step = shadow_step(logc, zone, s, self.config.shadow_edge, cards > 0)
+        cards = self._cards_mask(zone.shape, quads)
+        step = shadow_step(logc, zone, self.window.px_per_mm, self.config.shadow_edge, cards)
         if step is None:
             return logc, None, []
         seen = np.asarray(logc - step[..., None], np.float32)
         empty = _fit_print(seen, zone)
         return seen, empty, find_cards(view, empty, zone, cards_cfg, self.zone, logc=seen)
+
+    def _without_new_shadow_edge(self, view: RectifiedZone, raw: FloatImage, rows: FloatImage, zone: Mask,
+                                 quads: list[FloatArray], cards_cfg: ZoneCardConfig,
+                                 clipped: npt.NDArray[np.bool_] | None) -> tuple[FloatImage, list[FloatArray]] | None:
+        """Once the empty look is learned, a still shadow's straight edge that came since (a
+        player leaning over, a lamp on the camera's stand that was knocked) taken out as at
+        first sight, measured on the bare mat's difference from the look: the frame lit as
+        the look was, and the cards found in it; None when there is no such edge. Without
+        this, the edge's band reads as a thing beside the cards, or as cards.
+
+        ``raw``: the frame before a flickering light's bands are taken out (an edge across
+        the camera's rows is no band, and evening the rows out bends it), which they are
+        once the step is."""
+        assert self._empty is not None
+        cards = self._cards_mask(zone.shape, quads)
+        delta = np.asarray(raw - self._empty, np.float32)
+        step = shadow_step(delta, zone & ~cards, self.window.px_per_mm, self.config.shadow_edge, cards)
+        if step is None and quads:
+            # the edge's band itself may have been cut into "cards": measured over the whole
+            # zone, a card's own colour is left out as at first sight
+            step = shadow_step(delta, zone, self.window.px_per_mm, self.config.shadow_edge, cards)
+        if step is None:
+            return None
+        seen = self._without_flicker(np.asarray(raw - step[..., None], np.float32), rows, zone, clipped)
+        cut = seen if clipped is None and self._empty_clipped is None else _censored(
+            seen, self._empty, clipped, self._empty_clipped)
+        return seen, find_cards(view, self._empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
+
+    def _cards_mask(self, shape: tuple[int, ...], quads: list[FloatArray]) -> Mask:
+        """The cards found, grown by their rim (``card_rim_mm``)."""
+        s = self.window.px_per_mm
+        cards = np.zeros(shape[:2], np.uint8)
+        for q in quads:
+            cv2.fillConvexPoly(cards, np.round(q).astype(np.int32), 1)
+        r = max(3, int(round(2 * self.config.card_rim_mm * s)) | 1)
+        grown: Mask = cv2.dilate(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))) > 0
+        return grown
 
     def _only_light(self, logc: FloatImage, empty: FloatImage, bare: Mask, odd: npt.NDArray[np.uint8],
                     rows: FloatImage, bar: float) -> bool:
@@ -384,8 +433,14 @@ class ZoneWatch:
         if np.any(cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_OPEN, disc)):
             return False  # a patch of another colour: a hand, a card, a token
         n, labels = cv2.connectedComponents(odd, connectivity=8)
-        reaching = np.unique(labels[self._rim & (odd > 0)])
-        if set(range(1, n)) <= set(reaching.tolist()):
+        reaching = set(np.unique(labels[self._rim & (odd > 0)]).tolist())
+        if self._stale is not None:
+            # a patch where the look is older than a step of light, where cards lay when the
+            # bare mat took it, is that step's light too
+            sizes = np.bincount(labels.ravel(), minlength=n)
+            inside = np.bincount(labels[self._stale], minlength=n)
+            reaching |= {i for i in range(1, n) if inside[i] >= 0.9 * sizes[i]}
+        if set(range(1, n)) <= reaching:
             return True
         flat = without_bands(logc, empty, rows, bare, always=True)
         left = cv2.morphologyEx((difference(flat, empty, bare) >= bar).astype(np.uint8), cv2.MORPH_OPEN, disc)
@@ -404,13 +459,14 @@ class ZoneWatch:
         True when the look was replaced by this frame (a shadow came or went: the light
         changed in a step, no running mean follows it)."""
         cfg = self.config
-        shadow = self._light_only
+        shadow = self._light_only or self._stepped
         if seen.still and not seen.cards and not token_centres_mm and (
                 seen.unexplained_fraction <= cfg.occupied_above / 4 or shadow):
             self._quiet_frames += 1
             if self._quiet_frames >= (cfg.learn_shadow_frames if shadow else cfg.learn_after_frames):
                 if self._empty is None or shadow:
                     self._empty = logc.copy()
+                    self._stale = None
                     self._empty_clipped = None if clipped is None else clipped.copy()
                     self._light_only = False
                     return shadow
@@ -425,6 +481,26 @@ class ZoneWatch:
                           else np.any(self._empty_clipped, axis=2)[..., None])
                 self._empty = np.asarray(np.where(now, self._empty, np.where(before, logc, mean)), np.float32)
                 self._empty_clipped = None if self._empty_clipped is None else (self._empty_clipped & now)
+        elif seen.still and shadow and self._empty is not None and self._known is not None:
+            # a shadow came or went while cards or tokens lie there (a player leaning over, a
+            # lamp on the camera's stand that was knocked): the bare mat round them takes the
+            # new light in a step; the look under them stays as it was until they go
+            self._quiet_frames += 1
+            if self._quiet_frames >= cfg.learn_shadow_frames:
+                self._learn_bare(logc, clipped, ~self._known)
+                return True
         else:
             self._quiet_frames = 0
         return False
+
+    def _learn_bare(self, logc: FloatImage, clipped: npt.NDArray[np.bool_] | None, bare: Mask) -> None:
+        """The empty look replaced by this frame where the zone is ``bare``."""
+        assert self._empty is not None
+        self._empty = np.asarray(np.where(bare[..., None], logc, self._empty), np.float32)
+        if clipped is not None or self._empty_clipped is not None:
+            now = np.zeros(logc.shape, bool) if clipped is None else clipped
+            before = np.zeros(logc.shape, bool) if self._empty_clipped is None else self._empty_clipped
+            merged = np.where(bare[..., None], now, before)
+            self._empty_clipped = merged if merged.any() else None
+        self._light_only = False
+        self._stale = ~bare if self._stale is None else (self._stale | ~bare)
