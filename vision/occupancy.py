@@ -210,6 +210,8 @@ class ZoneWatch:
         self._quiet_frames = 0
         self._light_only = False  # all that differs from the empty look in the last frame is light
         self._stepped = False  # the last frame had a shadow's edge the empty look has not (taken out)
+        self._edge_unsought = False  # the last full look moved, and no such edge was looked for
+        self._last_quads: list[FloatArray] = []  # the cards of the last full look (view pixels)
         self._known: Mask | None = None  # the cards and tokens of the last full look (grown)
         # the empty look's clipped colours (there it only says "at least this bright"): a
         # flickering light's bright bands clip the pale print (bands 30 % deep: up to half the zone)
@@ -229,6 +231,7 @@ class ZoneWatch:
         """Start again (the camera or the mat moved)."""
         self._empty = None
         self._stale = None
+        self._stepped = self._edge_unsought = False
         self._previous = None
         self._quiet_frames = 0
         self._last = None
@@ -272,7 +275,12 @@ class ZoneWatch:
         learned = self._empty is not None
         last = self._last
         unread = last is not None and last.occupancy.unexplained_fraction > cfg.occupied_above
-        if still and last is not None and last.occupancy.empty_learned == learned and not unread:
+        # a shadow's new edge is sought in still frames only (a hand moving over the zone is
+        # no edge, and the dealer judges nothing then): the first still frame after one that
+        # moved is looked at afresh when it has one
+        unsought, self._edge_unsought = self._edge_unsought, False
+        if still and last is not None and last.occupancy.empty_learned == learned and not unread and not (
+                unsought and learned and self._new_edge(raw, zone, self._last_quads) is not None):
             # nothing moved: the same cards lie there (and nothing new is learned). While
             # something lies there unexplained, each frame is looked at afresh: a card
             # touching another, found in one look and not the next (the sensor's noise), or
@@ -293,11 +301,14 @@ class ZoneWatch:
             cut = logc if clipped is None and self._empty_clipped is None else _censored(
                 logc, empty, clipped, self._empty_clipped)
             quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
-            stepped = self._without_new_shadow_edge(view, raw, rows, zone, quads, cards_cfg, clipped)
+            stepped = self._without_new_shadow_edge(view, raw, rows, zone, quads, cards_cfg, clipped) \
+                if still else None
             self._stepped = stepped is not None
+            self._edge_unsought = not still
             if stepped is not None:
                 seen, quads = stepped
         else:
+            self._stepped = self._edge_unsought = False
             empty = _fit_print(logc, zone)
             quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=logc)
             seen, shadow_fit, shadow_quads = self._without_shadow_edge(view, logc, zone, quads, cards_cfg)
@@ -330,9 +341,11 @@ class ZoneWatch:
         odd = np.asarray(cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
         unexplained = float((odd & bare).sum()) / area
         occupied = bool(quads) or unexplained > cfg.occupied_above
+        self._last_quads = quads
         cards_px = tuple(view.to_crop(q) for q in quads)
         occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
-        self._light_only = unexplained > 0 and self._only_light(
+        # with cards there, only what the dealer would ask about is worth learning as light
+        self._light_only = unexplained > (cfg.occupied_above if quads else 0.0) and self._only_light(
             seen, empty, bare & lit & self._empty_lit(learned), odd, rows, bar)
         look = ZoneLook(cards_px, occupancy, view)
         self._last = None if self._learn(logc, occupancy, token_centres_mm, clipped) else look
@@ -393,6 +406,17 @@ class ZoneWatch:
         ``raw``: the frame before a flickering light's bands are taken out (an edge across
         the camera's rows is no band, and evening the rows out bends it), which they are
         once the step is."""
+        step = self._new_edge(raw, zone, quads)
+        if step is None:
+            return None
+        seen = self._without_flicker(np.asarray(raw - step[..., None], np.float32), rows, zone, clipped)
+        cut = seen if clipped is None and self._empty_clipped is None else _censored(
+            seen, self._empty, clipped, self._empty_clipped)
+        return seen, find_cards(view, self._empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
+
+    def _new_edge(self, raw: FloatImage, zone: Mask, quads: Sequence[FloatArray]) -> FloatImage | None:
+        """:func:`vision.shadow_edge.shadow_step` of the frame's difference from the learned
+        empty look, away from the cards ``quads`` (view pixels)."""
         assert self._empty is not None
         cards = self._cards_mask(zone.shape, quads)
         delta = np.asarray(raw - self._empty, np.float32)
@@ -401,14 +425,9 @@ class ZoneWatch:
             # the edge's band itself may have been cut into "cards": measured over the whole
             # zone, a card's own colour is left out as at first sight
             step = shadow_step(delta, zone, self.window.px_per_mm, self.config.shadow_edge, cards)
-        if step is None:
-            return None
-        seen = self._without_flicker(np.asarray(raw - step[..., None], np.float32), rows, zone, clipped)
-        cut = seen if clipped is None and self._empty_clipped is None else _censored(
-            seen, self._empty, clipped, self._empty_clipped)
-        return seen, find_cards(view, self._empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
+        return step
 
-    def _cards_mask(self, shape: tuple[int, ...], quads: list[FloatArray]) -> Mask:
+    def _cards_mask(self, shape: tuple[int, ...], quads: Sequence[FloatArray]) -> Mask:
         """The cards found, grown by their rim (``card_rim_mm``)."""
         s = self.window.px_per_mm
         cards = np.zeros(shape[:2], np.uint8)
