@@ -42,6 +42,9 @@ the camera turns and shifts twice (``BUMPS``, 60-80 px), once while the players 
 ``--size WxH`` films with another camera's picture size (the same field of view), e.g.
 ``1280x720`` or ``640x480`` for a webcam that gives no more.
 
+A player leaning over the table (``-lean``, e.g. ``real-lamp-zone-lean``): a still shadow's edge
+across the frame twice in the round (``LEANS``), coming and going while cards lie there.
+
 A camera's own habits (asked for by ``--only`` with a suffix, e.g. ``real-lamp-zone-sway``):
 ``-auto`` its automatic exposure and white balance follow what it films
 (vision/synthetic/auto_camera.py); ``-sway`` a camera on a springy clamp, ``-handheld`` a
@@ -107,13 +110,23 @@ SCENES: dict[str, tuple[str, str]] = {
 }
 
 
-def _light_of(scene: str, rng: np.random.Generator) -> tuple[Callable[[np.random.Generator], Lighting], str, str]:
-    """The round's light (drawn once: a lamp does not move), changing a little step to step."""
+def _light_of(scene: str, rng: np.random.Generator, lean: bool = False,
+              ) -> tuple[Callable[[np.random.Generator], Lighting], str, str]:
+    """The round's light (drawn once: a lamp does not move), changing a little step to step;
+    with ``lean``, a still shadow's edge across the frame in the table states of ``LEANS``."""
     condition, table = SCENES[scene]
     light, kit_print = scene_condition(condition, rng)
+    shadow = scene_condition("shadow", rng)[0] if lean else None
+    states = 0
 
     def per_step(step_rng: np.random.Generator) -> Lighting:
-        return replace(light, gain=light.gain * float(step_rng.uniform(0.97, 1.03)))
+        nonlocal states
+        states += 1  # called once per table state (StepRenderer.still)
+        lit = replace(light, gain=light.gain * float(step_rng.uniform(0.97, 1.03)))
+        if shadow is not None and any(first <= states < last for first, last in LEANS):
+            lit = replace(lit, shadow_xy=shadow.shadow_xy, shadow_angle_deg=shadow.shadow_angle_deg,
+                          shadow_depth=shadow.shadow_depth, shadow_soft=shadow.shadow_soft)
+        return lit
     return per_step, table, kit_print
 
 
@@ -135,6 +148,7 @@ class Condition:
     auto: bool = False  # the camera's own exposure and white balance follow what it films
     bridge: bool = False  # a bridge-size deck (BRIDGE_MM), narrower than poker cards
     motion: str = ""  # "sway": a camera on a springy stand; "handheld": a phone held over the table (MOTIONS)
+    lean: bool = False  # a player leans over the table twice, casting a shadow across it (LEANS)
 
 
     @property
@@ -145,7 +159,8 @@ class Condition:
     def name(self) -> str:
         return (f"{self.cards}-{self.scene}-{self.view}" + ("-touching" if self.touching else "")
                 + ("-bumped" if self.bumped else "") + ("-auto" if self.auto else "")
-                + ("-bridge" if self.bridge else "") + (f"-{self.motion}" if self.motion else ""))
+                + ("-bridge" if self.bridge else "") + (f"-{self.motion}" if self.motion else "")
+                + ("-lean" if self.lean else ""))
 
 
 FULL = (
@@ -162,6 +177,10 @@ QUICK = (Condition("real", "lamp", "zone"), Condition("real", "lamp", "whole"))
 
 # A camera on a stand knocked by an elbow, twice a round: at these table states it turns
 # (degrees of tilt and yaw) and its aim moves (mm), about 60-80 px of the frame at 1920x1080.
+# table states (of ~90 in a round) in which a player leans over the table, with cards in the
+# play zone or not, and casts a shadow across it (``-lean``)
+LEANS = ((18, 34), (47, 58))
+
 BUMPS = (Nudge(25, tilt_deg=1.5, yaw_deg=2.0, aim_mm=(12.0, -8.0)),
          Nudge(60, tilt_deg=-2.5, yaw_deg=-1.0, aim_mm=(-6.0, 10.0)))
 
@@ -221,7 +240,7 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
     script = make_round(rng, all_labels(), plan, PLAYERS, rng.choice(RULES), hand=5)
     folder = WORK / cond.name
     folder.mkdir(parents=True, exist_ok=True)
-    lighting, table, kit_print = _light_of(cond.scene, np.random.default_rng(seed))
+    lighting, table, kit_print = _light_of(cond.scene, np.random.default_rng(seed), cond.lean)
     view = VIEWS[cond.view](rng)
     if size_wh is not None:  # another camera: the same field of view, fewer (or more) pixels
         view = replace(view, size_wh=size_wh)
@@ -303,11 +322,12 @@ def main(argv: list[str] | None = None) -> int:
     conditions: tuple[Condition, ...] = (QUICK if args.quick else FULL) + extra
     if args.only:
         every = {c.name: c for c in FULL + QUICK + extra}
-        every.update({c.name: c for c in (Condition(cards, scene, view, touching, bumped, auto, bridge, motion)  # any mix
+        every.update({c.name: c for c in (Condition(cards, scene, view, touching, bumped, auto, bridge, motion, lean)  # any mix
                                           for cards in ("real", "gnome-bellot", "kde-penguins") for scene in SCENES
                                           for view in VIEWS for touching in (False, True)
                                           for bumped in (False, True) for auto in (False, True)
-                                          for bridge in (False, True) for motion in ("", *MOTIONS))
+                                          for bridge in (False, True) for motion in ("", *MOTIONS)
+                                          for lean in (False, True))
                                           if c.name not in every})
         unknown = [n for n in args.only if n not in every]
         if unknown:
