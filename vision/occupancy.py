@@ -213,6 +213,7 @@ class ZoneWatch:
         self._edge_unsought = False  # the last full look moved, and no such edge was looked for
         self._last_quads: list[FloatArray] = []  # the cards of the last full look (view pixels)
         self._known: Mask | None = None  # the cards and tokens of the last full look (grown)
+        self._known_before: Mask | None = None  # ... and of the one before it
         # the empty look's clipped colours (there it only says "at least this bright"): a
         # flickering light's bright bands clip the pale print (bands 30 % deep: up to half the zone)
         self._empty_clipped: npt.NDArray[np.bool_] | None = None
@@ -235,7 +236,7 @@ class ZoneWatch:
         self._previous = None
         self._quiet_frames = 0
         self._last = None
-        self._known = None
+        self._known = self._known_before = None
         self._empty_clipped = None
         self._clipped_before = None
 
@@ -275,9 +276,9 @@ class ZoneWatch:
         learned = self._empty is not None
         last = self._last
         unread = last is not None and last.occupancy.unexplained_fraction > cfg.occupied_above
-        # a shadow's new edge is sought in still frames only (a hand moving over the zone is
-        # no edge, and the dealer judges nothing then): the first still frame after one that
-        # moved is looked at afresh when it has one
+        # a shadow's new edge is sought over the cards too in still frames only (a hand moving
+        # over the zone is no edge, and the dealer judges nothing then): the first still frame
+        # after one that moved is looked at afresh when it has one
         unsought, self._edge_unsought = self._edge_unsought, False
         if still and last is not None and last.occupancy.empty_learned == learned and not unread and not (
                 unsought and learned and self._new_edge(raw, zone, self._last_quads) is not None):
@@ -301,8 +302,7 @@ class ZoneWatch:
             cut = logc if clipped is None and self._empty_clipped is None else _censored(
                 logc, empty, clipped, self._empty_clipped)
             quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
-            stepped = self._without_new_shadow_edge(view, raw, rows, zone, quads, cards_cfg, clipped) \
-                if still else None
+            stepped = self._without_new_shadow_edge(view, raw, rows, zone, quads, cards_cfg, clipped, still)
             self._stepped = stepped is not None
             self._edge_unsought = not still
             if stepped is not None:
@@ -330,7 +330,7 @@ class ZoneWatch:
         # cover half the play zone: their change is no change of light), and the learned
         # look follows it before the two are compared (else the bare mat reads as a thing)
         bare = zone & (known == 0)
-        self._known = known > 0
+        self._known_before, self._known = self._known, known > 0
         if learned:
             empty = empty + _fit_print(seen - empty, bare)
         bar = cfg.unexplained_learned if learned else cfg.unexplained_print
@@ -365,8 +365,12 @@ class ZoneWatch:
         clear = self._rim & zone  # the zone's outline band: cards seldom lie there
         if usable is not None:
             clear &= np.any(usable, axis=2)
-        if self._known is not None:
-            clear &= ~self._known
+        # away from the cards of the last two looks: with the last one's only, a thing found
+        # in one look and not the next changes where the light is measured, and so the next
+        # look, frame after frame (a shadow's edge along the camera's rows read as bands)
+        for known in (self._known, self._known_before):
+            if known is not None:
+                clear &= ~known
         return without_bands(logc, reference, rows, clear, usable=usable)
 
     def _empty_lit(self, learned: bool) -> Mask | bool:
@@ -396,7 +400,8 @@ class ZoneWatch:
 
     def _without_new_shadow_edge(self, view: RectifiedZone, raw: FloatImage, rows: FloatImage, zone: Mask,
                                  quads: list[FloatArray], cards_cfg: ZoneCardConfig,
-                                 clipped: npt.NDArray[np.bool_] | None) -> tuple[FloatImage, list[FloatArray]] | None:
+                                 clipped: npt.NDArray[np.bool_] | None, still: bool,
+                                 ) -> tuple[FloatImage, list[FloatArray]] | None:
         """Once the empty look is learned, a still shadow's straight edge that came since (a
         player leaning over, a lamp on the camera's stand that was knocked) taken out as at
         first sight, measured on the bare mat's difference from the look: the frame lit as
@@ -406,7 +411,7 @@ class ZoneWatch:
         ``raw``: the frame before a flickering light's bands are taken out (an edge across
         the camera's rows is no band, and evening the rows out bends it), which they are
         once the step is."""
-        step = self._new_edge(raw, zone, quads)
+        step = self._new_edge(raw, zone, quads, whole_zone=still)
         if step is None:
             return None
         seen = self._without_flicker(np.asarray(raw - step[..., None], np.float32), rows, zone, clipped)
@@ -414,14 +419,16 @@ class ZoneWatch:
             seen, self._empty, clipped, self._empty_clipped)
         return seen, find_cards(view, self._empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
 
-    def _new_edge(self, raw: FloatImage, zone: Mask, quads: Sequence[FloatArray]) -> FloatImage | None:
+    def _new_edge(self, raw: FloatImage, zone: Mask, quads: Sequence[FloatArray],
+                  whole_zone: bool = True) -> FloatImage | None:
         """:func:`vision.shadow_edge.shadow_step` of the frame's difference from the learned
-        empty look, away from the cards ``quads`` (view pixels)."""
+        empty look, away from the cards ``quads`` (view pixels); with ``whole_zone``, also
+        over them when it is not found there (dearer: a frame that moved is not measured so)."""
         assert self._empty is not None
         cards = self._cards_mask(zone.shape, quads)
         delta = np.asarray(raw - self._empty, np.float32)
         step = shadow_step(delta, zone & ~cards, self.window.px_per_mm, self.config.shadow_edge, cards)
-        if step is None and quads:
+        if step is None and quads and whole_zone:
             # the edge's band itself may have been cut into "cards": measured over the whole
             # zone, a card's own colour is left out as at first sight
             step = shadow_step(delta, zone, self.window.px_per_mm, self.config.shadow_edge, cards)
