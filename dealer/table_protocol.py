@@ -61,6 +61,7 @@ __all__ = [
     "LAY_AGAIN",
     "SAME_PLACE_MM",
     "SETTLE_S",
+    "UNSTEADY_S",
     "Intent",
     "LineSight",
     "Phase",
@@ -81,6 +82,10 @@ SETTLE_S = 0.3
 # Seconds a picture that cannot be judged (something unread, a second starter) must hold,
 # with no hand moving over the zone, before the dealer asks the players to fix it.
 ASK_AFTER_S = 1.0
+# Seconds the play zone's picture may keep changing, with no hand over it, before the dealer
+# says so: a thing found in one look and not the next never settles, and would otherwise
+# leave the dealer silent for good (issue 7: never silent about what lies in the play zone).
+UNSTEADY_S = 2.5
 # A card found within this distance (mm, centre to centre) of a card read on an earlier
 # frame, with no hand over the zone since, is that card: a card is 63 mm wide, and the
 # table homography places a still card within a few millimetres from frame to frame.
@@ -294,6 +299,8 @@ class TableProtocol:
         self.phase = Phase.WAITING if round_view.started else Phase.STARTER
         self._picture: tuple[Picture, bool] = ((), False)  # cards left to right, unexplained
         self._since = 0.0  # when the picture last changed (or a hand left the zone)
+        self._steady_at: float | None = None  # when the picture was last settled, or a hand over the zone
+        self._unsteady_said = False  # the zone that never settles was asked about (until a hand comes)
         self._shown: list[Card] = []  # distinct cards of a "no play" hand, in the order shown
         self._shown_batch: Picture = ()
         self._pending: Attempt | NoPlay | None = None
@@ -413,12 +420,13 @@ class TableProtocol:
         settled = view.t - self._since >= self.settle_s and not view.hand_over_play
         empty = not view.play_cards and not view.unexplained_in_play and not view.hand_over_play
         self._now = _Now(view, picture, settled)
+        out += self._unsteady(view, settled)
         if settled and (Counter(c for c in picture if c is not None) - self._laid_for or (
                 TableToken.NO_PLAY in view.tokens_in_play and not self._noplay_token_laid)):
             self._next_acted = True  # F1: "before the next player acts"
 
         if self.phase is Phase.STARTER:
-            return self._await_starter(empty)
+            return out + self._await_starter(empty)
         if self._untouched_since_unseen:
             if not (view.hand_over_play or empty or view.judge_now):
                 return out  # asked already (_unseen_emptying): nothing counts until a hand lays again
@@ -495,6 +503,21 @@ class TableProtocol:
                 self._refused_laying = Counter(c for c in picture if c is not None)
             return out + self._once(self._relay_words(), lay_again=True)  # not what was taken away
         return out + self._submit(Attempt(player, tuple(c for c in picture if c is not None)))
+
+    def _unsteady(self, view: TableView, settled: bool) -> list[Intent]:
+        """The picture has kept changing for ``UNSTEADY_S`` with no hand over the zone (a thing
+        found in one look and not the next): asked about once, until a hand comes."""
+        if settled or view.hand_over_play or self._steady_at is None:
+            self._steady_at = view.t
+            if view.hand_over_play:
+                self._unsteady_said = False
+            return []
+        if self._unsteady_said or view.t - self._steady_at < UNSTEADY_S:
+            return []
+        self._unsteady_said = True
+        return [Intent(trouble=_("What lies in the play zone keeps changing from one look to the next, and no "
+                                 "hand is over it: I cannot judge it. Lay the cards again, flat and apart."),
+                       lay_again=True, frame=view.frame)]
 
     def _note_unjudged(self) -> None:
         """The settled picture cannot be judged: remember it, if it is surely laid cards (a card

@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from dealer.table_protocol import Intent, Phase, SeenCard, TableProtocol, TableView, TableToken
+from dealer.table_protocol import UNSTEADY_S, Intent, Phase, SeenCard, TableProtocol, TableView, TableToken
 from engine.cards import Card, parse_cards
 from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
 
@@ -715,3 +715,29 @@ def test_what_an_unread_card_may_be_is_kept_when_it_fades_from_sight() -> None:
     assert actions(out) == [] and troubles(out)
     out = run(proto, cleared_then_laid(10.0, cards("KH")))
     assert actions(out) == [Attempt("Ana", parse_cards("KH"))]
+
+
+def test_a_zone_that_never_settles_with_no_hand_over_it_is_asked_about_once() -> None:
+    # a thing found in one look and not the next (a shadow's edge, a card at the edge of
+    # being found), with no hand over the zone: the picture never holds, so nothing is judged,
+    # but the dealer is never silent about what lies there (issue 7): it asks, once, until a
+    # hand comes
+    proto = TableProtocol(FakeRound(), settle_s=0.3)
+    flicker = [TableView(t / 3, cards("4C" if t % 2 else "4C 9H")) for t in range(30)]
+    asked = [(view.t, i) for view in flicker for i in proto.observe(view) if i.trouble or i.action]
+    assert len(asked) == 1  # nothing judged, one question
+    when, intent = asked[0]
+    assert intent.lay_again and "keeps changing" in intent.trouble
+    assert when >= UNSTEADY_S  # not at once: a card found a frame late is no trouble
+    # a hand laying again, then the same flicker: asked once more
+    again = run(proto, [TableView(10.0, (), hand_over_play=True)]
+                + [TableView(10.0 + t / 3, cards("4C" if t % 2 else "4C 9H")) for t in range(1, 30)])
+    assert len([i for i in again if i.trouble]) == 1
+
+
+def test_a_zone_that_settles_after_a_moment_of_flicker_is_judged_without_asking() -> None:
+    proto = TableProtocol(FakeRound(), settle_s=0.3)
+    views = [TableView(t / 3, cards("4C" if t % 2 else "4C 9H")) for t in range(4)]
+    views += [TableView(4 / 3 + t / 3, cards("4C 9H")) for t in range(3)]
+    out = run(proto, views)
+    assert actions(out) == [Attempt("Ana", parse_cards("4C 9H"))] and not [i for i in out if i.trouble]
