@@ -411,6 +411,7 @@ class ZoneWatch:
         ``raw``: the frame before a flickering light's bands are taken out (an edge across
         the camera's rows is no band, and evening the rows out bends it), which they are
         once the step is."""
+        assert self._empty is not None
         step = self._new_edge(raw, zone, quads, whole_zone=still)
         if step is None:
             return None
