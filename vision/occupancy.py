@@ -299,8 +299,7 @@ class ZoneWatch:
             empty = self._empty
             # a colour clipped in the frame or in the empty look is no difference (else the
             # bare print where the look was clipped reads brighter, and joins a card's patch)
-            cut = logc if clipped is None and self._empty_clipped is None else _censored(
-                logc, empty, clipped, self._empty_clipped)
+            cut = self._censored_against_empty(logc, clipped)
             quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
             stepped = self._without_new_shadow_edge(view, raw, rows, zone, quads, cards_cfg, clipped, still)
             self._stepped = stepped is not None
@@ -416,9 +415,15 @@ class ZoneWatch:
         if step is None:
             return None
         seen = self._without_flicker(np.asarray(raw - step[..., None], np.float32), rows, zone, clipped)
-        cut = seen if clipped is None and self._empty_clipped is None else _censored(
-            seen, self._empty, clipped, self._empty_clipped)
+        cut = self._censored_against_empty(seen, clipped)
         return seen, find_cards(view, self._empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
+
+    def _censored_against_empty(self, logc: FloatImage, clipped: npt.NDArray[np.bool_] | None) -> FloatImage:
+        """``logc`` where a colour clipped in it or in the empty look is no difference."""
+        assert self._empty is not None
+        if clipped is None and self._empty_clipped is None:
+            return logc
+        return _censored(logc, self._empty, clipped, self._empty_clipped)
 
     def _new_edge(self, raw: FloatImage, zone: Mask, quads: Sequence[FloatArray],
                   whole_zone: bool = True) -> FloatImage | None:
