@@ -266,7 +266,8 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 continue
             last_message = obs.message
             back = sight.seen(frame.time_s)
-            busy = sight.busy(frame.time_s, obs.view.hand_over_play, observer.camera_moved_within(frame.time_s, 1.0))
+            busy = sight.busy(frame.time_s, obs.view.hand_over_play, observer.camera_moved_within(frame.time_s, 1.0),
+                              cards_lie=bool(obs.view.play_cards) or obs.view.unexplained_in_play)
             happened: list[Happening] = [Spoken(frame.time_s, text) for text in (back, busy) if text is not None]
             happened += session.undo_last() if state.take_undo() else []
             seen = state.apply(obs.view)

@@ -10,7 +10,9 @@ over a marker, a knock the tracker re-anchors within a second) is no news.
 Nothing is judged either while something moves over the play zone (a hand laying cards).
 When that lasts far longer than a hand takes (``BUSY_SAY_AFTER_S``), the players hear it:
 a hand left there, or a camera that keeps moving (held in a hand, on a stand that sways
-more than the dealer can follow) so that the whole zone seems to move.
+more than the dealer can follow) so that the whole zone seems to move. With cards lying in
+the zone under the movement the players are waiting for a verdict, and would go on without
+one after a few seconds: it is said sooner (``CARDS_BUSY_SAY_AFTER_S``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 from dealer.i18n import N_, _
 from dealer.observer import PLAY_ZONE_NOT_WHOLE
 
-__all__ = ["TableSight"]
+__all__ = ["CARDS_BUSY_SAY_AFTER_S", "TableSight"]
 SAY_AFTER_S = 3.0  # unseen this long: say so
 SAY_AGAIN_S = 30.0  # and again this often while it lasts
 
@@ -28,6 +30,9 @@ ZONE_OUT = N_("I cannot see the whole play zone: the camera has moved. Point it 
               "calibration. Nothing is judged until I see the zone.")
 BACK = N_("I can see the table again.")
 BUSY_SAY_AFTER_S = 12.0  # something moving over the play zone this long, without a pause: say so
+# ... over cards lying in the zone this long (a hand lays cards in a second or two; players
+# who hear nothing go on after about 8 s, dealer/scripted_table.PATIENCE_S)
+CARDS_BUSY_SAY_AFTER_S = 6.0
 HAND_STAYS = N_("Something keeps moving over the play zone, so I am waiting: take your hands out of it, "
                 "and I will judge what lies there.")
 CAMERA_MOVES = N_("The camera keeps moving, so the whole play zone seems to move and I cannot judge it. "
@@ -38,13 +43,15 @@ class TableSight:
     """Frame by frame: whether the table was seen; what to say about it, if anything."""
 
     def __init__(self, say_after_s: float = SAY_AFTER_S, say_again_s: float = SAY_AGAIN_S,
-                 busy_after_s: float = BUSY_SAY_AFTER_S) -> None:
+                 busy_after_s: float = BUSY_SAY_AFTER_S, cards_busy_after_s: float = CARDS_BUSY_SAY_AFTER_S) -> None:
         self.say_after_s = say_after_s
         self.say_again_s = say_again_s
         self.busy_after_s = busy_after_s
+        self.cards_busy_after_s = cards_busy_after_s
         self._unseen_since: float | None = None
         self._said_at: float | None = None
         self._busy_since: float | None = None
+        self._busy_over_cards_since: float | None = None  # the first frame of the run with cards in the zone
         self._busy_said_at: float | None = None
 
     def unseen(self, t: float, message: str) -> str | None:
@@ -62,15 +69,20 @@ class TableSight:
         self._unseen_since = self._said_at = None
         return _(BACK) if said else None
 
-    def busy(self, t: float, moving_over_play: bool, camera_moving: bool) -> str | None:
-        """The frame at ``t`` gave a view: whether something moved over the play zone, and
-        whether the camera itself has been moving; what to say when that lasts."""
+    def busy(self, t: float, moving_over_play: bool, camera_moving: bool, cards_lie: bool = False) -> str | None:
+        """The frame at ``t`` gave a view: whether something moved over the play zone, whether
+        the camera itself has been moving, and whether cards (or something unread) lie in the
+        zone; what to say when that lasts."""
         if not moving_over_play:
-            self._busy_since = self._busy_said_at = None
+            self._busy_since = self._busy_over_cards_since = self._busy_said_at = None
             return None
         if self._busy_since is None:
             self._busy_since = t
-        if not self._time_to_say(self._busy_since, self._busy_said_at, t, self.busy_after_s):
+        if cards_lie and self._busy_over_cards_since is None:
+            self._busy_over_cards_since = t
+        over_cards = self._busy_over_cards_since is not None and self._time_to_say(
+            self._busy_over_cards_since, self._busy_said_at, t, self.cards_busy_after_s)
+        if not (over_cards or self._time_to_say(self._busy_since, self._busy_said_at, t, self.busy_after_s)):
             return None
         self._busy_said_at = t
         return _(CAMERA_MOVES) if camera_moving else _(HAND_STAYS)
