@@ -210,6 +210,10 @@ class ZoneWatch:
         self._quiet_frames = 0
         self._light_only = False  # all that differs from the empty look in the last frame is light
         self._stepped = False  # the last frame had a shadow's edge the empty look has not (taken out)
+        self._step: FloatImage | None = None  # ... that edge's light (log units, view pixels)
+        # ... and what was left beside it in another colour than the print's (a phone, a wallet,
+        # a card not found): the empty look does not learn it with the shadow (:meth:`_learn`)
+        self._held: Mask | None = None
         self._edge_unsought = False  # the last full look moved, and no such edge was looked for
         self._last_quads: list[FloatArray] = []  # the cards of the last full look (view pixels)
         self._known: Mask | None = None  # the cards and tokens of the last full look (grown)
@@ -233,6 +237,7 @@ class ZoneWatch:
         self._empty = None
         self._stale = None
         self._stepped = self._edge_unsought = False
+        self._step = self._held = None
         self._previous = None
         self._quiet_frames = 0
         self._last = None
@@ -304,10 +309,12 @@ class ZoneWatch:
             stepped = self._without_new_shadow_edge(view, raw, rows, zone, quads, cards_cfg, clipped, still)
             self._stepped = stepped is not None
             self._edge_unsought = not still
+            self._step = None
             if stepped is not None:
-                seen, quads = stepped
+                seen, quads, self._step = stepped
         else:
             self._stepped = self._edge_unsought = False
+            self._step = None
             empty = _fit_print(logc, zone)
             quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=logc)
             seen, shadow_fit, shadow_quads = self._without_shadow_edge(view, logc, zone, quads, cards_cfg)
@@ -346,6 +353,10 @@ class ZoneWatch:
         # with cards there, only what the dealer would ask about is worth learning as light
         self._light_only = unexplained > (cfg.occupied_above if quads else 0.0) and self._only_light(
             seen, empty, bare & lit & self._empty_lit(learned), odd, rows, bar)
+        self._held = None
+        if self._stepped and not self._light_only and unexplained > 0:
+            coloured, _ = self._unlit_patches(seen, empty, bare & lit & self._empty_lit(learned), odd)
+            self._held = coloured
         look = ZoneLook(cards_px, occupancy, view)
         self._last = None if self._learn(logc, occupancy, token_centres_mm, clipped) else look
         return look
@@ -400,12 +411,12 @@ class ZoneWatch:
     def _without_new_shadow_edge(self, view: RectifiedZone, raw: FloatImage, rows: FloatImage, zone: Mask,
                                  quads: list[FloatArray], cards_cfg: ZoneCardConfig,
                                  clipped: npt.NDArray[np.bool_] | None, still: bool,
-                                 ) -> tuple[FloatImage, list[FloatArray]] | None:
+                                 ) -> tuple[FloatImage, list[FloatArray], FloatImage] | None:
         """Once the empty look is learned, a still shadow's straight edge that came since (a
         player leaning over, a lamp on the camera's stand that was knocked) taken out as at
         first sight, measured on the bare mat's difference from the look: the frame lit as
-        the look was, and the cards found in it; None when there is no such edge. Without
-        this, the edge's band reads as a thing beside the cards, or as cards.
+        the look was, the cards found in it and the edge's light; None when there is no such
+        edge. Without this, the edge's band reads as a thing beside the cards, or as cards.
 
         ``raw``: the frame before a flickering light's bands are taken out (an edge across
         the camera's rows is no band, and evening the rows out bends it), which they are
@@ -416,7 +427,12 @@ class ZoneWatch:
             return None
         seen = self._without_flicker(np.asarray(raw - step[..., None], np.float32), rows, zone, clipped)
         cut = self._censored_against_empty(seen, clipped)
-        return seen, find_cards(view, self._empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
+        found = find_cards(view, self._empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
+        if len(found) < len(quads):
+            # a shadow's edge taken out reveals cards, never hides them: this "edge" is the
+            # side of cards lying there (touching cards' long sides make one straight line)
+            return None
+        return seen, found, step
 
     def _censored_against_empty(self, logc: FloatImage, clipped: npt.NDArray[np.bool_] | None) -> FloatImage:
         """``logc`` where a colour clipped in it or in the empty look is no difference."""
@@ -456,27 +472,44 @@ class ZoneWatch:
         its colours' ratios kept, and either each patch of it reaching the zone's outline (a
         shadow is cast from outside the zone) or the whole of it a flickering light's bands
         along the camera's rows (frozen in the look by the frames before it)?"""
+        coloured, inside = self._unlit_patches(logc, empty, bare, odd)
+        if np.any(coloured):
+            return False  # a patch of another colour: a hand, a card, a token
+        if not np.any(inside):
+            return True
+        k = max(3, int(round(self.config.thing_mm * self.window.px_per_mm)) | 1)
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        flat = without_bands(logc, empty, rows, bare, always=True)
+        left = cv2.morphologyEx((difference(flat, empty, bare) >= bar).astype(np.uint8), cv2.MORPH_OPEN, disc)
+        return not np.any((left > 0) & bare)  # nothing left once the rows are evened out
+
+    def _unlit_patches(self, logc: FloatImage, empty: FloatImage, bare: Mask,
+                       odd: npt.NDArray[np.uint8]) -> tuple[Mask, Mask]:
+        """The patches of ``odd`` that light does not explain: ``coloured`` (where the colours'
+        ratios changed, grown to their patches), and those lying ``inside`` the zone, none of
+        them reaching its outline (nor lying where the look is older than a step of light)."""
         cfg = self.config
         delta = cv2.GaussianBlur(cv2.subtract(logc, empty), (0, 0), 2.0)
         chroma = delta - np.mean(delta, axis=2, keepdims=True)
         coloured = (np.max(np.abs(chroma), axis=2) >= cfg.shadow_chroma) & (odd > 0) & bare
         k = max(3, int(round(cfg.thing_mm * self.window.px_per_mm)) | 1)
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        if np.any(cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_OPEN, disc)):
-            return False  # a patch of another colour: a hand, a card, a token
+        coloured = cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_OPEN, disc) > 0
         n, labels = cv2.connectedComponents(odd, connectivity=8)
         reaching = set(np.unique(labels[self._rim & (odd > 0)]).tolist())
         if self._stale is not None:
             # a patch where the look is older than a step of light, where cards lay when the
             # bare mat took it, is that step's light too
             sizes = np.bincount(labels.ravel(), minlength=n)
-            inside = np.bincount(labels[self._stale], minlength=n)
-            reaching |= {i for i in range(1, n) if inside[i] >= 0.9 * sizes[i]}
-        if set(range(1, n)) <= reaching:
-            return True
-        flat = without_bands(logc, empty, rows, bare, always=True)
-        left = cv2.morphologyEx((difference(flat, empty, bare) >= bar).astype(np.uint8), cv2.MORPH_OPEN, disc)
-        return not np.any((left > 0) & bare)  # nothing left once the rows are evened out
+            within = np.bincount(labels[self._stale], minlength=n)
+            reaching |= {i for i in range(1, n) if within[i] >= 0.9 * sizes[i]}
+        is_inside = np.ones(n, bool)
+        is_inside[0] = False
+        is_inside[sorted(reaching)] = False
+        is_coloured = np.zeros(n, bool)
+        is_coloured[np.unique(labels[coloured])] = True
+        is_coloured[0] = False
+        return is_coloured[labels], is_inside[labels]
 
     def _camera_rows(self, view: RectifiedZone) -> FloatImage:
         """:func:`vision.flicker.camera_rows`, kept while the camera and mat do not move."""
@@ -497,7 +530,7 @@ class ZoneWatch:
             self._quiet_frames += 1
             if self._quiet_frames >= (cfg.learn_shadow_frames if shadow else cfg.learn_after_frames):
                 if self._empty is None or shadow:
-                    self._empty = logc.copy()
+                    self._empty = self._with_held(logc)
                     self._stale = None
                     self._empty_clipped = None if clipped is None else clipped.copy()
                     self._light_only = False
@@ -519,11 +552,20 @@ class ZoneWatch:
             # new light in a step; the look under them stays as it was until they go
             self._quiet_frames += 1
             if self._quiet_frames >= cfg.learn_shadow_frames:
-                self._learn_bare(logc, clipped, ~self._known)
+                self._learn_bare(self._with_held(logc), clipped, ~self._known)
                 return True
         else:
             self._quiet_frames = 0
         return False
+
+    def _with_held(self, logc: FloatImage) -> FloatImage:
+        """``logc`` to be learned as the empty look, but where something was left beside a new
+        shadow's edge that is no light (``_held``): the look as it was, lit as the edge's light
+        says. A phone lying in the zone when a player leans over stays a thing."""
+        if self._empty is None or self._step is None or self._held is None or not self._held.any():
+            return logc.copy()
+        lit = np.asarray(self._empty + self._step[..., None], np.float32)
+        return np.asarray(np.where(self._held[..., None], lit, logc), np.float32)
 
     def _learn_bare(self, logc: FloatImage, clipped: npt.NDArray[np.bool_] | None, bare: Mask) -> None:
         """The empty look replaced by this frame where the zone is ``bare``."""

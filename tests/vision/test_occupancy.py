@@ -256,6 +256,76 @@ def test_given_a_grey_thing_lying_inside_the_bw_zone_then_it_stays_unexplained()
     assert all(seen.occupied and seen.unexplained_fraction > 0.05 for seen in looks)
 
 
+def _with_thing(frames: list[tuple[np.ndarray, np.ndarray]], box_mm: tuple[float, float, float, float],
+                albedo: tuple[float, float, float]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``frames`` with a thing (a phone, a wallet) of colour ``albedo`` (BGR) lying on the
+    table over ``box_mm``: lit as the mat round it is, in brightness, not in the print's colour."""
+    out = []
+    for crop, to_table in frames:
+        crop = crop.copy()
+        x0, y0, x1, y1 = box_mm
+        corners = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]]) @ np.linalg.inv(to_table).T
+        mask = np.zeros(crop.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, np.round(corners[:, :2] / corners[:, 2:]).astype(np.int32), 1)
+        brightness = crop.astype(np.float32).mean(axis=2)
+        crop[mask > 0] = np.clip(brightness[mask > 0, None] * np.asarray(albedo), 0, 255).astype(np.uint8)
+        out.append((crop, to_table))
+    return out
+
+
+GREY, BROWN = (0.45, 0.45, 0.45), (0.25, 0.4, 0.6)  # a phone, a wallet (BGR)
+
+
+@pytest.mark.parametrize(("condition", "seed", "box", "albedo"), [
+    ("plain", 40, (150.0, 65.0, 200.0, 125.0), GREY), ("warm", 41, (40.0, 70.0, 90.0, 130.0), GREY),
+    ("lamp", 42, (110.0, 55.0, 160.0, 115.0), GREY), ("bw_kit", 43, (60.0, 60.0, 110.0, 120.0), BROWN)])
+def test_given_a_thing_lying_in_the_zone_when_a_shadow_comes_then_it_stays_unexplained(
+        condition: str, seed: int, box: tuple[float, float, float, float], albedo: tuple[float, float, float]) -> None:
+    # a phone lies in the play zone, and a player leans over: the shadow's straight edge is
+    # taken out as light (vision/shadow_edge.py) and the empty look learns it, but not the
+    # phone, whose colours' ratios differ from the print's: the dealer must still say it sees
+    # something there. (A grey thing on the black-and-white kit keeps the print's ratios, as
+    # a shadow does: it is learned, docs/vision.md "What is left out".)
+    rng = np.random.default_rng(seed)
+    light, kit = scene_condition(condition, rng)
+    view = PinholeView(tilt_deg=60.0, distance_mm=330.0, target_mm=(132.5, 93.0), size_wh=SIZE)
+    watch = _learned_watch(view, light, kit, rng)
+    before = [watch.look(crop, to_table).occupancy for crop, to_table in _with_thing(_frames(view, light, kit, rng, 3), box, albedo)]
+    assert all(seen.unexplained_fraction > 0.05 for seen in before)
+    shadowed = _shadowed(light, rng)
+    looks = [watch.look(crop, to_table).occupancy
+             for crop, to_table in _with_thing(_frames(view, shadowed, kit, rng, 8), box, albedo)]
+    assert all(seen.occupied and seen.unexplained_fraction > 0.05 for seen in looks)
+    # and once it is taken away, the shadow's light was learned round it, and where it lay
+    after = [watch.look(crop, to_table).occupancy for crop, to_table in _frames(view, shadowed, kit, rng, 4)]
+    assert not any(seen.occupied for seen in after[1:])
+
+
+def test_a_shadow_edge_whose_taking_out_would_lose_a_card_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # two cards lie touching: their long sides make one straight line across much of the
+    # zone, which may pass for a shadow's edge (vision/shadow_edge.py). Taken out, such an
+    # "edge" lights a card as the bare print and the card is lost, and then learned into the
+    # empty look (a round at seed 16 lost four verdicts so). A shadow taken out reveals
+    # cards, never hides them: that edge is left alone
+    import vision.occupancy
+
+    rng = np.random.default_rng(44)
+    light, kit = scene_condition("bw_kit", rng)
+    view = PinholeView(tilt_deg=60.0, distance_mm=330.0, target_mm=(132.5, 93.0), size_wh=SIZE)
+    watch = _learned_watch(view, light, kit, rng)
+    cards = (CardPlacement("KS", (100.0, 95.0), 0.0), CardPlacement("9C", (163.5, 95.0), 0.0))
+    split = int(round((132.0 - watch.window.x0_mm) * watch.window.px_per_mm))
+
+    def cards_side(delta: np.ndarray, *args: object, **kwargs: object) -> np.ndarray:
+        step = np.zeros(delta.shape[:2], np.float32)
+        step[:, split:] = delta[:, split:].mean(axis=2)  # all the difference right of the line, as light
+        return step
+
+    monkeypatch.setattr(vision.occupancy, "shadow_step", cards_side)
+    looks = [watch.look(crop, to_table).occupancy for crop, to_table in _frames(view, light, kit, rng, 6, cards=cards)]
+    assert all(seen.cards == 2 for seen in looks)
+
+
 def test_given_a_shadow_that_comes_after_the_zone_was_learned_then_it_is_learned_too() -> None:
     rng = np.random.default_rng(36)
     light, kit = scene_condition("plain", rng)
