@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.flicker import camera_rows, without_bands
+from vision.geometry import quad_iou
 from vision.shadow_edge import ShadowEdgeConfig, shadow_step
 from vision.zone_cards import ZoneCardConfig, colour_shift, difference, find_cards, log_colour
 from vision.zone_view import WORK_PX_PER_MM, ZONE_MARGIN_MM, RectifiedZone, ZoneWindow, rectify
@@ -164,6 +165,11 @@ def _moved(logc: FloatImage, before: FloatImage, where: Mask, change: float) -> 
     return np.asarray((out >= change) & where, np.bool_)
 
 
+def _among(quad: FloatArray, quads: Sequence[FloatArray]) -> bool:
+    """Is ``quad`` one of ``quads`` (the same card, found again: more than half its area shared)?"""
+    return any(quad_iou(quad, other) > 0.5 for other in quads)
+
+
 def _fit_print(logc: FloatImage, where: Mask) -> FloatImage:
     """A smooth light field over one printed colour: a quadratic in x and y per colour,
     fitted to the zone's pixels, twice more to those that fit best (cards, hands and
@@ -216,6 +222,9 @@ class ZoneWatch:
         self._held: Mask | None = None
         self._edge_unsought = False  # the last full look moved, and no such edge was looked for
         self._last_quads: list[FloatArray] = []  # the cards of the last full look (view pixels)
+        # the cards of the last still full look that explained the whole zone (nothing else
+        # there): cards surely lying there, which no shadow's edge taken out may hide
+        self._settled_quads: list[FloatArray] = []
         self._known: Mask | None = None  # the cards and tokens of the last full look (grown)
         self._known_before: Mask | None = None  # ... and of the one before it
         # the empty look's clipped colours (there it only says "at least this bright"): a
@@ -242,6 +251,7 @@ class ZoneWatch:
         self._quiet_frames = 0
         self._last = None
         self._known = self._known_before = None
+        self._settled_quads = []
         self._empty_clipped = None
         self._clipped_before = None
 
@@ -292,6 +302,8 @@ class ZoneWatch:
             # touching another, found in one look and not the next (the sensor's noise), or
             # a card's edge a flickering light's bright band had clipped, may be found in it
             occupancy = dataclasses.replace(last.occupancy, changed_fraction=changed, still=True)
+            if occupancy.unexplained_fraction <= cfg.occupied_above / 4:
+                self._settled_quads = self._last_quads
             self._last = ZoneLook(last.cards_px, occupancy, view)
             look = self._last
             if self._learn(logc, occupancy, token_centres_mm, clipped):
@@ -348,6 +360,8 @@ class ZoneWatch:
         unexplained = float((odd & bare).sum()) / area
         occupied = bool(quads) or unexplained > cfg.occupied_above
         self._last_quads = quads
+        if still and unexplained <= cfg.occupied_above / 4:
+            self._settled_quads = quads
         cards_px = tuple(view.to_crop(q) for q in quads)
         occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
         # with cards there, only what the dealer would ask about is worth learning as light
@@ -428,11 +442,18 @@ class ZoneWatch:
         seen = self._without_flicker(np.asarray(raw - step[..., None], np.float32), rows, zone, clipped)
         cut = self._censored_against_empty(seen, clipped)
         found = find_cards(view, self._empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
-        if len(found) < len(quads):
-            # a shadow's edge taken out reveals cards, never hides them: this "edge" is the
-            # side of cards lying there (touching cards' long sides make one straight line)
+        if self._hides_cards(quads, found):
             return None
         return seen, found, step
+
+    def _hides_cards(self, quads: Sequence[FloatArray], found: Sequence[FloatArray]) -> bool:
+        """Would taking a new edge out lose a card found without it (``quads``; ``found``: with
+        it) that lay there before anything changed, with nothing else unexplained
+        (``_settled_quads``)? Touching cards' long sides make one straight line that may pass
+        for a shadow's edge; taken out, it lights a card as the bare print, and the card is
+        learned into the empty look. A real edge taken out may rightly lose a piece of its own
+        band found as a card (a card found only since the light changed)."""
+        return any(not _among(q, found) for q in quads if _among(q, self._settled_quads))
 
     def _censored_against_empty(self, logc: FloatImage, clipped: npt.NDArray[np.bool_] | None) -> FloatImage:
         """``logc`` where a colour clipped in it or in the empty look is no difference."""
