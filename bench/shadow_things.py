@@ -42,7 +42,10 @@ def _frames(light: Lighting, kit: str, rng: np.random.Generator, n: int,
     out = []
     for _ in range(n):
         scene = render_table_scene(LAYOUT, VIEW, lighting=light, rng=rng, kit_print=kit, cards=cards)
-        x0, y0, x1, y1 = crop_box(ZONE, scene.table_to_px, SIZE)
+        box = crop_box(ZONE, scene.table_to_px, SIZE)
+        if box is None:
+            raise SystemExit("the play zone is out of the rendered picture: the view must see it")
+        x0, y0, x1, y1 = box
         to_table = np.linalg.inv(scene.table_to_px) @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1]])
         out.append((scene.frame_bgr[y0:y1, x0:x1], to_table))
     return out
