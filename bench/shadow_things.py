@@ -19,13 +19,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
 from calibration.layout import ZONE_PLAY, default_layout
 from vision.occupancy import Occupancy, ZoneWatch
-from vision.synthetic import CardPlacement, PinholeView, render_table_scene, scene_condition
+from vision.synthetic import CardPlacement, PinholeView, render_table_scene, scene_condition, with_thing
 from vision.synthetic.light import Lighting
 from vision.zone_view import crop_box
 
@@ -53,17 +52,7 @@ def _frames(light: Lighting, kit: str, rng: np.random.Generator, n: int,
 
 def _with_thing(frames: list[Frame], box_mm: tuple[float, float, float, float],
                 albedo: tuple[float, float, float]) -> list[Frame]:
-    out = []
-    for crop, to_table in frames:
-        crop = crop.copy()
-        x0, y0, x1, y1 = box_mm
-        corners = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]]) @ np.linalg.inv(to_table).T
-        mask = np.zeros(crop.shape[:2], np.uint8)
-        cv2.fillConvexPoly(mask, np.round(corners[:, :2] / corners[:, 2:]).astype(np.int32), 1)
-        brightness = crop.astype(np.float32).mean(axis=2)
-        crop[mask > 0] = np.clip(brightness[mask > 0, None] * np.asarray(albedo), 0, 255).astype(np.uint8)
-        out.append((crop, to_table))
-    return out
+    return [(with_thing(crop, to_table, box_mm, albedo), to_table) for crop, to_table in frames]
 
 
 def _shadowed(light: Lighting, rng: np.random.Generator) -> Lighting:

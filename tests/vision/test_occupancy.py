@@ -14,7 +14,7 @@ from vision.geometry import quad_iou
 from vision.occupancy import ZoneWatch
 from vision.pipeline import CardReader, ReaderConfig
 from vision.readings import CardDetections
-from vision.synthetic import CardPlacement, HandPlacement, PinholeView, render_table_scene, scene_condition
+from vision.synthetic import CardPlacement, HandPlacement, PinholeView, render_table_scene, scene_condition, with_thing
 from vision.synthetic.light import Lighting
 from vision.synthetic.cards import cut_out
 from vision.synthetic.single import single_card_scene
@@ -258,19 +258,8 @@ def test_given_a_grey_thing_lying_inside_the_bw_zone_then_it_stays_unexplained()
 
 def _with_thing(frames: list[tuple[np.ndarray, np.ndarray]], box_mm: tuple[float, float, float, float],
                 albedo: tuple[float, float, float]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``frames`` with a thing (a phone, a wallet) of colour ``albedo`` (BGR) lying on the
-    table over ``box_mm``: lit as the mat round it is, in brightness, not in the print's colour."""
-    out = []
-    for crop, to_table in frames:
-        crop = crop.copy()
-        x0, y0, x1, y1 = box_mm
-        corners = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]]) @ np.linalg.inv(to_table).T
-        mask = np.zeros(crop.shape[:2], np.uint8)
-        cv2.fillConvexPoly(mask, np.round(corners[:, :2] / corners[:, 2:]).astype(np.int32), 1)
-        brightness = crop.astype(np.float32).mean(axis=2)
-        crop[mask > 0] = np.clip(brightness[mask > 0, None] * np.asarray(albedo), 0, 255).astype(np.uint8)
-        out.append((crop, to_table))
-    return out
+    """``frames`` with a thing (a phone, a wallet) of colour ``albedo`` (BGR) lying over ``box_mm``."""
+    return [(with_thing(crop, to_table, box_mm, albedo), to_table) for crop, to_table in frames]
 
 
 GREY, BROWN = (0.45, 0.45, 0.45), (0.25, 0.4, 0.6)  # a phone, a wallet (BGR)

@@ -7,6 +7,8 @@
 - :mod:`vision.synthetic.loose`: :func:`render_scene`, loose cards on a bare table.
 - :mod:`vision.synthetic.mat`: :func:`render_table_scene`, the printed mat with tokens,
   cards and hands on a table.
+- :mod:`vision.synthetic.things`: :func:`with_thing`, a thing that is no card (a phone, a
+  wallet) laid into a rendered picture.
 
 For tests, benches and demos; nothing in the live dealer imports it.
 
@@ -35,6 +37,7 @@ from vision.synthetic.mat import (
     render_table_texture,
     token_tile_image,
 )
+from vision.synthetic.things import with_thing
 
 __all__ = [
     "BACKGROUNDS",
@@ -67,4 +70,5 @@ __all__ = [
     "scene_condition",
     "table_texture",
     "token_tile_image",
+    "with_thing",
 ]
