@@ -355,8 +355,7 @@ class ZoneWatch:
         if clipped is not None or (learned and self._empty_clipped is not None):
             seen = _censored(seen, empty, clipped, self._empty_clipped if learned else None)
         odd = (difference(seen, empty, bare) >= bar).astype(np.uint8)
-        k = max(3, int(round(cfg.thing_mm * s)) | 1)
-        odd = np.asarray(cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.uint8)
+        odd = np.asarray(cv2.morphologyEx(odd, cv2.MORPH_OPEN, self._thing_disc()), np.uint8)
         unexplained = float((odd & bare).sum()) / area
         occupied = bool(quads) or unexplained > cfg.occupied_above
         self._last_quads = quads
@@ -498,11 +497,15 @@ class ZoneWatch:
             return False  # a patch of another colour: a hand, a card, a token
         if not np.any(inside):
             return True
-        k = max(3, int(round(self.config.thing_mm * self.window.px_per_mm)) | 1)
-        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         flat = without_bands(logc, empty, rows, bare, always=True)
-        left = cv2.morphologyEx((difference(flat, empty, bare) >= bar).astype(np.uint8), cv2.MORPH_OPEN, disc)
+        left = cv2.morphologyEx((difference(flat, empty, bare) >= bar).astype(np.uint8), cv2.MORPH_OPEN,
+                                self._thing_disc())
         return not np.any((left > 0) & bare)  # nothing left once the rows are evened out
+
+    def _thing_disc(self) -> npt.NDArray[np.uint8]:
+        """A disc ``thing_mm`` wide: differences thinner than it are print, noise or a shadow's rim."""
+        k = max(3, int(round(self.config.thing_mm * self.window.px_per_mm)) | 1)
+        return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), np.uint8)
 
     def _unlit_patches(self, logc: FloatImage, empty: FloatImage, bare: Mask,
                        odd: npt.NDArray[np.uint8]) -> tuple[Mask, Mask]:
@@ -513,9 +516,7 @@ class ZoneWatch:
         delta = cv2.GaussianBlur(cv2.subtract(logc, empty), (0, 0), 2.0)
         chroma = delta - np.mean(delta, axis=2, keepdims=True)
         coloured = (np.max(np.abs(chroma), axis=2) >= cfg.shadow_chroma) & (odd > 0) & bare
-        k = max(3, int(round(cfg.thing_mm * self.window.px_per_mm)) | 1)
-        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        coloured = cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_OPEN, disc) > 0
+        coloured = cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_OPEN, self._thing_disc()) > 0
         n, labels = cv2.connectedComponents(odd, connectivity=8)
         reaching = set(np.unique(labels[self._rim & (odd > 0)]).tolist())
         if self._stale is not None:
