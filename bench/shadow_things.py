@@ -17,14 +17,13 @@ Run: ``python3 bench/shadow_things.py [--sweep thing|touching] [--seeds 16] [--l
 from __future__ import annotations
 
 import argparse
-import dataclasses
 
 import numpy as np
 import numpy.typing as npt
 
 from calibration.layout import ZONE_PLAY, default_layout
 from vision.occupancy import Occupancy, ZoneWatch
-from vision.synthetic import CardPlacement, PinholeView, render_table_scene, scene_condition, with_thing
+from vision.synthetic import CardPlacement, PinholeView, render_table_scene, scene_condition, with_shadow_of, with_thing
 from vision.synthetic.light import Lighting
 from vision.zone_view import crop_box
 
@@ -56,9 +55,7 @@ def _with_thing(frames: list[Frame], box_mm: tuple[float, float, float, float],
 
 
 def _shadowed(light: Lighting, rng: np.random.Generator) -> Lighting:
-    shadow, _ = scene_condition("shadow", rng)
-    return dataclasses.replace(light, shadow_xy=shadow.shadow_xy, shadow_angle_deg=shadow.shadow_angle_deg,
-                               shadow_depth=shadow.shadow_depth, shadow_soft=shadow.shadow_soft)
+    return with_shadow_of(light, scene_condition("shadow", rng)[0])
 
 
 def _watch(light: Lighting, kit: str, rng: np.random.Generator) -> ZoneWatch:

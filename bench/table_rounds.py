@@ -80,7 +80,7 @@ from dealer.make_demo import Nudge, StepRenderer, filmed, load_faces  # noqa: E4
 from dealer.round_check import RoundFigures, compare_round, play_live, play_video, write_video  # noqa: E402
 from dealer.scripted_table import ScriptedTable  # noqa: E402
 from dealer.scripted_round import FULL_PLAN, QUICK_PLAN, all_labels, make_round, timeline  # noqa: E402
-from vision.synthetic import CardFace, Lighting, PinholeView, scene_condition  # noqa: E402
+from vision.synthetic import CardFace, Lighting, PinholeView, scene_condition, with_shadow_of  # noqa: E402
 from vision.geometry import CARD_H_MM, CARD_W_MM  # noqa: E402
 from vision.synthetic.auto_camera import AutoCamera  # noqa: E402
 from vision.synthetic.sway import handheld, springy_stand  # noqa: E402
@@ -124,8 +124,7 @@ def _light_of(scene: str, rng: np.random.Generator, lean: bool = False,
         states += 1  # called once per table state (StepRenderer.still)
         lit = replace(light, gain=light.gain * float(step_rng.uniform(0.97, 1.03)))
         if shadow is not None and any(first <= states < last for first, last in LEANS):
-            lit = replace(lit, shadow_xy=shadow.shadow_xy, shadow_angle_deg=shadow.shadow_angle_deg,
-                          shadow_depth=shadow.shadow_depth, shadow_soft=shadow.shadow_soft)
+            lit = with_shadow_of(lit, shadow)
         return lit
     return per_step, table, kit_print
 

@@ -14,7 +14,7 @@ from vision.geometry import quad_iou
 from vision.occupancy import ZoneWatch
 from vision.pipeline import CardReader, ReaderConfig
 from vision.readings import CardDetections
-from vision.synthetic import CardPlacement, HandPlacement, PinholeView, render_table_scene, scene_condition, with_thing
+from vision.synthetic import CardPlacement, HandPlacement, PinholeView, render_table_scene, scene_condition, with_shadow_of, with_thing
 from vision.synthetic.light import Lighting
 from vision.synthetic.cards import cut_out
 from vision.synthetic.single import single_card_scene
@@ -188,11 +188,7 @@ def test_given_the_light_changes_as_cards_fill_the_zone_then_the_bare_mat_is_no_
 
 def _shadowed(light: Lighting, rng: np.random.Generator) -> Lighting:
     """``light`` with a still shadow's soft edge across the middle of the frame."""
-    import dataclasses
-
-    shadow, _ = scene_condition("shadow", rng)
-    return dataclasses.replace(light, shadow_xy=shadow.shadow_xy, shadow_angle_deg=shadow.shadow_angle_deg,
-                               shadow_depth=shadow.shadow_depth, shadow_soft=shadow.shadow_soft)
+    return with_shadow_of(light, scene_condition("shadow", rng)[0])
 
 
 def _frames(view: PinholeView, light: Lighting, kit: str, rng: np.random.Generator, n: int,

@@ -20,7 +20,15 @@ For tests, benches and demos; nothing in the live dealer imports it.
 
 from vision.synthetic.camera import PinholeView, camera_homography
 from vision.synthetic.cards import REAL_CARDS, CardFace, cut_out, real_card_faces
-from vision.synthetic.light import ALL_CONDITIONS, LIGHT_CONDITIONS, Lighting, apply_lighting, random_lighting, scene_condition
+from vision.synthetic.light import (
+    ALL_CONDITIONS,
+    LIGHT_CONDITIONS,
+    Lighting,
+    apply_lighting,
+    random_lighting,
+    scene_condition,
+    with_shadow_of,
+)
 from vision.synthetic.loose import BACKGROUNDS, SyntheticScene, draw_card, render_scene, table_texture
 from vision.synthetic.mat import (
     KIT_PRINTS,
@@ -70,5 +78,6 @@ __all__ = [
     "scene_condition",
     "table_texture",
     "token_tile_image",
+    "with_shadow_of",
     "with_thing",
 ]

@@ -22,7 +22,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ALL_CONDITIONS", "LIGHT_CONDITIONS", "Lighting", "apply_lighting", "random_lighting", "scene_condition"]
+__all__ = ["ALL_CONDITIONS", "LIGHT_CONDITIONS", "Lighting", "apply_lighting", "random_lighting", "scene_condition",
+           "with_shadow_of"]
 
 ImageBGR = npt.NDArray[np.uint8]
 
@@ -84,6 +85,13 @@ def random_lighting(rng: np.random.Generator) -> Lighting:
         noise_sigma=float(rng.uniform(1.0, 6.0)),
         jpeg_quality=int(rng.integers(55, 95)),
     )
+
+
+def with_shadow_of(light: Lighting, shadow: Lighting) -> Lighting:
+    """``light`` with the still shadow's edge of ``shadow`` (a ``"shadow"`` condition): a
+    player leaning over the table, or a lamp on a knocked stand."""
+    return replace(light, shadow_xy=shadow.shadow_xy, shadow_angle_deg=shadow.shadow_angle_deg,
+                   shadow_depth=shadow.shadow_depth, shadow_soft=shadow.shadow_soft)
 
 
 def scene_condition(name: str, rng: np.random.Generator) -> tuple[Lighting, str]:
