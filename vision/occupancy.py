@@ -225,6 +225,7 @@ class ZoneWatch:
         # the cards of the last still full look that explained the whole zone (nothing else
         # there): cards surely lying there, which no shadow's edge taken out may hide
         self._settled_quads: list[FloatArray] = []
+        self._settled_raw: FloatImage | None = None  # ... and that look's frame (``raw``: see :meth:`look`)
         self._known: Mask | None = None  # the cards and tokens of the last full look (grown)
         self._known_before: Mask | None = None  # ... and of the one before it
         # the empty look's clipped colours (there it only says "at least this bright"): a
@@ -252,6 +253,7 @@ class ZoneWatch:
         self._last = None
         self._known = self._known_before = None
         self._settled_quads = []
+        self._settled_raw = None
         self._empty_clipped = None
         self._clipped_before = None
 
@@ -296,18 +298,20 @@ class ZoneWatch:
         # after one that moved is looked at afresh when it has one
         unsought, self._edge_unsought = self._edge_unsought, False
         if still and last is not None and last.occupancy.empty_learned == learned and not unread and not (
-                unsought and learned and self._new_edge(raw, zone, self._last_quads) is not None):
+                unsought and learned and (self._new_edge(raw, zone, self._last_quads) is not None
+                                          or self._edge_since_settled(raw, zone) is not None)):
             # nothing moved: the same cards lie there (and nothing new is learned). While
             # something lies there unexplained, each frame is looked at afresh: a card
             # touching another, found in one look and not the next (the sensor's noise), or
             # a card's edge a flickering light's bright band had clipped, may be found in it
             occupancy = dataclasses.replace(last.occupancy, changed_fraction=changed, still=True)
             if occupancy.unexplained_fraction <= cfg.occupied_above / 4:
-                self._settled_quads = self._last_quads
+                self._settle(self._last_quads, raw)
             self._last = ZoneLook(last.cards_px, occupancy, view)
             look = self._last
             if self._learn(logc, occupancy, token_centres_mm, clipped):
                 self._last = None  # a new empty look: the next frame is looked at afresh
+                self._relight_settled(raw)
             return look
         # against the print's fit, only a clear difference counts (the fit is rougher)
         cards_cfg = cfg.cards if learned else dataclasses.replace(cfg.cards, min_difference=cfg.unexplained_print)
@@ -360,7 +364,7 @@ class ZoneWatch:
         occupied = bool(quads) or unexplained > cfg.occupied_above
         self._last_quads = quads
         if still and unexplained <= cfg.occupied_above / 4:
-            self._settled_quads = quads
+            self._settle(quads, raw)
         cards_px = tuple(view.to_crop(q) for q in quads)
         occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
         # with cards there, only what the dealer would ask about is worth learning as light
@@ -371,7 +375,10 @@ class ZoneWatch:
             coloured, _ = self._unlit_patches(seen, empty, bare & lit & self._empty_lit(learned), odd)
             self._held = coloured
         look = ZoneLook(cards_px, occupancy, view)
-        self._last = None if self._learn(logc, occupancy, token_centres_mm, clipped) else look
+        self._last = look
+        if self._learn(logc, occupancy, token_centres_mm, clipped):
+            self._last = None  # a new empty look: the next frame is looked at afresh
+            self._relight_settled(raw)
         return look
 
     def _without_flicker(self, logc: FloatImage, rows: FloatImage, zone: Mask,
@@ -435,15 +442,42 @@ class ZoneWatch:
         the camera's rows is no band, and evening the rows out bends it), which they are
         once the step is."""
         assert self._empty is not None
+
+        def taken_out(step: FloatImage) -> tuple[FloatImage, list[FloatArray], FloatImage]:
+            seen = self._without_flicker(np.asarray(raw - step[..., None], np.float32), rows, zone, clipped)
+            cut = self._censored_against_empty(seen, clipped)
+            return seen, find_cards(view, self._empty, zone, cards_cfg, self.zone, logc=cut,
+                                    light_reference=self._rim), step
+
         step = self._new_edge(raw, zone, quads, whole_zone=still)
-        if step is None:
+        out = None if step is None else taken_out(step)
+        if still and (out is None or self._settled_lost(out[1])):
+            # the edge measured against the look where the settled cards lay, over them too:
+            # taken for the edge when it finds more of them
+            since = self._edge_since_settled(raw, zone)
+            if since is not None:
+                other = taken_out(since)
+                if out is None or self._settled_lost(other[1]) < self._settled_lost(out[1]):
+                    out = other
+        if out is None or self._hides_cards(quads, out[1]):
             return None
-        seen = self._without_flicker(np.asarray(raw - step[..., None], np.float32), rows, zone, clipped)
-        cut = self._censored_against_empty(seen, clipped)
-        found = find_cards(view, self._empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
-        if self._hides_cards(quads, found):
-            return None
-        return seen, found, step
+        return out
+
+    def _settle(self, quads: list[FloatArray], raw: FloatImage) -> None:
+        """The cards ``quads`` lie settled in this still frame (``raw``) with nothing else there."""
+        self._settled_quads = quads
+        self._settled_raw = raw if quads else None
+
+    def _relight_settled(self, raw: FloatImage) -> None:
+        """The empty look took a step of light from this frame (``raw``): the settled cards'
+        look, against which a new edge is measured, takes it too (else the same edge is found
+        again in every frame, and taken out of a look that already has it)."""
+        if self._settled_raw is not None:
+            self._settled_raw = raw
+
+    def _settled_lost(self, found: Sequence[FloatArray]) -> int:
+        """How many of the settled cards ``found`` lacks."""
+        return sum(1 for q in self._settled_quads if not _among(q, found))
 
     def _hides_cards(self, quads: Sequence[FloatArray], found: Sequence[FloatArray]) -> bool:
         """Would taking a new edge out lose a card found without it (``quads``; ``found``: with
@@ -475,6 +509,17 @@ class ZoneWatch:
             # zone, a card's own colour is left out as at first sight
             step = shadow_step(delta, zone, self.window.px_per_mm, self.config.shadow_edge, cards)
         return step
+
+    def _edge_since_settled(self, raw: FloatImage, zone: Mask) -> FloatImage | None:
+        """:func:`vision.shadow_edge.shadow_step` of the frame's difference from the look where
+        the settled cards lay (``_settled_raw``), over the whole zone. Those cards may cover
+        most of the edge's line (two touching cards, the edge across them), and the bare
+        print beside them is too little to measure it on; their own difference from that
+        look is the light alone, as the print's is. None without such a look or edge."""
+        if self._settled_raw is None:
+            return None
+        since = np.asarray(raw - self._settled_raw, np.float32)
+        return shadow_step(since, zone, self.window.px_per_mm, self.config.shadow_edge)
 
     def _cards_mask(self, shape: tuple[int, ...], quads: Sequence[FloatArray]) -> Mask:
         """The cards found, grown by their rim (``card_rim_mm``)."""

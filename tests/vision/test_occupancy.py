@@ -318,6 +318,29 @@ def test_a_shadow_edge_whose_taking_out_would_lose_a_card_is_left_alone(monkeypa
     assert all(seen.cards == 2 for seen in looks)
 
 
+@pytest.mark.parametrize(("condition", "seed"), [("plain", 60), ("bw_kit", 61), ("warm", 60), ("lamp", 62)])
+def test_given_touching_cards_when_a_shadow_comes_across_them_then_both_stay_found(condition: str, seed: int) -> None:
+    # two cards lie touching, settled, and a player leans over: the shadow's edge crosses
+    # them, and they cover most of its line in the zone, so the bare print beside them is too
+    # little to measure it on. Measured against the look where they lay (their own change is
+    # the light alone), the edge is taken out and both cards are found in every still frame;
+    # before, one was cut in two by the edge, not found, and its place learned as light: a
+    # picture judged without it
+    rng = np.random.default_rng(seed)
+    light, kit = scene_condition(condition, rng)
+    view = PinholeView(tilt_deg=60.0, distance_mm=330.0, target_mm=(132.5, 93.0), size_wh=SIZE)
+    watch = _learned_watch(view, light, kit, rng)
+    x, y = float(rng.uniform(60, 140)), float(rng.uniform(85, 105))
+    cards = (CardPlacement("KS", (x, y), 0.0), CardPlacement("9C", (x + 63.5, y), 0.0))
+    assert all(watch.look(crop, to_table).occupancy.cards == 2 for crop, to_table in _frames(view, light, kit, rng, 3, cards=cards))
+    shadowed = _shadowed(light, rng)
+    looks = [watch.look(crop, to_table).occupancy for crop, to_table in _frames(view, shadowed, kit, rng, 6, cards=cards)]
+    assert all(seen.cards == 2 and seen.unexplained_fraction < 0.01 for seen in looks[2:])
+    # and once they are taken away, their place was learned with the shadow's light, not before
+    after = [watch.look(crop, to_table).occupancy for crop, to_table in _frames(view, shadowed, kit, rng, 5)]
+    assert not any(seen.occupied for seen in after[3:])
+
+
 def test_given_a_shadow_that_comes_after_the_zone_was_learned_then_it_is_learned_too() -> None:
     rng = np.random.default_rng(36)
     light, kit = scene_condition("plain", rng)
