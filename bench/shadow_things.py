@@ -9,7 +9,11 @@ Two sweeps, each over seeds and lights, with the empty zone learned first:
   frames. Counted: zones where the dealer still sees something there in the last frame
   (unexplained, or found as a card). ``--albedo grey`` (the default) or ``brown``.
 - ``touching``: two cards lie touching (their long sides in one line) for 3 frames; then
-  the shadow comes for 6. Counted: zones where both cards are still found in the last frame.
+  the shadow comes for 6; then the cards are taken away, the shadow staying, for 6. Each
+  zone's last frame with the cards is one of: ``both`` found (and nothing else there);
+  ``asks`` (a card not found and something unexplained there, or more than two cards: the
+  dealer asks); ``lost`` (a card not found and nothing else there: a picture judged without
+  it). Counted too: zones seen empty in the last frame once the cards are gone.
 
 Run: ``python3 bench/shadow_things.py [--sweep thing|touching] [--seeds 16] [--lights plain,bw_kit,warm,lamp]``.
 """
@@ -80,7 +84,9 @@ def thing_seen(light_name: str, seed: int, albedo: tuple[float, float, float]) -
     return last.unexplained_fraction > 0.02 or last.cards > 0
 
 
-def touching_kept(light_name: str, seed: int) -> bool:
+def touching_outcome(light_name: str, seed: int) -> tuple[str, bool]:
+    """``both``, ``asks`` or ``lost`` (see the module's text), and whether the zone is seen
+    empty once the cards are taken away."""
     rng = np.random.default_rng(500 + seed)
     light, kit = scene_condition(light_name, rng)
     watch = _watch(light, kit, rng)
@@ -89,7 +95,15 @@ def touching_kept(light_name: str, seed: int) -> bool:
     shadowed = _shadowed(light, rng)
     looks = [watch.look(crop, to_table).occupancy
              for crop, to_table in _frames(light, kit, rng, 3, cards) + _frames(shadowed, kit, rng, 6, cards)]
-    return looks[-1].cards == 2
+    after = [watch.look(crop, to_table).occupancy for crop, to_table in _frames(shadowed, kit, rng, 6)]
+    last = looks[-1]
+    if last.cards == 2 and last.unexplained_fraction <= 0.02:
+        outcome = "both"
+    elif last.cards > 2 or last.unexplained_fraction > 0.02:
+        outcome = "asks"
+    else:
+        outcome = "lost"
+    return outcome, not after[-1].occupied
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,16 +113,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lights", default="plain,bw_kit,warm,lamp")
     parser.add_argument("--albedo", choices=sorted(ALBEDO), default="grey")
     args = parser.parse_args(argv)
+    if args.sweep == "touching":
+        return _touching(args.lights.split(","), args.seeds)
     total = good = 0
     for light_name in args.lights.split(","):
-        missed = [seed for seed in range(args.seeds)
-                  if not (thing_seen(light_name, seed, ALBEDO[args.albedo]) if args.sweep == "thing"
-                          else touching_kept(light_name, seed))]
+        missed = [seed for seed in range(args.seeds) if not thing_seen(light_name, seed, ALBEDO[args.albedo])]
         good += args.seeds - len(missed)
         total += args.seeds
         print(f"{light_name:8s} {args.seeds - len(missed)}/{args.seeds}  missed at seeds {missed}", flush=True)
-    what = "the thing still seen" if args.sweep == "thing" else "both touching cards still found"
-    print(f"all: {good}/{total} zones with {what} after the shadow came")
+    print(f"all: {good}/{total} zones with the thing still seen after the shadow came")
+    return 0
+
+
+def _touching(lights: list[str], seeds: int) -> int:
+    tally = {"both": 0, "asks": 0, "lost": 0}
+    emptied = 0
+    for light_name in lights:
+        outcomes = {seed: touching_outcome(light_name, seed) for seed in range(seeds)}
+        for outcome, empty in outcomes.values():
+            tally[outcome] += 1
+            emptied += empty
+        print(f"{light_name:8s} both {sum(o == 'both' for o, _ in outcomes.values())}/{seeds}"
+              f"  asks at seeds {[s for s, (o, _) in outcomes.items() if o == 'asks']}"
+              f"  lost at seeds {[s for s, (o, _) in outcomes.items() if o == 'lost']}"
+              f"  not seen empty after at seeds {[s for s, (_, e) in outcomes.items() if not e]}", flush=True)
+    total = seeds * len(lights)
+    print(f"all: {total} zones: both cards found in {tally['both']}, the dealer asks in {tally['asks']}, "
+          f"a card lost unsaid in {tally['lost']}; seen empty once the cards are gone in {emptied}")
     return 0
 
 
