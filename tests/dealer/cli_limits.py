@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import os
 import signal
-import tempfile
 import subprocess
 import sys
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
