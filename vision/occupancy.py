@@ -354,7 +354,11 @@ class ZoneWatch:
         bare = zone & (known == 0)
         self._known_before, self._known = self._known, known > 0
         if learned:
-            empty = empty + _fit_print(seen - empty, bare)
+            # ... measured where the look is as new as the light's last step: where it is
+            # older (what lay there when the bare mat took the step, since moved away), the
+            # difference is that step, not the room's drift, and pulls the fit off the rest
+            current = bare if self._stale is None else bare & ~self._stale
+            empty = empty + _fit_print(seen - empty, current if np.count_nonzero(current) >= 0.25 * area else bare)
         bar = cfg.unexplained_learned if learned else cfg.unexplained_print
         if clipped is not None or (learned and self._empty_clipped is not None):
             seen = _censored(seen, empty, clipped, self._empty_clipped if learned else None)
