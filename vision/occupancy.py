@@ -309,7 +309,7 @@ class ZoneWatch:
                 self._settle(self._last_quads, raw)
             self._last = ZoneLook(last.cards_px, occupancy, view)
             look = self._last
-            if self._learn(logc, occupancy, token_centres_mm, clipped):
+            if self._learn(self._to_learn(logc, raw, rows, zone, clipped), occupancy, token_centres_mm, clipped):
                 self._last = None  # a new empty look: the next frame is looked at afresh
                 self._relight_settled(raw)
             return look
@@ -380,7 +380,7 @@ class ZoneWatch:
             self._held = coloured
         look = ZoneLook(cards_px, occupancy, view)
         self._last = look
-        if self._learn(logc, occupancy, token_centres_mm, clipped):
+        if self._learn(self._to_learn(logc, raw, rows, zone, clipped), occupancy, token_centres_mm, clipped):
             self._last = None  # a new empty look: the next frame is looked at afresh
             self._relight_settled(raw)
         return look
@@ -637,6 +637,22 @@ class ZoneWatch:
             return logc.copy()
         lit = np.asarray(self._empty + self._step[..., None], np.float32)
         return np.asarray(np.where(self._held[..., None], lit, logc), np.float32)
+
+    def _to_learn(self, logc: FloatImage, raw: FloatImage, rows: FloatImage, zone: Mask,
+                  clipped: npt.NDArray[np.bool_] | None) -> FloatImage:
+        """The frame the empty look may learn: ``logc``, the frame with a flickering light's
+        bands taken out as measured against the look. But while a new shadow's edge is taken
+        out (``_step``) and the frame without it has no bands, those "bands" were the edge's
+        own step along the camera's rows, and taking them out bends the frame by up to the
+        step's depth: the frame as it is (``raw``) is learned (bench
+        gnome-bellot-lamp-zone-touching-lean, seed 16: the look learned a gradient of half
+        the step, and a card's place read as a thing once the card was moved)."""
+        if not self._stepped or self._step is None or logc is raw:
+            return logc
+        unstepped = np.asarray(raw - self._step[..., None], np.float32)
+        if self._without_flicker(unstepped, rows, zone, clipped) is unstepped:
+            return raw
+        return logc
 
     def _learn_bare(self, logc: FloatImage, clipped: npt.NDArray[np.bool_] | None, bare: Mask) -> None:
         """The empty look replaced by this frame where the zone is ``bare``."""
