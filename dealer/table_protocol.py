@@ -732,8 +732,16 @@ class TableProtocol:
     def _collect_hand(self) -> list[Intent]:
         view, picture = self._now.view, self._now.picture
         player = self.round.whose_turn
-        if player is None or not self._now.settled or not picture or picture == self._shown_batch:
+        if player is None or not self._now.settled:
             return []
+        if not picture or picture == self._shown_batch:
+            if not view.unexplained_in_play:
+                return []
+            # no new card read, and something there that is none: a card of the next batch
+            # not found (the players wait for its count; never silent, issue 7)
+            asked = self._unread_trouble() or []
+            self._note_unjudged()
+            return asked
         unread = self._unread_trouble()
         if unread is not None:
             self._note_unjudged()

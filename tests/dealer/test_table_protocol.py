@@ -257,6 +257,26 @@ def test_a_no_play_batch_taken_away_unread_is_not_withdrawn_silently() -> None:
     assert actions(out) == [] and "NO PLAY token back" in troubles(out)[0]
 
 
+def test_something_unread_where_a_no_play_batch_lies_is_asked_about_never_waited_on_silently() -> None:
+    # bench real-shadow-zone-bumped, seed 31: Bo's last batch of one card was not found as a
+    # card (the zone said only "something there"), and the dealer said nothing for 8 s while
+    # the players waited to hear the count; they went on, and the round fell out of step
+    game = FakeRound(whose_turn="Bo")
+    proto = TableProtocol(game, settle_s=0.5)
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
+    out = run(proto, [TableView(t, cards("2D 4H"), tok) for t in (0.0, 0.6)])
+    assert [i.say for i in out if i.say] == ["2 of 5 seen. Show the other 3."]
+    run(proto, [TableView(1.0, (), tok, hand_over_play=True)])  # the batch taken away
+    out = run(proto, [TableView(t, (), tok, unexplained_in_play=True) for t in (1.6, 2.2, 2.8, 3.4)])
+    assert troubles(out) == ["I can see something in the play zone but cannot read it: lay the cards flat and apart."]
+    # and beside cards of the last batch still lying there, the same
+    proto = TableProtocol(game, settle_s=0.5)
+    run(proto, [TableView(t, cards("2D 4H"), tok) for t in (0.0, 0.6)])
+    out = run(proto, [TableView(t, cards("2D 4H"), tok, unexplained_in_play=True) for t in (1.2, 1.8, 2.4, 3.0)])
+    assert len(troubles(out)) == 1 and "beside the cards" in troubles(out)[0]
+    assert actions(out) == []
+
+
 def test_a_card_still_unread_when_laid_again_is_asked_for_by_name_too() -> None:
     # issue 8: a deck the camera cannot read stalls no round. Players who lay the same card
     # again and again (bench seed 6: a QH asked for 25 times) hear, from the second time on,
