@@ -392,7 +392,9 @@ class ZoneWatch:
             self._held = coloured
         look = ZoneLook(cards_px, occupancy, view)
         self._last = look
-        if self._learn(self._to_learn(logc, raw, rows, zone, clipped), occupancy, token_centres_mm, clipped):
+        # (only a still frame is learned: the frame to learn is not worked out for the others)
+        if self._learn(self._to_learn(logc, raw, rows, zone, clipped) if still else logc, occupancy,
+                       token_centres_mm, clipped):
             self._last = None  # a new empty look: the next frame is looked at afresh
             self._relight_settled(raw)
         return look
