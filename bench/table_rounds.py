@@ -213,9 +213,9 @@ class Enrolled:
 def enrol_at_table(cond: Condition, seed: int, view: PinholeView, lighting: Callable[[np.random.Generator], Lighting],
                    table: str, kit_print: str, folder: Path) -> Enrolled:
     """The round's deck shown as `eleusis calibrate deck` asks, filmed at the round's table
-    and enrolled by its code (dealer.commands.calibrate_deck: CardFinder, step_views,
+    and enrolled by its code (dealer.enrolment: CardFinder, step_views,
     gather_crops; vision.deck_profile.enrol)."""
-    from dealer.commands.calibrate_deck import CardFinder, enrolment_steps, gather_crops, step_views
+    from dealer.enrolment import CardFinder, enrolment_steps, gather_crops, step_views
     from dealer.scripted_enrolment import enrolment_frames, with_back
     from vision.classify import OnnxClassifier
     from vision.deck_profile import enrol

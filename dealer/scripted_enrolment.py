@@ -1,13 +1,13 @@
 """Decks shown for enrolment at a table, as `eleusis calibrate deck` asks (issue 8; tests, bench).
 
-Each enrolment step (:func:`dealer.commands.calibrate_deck.enrolment_steps`) becomes the
+Each enrolment step (:func:`dealer.enrolment.enrolment_steps`) becomes the
 table states players go through: a hand comes over the play zone, lays the step's cards
 left to right, leaves them lying, comes back for them and leaves the zone empty. The states
 are :class:`dealer.make_demo.Step`, rendered by :class:`dealer.make_demo.StepRenderer` on
 the printed mat (its light, table and camera); ``back`` is a card laid face down, drawn from
 the faces' ``"back"`` entry (see :func:`with_back`).
 
->>> from dealer.commands.calibrate_deck import enrolment_steps
+>>> from dealer.enrolment import enrolment_steps
 >>> states = enrolment_timeline(enrolment_steps(1)[:1])
 >>> [(s.cards, s.hand) for s in states]
 [((), True), (('AC', '2C', '3C'), True), (('AC', '2C', '3C'), False), (('AC', '2C', '3C'), True), ((), False)]
@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from dealer.commands.calibrate_deck import EnrolmentStep
+from dealer.enrolment import EnrolmentStep
 from dealer.make_demo import Step, StepRenderer, filmed
 from vision.synthetic.cards import CardFace
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from dealer.cli import main
-from dealer.commands.calibrate_deck import enrolment_steps, reading_order
+from dealer.enrolment import enrolment_steps, reading_order
 from vision.classify import OnnxClassifier, default_model_paths
 
 
@@ -105,7 +105,7 @@ def _table_renderer(faces: dict, scene: str = "lamp"):
 
 def test_given_steps_shown_on_the_mat_under_a_lamp_when_watched_then_each_is_asked_first_and_taken_without_a_hand(
 ) -> None:
-    from dealer.commands.calibrate_deck import CardFinder, step_views
+    from dealer.enrolment import CardFinder, step_views
     from dealer.make_demo import Step, filmed
     from dealer.scripted_enrolment import enrolment_timeline
 
@@ -135,7 +135,7 @@ def test_given_steps_shown_on_the_mat_under_a_lamp_when_watched_then_each_is_ask
 
 
 def test_given_a_photo_of_cards_on_a_plain_table_when_looked_at_then_found_anywhere_in_reading_order() -> None:
-    from dealer.commands.calibrate_deck import CardFinder
+    from dealer.enrolment import CardFinder
     from models.enrol_stills import step_still
     from models.procedural_deck import make_design
 
@@ -148,7 +148,7 @@ def test_given_a_photo_of_cards_on_a_plain_table_when_looked_at_then_found_anywh
 
 
 def test_given_a_camera_lost_after_a_step_when_crops_gathered_then_the_cards_taken_are_kept_and_it_is_said() -> None:
-    from dealer.commands.calibrate_deck import gather_crops
+    from dealer.enrolment import gather_crops
     from vision.errors import CameraLost
 
     steps = enrolment_steps(1)
@@ -195,7 +195,7 @@ def test_given_a_video_of_two_steps_on_the_mat_when_enrolled_then_six_cards_are_
 
 
 def test_given_two_cards_laid_where_three_were_asked_for_when_watched_then_the_dealer_says_so_once_and_waits() -> None:
-    from dealer.commands.calibrate_deck import CardFinder, step_views, what_is_wrong
+    from dealer.enrolment import CardFinder, step_views, what_is_wrong
     from dealer.make_demo import Step, filmed
 
     steps = enrolment_steps(1)[:1]
@@ -218,7 +218,7 @@ def test_given_two_cards_laid_where_three_were_asked_for_when_watched_then_the_d
 def test_given_photos_of_the_mat_each_taken_from_elsewhere_when_enrolled_from_stills_then_every_step_is_found() -> None:
     """A phone held over the mat moves between photos; each photo is looked at afresh
     (the play's tracker would keep the mat where the last photo had it)."""
-    from dealer.commands.calibrate_deck import CardFinder, step_views
+    from dealer.enrolment import CardFinder, step_views
     from dealer.make_demo import Step, StepRenderer
     from vision.synthetic import PinholeView, scene_condition
 

@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("name", ["dealer.commands.calibrate_deck", "dealer.scripted_enrolment"])
+@pytest.mark.parametrize("name", ["dealer.enrolment", "dealer.scripted_enrolment"])
 def test_given_a_module_when_its_docstring_examples_run_then_they_pass(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
