@@ -1,7 +1,7 @@
 """Judge a game record against its rule: replay it through a :class:`Round` (issue 2).
 
 Every rule violation comes back as a :class:`RecordError` naming the record's line
-(RULES.md "Game records: what makes a record impossible").
+(docs/rules.md "Game records: what makes a record impossible").
 """
 
 from __future__ import annotations
