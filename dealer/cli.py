@@ -62,7 +62,7 @@ def package_version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; bad input exits 2 with a message, Ctrl-C exits 130 with one
-    (never a traceback: issue 9)."""
+    (never a traceback: a person made a mistake, the program did not)."""
     from dealer.inputs import InputError, check_argv_text
 
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -98,7 +98,7 @@ def run() -> int:
 
 
 def _set_language(args: argparse.Namespace) -> None:
-    """A command with ``--lang`` speaks it; otherwise the system locale's, then English (issue 10)."""
+    """A command with ``--lang`` speaks it; otherwise the system locale's, then English."""
     from dealer.i18n import resolve_language, set_language
 
     set_language(resolve_language(getattr(args, "lang", None)))
