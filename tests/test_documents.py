@@ -86,3 +86,23 @@ def test_every_link_of_a_document_leads_to_a_file_in_the_repository(page: Path) 
         elif anchor and resolved.suffix == ".md" and anchor not in _anchors(resolved):
             broken.append(f"{target}: no heading #{anchor} in {resolved.relative_to(ROOT)}")
     assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
+
+
+def test_the_readme_is_a_short_guide_that_opens_with_the_two_commands() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    opening = text.split("```")[1].strip().splitlines()
+    assert [line.split("#")[0].split("&&")[-1].strip() for line in opening] == [
+        "python3 -m dealer play", "python3 -m pytest"]
+    assert len(text.splitlines()) < 150
+    # internal references mean nothing to a newcomer: they live in git and in docs/
+    assert not re.search(r"\bissue \d|\bseeds/\d", text)
+
+
+@pytest.mark.parametrize("name", ["vision.md", "model.md", "playing-at-the-table.md", "rules.md"])
+def test_a_design_document_is_no_diary(name: str) -> None:
+    text = (ROOT / "docs" / name).read_text(encoding="utf-8")
+    headings = re.findall(r"^#+ .*$", text, re.MULTILINE)
+    assert not [h for h in headings if re.search(r"\d{4}-\d\d-\d\d|\bsession\b|\bissue \d", h)]
+    assert not re.search(r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+                         r"thirteenth) session\b", text)
+    assert len(text.splitlines()) <= 300
