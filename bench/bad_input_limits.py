@@ -1,4 +1,4 @@
-"""Print what each bad input of issue 9 costs the command line: exit status, CPU seconds and
+"""Print what each kind of bad input costs the command line: exit status, CPU seconds and
 peak memory of the child (the suite asserts <= 10 s and <= 200 MB; this prints the figures).
 
     python3 bench/bad_input_limits.py

@@ -1,4 +1,4 @@
-"""How long `eleusis review` takes to verify a long recording (issue 9): load, chain, frame
+"""How long `eleusis review` takes to verify a long recording: load, chain, frame
 hashes, seal, the record rebuilt and replayed. Prints figures; asserts nothing.
 
     python bench/bench_verify.py [--frames 3000]

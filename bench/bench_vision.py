@@ -1,9 +1,9 @@
 """Time the vision pipeline: ms per 1920x1080 frame with 8 cards, ms per card to classify.
 
-Not a test: it prints figures. Targets: a frame in under 100 ms on 2 cores (issue 3);
-one pass of the network under 2 ms a card (issue 3), and a card read under the live rule,
+Not a test: it prints figures. Targets: a frame in under 100 ms on 2 cores;
+one pass of the network under 2 ms a card, and a card read under the live rule,
 which passes it through the network in each of the rule's framings (vision/views.py), at
-most 3 ms a card in a batch (issue 8: "a larger network is welcome if it stays at most 3 ms
+most 3 ms a card in a batch ("a larger network is welcome if it stays at most 3 ms
 a card in a batch"). Scenes are rendered (vision.synthetic), seeded.
 
     python bench/bench_vision.py [--frames 10] [--threads 2]

@@ -1,10 +1,10 @@
-"""Phone photos of one card held close, read as `eleusis read photo.jpg` reads them (issue 8).
+"""Phone photos of one card held close, read as `eleusis read photo.jpg` reads them.
 
 Check-only: the 52 real single cards of ``../shared/data/real-cards/single`` are placed as
 a phone close-up would show them: the card fills 55-95 % of the picture's height, tilted
 a little in perspective, on a table texture, sometimes running off one edge; then JPEG.
 Each photo is read by :func:`vision.closeup.read_closeup` (what `eleusis read` does) and
-by the plain table detection alone (before issue 8). Also: a scribbled-over card must
+by the plain table detection alone (which misses them). Also: a scribbled-over card must
 stay unsure. Prints counts; nothing is trained or tuned on these images.
 
 Run: ``python3 bench/phone_closeups.py [--folder PATH] [--seed 5]``.

@@ -1,6 +1,6 @@
 """Each card alone in the play zone, under six light conditions: found in how many frames?
 
-Not a test and not training: the figure of issue 7 ("each real card alone in the play
+Not a test and not training: the figure the dealer must meet ("each real card alone in the play
 zone, under 6 light conditions, is found in at least 99 % of frames"). For every card
 and condition (plain, lamp gradient, warm, cold, dim, black-and-white kit) the printed
 mat is rendered at 1920x1080 by :func:`vision.synthetic.single.zone_cards_scene`: first

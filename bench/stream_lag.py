@@ -2,7 +2,7 @@
 
     python3 bench/stream_lag.py [--seconds 10] [--fps 30] [--work-ms 66]
 
-Not a test: the figures for docs/vision.md ("A camera's newest frame"). The camera is a
+Not a test: the figures for docs/vision.md (a camera's newest frame). The camera is a
 fake 30 fps stream of 1920x1080 pictures that keeps every frame, as FFmpeg and the
 network keep a phone's MJPEG or RTSP stream: ``read()`` gives the oldest frame not yet
 read, waiting until the camera takes it when it is not taken yet. The consumer spends

@@ -1,4 +1,4 @@
-"""The round bench (issue 7): scripted rounds filmed on rendered tables, dealt by `eleusis play --video`.
+"""The round bench: scripted rounds filmed on rendered tables, dealt by `eleusis play --video`.
 
 Each round is made by the engine (dealer/scripted_round.py: 4 players, rejected chains,
 "no play" in batches, a prophet who accepts, rejects and is overthrown), laid on the mat

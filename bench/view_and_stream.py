@@ -1,4 +1,4 @@
-"""Print what the view of the table and a phone-like stream cost (issue 10 items 2, 3).
+"""Print what the view of the table and a phone-like stream cost.
 
     python3 bench/view_and_stream.py
 

@@ -1,7 +1,7 @@
 """What reading the zones costs per frame in `eleusis play`: the observer (markers, tokens,
 each readable zone through ``CardReader.read_zone``) on rendered 1920x1080 frames.
 
-Not a test: issue 7 wants `eleusis play` at >= 15 frames a second at 1920x1080 on the
+Not a test: `eleusis play` must follow a hand at >= 15 frames a second at 1920x1080 on the
 2-core machine. Frames: the empty mat, then a hand laying two real cards (a new hand
 position each frame: every frame is looked at in full), then the cards lying still.
 Printed per phase: processor milliseconds per frame of this process (all its threads;

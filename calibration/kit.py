@@ -165,7 +165,7 @@ def _page_protocol(c: Canvas, size: tuple[float, float], fonts: tuple[str, str])
         px, py = sheet.pt(0, y)
         para.drawOn(c, px, py - ph)
         y += ph / mm + 5.0
-    sheet.text(0, 262, "Rules: see RULES.md (ids such as P4, N2, F3 refer to it).", regular, 8)
+    sheet.text(0, 262, "Rules: see docs/rules.md (ids such as P4, N2, F3 refer to it).", regular, 8)
 
 
 def _page_play(c: Canvas, size: tuple[float, float], layout: TableLayout, fonts: tuple[str, str]) -> None:

@@ -64,7 +64,7 @@ TOKEN_MARKER_MM = 50.0
 TOKEN_TILE_MM = (66.0, 92.0)  # a token tile, width x height
 TOKEN_MARKER_TOP_MM = 6.0  # from the tile's top edge to its marker's top edge
 
-# What fits where (issue 7: a "no play" batch of 3 cards beside the token needed 255 mm of the
+# What fits where (a "no play" batch of 3 cards beside the token would need 255 mm of the
 # 257 mm play zone). A place is one card (63 mm) or one token tile (66 mm) with a finger's gap.
 PLACE_MM = 70.0
 PLAY_ZONE_PLACES = 3  # side by side in the play zone: 3 x 70 = 210 of its 257 mm, 47 mm to spare

@@ -1,4 +1,4 @@
-"""A camera that goes away pauses the round instead of ending it (issue 9).
+"""A camera that goes away pauses the round instead of ending it: a cable or a phone's stream comes back.
 
 :func:`paused_frames` passes a camera's frames through. When the camera is lost
 (:class:`~vision.errors.CameraLost`: unplugged, the phone's stream dropped) it says so,

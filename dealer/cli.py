@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import signal
 import sys
+import tomllib
 from collections.abc import Sequence
+from pathlib import Path
+
+DISTRIBUTION = "eleusis-dealer"
+PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 
 # (module under dealer.commands, what it adds): order is the order of `eleusis --help`.
 COMMAND_MODULES = (
@@ -31,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="eleusis",
         description="An automated dealer for Eleusis played with real cards on a real table.",
     )
+    parser.add_argument("--version", action="version", version=f"eleusis {package_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:
@@ -43,9 +50,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def package_version() -> str:
+    """The installed package's version; from a checkout that was never installed, the one
+    its pyproject.toml declares (the same number, read where it is written)."""
+    try:
+        return importlib.metadata.version(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        with PYPROJECT.open("rb") as f:
+            return str(tomllib.load(f)["project"]["version"])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; bad input exits 2 with a message, Ctrl-C exits 130 with one
-    (never a traceback: issue 9)."""
+    (never a traceback: a person made a mistake, the program did not)."""
     from dealer.inputs import InputError, check_argv_text
 
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -81,7 +98,7 @@ def run() -> int:
 
 
 def _set_language(args: argparse.Namespace) -> None:
-    """A command with ``--lang`` speaks it; otherwise the system locale's, then English (issue 10)."""
+    """A command with ``--lang`` speaks it; otherwise the system locale's, then English."""
     from dealer.i18n import resolve_language, set_language
 
     set_language(resolve_language(getattr(args, "lang", None)))

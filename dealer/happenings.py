@@ -76,7 +76,7 @@ class Judged:
 @dataclass(frozen=True, slots=True)
 class AskedToLayAgain:
     """Something lies in the play zone that cannot be read: the player is asked to lay it
-    again, and nothing is judged until it can be read (issue 7)."""
+    again, and nothing is judged until it can be read."""
 
     decisive: ClassVar[bool] = True
     t: float

@@ -1,4 +1,4 @@
-"""The dealer's languages (issue 10): English, Russian and Portuguese from gettext catalogs.
+"""The dealer's languages: English, Russian and Portuguese from gettext catalogs.
 
 Every sentence the dealer says or prints goes through this module::
 

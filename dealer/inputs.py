@@ -1,4 +1,4 @@
-"""Checks on what a person hands the command line (issue 9): files, numbers, argument text.
+"""Checks on what a person hands the command line: files, numbers, argument text.
 
 Every check raises :class:`InputError` with a message that names the thing at fault and
 where it is; the commands print it and exit 2. Nothing here reads more than it needs:

@@ -14,7 +14,7 @@ o     the layout is right as it lies: go on (after the dealer said a card is out
 u     undo: take back the last verdict (a misread card); the player plays again
 q     end the round here (scored as it stands)
 8C    a card's name (8C, 10H, QS, 7♥; a line in the terminal, or key by key in the window): the leftmost card
-      in the play zone that the camera found but cannot read is that card (issue 8: a
+      in the play zone that the camera found but cannot read is that card (so a
       deck the camera cannot read stalls no round). The dealer says it back in words, and
       the recording keeps it as named by the players, beside what the camera read.
 ====  =====================================================================

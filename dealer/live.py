@@ -74,7 +74,7 @@ class LoopStats:
 
     @property
     def fps(self) -> float:
-        """Frames a second the dealer can handle (issue 7: at least 15 at 1920x1080)."""
+        """Frames a second the dealer can handle (at least 15 at 1920x1080 to follow a hand)."""
         return self.frames / self.busy_s if self.busy_s > 0 else 0.0
 
     @property
@@ -188,7 +188,7 @@ def run_live(options: LiveOptions, voice: Voice, reader: ZoneReader | None = Non
     outlets = Outlets(voice, recorder, listeners=list(listeners))
     stream: Iterable[Frame] = itertools.chain([first], frames)
     camera = source if isinstance(source, CameraSource) else None
-    if options.camera is not None:  # a camera that goes away pauses the round (issue 9)
+    if options.camera is not None:  # a camera that goes away pauses the round
         device = options.camera
         # the same camera reopened: its report counts the frames dropped over the whole round
         reopen = camera.frames if camera is not None else lambda: _open_source(LiveOptions(camera=device)).frames()
@@ -316,7 +316,7 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
 
 
 # Unread-card requests in a round, without a deck profile, from which the deck is said to be
-# worth enrolling (issue 8): a design the model reads poorly keeps a card or two unread
+# worth enrolling: a design the model reads poorly keeps a card or two unread
 # (the bench's penguins queens, bellot's 8C), and a profile of the deck reads them.
 DECK_HINT_AFTER = 3
 

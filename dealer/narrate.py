@@ -1,4 +1,4 @@
-"""The dealer's sentences: each verdict and the result in words (issue 2).
+"""The dealer's sentences: each verdict and the result in words.
 
 `eleusis judge` prints them and the live dealer's voice says the same ones, so they are
 short, complete sentences. ``spoken=True`` writes cards as words ("the four of clubs")

@@ -202,7 +202,7 @@ class TableObserver:
             return Observation(None, update.message)
         play_sight = self._play_zone_sight(homography, frame_bgr.shape[1], frame_bgr.shape[0])
         if play_sight is not None and not play_sight.whole_in_view:
-            # the camera was turned: cards in the zone's missing part cannot be seen (issue 7)
+            # the camera was turned: cards in the zone's missing part cannot be seen, so none is judged
             return Observation(None, f"{PLAY_ZONE_NOT_WHOLE} ({play_sight.corners_in_view} of "
                                      f"{play_sight.corners} corners)")
         tokens_in_play: dict[TableToken, tuple[float, float]] = {}

@@ -1,4 +1,4 @@
-"""The pre-flight check that ends setting up (issue 7 item 6): lay a few cards in the play
+"""The pre-flight check that ends setting up: lay a few cards in the play
 zone, and the dealer says whether it finds and reads them, or what to change.
 
 It watches frames exactly as ``eleusis play`` does (dealer.observer.TableObserver with the

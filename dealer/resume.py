@@ -1,4 +1,4 @@
-"""`eleusis play --resume FOLDER`: an interrupted round goes on from its recording (issue 9).
+"""`eleusis play --resume FOLDER`: an interrupted round goes on from its recording.
 
 The log is the truth. After kill -9, a power cut or Ctrl-C, the recording holds the setup
 (``started``), every verdict (``verdict``, less those ``undone``) and the rule sealed in its

@@ -1,4 +1,4 @@
-"""Decks shown for enrolment at a table, as `eleusis calibrate deck` asks (issue 8; tests, bench).
+"""Decks shown for enrolment at a table, as `eleusis calibrate deck` asks (tests, bench).
 
 Each enrolment step (:func:`dealer.enrolment.enrolment_steps`) becomes the
 table states players go through: a hand comes over the play zone, lays the step's cards

@@ -1,4 +1,4 @@
-"""Scripted players who obey the dealer: the round bench's live table (issue 7 item 5).
+"""Scripted players who obey the dealer: the round bench's live table.
 
 A film made in advance (dealer/scripted_round.py ``timeline``) is a table of deaf players:
 when the dealer asks them to lay a card again, they go on as scripted, and every later

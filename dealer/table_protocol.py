@@ -28,7 +28,7 @@ The protocol (docs/playing-at-the-table.md):
 - After the verdict the player moves the cards to the main line or below the line end
   (P4), and the play zone empties: the next turn begins.
 
-Never silent (issue 7): something in the play zone that cannot be read is said, in the
+Never silent, since the players wait for an answer: something in the play zone that cannot be read is said, in the
 players' words, once the hand has left; nothing is judged until it can be read. Cards
 that were laid for one purpose (the starter, an attempt, a "no play" batch) and still
 lie in the zone never count for another: the dealer asks instead of guessing.
@@ -77,14 +77,14 @@ __all__ = [
 # Seconds the play zone's picture must hold, with no hand or card moving over it, before
 # it counts: two frames alike at 3 frames a second. The moving hand itself is seen by the
 # observer (a change between frames), so the wait after the hand has left is this short,
-# and the verdict comes within a second of the hand leaving (issue 7).
+# and the verdict comes within a second of the hand leaving.
 SETTLE_S = 0.3
 # Seconds a picture that cannot be judged (something unread, a second starter) must hold,
 # with no hand moving over the zone, before the dealer asks the players to fix it.
 ASK_AFTER_S = 1.0
 # Seconds the play zone's picture may keep changing, with no hand over it, before the dealer
 # says so: a thing found in one look and not the next never settles, and would otherwise
-# leave the dealer silent for good (issue 7: never silent about what lies in the play zone).
+# leave the dealer silent for good (never silent about what lies in the play zone).
 UNSTEADY_S = 2.5
 # A card found within this distance (mm, centre to centre) of a card read on an earlier
 # frame, with no hand over the zone since, is that card: a card is 63 mm wide, and the
@@ -100,7 +100,7 @@ LOST_TRACK_AFTER = 2
 def same_place(a: tuple[float, float], b: tuple[float, float]) -> bool:
     """Two card centres (table mm) within ``SAME_PLACE_MM``: the same card's place."""
     return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 <= SAME_PLACE_MM ** 2
-# Said when something lies in the play zone that the camera cannot read as cards (issue 7).
+# Said when something lies in the play zone that the camera cannot read as cards.
 LAY_AGAIN = N_("I can see something in the play zone but cannot read it: lay the cards flat and apart.")
 # Said when every card in the zone is read but something else lies there unread: a token
 # not seen, or a card laid touching another that the camera did not tell apart from it.
@@ -217,7 +217,7 @@ def _still_laid(before: Picture | None, now: Picture) -> Picture:
     """What lies unjudged, as far as the dealer knows: the picture ``now``, and what it saw of
     the same laying ``before`` that ``now`` does not show. A card read a moment ago that fades
     into something unread (a shadow, a knocked camera) is still laid: it must come back, and
-    another card is never credited in its place (issue 7); as many cards as were seen, too.
+    another card is never credited in its place; as many cards as were seen, too.
 
     >>> from engine.cards import Card
     >>> _still_laid((Card.parse("9C"),), ())
@@ -260,7 +260,7 @@ class _Relay:
     @property
     def lost_track(self) -> bool:
         """Nothing of it was read and the table went on without it (``LOST_TRACK_AFTER``):
-        whose cards come next cannot be known from what is seen (issue 7)."""
+        whose cards come next cannot be known from what is seen."""
         return not self.read and len(self.refused) >= LOST_TRACK_AFTER
 
     def refusing(self, cards: Counter[Card]) -> _Relay:
@@ -314,7 +314,7 @@ class TableProtocol:
         self._unread_asks = 0  # times a card in the zone was said unread since the last verdict
         self.unread_asks_in_round = 0  # ... since the round began (the live loop's deck hint)
         self._now = _Now(TableView(0.0), (), False)
-        # issue 7: a picture that lay still in the zone and could not be judged (unread);
+        # a picture that lay still in the zone and could not be judged (unread);
         # when the zone empties with it unjudged, the dealer says so and asks again
         self._unjudged: Picture | None = None
         # what the unread cards of ``_unjudged`` may be (_maybe_of): read only with it, and
@@ -337,7 +337,7 @@ class TableProtocol:
         """The last action was judged (or refused): wait for the play zone to clear. Its
         cards are remembered until the zone is empty: they count for nothing else. A prophet
         taking office (F1) judges no cards: what lies in the zone, and an attempt still to be
-        laid again, stay as they were (issue 7: never credited to another)."""
+        laid again, stay as they were (never credited to another)."""
         self.phase = Phase.CLEARING
         self._untouched_since_unseen = False
         if isinstance(action, BecomeProphet):
@@ -440,7 +440,7 @@ class TableProtocol:
             if self._relay is not None and self.phase is not Phase.SHOWING:
                 if not self._relay.noplay:
                     # this turn's attempt was taken away unjudged: a "no play" now would be
-                    # another player's, or a card laid as an attempt counted for a hand (issue 7)
+                    # another player's, or a card laid as an attempt counted for a hand
                     return out + self._once(self._relay_words(), lay_again=True)
                 # the "no play" taken away unread is shown again, from the start; the cards read
                 # of it must be in it (checked when the hand is complete)
@@ -457,7 +457,7 @@ class TableProtocol:
             # the NO PLAY token was taken back before the hand was complete
             self.phase = Phase.WAITING
             shown, self._shown = self._shown, []
-            if self._unjudged is not None:  # a batch was never read: not withdrawn, unseen (issue 7)
+            if self._unjudged is not None:  # a batch was never read: not withdrawn, unseen
                 self._relay = _Relay(True, Counter(shown) + Counter(c for c in self._unjudged if c is not None))
                 self._unjudged = None
                 return out + [Intent(trouble=_("{who}, I could not read the whole hand before it was taken away: "
@@ -468,7 +468,7 @@ class TableProtocol:
             return out + [Intent(say=_("No play withdrawn."), frame=view.frame)]
         if self.phase is Phase.SHOWING and not empty:
             # the hand is shown but the NO PLAY token is not seen: hidden by a hand for a moment,
-            # or gone; the cards are never taken for an attempt (issue 7): ask once it holds
+            # or gone; the cards are never taken for an attempt: ask once it holds
             if not self._now.settled:
                 return out
             return out + self._once(_("I cannot see the NO PLAY token: put it back beside the cards, or take "
@@ -495,7 +495,7 @@ class TableProtocol:
             missed = Counter(c for c in self._unjudged if c is not None)
             if missed and not missed <= Counter(c for c in picture if c is not None):
                 # other cards than those that lay unjudged, and the zone never seen empty in
-                # between: the table went on without them (issue 7: never credited to another)
+                # between: the table went on without them (never credited to another)
                 self._relay = _Relay(False, missed, len(self._unjudged))
             self._unjudged = None
         if self._relay is not None and not self._relay.matches(picture):
@@ -531,7 +531,7 @@ class TableProtocol:
             self._unjudged = _still_laid(self._unjudged, self._now.picture)
 
     def _taken_unjudged(self) -> list[Intent]:
-        """Cards that lay still unjudged were taken away: say so, and ask for them again (issue 7).
+        """Cards that lay still unjudged were taken away: say so, and ask for them again.
         The turn stays where it was; an attempt's re-laying must hold the cards read of it."""
         unjudged, self._unjudged = self._unjudged, None
         frame = self._now.view.frame
@@ -590,7 +590,7 @@ class TableProtocol:
             again = self._unread_asks > 0  # asked before this turn: the players may name it (dealer/keys.py)
             if self.phase is Phase.SHOWING:
                 # which card, as for an attempt: a card laid apart but read unsure (a design the
-                # model reads poorly, bench seed 13) is straightened, not spread further apart
+                # model reads poorly) is straightened, not spread further apart
                 asked = self._once(_("I still cannot read the {where} card of this batch: straighten it or spread "
                                      "the cards apart, or type its name (for example 8C).", where=where) if again else
                                    _("I cannot read the {where} card of this batch: straighten it, or spread the "
@@ -604,7 +604,7 @@ class TableProtocol:
             self.unread_asks_in_round += len(asked)
             return asked
         if view.unexplained_in_play:
-            if picture:  # every card read, and something else there: a token not seen (issue 7 item 4)
+            if picture:  # every card read, and something else there: a token not seen
                 return self._once(_(BESIDE_UNSEEN), lay_again=True)
             return self._once(_(LAY_AGAIN), lay_again=True)
         return None
@@ -638,7 +638,7 @@ class TableProtocol:
         if empty and not (self._noplay_token_laid and TableToken.NO_PLAY in view.tokens_in_play):
             # Empty means no card and, with the occupancy analysis, nothing unread either:
             # a card missed for a frame still fills the zone, so it never becomes the next
-            # player's attempt (issue 7).
+            # player's attempt.
             self._laid_for = Counter()
             if not self.round.started:
                 self.phase = Phase.STARTER
@@ -655,7 +655,7 @@ class TableProtocol:
         if self._now.settled and not laid and (view.unexplained_in_play or None in picture):
             if TableToken.NO_PLAY in view.tokens_in_play and not self._noplay_token_laid:
                 return self._unseen_emptying()  # the next "no play" is being shown, its cards unread
-            # something unread lies there and the zone was not seen empty: never silent (issue 7)
+            # something unread lies there and the zone was not seen empty: never silent
             return self._once(_("I can see something in the play zone that I cannot read, and I have not seen "
                                 "it empty since the last verdict: take everything out of it."))
         return []
@@ -664,7 +664,7 @@ class TableProtocol:
         """The cards judged are gone and others lie there, but the zone was never seen empty
         in between (the camera was nudged and re-anchored, or a hand hid the zone all the
         while). Whose cards these are is not known: the next player is called, and they
-        count only once laid again (issue 7: never credited to anyone unseen)."""
+        count only once laid again (never credited to anyone unseen)."""
         asked = self._once(_("I did not see the play zone empty after the last verdict. {who}, your turn: "
                              "take these cards back and lay your play again.", who=self.round.whose_turn or ""),
                            lay_again=True)
@@ -698,7 +698,7 @@ class TableProtocol:
         if not self._now.settled:
             return []  # a hand over the zone, or the picture not held since it left: never judged so
         if view.unexplained_in_play or None in picture:
-            # something lies there unread: most likely the token, not seen (issue 7 item 4)
+            # something lies there unread: most likely the token, not seen
             return self._once(_(TOKEN_UNSEEN), lay_again=True)
         if accept == reject:
             return []  # neither yet (or both: wait until one is taken back)
@@ -738,7 +738,7 @@ class TableProtocol:
             if not view.unexplained_in_play:
                 return []
             # no new card read, and something there that is none: a card of the next batch
-            # not found (the players wait for its count; never silent, issue 7)
+            # not found (the players wait for its count; never silent)
             asked = self._unread_trouble() or []
             self._note_unjudged()
             return asked
@@ -775,7 +775,7 @@ class TableProtocol:
             return [Intent(say=_("{shown} of {need} seen. Show the other {left}.", shown=Count(len(self._shown)),
                                  need=Count(need), left=Count(left)), frame=view.frame)]
         if self._relay is not None and self._relay.noplay and not self._relay.shown_again(self._shown):
-            # not the hand shown before it was taken away unread: another player's (issue 7)
+            # not the hand shown before it was taken away unread: another player's
             self._relay = self._relay.refusing(Counter(self._shown))
             self._shown, self._shown_batch = [], ()
             if self._relay.lost_track:
@@ -792,7 +792,7 @@ class TableProtocol:
         if self._prophet_token_seen:
             return []
         if not self._now.settled or view.unexplained_in_play:
-            return []  # shown with a hand over the zone: taken once the hand has left (issue 7)
+            return []  # shown with a hand over the zone: taken once the hand has left
         self._prophet_token_seen = True
         if self.round.prophet is not None:
             return []  # the token of the prophet in office, seen again (a hand, or the camera, hid it a moment)
@@ -800,10 +800,10 @@ class TableProtocol:
         player = self.round.just_played
         nothing_laid = self.phase in (Phase.CLEARING, Phase.WAITING) or (
             self.phase is Phase.LAYING and not self._now.picture)  # a hand passed over the empty zone
-        # F1: "before the next player acts": a play still to be laid again (issue 7) is an act,
+        # F1: "before the next player acts": a play still to be laid again is an act,
         # and so are cards laid since the verdict, even while the dealer still waits for the
-        # zone to empty (bench seed 14: Bo was made prophet by Ana's token 56 s and five
-        # players' cards after Bo's verdict, the zone never seen empty after a knock)
+        # zone to empty (after a knock the zone may never be seen empty, and a token laid five
+        # players' cards after a verdict would make the wrong player prophet)
         if nothing_laid and not self._next_acted and player and self.round.prophet is None and self._relay is None:
             return [Intent(action=BecomeProphet(player), frame=view.frame)]
         return [Intent(trouble=_("The PROPHET token can only be put out right after your own turn (F1)."),

@@ -1,5 +1,5 @@
 """Saying so when the camera does not see the table, or sees the play zone forever moving
-(issue 7: never silent about the play zone).
+(never silent about the play zone: players wait for an answer).
 
 The observer gives no view while the mat is not found or is lost (its markers covered, the
 camera turned away), while a move of the camera is not yet confirmed, and while the play

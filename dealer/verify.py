@@ -1,4 +1,4 @@
-"""Does a recording prove itself? The chain, the frames, the seal and the game record (issue 9).
+"""Does a recording prove itself? The chain, the frames, the seal and the game record.
 
 :func:`verify_recording` checks, and names every broken place (``round.jsonl line 7: ...``):
 

@@ -1,4 +1,4 @@
-"""What if a card had been read right? Replay a recorded round with corrected readings (issue 9).
+"""What if a card had been read right? Replay a recorded round with corrected readings.
 
 ``eleusis review R --fix 3:QC=QD`` says: on turn 3 the card read as QC was really QD. The
 round is rebuilt from the log (dealer/verify.py), the action corrected, and both rounds

@@ -1,4 +1,4 @@
-"""Cards and the shoe (RULES.md C1).
+"""Cards and the shoe (docs/rules.md C1).
 
 >>> Card.parse('10h')
 Card.parse('10H')

@@ -10,7 +10,7 @@ __all__ = ["IllegalActionError", "RecordError", "RoundError", "RoundSetupError"]
 
 
 class RoundError(ValueError):
-    """Something the round cannot accept (RULES.md): the message quotes it and cites the rule."""
+    """Something the round cannot accept (docs/rules.md): the message quotes it and cites the rule."""
 
 
 class RoundSetupError(RoundError):

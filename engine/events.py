@@ -1,4 +1,4 @@
-"""Typed events of a round and the records the round hands back (RULES.md P, N, F, E, G).
+"""Typed events of a round and the records the round hands back (docs/rules.md P, N, F, E, G).
 
 The event log is the truth of a round: a :class:`RoundStarted` followed by actions
 (:class:`Attempt`, :class:`NoPlay`, :class:`BecomeProphet`). Everything else (hands,

@@ -1,4 +1,4 @@
-"""A game: everyone deals once, the role passing to the left; scores add up (RULES.md G5).
+"""A game: everyone deals once, the role passing to the left; scores add up (docs/rules.md G5).
 
 In round ``i`` the deal is ``persons[i]``'s turn (the role passes to the left). Either that
 person is God (the dealer: no hand, C2; takes the dealer's score, G4) or the machine is,

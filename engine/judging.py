@@ -1,7 +1,7 @@
-"""Judge a game record against its rule: replay it through a :class:`Round` (issue 2).
+"""Judge a game record against its rule: replay it through a :class:`Round`.
 
 Every rule violation comes back as a :class:`RecordError` naming the record's line
-(RULES.md "Game records: what makes a record impossible").
+(docs/rules.md "Game records: what makes a record impossible").
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def judge_text(text: str, resolve_rule: RuleResolver) -> Judgement:
 
 
 def judgement_json(judgement: Judgement) -> dict[str, Any]:
-    """The summary of ``eleusis judge --json`` (issue 2), scored as if ended now when not ended."""
+    """The summary of ``eleusis judge --json``, scored as if ended now when not ended."""
     rnd = judgement.round
     result = rnd.result()
     layout = rnd.layout

@@ -1,4 +1,4 @@
-"""The game record: a plain-text round, for people to write and read (issue 2).
+"""The game record: a plain-text round, for people to write and read.
 
 What PGN is to chess: headers, then one line per action. Blank lines and ``#`` comments
 are ignored; a rule of several lines continues on indented lines after ``rule:``. :func:`parse_record` reads the text into the round's own events (it needs no
@@ -49,8 +49,9 @@ from engine.events import (
 __all__ = ["HEADERS", "GameRecord", "RecordLine", "format_action", "format_record", "parse_record"]
 
 HEADERS = ("players", "rule", "start", "hand", "decks")
-# Limits (issue 9): a record line is a turn, never a book. The longest real line is a
-# no play showing a hand that grew by penalties; 20,000 characters hold 5,000 cards.
+# Limits, so a hostile file costs neither time nor memory: a record line is a turn, never a
+# book. The longest real line is a no play showing a hand that grew by penalties; 20,000
+# characters hold 5,000 cards.
 MAX_LINE_CHARS = 20_000
 MAX_HAND = 1_000  # the deal check (C3) refuses far smaller hands for the shoe anyway
 MAX_DECKS = 20

@@ -1,4 +1,4 @@
-"""One round of Eleusis as a state machine driven by typed events (RULES.md C3-G4).
+"""One round of Eleusis as a state machine driven by typed events (docs/rules.md C3-G4).
 
 The event log is the truth: a :class:`~engine.events.RoundStarted`, then actions. The
 state (hand sizes, never hand contents; the stock count; the layout; the prophet and the

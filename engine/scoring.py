@@ -1,4 +1,4 @@
-"""Scores at the end of a round (RULES.md G2-G4).
+"""Scores at the end of a round (docs/rules.md G2-G4).
 
 >>> scores, dealer = score_round({'Ana': 0, 'Bo': 5, 'Cy': 12}, emptied='Ana')
 >>> scores  # the worked example: H=12, a hand of 5 scores 7, the emptier 12+4=16

@@ -23,9 +23,9 @@ Candidates: a set of views (``VIEW_SETS``, see ``vision.views``) and the thresho
 alone (``accept_threshold``), or for model 2.0 (``min_own``) with model 1.x at
 ``second_threshold`` on the same card; every view must name the card and the corners and
 face agree. Choice: the most right readings on the calibration designs among the
-candidates whose confident-wrong rate is at most **half** issue 8's targets there (0.05 %
+candidates whose confident-wrong rate is at most **half** the targets there (0.05 %
 on the designs, 0.15 % on the made-up decks): a margin for designs never seen, where
-the wrong readings count most. Each view costs time (issue 8: at most 3 ms a card), so
+the wrong readings count most. Each view costs time (at most 3 ms a card), so
 each must earn its place: a setting's right readings count 0.5 point less per view
 (``VIEW_COST``). Ties go to fewer views, then to higher thresholds.
 

@@ -46,7 +46,7 @@ P_BACK = 0.06
 P_NONE = 0.08
 P_OCCLUDED = 0.25  # share of face samples with another card laid over their lower part
 P_BUSY = 0.3  # share of samples whose surroundings hold other cards, not bare table
-P_SCRIBBLED = 0.02  # a face scribbled over, index included: "none" (issue 8: it must stay unsure)
+P_SCRIBBLED = 0.02  # a face scribbled over, index included: "none" (it must stay unsure)
 
 Design = dict[str, np.ndarray]  # label -> BGRA face
 
@@ -96,7 +96,7 @@ def rendered_designs(cache: Path) -> list[str]:
 TRAIN_CONFIG = AugmentConfig(min_overlap_shift=0.15, p_reframe=0.3)
 # "plain" conditions for a second evaluation: no overlap, no neighbours, index >= ~20 px
 PLAIN_CONFIG = AugmentConfig(min_scale=0.5)
-# "table" conditions (issue 8's enrolled figures): what the zone path hands the classifier at
+# "table" conditions (the enrolled figures'): what the zone path hands the classifier at
 # the table: the rectifier's usual error (no re-framing), index >= ~17 px, neighbours, and an
 # overlapping card that starts at least a third of the way down, so the top index shows
 TABLE_CONFIG = AugmentConfig(min_scale=0.35)

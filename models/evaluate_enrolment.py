@@ -1,4 +1,4 @@
-"""Figures for reading with an enrolled deck profile (issue 8; not part of the test suite).
+"""Figures for reading with an enrolled deck profile (not part of the test suite).
 
 (a) held-out Debian designs (never trained on), enrolled together as one group's three
     decks from clean views, then read under the *hard* training recipe (overlaps,

@@ -1,4 +1,4 @@
-"""How the classifier reads jokers, a card it never saw (issue 8: unsure rather than wrong).
+"""How the classifier reads jokers, a card it never saw (unsure rather than wrong).
 
 Decks come with jokers and one may lie among the cards on the table. Eleusis plays
 without them (C1), so a joker must be read as no card: unsure, the dealer asks. This

@@ -1,4 +1,4 @@
-"""Figures on card art nobody trained or tuned on (issue 8; not part of the test suite).
+"""Figures on card art nobody trained or tuned on (not part of the test suite).
 
 Reads the designs under ``--art`` (default ``cache/npm-cards``, made by
 ``python -m models.fetch_npm_decks``: Adrian Kennard's deck from npm, CC0): each design's cards

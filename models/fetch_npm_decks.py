@@ -1,4 +1,4 @@
-"""Fetch and render card art published on npm, for *evaluation* only (issue 8: more card art).
+"""Fetch and render card art published on npm, for *evaluation* only (card art the model never saw).
 
 The one deck used: ``@letele/playing-cards`` 0.1.0 (licence CC0-1.0): Adrian Kennard's SVG
 playing cards (https://www.me.uk/cards/) as React components. ``models/npm_deck_svgs.mjs``

@@ -29,7 +29,7 @@ class CardNet(nn.Module):
     ``embedding`` [N, E] (the joint features, for enrolled-deck prototypes).
 
     The extra heads let run time demand that the two corners and the face agree with the
-    reading (issue 8): a design the net does not know tends to make them disagree.
+    reading: a design the net does not know tends to make them disagree.
     """
 
     def __init__(self, n_classes: int, corner_features: int = 128, dropout: float = 0.2,

@@ -2,7 +2,7 @@
 
 The Debian card art gives about 40 designs; a classifier trained on them alone reads the
 ink colour and the art more than the index. A procedural design varies what real decks
-vary (issue 8):
+vary:
 
 - the index: font (system TrueType/OpenType fonts), size (small, usual, *jumbo*), place,
   rank over suit or side by side, at two or four corners;

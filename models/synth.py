@@ -43,7 +43,7 @@ class AugmentConfig:
     max_noise: float = 10.0
     jpeg_quality: tuple[int, int] = (30, 95)
     min_overlap_shift: float = 0.36  # an overlapping card starts this far down (of H) or right
-    p_reframe: float = 0.0  # share of crops framed loosely or tightly (issue 8: framing)
+    p_reframe: float = 0.0  # share of crops framed loosely or tightly (the network must not depend on framing)
     reframe_scale: tuple[float, float] = (0.86, 1.14)  # card size over crop size when reframed
     reframe_shift: float = 0.03  # extra common shift when reframed
 
@@ -276,7 +276,7 @@ def sample_none(
 def ink_variant(rng: np.random.Generator, card_bgra: np.ndarray, p_grey: float = 0.12, p_dark_red: float = 0.1,
                 p_swap: float = 0.05) -> np.ndarray:
     """The card printed differently: grey, red ink darkened towards black, or channels swapped,
-    so suits are learnt by shape, not by ink colour (issue 8: dark-ink red suits)."""
+    so suits are learnt by shape, not by ink colour (some decks print red suits in dark ink)."""
     r = rng.random()
     if r >= p_grey + p_dark_red + p_swap:
         return card_bgra

@@ -104,7 +104,7 @@ def softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
 # doubts of the index that the face cannot settle (vision.classify.index_doubts), added to the
 # agreement the search below chooses. Chosen on 2026-12-01 for model 2.0 on calibration sets
 # only (models/MODEL_CARD.md, "Doubts of the index"): the fewest confident-wrong readings of
-# made-up calibration decks, at most half issue 8's 0.3 %, with the most right readings.
+# made-up calibration decks, at most half the target of 0.3 %, with the most right readings.
 INDEX_DOUBTS = {"ace_corner_veto": 0.2, "jack_queen_doubt": 0.1}
 
 

@@ -219,7 +219,7 @@ def accept_mask(heads: Mapping[str, npt.NDArray[np.float32]], temperature: float
     (the face alone). A card reading is refused when a corner reads *another card* with a
     probability of at least ``corner_veto``, when no corner reads the card at all
     (``need_corner`` 1), or when the face reads another card with at least ``face_veto``
-    (issue 8: the corner indices and the face must agree). Classes ``>= n_cards`` (back,
+    (the corner indices and the face must agree: an unknown design tends to split them). Classes ``>= n_cards`` (back,
     none) are judged by the threshold alone. With the class names ``classes``, the index
     must also leave no doubt on an ace, a jack or a queen (:func:`index_doubts`).
 
@@ -256,7 +256,7 @@ def accept_mask(heads: Mapping[str, npt.NDArray[np.float32]], temperature: float
 def index_doubts(heads: Mapping[str, npt.NDArray[np.float32]], best: npt.NDArray[np.int_],
                  agreement: Mapping[str, float] | None, classes: Sequence[str],
                  n_cards: int = 52) -> npt.NDArray[np.bool_]:
-    """Where the corner indices leave a doubt that the card's face cannot settle (issue 8).
+    """Where the corner indices leave a doubt that the card's face cannot settle.
 
     - ``ace_corner_veto``: an ace is doubted when a corner's best reading is another card
       with at least this probability. The face of an ace is one pip, which many designs

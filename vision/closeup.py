@@ -1,5 +1,5 @@
 """Read a phone photo of one card held close: it may fill up to ~95 % of the picture or
-touch its edge (issue 8), where table detection finds nothing or only a cut card.
+touch its edge, where table detection finds nothing or only a cut card.
 
 :func:`read_closeup` tries these views and keeps the first that gives a *sure* card:
 

@@ -5,7 +5,7 @@ frequency; a camera whose rows are read one after another (a rolling shutter), w
 exposure shorter than the flicker, records it as bright and dark bands along its rows, at
 another place in each frame. Against the empty zone (or the frame before) every band then
 reads as a change: the zone is never still and its bare print looks like a thing, so the
-dealer judged nothing (docs/vision.md: 0 of 11 verdicts in a round).
+dealer judged nothing (0 of 11 verdicts in a round under such a light).
 
 The bands depend on the camera's row alone. So, row by row of the camera, the change of
 log brightness against a reference (the empty look, or the frame before) is measured

@@ -292,7 +292,7 @@ class ZoneWatch:
             if lying:
                 # a token lying where it lay: its black marker's log colour is the sensor's
                 # noise in a dim or warm room, and read as a hand moving over the zone in
-                # every other frame (bench real-warm-whole-lean, seed 31): never still, the
+                # every other frame (a warm room, the whole layout's distance): never still, the
                 # light there was never learned, and the dealer asked for the token it saw
                 moved &= self._discs(moved.shape, lying) == 0
             k = max(3, int(round(cfg.change_blob_mm * self.window.px_per_mm)) | 1)
@@ -672,8 +672,8 @@ class ZoneWatch:
         bands taken out as measured against the look. But while a new shadow's edge is taken
         out (``_step``) and the frame without it has no bands, those "bands" were the edge's
         own step along the camera's rows, and taking them out bends the frame by up to the
-        step's depth: the frame as it is (``raw``) is learned (bench
-        gnome-bellot-lamp-zone-touching-lean, seed 16: the look learned a gradient of half
+        step's depth: the frame as it is (``raw``) is learned (a lean ending as a card is
+        laid: the look learned a gradient of half
         the step, and a card's place read as a thing once the card was moved)."""
         if not self._stepped or self._step is None or logc is raw:
             return logc

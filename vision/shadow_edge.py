@@ -5,7 +5,7 @@ print (:func:`vision.occupancy._fit_print`). A still shadow across the zone (the
 stand under a ceiling lamp, a player leaning over) is no smooth field: its edge is a step
 of light along a line, so the fit missed it on one side or the other, the edge itself cut
 a card lying across it in two for the log-colour edges, and cards under it or near it
-were missed (docs/vision.md: 8 of 13 real cards found at first sight).
+were missed (only 8 of 13 real cards found at first sight under such a shadow).
 
 The edge is looked for as what a shadow is and a card is not:
 

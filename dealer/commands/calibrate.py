@@ -82,7 +82,7 @@ def register(subparsers: Any) -> None:
     camera.add_argument("--step", type=int, default=10, metavar="K", help="use every K-th video frame")
     camera.set_defaults(run=run_camera)
 
-    from dealer.commands.calibrate_deck import register_deck  # issue 8: learn the group's decks
+    from dealer.commands.calibrate_deck import register_deck  # learn the group's decks
 
     register_deck(sub)
 

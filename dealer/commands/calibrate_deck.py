@@ -1,4 +1,4 @@
-"""`eleusis calibrate deck`: learn the group's own decks (issue 8), write a deck profile.
+"""`eleusis calibrate deck`: learn the group's own decks, write a deck profile.
 
     eleusis calibrate deck (--images FILE... | --video FILE | --camera N) [--decks N]
                            [--batch K] [--out PROFILE.json] [--voice auto|speech|text]

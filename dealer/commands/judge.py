@@ -1,4 +1,4 @@
-"""`eleusis judge FILE [--json] [--say]`: judge a game record (issue 2).
+"""`eleusis judge FILE [--json] [--say]`: judge a game record.
 
 Prints each turn's verdict and the result in words, or one JSON object with ``--json``.
 A record that breaks the rules exits with status 2 and a message ``line N: ...``.

@@ -75,7 +75,7 @@ def _given_with(args: argparse.Namespace, source: str, options: tuple[str, ...],
 
 
 def input_problem(args: argparse.Namespace) -> str | None:
-    """What is wrong with the options, checked before anything is said or written (issue 9);
+    """What is wrong with the options, checked before anything is said or written;
     None when nothing is. A rule text must pass the checker unless --allow-rejected-rule."""
     if args.resume is not None:
         return _given_with(args, "--resume", ("--players", "--rule", "--hand", "--rule-file", "--out", "--record"),

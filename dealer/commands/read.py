@@ -114,7 +114,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     try:
         classifier = load_classifier(args.model, meta)
         if args.single and hasattr(classifier, "with_rule"):
-            # one tight crop of one card, one look: the stricter still-image rule (issue 8:
+            # one tight crop of one card, one look: the stricter still-image rule (since
             # a confident wrong reading is the worst outcome; models/MODEL_CARD.md)
             classifier = classifier.with_rule("still")
         if getattr(args, "deck", None):
@@ -142,11 +142,11 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             continue
         start = time.perf_counter()
         table = None if layout is None else read_table_frame(reader, image, layout)
-        if table is not None:  # the mat is in view: zone by zone, as the dealer reads (issue 7)
+        if table is not None:  # the mat is in view: zone by zone, as the dealer reads
             found = table.cards
             how = f", mat found: zones {', '.join(table.zones_seen)}"
         else:
-            # a photo of one card held close may fill the picture or touch its edge (issue 8)
+            # a photo of one card held close may fill the picture or touch its edge
             found = reader.read_single(image) if args.single else read_closeup(reader, image)
             how = "" if args.single else ", no mat in view: cards found by their outlines only"
         ms = (time.perf_counter() - start) * 1000

@@ -34,7 +34,7 @@ from engine.rules.errors import RuleError
 __all__ = ["FAIRNESS_MIN_KINDS", "RuleReport", "check_rule"]
 
 FAIRNESS_MIN_KINDS = 10  # seeds/003: "not fewer than ten possibilities from a whole deck"
-# Work bound of one check (issue 9): steps as counted by CompiledRule.cost. A cheap rule
+# Work bound of one check, so a hostile rule cannot stall it: steps as counted by CompiledRule.cost. A cheap rule
 # spends a few million; count(line, any(line, ...)) would spend 250 million unbounded.
 MAX_STEPS = 40_000_000
 _KINDS = all_kinds()

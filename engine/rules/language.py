@@ -30,7 +30,7 @@ __all__ = ["MAX_RULE_CHARS", "MAX_VISITS", "VISITS_LINE", "CompiledRule", "parse
 
 _MEMO_LIMIT = 4096
 MAX_RULE_CHARS = 10_000  # a rule written in a minute has a few dozen characters
-# Limits that keep every rule cheap to play and to check (issue 9): one decision on a
+# Limits that keep every rule cheap to play and to check, whoever wrote it: one decision on a
 # main line of VISITS_LINE cards may take at most MAX_VISITS steps (see compiler.visits).
 # count(line, any(line, each.rank == card.rank)) takes about 8,100; a dozen
 # count(line, sum(line, ...)) terms added up, 40,000.

@@ -28,7 +28,7 @@ _UNICODE_OPERATORS = {"≠": "!=", "≤": "<=", "≥": ">="}
 # Longest first, so '==' wins over '='.
 # A number in a rule is a rank, a position or a sum of ranks: what cards can be stays far
 # below MAX_NUMBER (a whole shoe of 3 decks adds up to 1,092). The bound keeps a range
-# such as 1..10000000 or a pasted 5,000-digit literal from costing time or memory (issue 9).
+# such as 1..10000000 or a pasted 5,000-digit literal from costing time or memory.
 MAX_NUMBER = 9_999
 _OPERATORS = ("==", "!=", "<=", ">=", "..", "=", "<", ">", "+", "-", "*", "%",
               "(", ")", "[", "]", "{", "}", ",", ".", ":", ";")

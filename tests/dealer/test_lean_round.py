@@ -1,6 +1,6 @@
 """One round of the round bench (bench/table_rounds.py) with a player leaning over the
 table, dealt in process to players who obey the dealer: a regression test for a stall no
-rendered zone alone has shown (docs/vision.md, twelfth session).
+rendered zone alone has shown (docs/vision.md, "The play zone's look").
 
 In ``real-cold-zone-lean`` at seed 23 the lean ends while the played card lies in the zone:
 the bare mat learns the light back and the card's place keeps the look of the lean. The

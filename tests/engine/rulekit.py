@@ -1,7 +1,7 @@
 """Small secret rules written directly against the Rule protocol (engine/rules/base.py).
 
 They let the round's tests say exactly which cards are legal, independently of the rule
-language. ``AlternateColour`` is the worked example's rule (RULES.md, seed section 11).
+language. ``AlternateColour`` is the worked example's rule (docs/rules.md, "The worked example").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Judging records: every impossible record of RULES.md's last section names its line,
+"""Judging records: every impossible record of docs/rules.md's last section names its line,
 and the shipped examples judge to the figures worked out by hand in their comments."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def _judge(name: str) -> dict[str, object]:
 
 
 def test_worked_example() -> None:
-    # RULES.md: A's QD is a branch and A draws 2; B's 4C 9H are accepted; the line still ends 9H
+    # docs/rules.md's worked example: A's QD is a branch and A draws 2; B's 4C 9H are accepted; the line still ends 9H
     got = _judge("worked-example.eleusis")
     assert got["line"] == ["7H", "4C", "9H"]
     assert got["hands"] == {"Ana": 15, "Bo": 12, "Cy": 14}

@@ -271,7 +271,7 @@ def test_given_a_thing_lying_in_the_zone_when_a_shadow_comes_then_it_stays_unexp
     # taken out as light (vision/shadow_edge.py) and the empty look learns it, but not the
     # phone, whose colours' ratios differ from the print's: the dealer must still say it sees
     # something there. (A grey thing on the black-and-white kit keeps the print's ratios, as
-    # a shadow does: it is learned, docs/vision.md "What is left out".)
+    # a shadow does: it is learned, docs/vision.md "Limits".)
     rng = np.random.default_rng(seed)
     light, kit = scene_condition(condition, rng)
     view = PinholeView(tilt_deg=60.0, distance_mm=330.0, target_mm=(132.5, 93.0), size_wh=SIZE)

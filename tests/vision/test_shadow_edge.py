@@ -1,7 +1,7 @@
 """A still shadow's edge across the play zone at first sight (vision/shadow_edge.py): no
 empty look learned yet (a card already lying there when the dealer starts, `eleusis read`
 on a photo), so the print's smooth fit is all there is. Before the edge was taken out, a
-card lying over it or near it was missed (docs/vision.md: 8 of 13 real cards)."""
+card lying over it or near it was missed (only 8 of 13 real cards were found)."""
 
 from __future__ import annotations
 

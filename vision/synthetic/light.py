@@ -28,7 +28,7 @@ __all__ = ["ALL_CONDITIONS", "LIGHT_CONDITIONS", "Lighting", "apply_lighting", "
 ImageBGR = npt.NDArray[np.uint8]
 
 LIGHT_CONDITIONS = ("plain", "lamp", "warm", "cold", "dim", "bw_kit")
-# Conditions beyond the six of issue 7's figures, asked for by name: "shadow" is a still,
+# Conditions beyond the six of the single-card figures, asked for by name: "shadow" is a still,
 # soft-edged shadow across the frame (the camera's stand, a player leaning over, a lamp
 # behind someone), there from the first frame on, over the empty zone and the cards alike.
 # "flicker": mains-powered light (LED drivers, fluorescent tubes) seen by a rolling

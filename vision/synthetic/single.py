@@ -31,7 +31,7 @@ from vision.synthetic.mat import TABLE_KINDS, CardPlacement, HandPlacement, Scen
 __all__ = ["ARRANGEMENTS", "CARDS_LAID", "PAIRED", "SingleCardShot", "ZoneCardsShot", "card_corners_mm", "single_card_scene",
            "zone_cards_scene"]
 
-# How the cards lie in the zone (issue 7: "cards near the zone border or a finger's
+# How the cards lie in the zone (as players lay them: "cards near the zone border or a finger's
 # width apart"): anywhere (one card, now and then across), at the border (a side 0-4 mm
 # inside the printed border, or up to 8 mm over it), a pair side by side a finger's
 # width (10-20 mm) apart, or a pair touching (up to 2 mm over each other or 1 mm apart,
