@@ -14,7 +14,11 @@
 
 What the chain alone cannot see: the last line changed, lines cut off the end, or the whole
 log forged anew (a new rule, nonce and commitment, every hash recomputed). The log hash and
-the seal the players photographed at the table catch those; without them the check says so.
+the seal the players photographed at the table catch those; without them the check says so:
+:attr:`Verification.anchored` is true only when the log hash shown at the table was given
+(it covers every line, the seal's included), and ``eleusis verify`` exits 3, not 0, when it
+was not. A seal or log hash that is not ``sha256:`` and 64 hex digits is refused as malformed
+(:class:`AnchorError`), never compared.
 """
 
 from __future__ import annotations
@@ -46,7 +50,31 @@ from engine.rules import resolve_rule
 from engine.rules.base import Rule
 from engine.seal import verify
 
-__all__ = ["BrokenPlace", "Rebuilt", "RebuiltTurn", "Verification", "rebuild", "verify_recording"]
+__all__ = ["AnchorError", "BrokenPlace", "Rebuilt", "RebuiltTurn", "Verification", "read_anchor", "rebuild", "verify_recording"]
+
+_HEX = frozenset("0123456789abcdef")
+
+
+class AnchorError(ValueError):
+    """A seal or log hash given for the check is not one at all (``zz``, 24 digits of 64)."""
+
+
+def read_anchor(text: str, option: str) -> str:
+    """The 64 hex digits of a seal or log hash as shown at the table (``sha256:...``, any case).
+
+    >>> read_anchor("SHA256:" + "Ab" * 32, "--seal") == "ab" * 32
+    True
+    >>> try:
+    ...     read_anchor("zz", "--seal")
+    ... except AnchorError as exc:
+    ...     print(exc)
+    --seal 'zz' is malformed: it takes sha256: and 64 hex digits, as shown at the table (2 given)
+    """
+    given = text.strip().lower().removeprefix("sha256:")
+    if len(given) != 64 or not set(given) <= _HEX:
+        raise AnchorError(f"{option} {text!r} is malformed: it takes sha256: and 64 hex digits, as shown at the "
+                          f"table ({len(given)} given)")
+    return given
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +119,26 @@ class Verification:
     commitment: str | None
     log_hash: str
     rebuilt: Rebuilt
+    seal_shown: str | None = None  # the seal given from the table, when given
+    log_hash_shown: str | None = None  # the log hash given from the table, when given
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def anchored(self) -> bool:
+        """Tied to the table: the log hash shown there was given (it covers every line, the
+        sealed one too). Without it a log forged anew, every hash recomputed, is consistent."""
+        return self.log_hash_shown is not None
+
+    @property
+    def seal_matches_table(self) -> bool | None:
+        """Whether the seal in the log is the one shown at the table; None when none was given
+        or the log holds no seal."""
+        if self.seal_shown is None or self.commitment is None:
+            return None
+        return self.seal_shown == self.commitment
 
 
 def _where(rec: Recording, number: int) -> str:
@@ -166,7 +210,7 @@ def _check_seal(rec: Recording, seal: str | None, problems: list[BrokenPlace]) -
         problems.append(BrokenPlace(_where(rec, rec.line_of(reveal)),
                                 f"the revealed rule and nonce do not match the seal {commitment} (R2, G6)"))
     if seal is not None and commitment is not None:
-        given = seal.strip().lower().removeprefix("sha256:")
+        given = read_anchor(seal, "--seal")
         if given != commitment:
             problems.append(BrokenPlace(_where(rec, rec.line_of(sealed[0])),
                                     f"the seal in the log, {commitment}, is not the one shown at the table, {given}"))
@@ -289,7 +333,10 @@ def _check_record_file(rec: Recording, rebuilt: Rebuilt, problems: list[BrokenPl
 
 
 def verify_recording(rec: Recording, seal: str | None = None, log_hash_shown: str | None = None) -> Verification:
-    """Every check above; ``seal`` and ``log_hash_shown``: the values shown at the table."""
+    """Every check above; ``seal`` and ``log_hash_shown``: the values shown at the table.
+    Raises :class:`AnchorError` when either is given but malformed."""
+    seal_given = read_anchor(seal, "--seal") if seal is not None else None
+    hash_given = read_anchor(log_hash_shown, "--log-hash") if log_hash_shown is not None else None
     problems: list[BrokenPlace] = []
     notes: list[str] = []
     if rec.truncated:
@@ -302,10 +349,9 @@ def verify_recording(rec: Recording, seal: str | None = None, log_hash_shown: st
     rebuilt = rebuild(rec, reveal.rule if valid_reveal and reveal else None, commitment, problems)
     _check_record_file(rec, rebuilt, problems)
     actual = log_hash(rec.folder)
-    if log_hash_shown is not None:
-        given = log_hash_shown.strip().lower().removeprefix("sha256:")
-        if given != actual:
-            problems.append(BrokenPlace(f"{rec.folder.name}/round.jsonl", f"the log's hash is {actual}, not {given} "
+    if hash_given is not None:
+        if hash_given != actual:
+            problems.append(BrokenPlace(f"{rec.folder.name}/round.jsonl", f"the log's hash is {actual}, not {hash_given} "
                                     "shown at the table: the log was changed, cut or forged after the round"))
     else:
         notes.append("no log hash given (--log-hash): the chain cannot tell a changed last line, lines cut off "
@@ -314,4 +360,4 @@ def verify_recording(rec: Recording, seal: str | None = None, log_hash_shown: st
         notes.append("no seal given (--seal): the seal in the log is checked against the reveal only")
     if reveal is None:
         notes.append("the rule is still sealed: verdicts are checked against it after the reveal (R2)")
-    return Verification(tuple(problems), tuple(notes), reveal, commitment, actual, rebuilt)
+    return Verification(tuple(problems), tuple(notes), reveal, commitment, actual, rebuilt, seal_given, hash_given)

@@ -4,7 +4,9 @@ reading and reason; `--fix TURN:READ=REAL` replays it with a corrected reading (
 `eleusis reveal RECORDING`: the rule of a round stopped for good, from its envelope, then verified.
 
 Exit 0: everything verifies; 1: something does not (each broken place is named);
-2: the recording cannot be read at all, or a bad option.
+2: the recording cannot be read at all, or a bad option (a malformed --seal or --log-hash);
+3 (`verify` only): the chain is consistent but NOT anchored, since no --log-hash from the
+table was given, and a log forged anew with every hash recomputed would pass as well.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from dealer.i18n import LANGUAGES, _
 if TYPE_CHECKING:
     from dealer.review import RoundReview
 
-__all__ = ["register", "run", "run_verify"]
+__all__ = ["NOT_ANCHORED", "register", "run", "run_verify"]
 
+NOT_ANCHORED = 3  # `verify`'s exit when the chain holds but no log hash from the table was given
 _SEAL_HELP = "the seal shown at the table before the deal (sha256:... or 64 hex digits)"
 _HASH_HELP = "the log hash shown at the table after the round (sha256:... or 64 hex digits)"
 
@@ -45,7 +48,9 @@ def register(subparsers: Any) -> None:
         "verify",
         help="check that a recording is the one made at the table (seal and log hash shown there)",
         description="Check a recording against the seal and the log hash shown at the table: exit 0 when "
-        "it is the recording made there and the revealed rule is the sealed one, 1 when not.",
+        "it is the recording made there and the revealed rule is the sealed one, 1 when not, 2 when it "
+        "cannot be read or a seal or log hash is malformed, 3 when the chain is consistent but no log "
+        "hash from the table was given (not anchored: a forged log would pass too).",
     )
     _add_recording_checks(verifying, "the language")
     verifying.set_defaults(run=run_verify)
@@ -74,6 +79,15 @@ def _load(args: argparse.Namespace, command: str) -> RoundReview | None:
     from dealer.i18n import set_language
     from dealer.recording import LoadError, load_recording
     from dealer.review import build_review
+    from dealer.verify import AnchorError, read_anchor
+
+    try:
+        for value, option in ((args.seal, "--seal"), (args.log_hash, "--log-hash")):
+            if value is not None:
+                read_anchor(value, option)  # malformed is said as such, before anything is compared
+    except AnchorError as exc:
+        print(f"eleusis {command}: {exc}", file=sys.stderr)
+        return None
 
     try:
         recording = load_recording(args.recording)
@@ -94,6 +108,11 @@ def run_verify(args: argparse.Namespace) -> int:
     print(f"{review.folder}: {review.seal_status}")
     for note in review.notes:
         print(_("note: {note}", note=note))
+    if review.verified and not review.anchored:
+        # the chain has no secret: without the log hash from the table, anyone can recompute it
+        print(_("chain consistent, the seal matches the table, but NOT anchored: give --log-hash from the table")
+              if review.seal_given else _("chain consistent, NOT anchored: give --seal and --log-hash from the table"))
+        return NOT_ANCHORED
     print(verdict_line(review))
     for problem in review.problems:
         print("  " + _("BROKEN {problem}", problem=problem))
