@@ -271,12 +271,36 @@ class Recording:
 
 
 def write_record(folder: Path, text: str) -> Path:
-    """Replace ``folder/round.eleusis`` with ``text`` atomically (never half a record on disk)."""
+    """Replace ``folder/round.eleusis`` with ``text`` atomically: a temporary file written and
+    flushed to disk, then renamed over the record, then the folder flushed. A crash at any
+    step leaves the old record or the new one, never half of one; an old record left behind
+    a log that went on (the reveal logged, the record not yet rewritten) is brought up to
+    date by :func:`dealer.verify.catch_up_record` (``eleusis reveal`` and ``review``)."""
     path = Path(folder) / RECORD_FILE
     tmp = path.with_name(RECORD_FILE + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.write(fd, text.encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    _fsync_folder(path.parent)
     return path
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Flush a folder's entries (a rename) to disk; a system that cannot is left as it is."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 class RecordingWriter:

@@ -28,9 +28,13 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from dealer.envelope import forget_key
 from dealer.narrate import explain_verdict
 from dealer.recording import (
     RECORD_FILE,
+    RecordingWriter,
+    load_recording,
+    write_record,
     FrameLine,
     Recording,
     RuleRevealed,
@@ -50,7 +54,7 @@ from engine.rules import resolve_rule
 from engine.rules.base import Rule
 from engine.seal import verify
 
-__all__ = ["AnchorError", "BrokenPlace", "Rebuilt", "RebuiltTurn", "Verification", "read_anchor", "rebuild", "verify_recording"]
+__all__ = ["AnchorError", "BrokenPlace", "Rebuilt", "RebuiltTurn", "Verification", "CaughtUp", "catch_up_record", "read_anchor", "rebuild", "verify_recording"]
 
 _HEX = frozenset("0123456789abcdef")
 
@@ -312,7 +316,7 @@ def _compare(rec: Recording, turn: RebuiltTurn, outcome: TurnOutcome, problems: 
                                     f"with the revealed rule gives {engine}"))
 
 
-def _check_record_file(rec: Recording, rebuilt: Rebuilt, problems: list[BrokenPlace]) -> None:
+def _check_record_file(rec: Recording, rebuilt: Rebuilt, commitment: str | None, problems: list[BrokenPlace]) -> None:
     path = rec.folder / RECORD_FILE
     where = f"{rec.folder.name}/{RECORD_FILE}"
     if rebuilt.record_text is None:
@@ -329,7 +333,9 @@ def _check_record_file(rec: Recording, rebuilt: Rebuilt, problems: list[BrokenPl
         return
     number, expected, found = _first_difference(rebuilt.record_text, actual)
     if number:
-        problems.append(BrokenPlace(f"{where} line {number}", f"says {found!r}, the log gives {expected!r}"))
+        behind = (f": the dealer stopped before rewriting it; `eleusis reveal {rec.folder}` or `eleusis review "
+                  f"{rec.folder}` brings it up to date from the log" if _behind_log(rebuilt, commitment, actual) else "")
+        problems.append(BrokenPlace(f"{where} line {number}", f"says {found!r}, the log gives {expected!r}{behind}"))
 
 
 def verify_recording(rec: Recording, seal: str | None = None, log_hash_shown: str | None = None) -> Verification:
@@ -347,7 +353,7 @@ def verify_recording(rec: Recording, seal: str | None = None, log_hash_shown: st
     commitment, reveal = _check_seal(rec, seal, problems)
     valid_reveal = reveal is not None and commitment is not None and verify(commitment, reveal.rule, reveal.nonce)
     rebuilt = rebuild(rec, reveal.rule if valid_reveal and reveal else None, commitment, problems)
-    _check_record_file(rec, rebuilt, problems)
+    _check_record_file(rec, rebuilt, commitment, problems)
     actual = log_hash(rec.folder)
     if hash_given is not None:
         if hash_given != actual:
@@ -361,3 +367,71 @@ def verify_recording(rec: Recording, seal: str | None = None, log_hash_shown: st
     if reveal is None:
         notes.append("the rule is still sealed: verdicts are checked against it after the reveal (R2)")
     return Verification(tuple(problems), tuple(notes), reveal, commitment, actual, rebuilt, seal_given, hash_given)
+
+
+def _behind_log(rebuilt: Rebuilt, commitment: str | None, actual: str) -> bool:
+    """True when ``actual`` is a game record the dealer wrote earlier in this round: its head
+    (sealed, or with the rule) and the first standing actions, in order, none changed."""
+    if rebuilt.start is None or rebuilt.record_text is None or actual == rebuilt.record_text:
+        return False
+    head = format_record([rebuilt.start])
+    actions = rebuilt.record_text[len(head):].splitlines(keepends=True)
+    heads = (format_record([dataclasses.replace(rebuilt.start, rule=f"sealed {commitment}")]), head)
+    for written in heads:
+        if actual.startswith(written):
+            rest = actual[len(written):].splitlines(keepends=True)
+            return len(rest) <= len(actions) and rest == actions[:len(rest)]
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class CaughtUp:
+    """What :func:`catch_up_record` finished: the log's cut last line dropped, the game
+    record rewritten from the log."""
+
+    cut_line_dropped: bool = False
+    record_rewritten: bool = False
+
+    def __bool__(self) -> bool:
+        return self.cut_line_dropped or self.record_rewritten
+
+
+def catch_up_record(rec: Recording) -> CaughtUp:
+    """Finish what a stop just after the reveal left undone (a kill once the ``revealed``
+    line is logged: the record still says ``rule: sealed ...``, a line after it is cut
+    short, and ``play --resume`` will not reopen a revealed round): the cut line is dropped
+    and ``round.eleusis`` is rewritten from the log, when it is only behind the log.
+
+    The log is what the chain and the table's log hash vouch for; the record is derived from
+    it. Nothing else is touched: a record that says something the log never said (edited,
+    deleted), or a log that does not verify by itself, is left for the check to name.
+    """
+    dropped = False
+    if rec.truncated and rec.of_type(RuleRevealed):
+        RecordingWriter.resume(rec.folder, fsync=True).close()  # drops the cut line, as a resume does
+        rec, dropped = load_recording(rec.folder), True
+    tmp = rec.folder / (RECORD_FILE + ".tmp")
+    problems: list[BrokenPlace] = []
+    if rec.truncated:
+        return CaughtUp(dropped)
+    _check_chain(rec, problems)
+    commitment, reveal = _check_seal(rec, None, problems)
+    if problems or commitment is None:
+        return CaughtUp(dropped)
+    if reveal is not None:
+        forget_key(commitment)  # a kill between the reveal and forgetting it left the key behind
+    rebuilt = rebuild(rec, reveal.rule if reveal is not None else None, commitment, problems)
+    if problems or rebuilt.record_text is None:
+        return CaughtUp(dropped)
+    try:
+        actual = (rec.folder / RECORD_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return CaughtUp(dropped)
+    if actual == rebuilt.record_text:
+        tmp.unlink(missing_ok=True)  # a temporary record a kill left beside the whole one
+        return CaughtUp(dropped)
+    if not _behind_log(rebuilt, commitment, actual):
+        return CaughtUp(dropped)
+    write_record(rec.folder, rebuilt.record_text)
+    tmp.unlink(missing_ok=True)
+    return CaughtUp(dropped, True)

@@ -14,11 +14,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from dealer.i18n import LANGUAGES, _
 
 if TYPE_CHECKING:
+    from dealer.recording import Recording
     from dealer.review import RoundReview
 
 __all__ = ["NOT_ANCHORED", "register", "run", "run_verify"]
@@ -91,12 +93,29 @@ def _load(args: argparse.Namespace, command: str) -> RoundReview | None:
 
     try:
         recording = load_recording(args.recording)
+        if command == "review" and _catch_up(recording):
+            recording = load_recording(args.recording)
         if args.lang is None and recording.header.get("lang") in LANGUAGES:
             set_language(recording.header["lang"])  # the language the round was dealt in
         return build_review(args.recording, seal=args.seal, log_hash=args.log_hash, recording=recording)
     except LoadError as exc:
         print(f"eleusis {command}: {exc}", file=sys.stderr)
         return None
+
+
+def _catch_up(recording: Recording) -> bool:
+    """Finish what a kill just after the reveal left undone (dealer/verify.py:
+    catch_up_record), and say what was done."""
+    from dealer.verify import catch_up_record
+
+    done = catch_up_record(recording)
+    if done.cut_line_dropped:
+        print(_("{log}: its last line was cut short by a stop after the reveal: dropped",
+                log=recording.folder / "round.jsonl"), file=sys.stderr)
+    if done.record_rewritten:
+        print(_("{record} was behind the log (the dealer stopped before rewriting it): rewritten from the log",
+                record=recording.folder / "round.eleusis"), file=sys.stderr)
+    return bool(done)
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -171,14 +190,15 @@ def run_reveal(args: argparse.Namespace) -> int:
         open_envelope,
         write_record,
     )
-    from dealer.review import build_review, verdict_line
     from dealer.session import rule_in_words
     from dealer.verify import rebuild
 
     try:
         rec = load_recording(args.recording)
         if rec.of_type(RuleRevealed):
-            raise LoadError(f"{rec.folder}: the rule is already revealed in the log")
+            if not _catch_up(rec):  # a crash just after the reveal left the record behind: finished now
+                raise LoadError(f"{rec.folder}: the rule is already revealed in the log")
+            return _verified(rec.folder, show_log_hash)
         rule, nonce = open_envelope(rec.folder)
     except (LoadError, EnvelopeError) as exc:
         print(f"eleusis reveal: {exc}", file=sys.stderr)
@@ -195,8 +215,15 @@ def run_reveal(args: argparse.Namespace) -> int:
     if rebuilt.record_text is not None:
         write_record(rec.folder, rebuilt.record_text)
     print("\n".join(said))
-    show_log_hash(rec.folder)
-    review = build_review(rec.folder)
+    return _verified(rec.folder, show_log_hash)
+
+
+def _verified(folder: Path, show_log_hash: Callable[[Path], None]) -> int:
+    """After a reveal: the new log hash, then the verification (exit 0 or 1)."""
+    from dealer.review import build_review, verdict_line
+
+    show_log_hash(folder)
+    review = build_review(folder)
     print(verdict_line(review))
     for problem in review.problems:
         print("  " + _("BROKEN {problem}", problem=problem))
