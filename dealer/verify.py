@@ -32,7 +32,9 @@ from dealer.envelope import forget_key
 from dealer.narrate import explain_verdict
 from dealer.recording import (
     RECORD_FILE,
-    RecordingWriter,
+    RecordingBusy,
+    drop_cut_line,
+    folder_lock,
     load_recording,
     write_record,
     FrameLine,
@@ -406,9 +408,17 @@ def catch_up_record(rec: Recording) -> CaughtUp:
     it. Nothing else is touched: a record that says something the log never said (edited,
     deleted), or a log that does not verify by itself, is left for the check to name.
     """
+    try:
+        with folder_lock(rec.folder):  # never beside a dealer still recording here
+            return _catch_up(rec)
+    except RecordingBusy:
+        return CaughtUp()
+
+
+def _catch_up(rec: Recording) -> CaughtUp:
     dropped = False
     if rec.truncated and rec.of_type(RuleRevealed):
-        RecordingWriter.resume(rec.folder, fsync=True).close()  # drops the cut line, as a resume does
+        drop_cut_line(rec)
         rec, dropped = load_recording(rec.folder), True
     tmp = rec.folder / (RECORD_FILE + ".tmp")
     problems: list[BrokenPlace] = []

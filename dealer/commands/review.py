@@ -183,6 +183,7 @@ def run_reveal(args: argparse.Namespace) -> int:
     from dealer.narrate import describe_result
     from dealer.recording import (
         LoadError,
+        RecordingBusy,
         RecordingWriter,
         RuleRevealed,
         Said,
@@ -206,7 +207,12 @@ def run_reveal(args: argparse.Namespace) -> int:
     rebuilt = rebuild(rec, rule, None, [])
     t = rec.events[-1].t if rec.events else 0.0
     said = [describe_result(rebuilt.round.result())] if rebuilt.round is not None else []
-    with RecordingWriter.resume(rec.folder) as writer:  # as the session ends a round (G2-G6)
+    try:
+        writer = RecordingWriter.resume(rec.folder)  # one writer: refused while a dealer records here
+    except RecordingBusy as exc:
+        print(f"eleusis reveal: {exc}", file=sys.stderr)
+        return 2
+    with writer:  # as the session ends a round (G2-G6)
         for text in said:
             writer.write(Said(t=t, text=text))
         writer.reveal(t, rule, nonce)

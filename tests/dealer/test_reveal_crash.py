@@ -48,9 +48,12 @@ def crashing(crasher: Crasher) -> Iterator[None]:
     write, write_line = RecordingWriter.write, RecordingWriter._write_line
     forget, replace, fsync = recording.forget_key, os.replace, os.fsync
 
+    writers: list[RecordingWriter] = []
+
     def arming_write(self: RecordingWriter, event: Any) -> None:
         if isinstance(event, RuleRevealed):
             crasher.armed = True
+            writers.append(self)
         write(self, event)
 
     def killable_line(self: RecordingWriter, line: str) -> None:
@@ -73,7 +76,11 @@ def crashing(crasher: Crasher) -> Iterator[None]:
         patch.setattr(recording, "forget_key", killable("forget the key", forget))
         patch.setattr(os, "replace", killable("rename", replace))
         patch.setattr(os, "fsync", killable("fsync", fsync))
-        yield
+        try:
+            yield
+        finally:
+            for writer in writers:  # the process is gone: the system closes its files and lock
+                writer.close()
 
 
 def _revealed_lines(folder: Path) -> list[dict[str, Any]]:
