@@ -427,7 +427,13 @@ class RecordingWriter:
         while (self.folder / rel).exists():  # a resumed round may see the same index again
             rel, n = f"{folder}/{index:06d}-{n}{suffix}", n + 1
         (self.folder / folder).mkdir(parents=True, exist_ok=True)
-        (self.folder / rel).write_bytes(data)
+        fd = os.open(self.folder / rel, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            os.write(fd, data)
+            if self._fsync:  # on disk before the line that names it, so before the verdict it shows
+                os.fsync(fd)
+        finally:
+            os.close(fd)
         return rel
 
     def save_frame(self, t: float, index: int, jpeg: bytes) -> FrameLine:
