@@ -291,3 +291,23 @@ def test_a_malformed_seal_or_log_hash_is_called_malformed_not_a_mismatch(
         captured = capsys.readouterr()
         assert f"eleusis {command}: {option} {value!r} is malformed" in captured.err
         assert "64 hex digits" in captured.err and "not the one shown" not in captured.out + captured.err
+
+
+def test_the_table_view_shows_the_whole_seal_and_its_qr_which_verify_takes(
+        copy: RecordedRound, capsys: pytest.CaptureFixture[str]) -> None:
+    # given the view of the table once the rule is sealed (R2), when its QR code is read from the
+    # picture, then it holds the whole seal, and `verify --seal` with it passes (24 digits would not)
+    import cv2
+
+    from dealer.seal_show import seal_lines
+    from dealer.table_view import ViewState, render_view
+
+    picture = render_view(ViewState(seal=copy.seal, title="Round 1"))
+    text, _points, _ = cv2.QRCodeDetectorAruco().detectAndDecode(picture)
+    assert text == f"sha256:{copy.seal}"
+    assert main(["verify", str(copy.folder), "--seal", text, "--log-hash", copy.log_hash]) == 0
+    # the digits beside it are all 64, as written under the QR code
+    lines = seal_lines(copy.seal)
+    assert lines[0] == "sha256:" and "".join(lines[1:]).replace(" ", "") == copy.seal
+    assert main(["verify", str(copy.folder), "--seal", copy.seal[:24], "--log-hash", copy.log_hash]) == 2
+    assert "is malformed" in capsys.readouterr().err
