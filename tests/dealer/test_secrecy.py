@@ -164,3 +164,27 @@ def test_the_library_rules_cannot_be_told_apart_by_the_files_on_disk(tmp_path: P
     assert "rule.sealed" in first and "round.jsonl" in first
     differing = {rule: files for rule, files in seen.items() if files != first}
     assert not differing, f"these rules give other sizes than {first}: {differing}"
+
+
+def test_two_rules_that_judge_alike_leave_files_of_the_same_sizes_all_round(tmp_path: Path) -> None:
+    # given one round dealt twice, under a library id and under a longer text that judges the
+    # same (so every verdict, said and logged, is the same), when the folder is looked at after
+    # every view up to the reveal, then each file has the same size both times: only what was
+    # played can be read off the disk, never the rule (the seal's QR aside: it is drawn from
+    # the public seal, see above)
+    def sizes_up_to_the_reveal(rule: str, folder: Path) -> list[dict[str, int]]:
+        seen: list[dict[str, int]] = []
+
+        def look(session: object) -> None:
+            files = snapshot(folder)
+            if not revealed(files):
+                seen.append({name: len(data) for name, data in files.items() if name != "seal.png"})
+
+        record_round(folder, rule=rule, after_each_view=look)
+        return seen
+
+    by_id = sizes_up_to_the_reveal("alternate-colour", tmp_path / "a")
+    by_text = sizes_up_to_the_reveal("card.colour != prev.colour and true", tmp_path / "b")
+    assert len(by_id) > 30 and len(by_id) == len(by_text)
+    for k, (a, b) in enumerate(zip(by_id, by_text, strict=True)):
+        assert a == b, f"view {k}: {a} != {b}"
