@@ -411,7 +411,7 @@ def catch_up_record(rec: Recording) -> CaughtUp:
     try:
         with folder_lock(rec.folder):  # never beside a dealer still recording here
             return _catch_up(rec)
-    except RecordingBusy:
+    except (RecordingBusy, OSError):  # a dealer records here, or the folder cannot be written: left as it is
         return CaughtUp()
 
 

@@ -209,7 +209,7 @@ def run_reveal(args: argparse.Namespace) -> int:
     said = [describe_result(rebuilt.round.result())] if rebuilt.round is not None else []
     try:
         writer = RecordingWriter.resume(rec.folder)  # one writer: refused while a dealer records here
-    except RecordingBusy as exc:
+    except (RecordingBusy, OSError) as exc:
         print(f"eleusis reveal: {exc}", file=sys.stderr)
         return 2
     with writer:  # as the session ends a round (G2-G6)

@@ -155,3 +155,17 @@ def test_a_record_changed_by_hand_is_never_rewritten(tmp_path: Path) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace("Bo: play QC", "Bo: play QD"), encoding="utf-8")
     assert not catch_up_record(load_recording(r.folder))
     assert "Bo: play QD" in path.read_text(encoding="utf-8")
+
+
+def test_review_of_a_folder_that_cannot_be_written_checks_it_and_changes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a recording handed over on read-only media: the lock file cannot be made there
+    import dealer.verify
+
+    r = record_round(tmp_path / "r")
+
+    def read_only(folder: Path) -> None:
+        raise PermissionError(13, "Read-only file system", str(folder / "dealer.lock"))
+
+    monkeypatch.setattr(dealer.verify, "folder_lock", read_only)
+    assert main(["review", str(r.folder), "--no-html"]) == 0
