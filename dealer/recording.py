@@ -289,12 +289,10 @@ def write_record(folder: Path, text: str) -> Path:
     date by :func:`dealer.verify.catch_up_record` (``eleusis reveal`` and ``review``)."""
     path = Path(folder) / RECORD_FILE
     tmp = path.with_name(RECORD_FILE + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        os.write(fd, text.encode("utf-8"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    with tmp.open("wb") as f:
+        f.write(text.encode("utf-8"))
+        f.flush()
+        os.fsync(f.fileno())
     os.replace(tmp, path)
     _fsync_folder(path.parent)
     return path
@@ -399,12 +397,15 @@ class RecordingWriter:
             raise
         writer = cls(rec.folder, {}, fsync, _resume=True)
         writer._lock = lock
-        path = rec.folder / EVENTS_FILE
-        drop_cut_line(rec)
+        try:
+            drop_cut_line(rec)
+            writer._file = (rec.folder / EVENTS_FILE).open("a", encoding="utf-8")
+        except BaseException:
+            writer._unlock()
+            raise
         writer._prev = rec.lines[-1].hash if rec.lines else rec.header_hash
         sealed = rec.of_type(Sealed)
         writer.commitment = sealed[0].commitment if sealed else None
-        writer._file = path.open("a", encoding="utf-8")
         return writer
 
     def _write_line(self, line: str) -> None:
@@ -427,13 +428,11 @@ class RecordingWriter:
         while (self.folder / rel).exists():  # a resumed round may see the same index again
             rel, n = f"{folder}/{index:06d}-{n}{suffix}", n + 1
         (self.folder / folder).mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.folder / rel, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        try:
-            os.write(fd, data)
+        with (self.folder / rel).open("wb") as f:
+            f.write(data)
             if self._fsync:  # on disk before the line that names it, so before the verdict it shows
-                os.fsync(fd)
-        finally:
-            os.close(fd)
+                f.flush()
+                os.fsync(f.fileno())
         return rel
 
     def save_frame(self, t: float, index: int, jpeg: bytes) -> FrameLine:
