@@ -122,6 +122,7 @@ def test_a_kill_at_every_write_step_of_the_reveal_leaves_a_recording_that_verifi
             assert not (folder / (RECORD_FILE + ".tmp")).exists()
     else:
         pytest.fail("the reveal takes more than 60 write steps")
+    print(f"{len(killed_at)} kill points: {killed_at}")
     # the kills covered the revealed line (whole and half written), forgetting the key, and
     # each step of rewriting the game record
     assert any(w.startswith("log line") and "revealed" in w for w in killed_at), killed_at
