@@ -7,6 +7,10 @@ What a glance at the laptop can and cannot see (the threat model, honestly):
   HMAC keystream with a random IV, then an HMAC tag over it: encrypt-then-MAC, standard
   library only), written with mode 0600. ``cat``, ``grep -r``, a file browser's preview or
   a copy of the folder handed to a player show no rule text and no rule id.
+- Nor its length: the plain text is padded to a fixed size (:data:`PADDED_SIZES`, 1 KiB for
+  every library rule and any rule up to about 900 characters), so every envelope of the
+  library has the same size on disk. A longer rule, written by hand, shows only which of
+  the few larger sizes it needed. Envelopes written before the padding (version 1) still open.
 - The key is not in the folder: it lives in a per-user key store,
   ``$ELEUSIS_KEY_DIR`` or ``$XDG_STATE_HOME/eleusis/keys`` (default
   ``~/.local/state/eleusis/keys``), one file ``<commitment>.key`` of mode 0600 in a
@@ -39,11 +43,16 @@ from pathlib import Path
 
 from engine.seal import verify
 
-__all__ = ["ENVELOPE_FILE", "KEY_DIR_ENV", "EnvelopeError", "forget_key", "key_dir", "open_envelope", "seal_envelope"]
+__all__ = ["ENVELOPE_FILE", "KEY_DIR_ENV", "PADDED_SIZES", "EnvelopeError", "forget_key", "key_dir", "open_envelope",
+           "padded_size", "seal_envelope"]
 
 ENVELOPE_FILE = "rule.sealed"
 KEY_DIR_ENV = "ELEUSIS_KEY_DIR"
-_MAGIC = b"ELEUSIS-ENVELOPE/1\n"
+_MAGIC_PREFIX = b"ELEUSIS-ENVELOPE/"
+_MAGIC = _MAGIC_PREFIX + b"2\n"  # 2: padded plain text (a 4-byte length, the JSON, then zeros)
+_VERSIONS = (b"1", b"2")  # 1: unpadded, still opened
+PADDED_SIZES = (1024, 4096, 16384, 65536)  # then whole multiples of the last
+_LENGTH_BYTES = 4
 _IV_BYTES = 16
 _TAG_BYTES = 32
 _KEY_BYTES = 32
@@ -72,6 +81,32 @@ def _keystream(key: bytes, iv: bytes, length: int) -> bytes:
     return b"".join(blocks)[:length]
 
 
+def padded_size(length: int) -> int:
+    """The size the plain text of ``length`` bytes is padded to (its 4-byte length included).
+
+    >>> padded_size(60), padded_size(1020), padded_size(1021), padded_size(200_000)
+    (1024, 1024, 4096, 262144)
+    """
+    need = length + _LENGTH_BYTES
+    for size in PADDED_SIZES:
+        if need <= size:
+            return size
+    last = PADDED_SIZES[-1]
+    return -(-need // last) * last
+
+
+def _pad(plain: bytes) -> bytes:
+    body = len(plain).to_bytes(_LENGTH_BYTES, "big") + plain
+    return body + bytes(padded_size(len(plain)) - len(body))
+
+
+def _unpad(padded: bytes, path: Path) -> bytes:
+    length = int.from_bytes(padded[:_LENGTH_BYTES], "big")
+    if len(padded) < _LENGTH_BYTES + length:
+        raise EnvelopeError(f"{path}: the envelope does not hold a rule and a nonce")
+    return padded[_LENGTH_BYTES:_LENGTH_BYTES + length]
+
+
 def _write_private(path: Path, data: bytes) -> None:
     """Write ``data`` to a new file readable by its owner only (mode 0600), flushed to disk."""
     tmp = path.with_name(path.name + ".tmp")
@@ -92,7 +127,7 @@ def seal_envelope(folder: Path, rule: str, nonce: str, commitment: str) -> Path:
     keys.mkdir(parents=True, exist_ok=True, mode=0o700)
     _write_private(_key_path(commitment), key.hex().encode("ascii") + b"\n")
     iv = secrets.token_bytes(_IV_BYTES)
-    plain = json.dumps({"rule": rule, "nonce": nonce}, ensure_ascii=False).encode("utf-8")
+    plain = _pad(json.dumps({"rule": rule, "nonce": nonce}, ensure_ascii=False).encode("utf-8"))
     cipher = bytes(a ^ b for a, b in zip(plain, _keystream(key, iv, len(plain)), strict=True))
     head = _MAGIC + commitment.encode("ascii") + b"\n"
     tag = hmac.new(key, b"tag" + head + iv + cipher, hashlib.sha256).digest()
@@ -108,10 +143,16 @@ def open_envelope(folder: Path) -> tuple[str, str]:
         data = path.read_bytes()
     except OSError as exc:
         raise EnvelopeError(f"{path}: cannot read the sealed rule ({exc.strerror or exc})") from None
-    if not data.startswith(_MAGIC) or b"\n" not in data[len(_MAGIC):]:
+    if not data.startswith(_MAGIC_PREFIX) or data.count(b"\n", 0, 200) < 2:
         raise EnvelopeError(f"{path}: not a sealed rule envelope")
-    line_end = data.index(b"\n", len(_MAGIC))
-    commitment = data[len(_MAGIC):line_end].decode("ascii", "replace")
+    magic_end = data.index(b"\n") + 1
+    version = data[len(_MAGIC_PREFIX):magic_end - 1]
+    if version not in _VERSIONS:
+        shown = version.decode("ascii", "replace")
+        raise EnvelopeError(f"{path}: envelope version {shown!r} is not one this dealer opens "
+                            f"(it opens versions {', '.join(v.decode() for v in _VERSIONS)}); use the dealer that sealed it")
+    line_end = data.index(b"\n", magic_end)
+    commitment = data[magic_end:line_end].decode("ascii", "replace")
     rest = data[line_end + 1:]
     iv, tag, cipher = rest[:_IV_BYTES], rest[_IV_BYTES:_IV_BYTES + _TAG_BYTES], rest[_IV_BYTES + _TAG_BYTES:]
     key_file = _key_path(commitment)
@@ -124,6 +165,8 @@ def open_envelope(folder: Path) -> tuple[str, str]:
     if not hmac.compare_digest(tag, hmac.new(key, b"tag" + head + iv + cipher, hashlib.sha256).digest()):
         raise EnvelopeError(f"{path}: the envelope was altered (its tag does not match)")
     plain = bytes(a ^ b for a, b in zip(cipher, _keystream(key, iv, len(cipher)), strict=True))
+    if version != b"1":
+        plain = _unpad(plain, path)
     try:
         content = json.loads(plain.decode("utf-8"))
         rule, nonce = content["rule"], content["nonce"]

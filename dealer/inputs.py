@@ -10,6 +10,10 @@ a file is refused by its size before it is read.
 Traceback (most recent call last):
 ...
 argparse.ArgumentTypeError: must be a whole number from 1 to 156, got '0'
+>>> round_count("1000000000000")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: must be a whole number of rounds, at most 100, got '1000000000000'
 >>> pace_seconds("nan")
 Traceback (most recent call last):
 ...
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,18 +33,21 @@ from pathlib import Path
 __all__ = [
     "MAX_HAND",
     "MAX_PACE_S",
+    "MAX_ROUNDS",
     "InputError",
     "camera_source",
     "check_argv_text",
     "hand_size",
     "pace_seconds",
     "read_text_file",
+    "round_count",
     "settle_seconds",
     "shorten",
 ]
 
 MAX_HAND = 156  # C1: the whole shoe; the deal check (C3) refuses what does not fit the players
 MAX_PACE_S = 60.0
+MAX_ROUNDS = 100  # G5: a game is a round per person (3 to 8, C2); 100 is an evening many times over
 DEFAULT_TEXT_LIMIT = 2_000_000  # bytes: a game record, a layout or a profile is a few KB
 
 
@@ -68,6 +76,17 @@ def hand_size(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"must be a whole number from 1 to {MAX_HAND}, got {shorten(text)}")
     return int(digits)
+
+
+def round_count(text: str) -> int:
+    """argparse type of ``game --rounds``: a whole number of rounds, at most MAX_ROUNDS, so that
+    a slip of the keyboard is refused at once instead of dealing for ever (the game itself
+    refuses fewer than 1, G5)."""
+    digits = text.strip().removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 6 or int(text) > MAX_ROUNDS:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of rounds, at most {MAX_ROUNDS}, got {shorten(text)}")
+    return int(text)
 
 
 def pace_seconds(text: str) -> float:
@@ -118,8 +137,15 @@ def read_text_file(path: Path | str, what: str, limit: int = DEFAULT_TEXT_LIMIT)
         if p.is_dir():
             raise InputError(f"{label} is a directory, not a file")
         try:
-            with p.open("rb") as f:
-                size = os.fstat(f.fileno()).st_size
+            # O_NONBLOCK: opening a FIFO with no writer must not wait for ever; it is refused below
+            fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
+            with os.fdopen(fd, "rb") as f:
+                info = os.fstat(f.fileno())
+                if not stat.S_ISREG(info.st_mode):
+                    raise InputError(f"{label} is {_kind(info.st_mode)}, not a regular file: save the text in a "
+                                     "file, or pipe it to standard input (-)")
+                os.set_blocking(f.fileno(), True)
+                size = info.st_size
                 if size > limit:
                     raise InputError(f"{label} is {size} bytes; at most {limit} are read")
                 data = f.read(limit + 1)
@@ -138,6 +164,17 @@ def read_text_file(path: Path | str, what: str, limit: int = DEFAULT_TEXT_LIMIT)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputError(f"{label} is not UTF-8 text (byte {exc.start}, line {line})") from None
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, for a message."""
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (a named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a plain file"
 
 
 def check_argv_text(argv: Sequence[str]) -> None:

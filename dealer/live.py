@@ -273,9 +273,11 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
             seen = state.apply(obs.view)
             happened += [Spoken(obs.view.t, text) for text in state.take_said()]
             happened += session.observe(seen)
-            outlets.deliver(happened)
-            if any(h.decisive for h in happened):
+            decisive = any(h.decisive for h in happened)
+            if decisive:  # the frame first: a stop just after the verdict line never loses it
                 _keep(outlets.recorder, frame, obs, kept, state.named)
+            outlets.deliver(happened)
+            if decisive:
                 state.after_verdict()
                 _save_record(session, out)
             speed.add(started, cpu_started)

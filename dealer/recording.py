@@ -19,6 +19,10 @@ One layout for a recording folder (the only place these names are spelled):
   ``rule: sealed <commitment>`` until the reveal (R2, G6).
 - ``rule.sealed`` (dealer/envelope.py): the rule and nonce, encrypted, mode 0600.
 - ``seal.png`` and ``log-hash.png``: the seal and the log hash as QR codes (dealer/seal_show.py).
+- ``dealer.lock`` (:data:`LOCK_FILE`): locked (``flock``) by the one process writing the
+  recording, holding its pid; a second writer (two ``play --resume`` on one folder) is
+  refused with :class:`RecordingBusy`, naming that pid. The system releases the lock when
+  the process ends, a crash included, so a stale file never blocks a resume.
 
     {"eleusis_recording": 2, "created": "2026-11-29T23:00:00Z", "players": [...], ...}
     {"type":"sealed","t":0.0,"commitment":"5d0c...","prev":"9a1f..."}
@@ -27,11 +31,13 @@ One layout for a recording folder (the only place these names are spelled):
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import IO, Any, ClassVar, TypeVar
@@ -44,8 +50,12 @@ __all__ = [
     "EVENTS_FILE",
     "FORMAT_VERSION",
     "FRAMES_DIR",
+    "LOCK_FILE",
     "LOG_HASH_QR",
     "RECORD_FILE",
+    "RecordingBusy",
+    "drop_cut_line",
+    "folder_lock",
     "SEAL_QR",
     "FrameLine",
     "LoadError",
@@ -74,6 +84,7 @@ EVENTS_FILE = "round.jsonl"
 FRAMES_DIR = "frames"
 VIEWS_DIR = "views"
 RECORD_FILE = "round.eleusis"
+LOCK_FILE = "dealer.lock"
 SEAL_QR = "seal.png"
 LOG_HASH_QR = "log-hash.png"
 MAX_LOG_BYTES = 256 * 1024 * 1024  # a 3-hour round logs a few MB; beyond this it is not a recording
@@ -271,12 +282,81 @@ class Recording:
 
 
 def write_record(folder: Path, text: str) -> Path:
-    """Replace ``folder/round.eleusis`` with ``text`` atomically (never half a record on disk)."""
+    """Replace ``folder/round.eleusis`` with ``text`` atomically: a temporary file written and
+    flushed to disk, then renamed over the record, then the folder flushed. A crash at any
+    step leaves the old record or the new one, never half of one; an old record left behind
+    a log that went on (the reveal logged, the record not yet rewritten) is brought up to
+    date by :func:`dealer.verify.catch_up_record` (``eleusis reveal`` and ``review``)."""
     path = Path(folder) / RECORD_FILE
     tmp = path.with_name(RECORD_FILE + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    with tmp.open("wb") as f:
+        f.write(text.encode("utf-8"))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync_folder(path.parent)
     return path
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Flush a folder's entries (a rename) to disk; a system that cannot is left as it is."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class RecordingBusy(ValueError):
+    """Another process is writing this recording (its lock is held)."""
+
+    def __init__(self, folder: Path, pid: str) -> None:
+        super().__init__(f"{folder} is being recorded by another dealer process (pid {pid or 'unknown'}): two "
+                         "cannot write one round. Let it finish, or stop it, then resume")
+        self.pid = pid
+
+
+def _lock_folder(folder: Path) -> int:
+    """Take the recording's lock (see the module doc); returns the descriptor that holds it."""
+    fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        try:
+            pid = os.read(fd, 32).decode("ascii", "replace").strip()
+        finally:
+            os.close(fd)
+        raise RecordingBusy(folder, pid) from None
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+    return fd
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path) -> Iterator[None]:
+    """Hold the recording's lock (see the module doc) for a change made outside a writer;
+    raises :class:`RecordingBusy` while another process records there."""
+    fd = _lock_folder(Path(folder))
+    try:
+        yield
+    finally:
+        os.close(fd)
+
+
+def drop_cut_line(rec: Recording) -> None:
+    """Cut ``round.jsonl`` back to its last whole line (a line cut short by a crash is
+    dropped; a last whole line whose newline was lost gets it). Call it holding the lock."""
+    with (rec.folder / EVENTS_FILE).open("r+b") as f:
+        f.truncate(rec.complete_bytes)
+        if rec.complete_bytes:
+            f.seek(rec.complete_bytes - 1)
+            if f.read(1) != b"\n":
+                f.write(b"\n")
 
 
 class RecordingWriter:
@@ -287,6 +367,7 @@ class RecordingWriter:
         self._fsync = fsync
         self.commitment: str | None = None
         self._file: IO[str] | None = None
+        self._lock: int | None = None
         self._prev = ""
         path = self.folder / EVENTS_FILE
         if _resume:
@@ -294,7 +375,12 @@ class RecordingWriter:
         (self.folder / FRAMES_DIR).mkdir(parents=True, exist_ok=True)
         if path.exists():
             raise FileExistsError(f"{path} already holds a recording; choose another folder")
-        self._file = path.open("x", encoding="utf-8")
+        self._lock = _lock_folder(self.folder)
+        try:
+            self._file = path.open("x", encoding="utf-8")
+        except OSError:
+            self._unlock()
+            raise
         created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self._write_line(json.dumps({HEADER_KEY: FORMAT_VERSION, "created": created, **header}, ensure_ascii=False))
 
@@ -302,19 +388,24 @@ class RecordingWriter:
     def resume(cls, folder: Path, fsync: bool = True) -> RecordingWriter:
         """Reopen a recording to append to it (``play --resume``): a line cut short by a crash
         is dropped, and the chain goes on from the last whole line."""
-        rec = load_recording(folder)
+        lock = _lock_folder(Path(folder)) if Path(folder).is_dir() else None  # before reading: one writer
+        try:
+            rec = load_recording(folder)
+        except BaseException:
+            if lock is not None:
+                os.close(lock)
+            raise
         writer = cls(rec.folder, {}, fsync, _resume=True)
-        path = rec.folder / EVENTS_FILE
-        with path.open("r+b") as f:
-            f.truncate(rec.complete_bytes)  # drop a line cut short by a crash
-            if rec.complete_bytes:
-                f.seek(rec.complete_bytes - 1)
-                if f.read(1) != b"\n":
-                    f.write(b"\n")  # a last whole line whose newline was lost
+        writer._lock = lock
+        try:
+            drop_cut_line(rec)
+            writer._file = (rec.folder / EVENTS_FILE).open("a", encoding="utf-8")
+        except BaseException:
+            writer._unlock()
+            raise
         writer._prev = rec.lines[-1].hash if rec.lines else rec.header_hash
         sealed = rec.of_type(Sealed)
         writer.commitment = sealed[0].commitment if sealed else None
-        writer._file = path.open("a", encoding="utf-8")
         return writer
 
     def _write_line(self, line: str) -> None:
@@ -337,7 +428,11 @@ class RecordingWriter:
         while (self.folder / rel).exists():  # a resumed round may see the same index again
             rel, n = f"{folder}/{index:06d}-{n}{suffix}", n + 1
         (self.folder / folder).mkdir(parents=True, exist_ok=True)
-        (self.folder / rel).write_bytes(data)
+        with (self.folder / rel).open("wb") as f:
+            f.write(data)
+            if self._fsync:  # on disk before the line that names it, so before the verdict it shows
+                f.flush()
+                os.fsync(f.fileno())
         return rel
 
     def save_frame(self, t: float, index: int, jpeg: bytes) -> FrameLine:
@@ -378,6 +473,12 @@ class RecordingWriter:
         if self._file is not None:
             self._file.close()
             self._file = None
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)  # closing the descriptor releases the flock
+            self._lock = None
 
     def __enter__(self) -> RecordingWriter:
         return self

@@ -48,6 +48,8 @@ class RoundReview:
     notes: tuple[str, ...]
     problems: tuple[BrokenPlace, ...] = ()
     log_hash: str = ""
+    anchored: bool = False  # the log hash shown at the table was given (dealer/verify.py)
+    seal_given: bool = False
 
     @property
     def verified(self) -> bool:
@@ -57,6 +59,8 @@ class RoundReview:
 def _seal_status(check: Verification) -> str:
     if check.commitment is None:
         return _("NO SEAL IN THE LOG")
+    if check.seal_matches_table is False:  # never "checks out" beside a seal the table did not show
+        return _("the seal in the log, {seal}, is NOT the one shown at the table", seal=check.commitment)
     if check.revealed is None:
         return _("the rule is still sealed ({seal}): reasons are shown after the reveal (R2)", seal=check.commitment)
     if any("do not match the seal" in p.what for p in check.problems):
@@ -92,7 +96,7 @@ def build_review(folder: Path, seal: str | None = None, log_hash: str | None = N
                                 whys.get(id(v), "")))
     rule = check.revealed.rule if check.revealed is not None and check.rebuilt.rule is not None else None
     return RoundReview(rec.folder, rule, _seal_status(check), tuple(items), tuple(rec.of_type(Trouble)),
-                       check.notes, check.problems, check.log_hash)
+                       check.notes, check.problems, check.log_hash, check.anchored, check.seal_shown is not None)
 
 
 def _readings_text(readings: list[dict[str, object]]) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from dealer.i18n import _
 
-__all__ = ["log_hash_block", "qr_terminal", "save_qr", "seal_block"]
+__all__ = ["log_hash_block", "qr_modules", "qr_terminal", "save_qr", "seal_block", "seal_lines"]
 
 
 def qr_terminal(data: str) -> str:
@@ -26,6 +26,30 @@ def qr_terminal(data: str) -> str:
     out = io.StringIO()
     segno.make(data, error="m").terminal(out=out, compact=True)
     return out.getvalue().rstrip("\n")
+
+
+def qr_modules(data: str, border: int = 2) -> list[list[bool]] | None:
+    """``data`` as a QR code's modules, rows of True for dark, with a light ``border``;
+    None when segno is missing (a view draws them at any size)."""
+    try:
+        import segno
+    except ImportError:
+        return None
+    rows = [[bool(v) for v in row] for row in segno.make(data, error="m").matrix]
+    width = len(rows[0]) + 2 * border
+    blank = [[False] * width for _ in range(border)]
+    return blank + [[False] * border + row + [False] * border for row in rows] + [list(r) for r in blank]
+
+
+def seal_lines(commitment: str, per_line: int = 16) -> list[str]:
+    """The whole seal as players copy it: ``sha256:`` then the 64 digits in groups of four,
+    ``per_line`` digits a line (never cut short: verify takes all 64).
+
+    >>> seal_lines("0123456789abcdef" * 4)
+    ['sha256:', '0123 4567 89ab cdef', '0123 4567 89ab cdef', '0123 4567 89ab cdef', '0123 4567 89ab cdef']
+    """
+    rows = [commitment[i:i + per_line] for i in range(0, len(commitment), per_line)]
+    return ["sha256:"] + [" ".join(row[j:j + 4] for j in range(0, len(row), 4)) for row in rows]
 
 
 def save_qr(data: str, path: Path) -> Path | None:

@@ -340,16 +340,34 @@ def render_view(state: ViewState, size_wh: tuple[int, int] = VIEW_SIZE_WH) -> Bg
             draw.text((px + 24, y), line, font=_font(30), fill=INK)
             y += 40
     if state.seal:
-        y = max(y, H - 130)
-        draw.text((px + 24, y), _("Rule sealed:"), font=_font(30, bold=True), fill=DIM)
-        digest = state.seal[:24]
-        groups = " ".join(digest[i:i + 4] for i in range(0, len(digest), 4))
-        draw.text((px + 24, y + 40), groups, font=_font(26, mono=True), fill=INK)
+        _draw_seal(draw, state.seal, px + 24, max(y, H - 270), W - 20)
     # the table as the engine knows it, bottom left
     if rnd is not None:
         _draw_layout(draw, rnd, (24, int(H * 0.62) + 50, W - side - 24, H - 10))
         draw.text((24, int(H * 0.62) + 6), _("Main line and side branches"), font=_font(30, bold=True), fill=DIM)
     return np.ascontiguousarray(cv2.cvtColor(np.asarray(canvas), cv2.COLOR_RGB2BGR))
+
+
+def _draw_seal(draw: ImageDraw.ImageDraw, commitment: str, x: int, y: int, right: int) -> None:
+    """The whole seal (R2): its QR code and its 64 digits, so that a photograph of the view
+    is enough for `eleusis verify --seal` (dealer/seal_show.py)."""
+    from dealer.seal_show import qr_modules, seal_lines
+
+    draw.text((x, y), _("Rule sealed:"), font=_font(30, bold=True), fill=DIM)
+    y += 42
+    modules = qr_modules(f"sha256:{commitment}")
+    if modules is not None:
+        scale = 5
+        for r, row in enumerate(modules):
+            for c, dark in enumerate(row):
+                draw.rectangle((x + c * scale, y + r * scale, x + (c + 1) * scale - 1, y + (r + 1) * scale - 1),
+                               fill=(0, 0, 0) if dark else (255, 255, 255))
+        x += len(modules[0]) * scale + 16
+    size = 24
+    while size > 12 and draw.textlength("0000 0000 0000 0000", font=_font(size, mono=True)) > right - x:
+        size -= 2
+    for k, line in enumerate(seal_lines(commitment)):
+        draw.text((x, y + k * (size + 8)), line, font=_font(size, mono=True), fill=INK)
 
 
 def has_display() -> bool:

@@ -14,7 +14,11 @@
 
 What the chain alone cannot see: the last line changed, lines cut off the end, or the whole
 log forged anew (a new rule, nonce and commitment, every hash recomputed). The log hash and
-the seal the players photographed at the table catch those; without them the check says so.
+the seal the players photographed at the table catch those; without them the check says so:
+:attr:`Verification.anchored` is true only when the log hash shown at the table was given
+(it covers every line, the seal's included), and ``eleusis verify`` exits 3, not 0, when it
+was not. A seal or log hash that is not ``sha256:`` and 64 hex digits is refused as malformed
+(:class:`AnchorError`), never compared.
 """
 
 from __future__ import annotations
@@ -24,9 +28,15 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from dealer.envelope import forget_key
 from dealer.narrate import explain_verdict
 from dealer.recording import (
     RECORD_FILE,
+    RecordingBusy,
+    drop_cut_line,
+    folder_lock,
+    load_recording,
+    write_record,
     FrameLine,
     Recording,
     RuleRevealed,
@@ -46,7 +56,31 @@ from engine.rules import resolve_rule
 from engine.rules.base import Rule
 from engine.seal import verify
 
-__all__ = ["BrokenPlace", "Rebuilt", "RebuiltTurn", "Verification", "rebuild", "verify_recording"]
+__all__ = ["AnchorError", "BrokenPlace", "Rebuilt", "RebuiltTurn", "Verification", "CaughtUp", "catch_up_record", "read_anchor", "rebuild", "verify_recording"]
+
+_HEX = frozenset("0123456789abcdef")
+
+
+class AnchorError(ValueError):
+    """A seal or log hash given for the check is not one at all (``zz``, 24 digits of 64)."""
+
+
+def read_anchor(text: str, option: str) -> str:
+    """The 64 hex digits of a seal or log hash as shown at the table (``sha256:...``, any case).
+
+    >>> read_anchor("SHA256:" + "Ab" * 32, "--seal") == "ab" * 32
+    True
+    >>> try:
+    ...     read_anchor("zz", "--seal")
+    ... except AnchorError as exc:
+    ...     print(exc)
+    --seal 'zz' is malformed: it takes sha256: and 64 hex digits, as shown at the table (2 given)
+    """
+    given = text.strip().lower().removeprefix("sha256:")
+    if len(given) != 64 or not set(given) <= _HEX:
+        raise AnchorError(f"{option} {text!r} is malformed: it takes sha256: and 64 hex digits, as shown at the "
+                          f"table ({len(given)} given)")
+    return given
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +125,26 @@ class Verification:
     commitment: str | None
     log_hash: str
     rebuilt: Rebuilt
+    seal_shown: str | None = None  # the seal given from the table, when given
+    log_hash_shown: str | None = None  # the log hash given from the table, when given
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def anchored(self) -> bool:
+        """Tied to the table: the log hash shown there was given (it covers every line, the
+        sealed one too). Without it a log forged anew, every hash recomputed, is consistent."""
+        return self.log_hash_shown is not None
+
+    @property
+    def seal_matches_table(self) -> bool | None:
+        """Whether the seal in the log is the one shown at the table; None when none was given
+        or the log holds no seal."""
+        if self.seal_shown is None or self.commitment is None:
+            return None
+        return self.seal_shown == self.commitment
 
 
 def _where(rec: Recording, number: int) -> str:
@@ -166,7 +216,7 @@ def _check_seal(rec: Recording, seal: str | None, problems: list[BrokenPlace]) -
         problems.append(BrokenPlace(_where(rec, rec.line_of(reveal)),
                                 f"the revealed rule and nonce do not match the seal {commitment} (R2, G6)"))
     if seal is not None and commitment is not None:
-        given = seal.strip().lower().removeprefix("sha256:")
+        given = read_anchor(seal, "--seal")
         if given != commitment:
             problems.append(BrokenPlace(_where(rec, rec.line_of(sealed[0])),
                                     f"the seal in the log, {commitment}, is not the one shown at the table, {given}"))
@@ -268,7 +318,7 @@ def _compare(rec: Recording, turn: RebuiltTurn, outcome: TurnOutcome, problems: 
                                     f"with the revealed rule gives {engine}"))
 
 
-def _check_record_file(rec: Recording, rebuilt: Rebuilt, problems: list[BrokenPlace]) -> None:
+def _check_record_file(rec: Recording, rebuilt: Rebuilt, commitment: str | None, problems: list[BrokenPlace]) -> None:
     path = rec.folder / RECORD_FILE
     where = f"{rec.folder.name}/{RECORD_FILE}"
     if rebuilt.record_text is None:
@@ -285,11 +335,16 @@ def _check_record_file(rec: Recording, rebuilt: Rebuilt, problems: list[BrokenPl
         return
     number, expected, found = _first_difference(rebuilt.record_text, actual)
     if number:
-        problems.append(BrokenPlace(f"{where} line {number}", f"says {found!r}, the log gives {expected!r}"))
+        behind = (f": the dealer stopped before rewriting it; `eleusis reveal {rec.folder}` or `eleusis review "
+                  f"{rec.folder}` brings it up to date from the log" if _behind_log(rebuilt, commitment, actual) else "")
+        problems.append(BrokenPlace(f"{where} line {number}", f"says {found!r}, the log gives {expected!r}{behind}"))
 
 
 def verify_recording(rec: Recording, seal: str | None = None, log_hash_shown: str | None = None) -> Verification:
-    """Every check above; ``seal`` and ``log_hash_shown``: the values shown at the table."""
+    """Every check above; ``seal`` and ``log_hash_shown``: the values shown at the table.
+    Raises :class:`AnchorError` when either is given but malformed."""
+    seal_given = read_anchor(seal, "--seal") if seal is not None else None
+    hash_given = read_anchor(log_hash_shown, "--log-hash") if log_hash_shown is not None else None
     problems: list[BrokenPlace] = []
     notes: list[str] = []
     if rec.truncated:
@@ -300,12 +355,11 @@ def verify_recording(rec: Recording, seal: str | None = None, log_hash_shown: st
     commitment, reveal = _check_seal(rec, seal, problems)
     valid_reveal = reveal is not None and commitment is not None and verify(commitment, reveal.rule, reveal.nonce)
     rebuilt = rebuild(rec, reveal.rule if valid_reveal and reveal else None, commitment, problems)
-    _check_record_file(rec, rebuilt, problems)
+    _check_record_file(rec, rebuilt, commitment, problems)
     actual = log_hash(rec.folder)
-    if log_hash_shown is not None:
-        given = log_hash_shown.strip().lower().removeprefix("sha256:")
-        if given != actual:
-            problems.append(BrokenPlace(f"{rec.folder.name}/round.jsonl", f"the log's hash is {actual}, not {given} "
+    if hash_given is not None:
+        if hash_given != actual:
+            problems.append(BrokenPlace(f"{rec.folder.name}/round.jsonl", f"the log's hash is {actual}, not {hash_given} "
                                     "shown at the table: the log was changed, cut or forged after the round"))
     else:
         notes.append("no log hash given (--log-hash): the chain cannot tell a changed last line, lines cut off "
@@ -314,4 +368,80 @@ def verify_recording(rec: Recording, seal: str | None = None, log_hash_shown: st
         notes.append("no seal given (--seal): the seal in the log is checked against the reveal only")
     if reveal is None:
         notes.append("the rule is still sealed: verdicts are checked against it after the reveal (R2)")
-    return Verification(tuple(problems), tuple(notes), reveal, commitment, actual, rebuilt)
+    return Verification(tuple(problems), tuple(notes), reveal, commitment, actual, rebuilt, seal_given, hash_given)
+
+
+def _behind_log(rebuilt: Rebuilt, commitment: str | None, actual: str) -> bool:
+    """True when ``actual`` is a game record the dealer wrote earlier in this round: its head
+    (sealed, or with the rule) and the first standing actions, in order, none changed."""
+    if rebuilt.start is None or rebuilt.record_text is None or actual == rebuilt.record_text:
+        return False
+    head = format_record([rebuilt.start])
+    actions = rebuilt.record_text[len(head):].splitlines(keepends=True)
+    heads = (format_record([dataclasses.replace(rebuilt.start, rule=f"sealed {commitment}")]), head)
+    for written in heads:
+        if actual.startswith(written):
+            rest = actual[len(written):].splitlines(keepends=True)
+            return len(rest) <= len(actions) and rest == actions[:len(rest)]
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class CaughtUp:
+    """What :func:`catch_up_record` finished: the log's cut last line dropped, the game
+    record rewritten from the log."""
+
+    cut_line_dropped: bool = False
+    record_rewritten: bool = False
+
+    def __bool__(self) -> bool:
+        return self.cut_line_dropped or self.record_rewritten
+
+
+def catch_up_record(rec: Recording) -> CaughtUp:
+    """Finish what a stop just after the reveal left undone (a kill once the ``revealed``
+    line is logged: the record still says ``rule: sealed ...``, a line after it is cut
+    short, and ``play --resume`` will not reopen a revealed round): the cut line is dropped
+    and ``round.eleusis`` is rewritten from the log, when it is only behind the log.
+
+    The log is what the chain and the table's log hash vouch for; the record is derived from
+    it. Nothing else is touched: a record that says something the log never said (edited,
+    deleted), or a log that does not verify by itself, is left for the check to name.
+    """
+    try:
+        with folder_lock(rec.folder):  # never beside a dealer still recording here
+            return _catch_up(rec)
+    except (RecordingBusy, OSError):  # a dealer records here, or the folder cannot be written: left as it is
+        return CaughtUp()
+
+
+def _catch_up(rec: Recording) -> CaughtUp:
+    dropped = False
+    if rec.truncated and rec.of_type(RuleRevealed):
+        drop_cut_line(rec)
+        rec, dropped = load_recording(rec.folder), True
+    tmp = rec.folder / (RECORD_FILE + ".tmp")
+    problems: list[BrokenPlace] = []
+    if rec.truncated:
+        return CaughtUp(dropped)
+    _check_chain(rec, problems)
+    commitment, reveal = _check_seal(rec, None, problems)
+    if problems or commitment is None:
+        return CaughtUp(dropped)
+    if reveal is not None:
+        forget_key(commitment)  # a kill between the reveal and forgetting it left the key behind
+    rebuilt = rebuild(rec, reveal.rule if reveal is not None else None, commitment, problems)
+    if problems or rebuilt.record_text is None:
+        return CaughtUp(dropped)
+    try:
+        actual = (rec.folder / RECORD_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return CaughtUp(dropped)
+    if actual == rebuilt.record_text:
+        tmp.unlink(missing_ok=True)  # a temporary record a kill left beside the whole one
+        return CaughtUp(dropped)
+    if not _behind_log(rebuilt, commitment, actual):
+        return CaughtUp(dropped)
+    write_record(rec.folder, rebuilt.record_text)
+    tmp.unlink(missing_ok=True)
+    return CaughtUp(dropped, True)

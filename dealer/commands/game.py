@@ -30,7 +30,7 @@ from typing import Any
 from dealer.games import GameFolder, announce_round, announce_totals, announce_winner
 from dealer.commands.table_options import add_secret_rule_options, add_table_options, deck_reader
 from dealer.i18n import Count, _
-from dealer.inputs import InputError, camera_source
+from dealer.inputs import InputError, camera_source, round_count
 from dealer.resume import Interrupted
 from dealer.secret_rule import read_secret_rule
 from dealer.recording import RECORD_FILE
@@ -54,8 +54,8 @@ def register(subparsers: Any) -> None:
                      help="game records (docs/record-format.md), one per round, in order, dealt aloud")
     parser.add_argument("--players", default=None,
                         help="everyone at the table, in seating order to the left, starting with the first to deal")
-    parser.add_argument("--rounds", type=int, default=None, metavar="N",
-                        help="rounds in the game (default: one per person, so everyone deals once, G5)")
+    parser.add_argument("--rounds", type=round_count, default=None, metavar="N",
+                        help="rounds in the game, 1 to 100 (default: one per person, so everyone deals once, G5)")
     parser.add_argument("--gods", default="", metavar="NAMES",
                         help="persons who are God (the dealer) in their own round instead of the machine (C2)")
     parser.add_argument("--out", type=Path, default=None,

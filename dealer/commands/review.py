@@ -4,23 +4,28 @@ reading and reason; `--fix TURN:READ=REAL` replays it with a corrected reading (
 `eleusis reveal RECORDING`: the rule of a round stopped for good, from its envelope, then verified.
 
 Exit 0: everything verifies; 1: something does not (each broken place is named);
-2: the recording cannot be read at all, or a bad option.
+2: the recording cannot be read at all, or a bad option (a malformed --seal or --log-hash);
+3 (`verify` only): the chain is consistent but NOT anchored, since no --log-hash from the
+table was given, and a log forged anew with every hash recomputed would pass as well.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dealer.i18n import LANGUAGES, _
 
 if TYPE_CHECKING:
+    from dealer.recording import Recording
     from dealer.review import RoundReview
 
-__all__ = ["register", "run", "run_verify"]
+__all__ = ["NOT_ANCHORED", "register", "run", "run_verify"]
 
+NOT_ANCHORED = 3  # `verify`'s exit when the chain holds but no log hash from the table was given
 _SEAL_HELP = "the seal shown at the table before the deal (sha256:... or 64 hex digits)"
 _HASH_HELP = "the log hash shown at the table after the round (sha256:... or 64 hex digits)"
 
@@ -45,7 +50,9 @@ def register(subparsers: Any) -> None:
         "verify",
         help="check that a recording is the one made at the table (seal and log hash shown there)",
         description="Check a recording against the seal and the log hash shown at the table: exit 0 when "
-        "it is the recording made there and the revealed rule is the sealed one, 1 when not.",
+        "it is the recording made there and the revealed rule is the sealed one, 1 when not, 2 when it "
+        "cannot be read or a seal or log hash is malformed, 3 when the chain is consistent but no log "
+        "hash from the table was given (not anchored: a forged log would pass too).",
     )
     _add_recording_checks(verifying, "the language")
     verifying.set_defaults(run=run_verify)
@@ -74,15 +81,41 @@ def _load(args: argparse.Namespace, command: str) -> RoundReview | None:
     from dealer.i18n import set_language
     from dealer.recording import LoadError, load_recording
     from dealer.review import build_review
+    from dealer.verify import AnchorError, read_anchor
+
+    try:
+        for value, option in ((args.seal, "--seal"), (args.log_hash, "--log-hash")):
+            if value is not None:
+                read_anchor(value, option)  # malformed is said as such, before anything is compared
+    except AnchorError as exc:
+        print(f"eleusis {command}: {exc}", file=sys.stderr)
+        return None
 
     try:
         recording = load_recording(args.recording)
+        if command == "review" and _catch_up(recording):
+            recording = load_recording(args.recording)
         if args.lang is None and recording.header.get("lang") in LANGUAGES:
             set_language(recording.header["lang"])  # the language the round was dealt in
         return build_review(args.recording, seal=args.seal, log_hash=args.log_hash, recording=recording)
     except LoadError as exc:
         print(f"eleusis {command}: {exc}", file=sys.stderr)
         return None
+
+
+def _catch_up(recording: Recording) -> bool:
+    """Finish what a kill just after the reveal left undone (dealer/verify.py:
+    catch_up_record), and say what was done."""
+    from dealer.verify import catch_up_record
+
+    done = catch_up_record(recording)
+    if done.cut_line_dropped:
+        print(_("{log}: its last line was cut short by a stop after the reveal: dropped",
+                log=recording.folder / "round.jsonl"), file=sys.stderr)
+    if done.record_rewritten:
+        print(_("{record} was behind the log (the dealer stopped before rewriting it): rewritten from the log",
+                record=recording.folder / "round.eleusis"), file=sys.stderr)
+    return bool(done)
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -94,6 +127,11 @@ def run_verify(args: argparse.Namespace) -> int:
     print(f"{review.folder}: {review.seal_status}")
     for note in review.notes:
         print(_("note: {note}", note=note))
+    if review.verified and not review.anchored:
+        # the chain has no secret: without the log hash from the table, anyone can recompute it
+        print(_("chain consistent, the seal matches the table, but NOT anchored: give --log-hash from the table")
+              if review.seal_given else _("chain consistent, NOT anchored: give --seal and --log-hash from the table"))
+        return NOT_ANCHORED
     print(verdict_line(review))
     for problem in review.problems:
         print("  " + _("BROKEN {problem}", problem=problem))
@@ -145,6 +183,7 @@ def run_reveal(args: argparse.Namespace) -> int:
     from dealer.narrate import describe_result
     from dealer.recording import (
         LoadError,
+        RecordingBusy,
         RecordingWriter,
         RuleRevealed,
         Said,
@@ -152,14 +191,15 @@ def run_reveal(args: argparse.Namespace) -> int:
         open_envelope,
         write_record,
     )
-    from dealer.review import build_review, verdict_line
     from dealer.session import rule_in_words
     from dealer.verify import rebuild
 
     try:
         rec = load_recording(args.recording)
         if rec.of_type(RuleRevealed):
-            raise LoadError(f"{rec.folder}: the rule is already revealed in the log")
+            if not _catch_up(rec):  # a crash just after the reveal left the record behind: finished now
+                raise LoadError(f"{rec.folder}: the rule is already revealed in the log")
+            return _verified(rec.folder, show_log_hash)
         rule, nonce = open_envelope(rec.folder)
     except (LoadError, EnvelopeError) as exc:
         print(f"eleusis reveal: {exc}", file=sys.stderr)
@@ -167,7 +207,12 @@ def run_reveal(args: argparse.Namespace) -> int:
     rebuilt = rebuild(rec, rule, None, [])
     t = rec.events[-1].t if rec.events else 0.0
     said = [describe_result(rebuilt.round.result())] if rebuilt.round is not None else []
-    with RecordingWriter.resume(rec.folder) as writer:  # as the session ends a round (G2-G6)
+    try:
+        writer = RecordingWriter.resume(rec.folder)  # one writer: refused while a dealer records here
+    except (RecordingBusy, OSError) as exc:
+        print(f"eleusis reveal: {exc}", file=sys.stderr)
+        return 2
+    with writer:  # as the session ends a round (G2-G6)
         for text in said:
             writer.write(Said(t=t, text=text))
         writer.reveal(t, rule, nonce)
@@ -176,8 +221,15 @@ def run_reveal(args: argparse.Namespace) -> int:
     if rebuilt.record_text is not None:
         write_record(rec.folder, rebuilt.record_text)
     print("\n".join(said))
-    show_log_hash(rec.folder)
-    review = build_review(rec.folder)
+    return _verified(rec.folder, show_log_hash)
+
+
+def _verified(folder: Path, show_log_hash: Callable[[Path], None]) -> int:
+    """After a reveal: the new log hash, then the verification (exit 0 or 1)."""
+    from dealer.review import build_review, verdict_line
+
+    show_log_hash(folder)
+    review = build_review(folder)
     print(verdict_line(review))
     for problem in review.problems:
         print("  " + _("BROKEN {problem}", problem=problem))

@@ -373,32 +373,51 @@ def _member(node: Member) -> Fn:
     m = _compile_modulus(node.modulus, vt, node)
     negated = node.negated
     mod = _modulo(_where(node))
-    if all_constant:
+    if all_constant and m is None:
         members = frozenset(constant)
         spans = tuple(intervals)
 
         def within(v: Any) -> bool:
             return v in members or any(lo <= v <= hi for lo, hi in spans)
 
-        if m is None:
-            if negated:
-                return lambda line, card, each: not within(value(line, card, each))
-            return lambda line, card, each: within(value(line, card, each))
-        if isinstance(node.modulus, Literal):
-            n = int(node.modulus.value)
-            if negated:
-                return lambda line, card, each: not within(value(line, card, each) % n)
-            return lambda line, card, each: within(value(line, card, each) % n)
+        if negated:
+            return lambda line, card, each: not within(value(line, card, each))
+        return lambda line, card, each: within(value(line, card, each))
+    if all_constant and isinstance(node.modulus, Literal):
+        # R1: 'in ... mod n' is congruence, so the items are reduced as well as the value
+        # (x in -2..2 mod 13 holds for x = 11, 12, 0, 1, 2): the residues are worked out once
+        n = int(node.modulus.value)
+        reduced = frozenset(v % n for v in constant)
+        spans = tuple(intervals)
+
+        def congruent(v: int) -> bool:
+            r = v % n
+            return r in reduced or any(_congruent_within(r, lo, hi, n) for lo, hi in spans)
+
+        if negated:
+            return lambda line, card, each: not congruent(value(line, card, each))
+        return lambda line, card, each: congruent(value(line, card, each))
 
     def member(line: Sequence[Card], card: Card, each: Card | None) -> bool:
         v = value(line, card, each)
-        if m is not None:
-            v = mod(v, m(line, card, each))
-        found = any(v == f(line, card, each) for f in singles) or any(
-            lo(line, card, each) <= v <= hi(line, card, each) for lo, hi in ranges)
+        if m is None:
+            found = any(v == f(line, card, each) for f in singles) or any(
+                lo(line, card, each) <= v <= hi(line, card, each) for lo, hi in ranges)
+            return found != negated
+        n = m(line, card, each)
+        r = mod(v, n)
+        found = any(r == mod(f(line, card, each), n) for f in singles) or any(
+            _congruent_within(r, lo(line, card, each), hi(line, card, each), n) for lo, hi in ranges)
         return found != negated
 
     return member
+
+
+def _congruent_within(r: int, lo: int, hi: int, n: int) -> bool:
+    """True when some k in lo..hi is congruent to ``r`` (already reduced) modulo ``n``."""
+    if hi < lo:
+        return False
+    return hi - lo + 1 >= n or (r - lo) % n <= hi - lo
 
 
 def _conditional(node: Conditional) -> tuple[str, Fn]:

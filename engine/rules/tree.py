@@ -92,7 +92,9 @@ class RangeItem(Node):
 
 @dataclass(frozen=True, slots=True)
 class Member(Node):
-    """``value [not] in {a, b, lo..hi} [mod m]`` or ``value in lo..hi [mod m]``."""
+    """``value [not] in {a, b, lo..hi} [mod m]`` or ``value in lo..hi [mod m]``; with ``mod``
+    it is congruence: the value and every item are taken modulo m (``-2..2 mod 13`` holds for
+    11, 12, 0, 1, 2)."""
 
     value: Node
     items: tuple[Node, ...]  # plain values or RangeItem

@@ -301,3 +301,33 @@ def test_a_hand_that_keeps_moving_over_the_play_zone_is_told_to_leave(tmp_path: 
     told = [s for s in voice.said if s.startswith("Something keeps moving over the play zone")]
     assert code == 0 and len(told) == 1, voice.said
     assert voice.said.index(told[0]) > next(i for i, s in enumerate(voice.said) if "Starter 7H" in s)
+
+
+class _Killed(BaseException):
+    """The process stopped dead just after a line was written (kill -9; Ctrl-C alike)."""
+
+
+def test_a_kill_just_after_a_verdict_line_keeps_that_verdicts_frame(tmp_path: Path) -> None:
+    # given the live loop stopped dead the moment the first verdict line is on disk
+    from dealer.recording import RecordingWriter
+    from dealer.review import build_review, review_text
+
+    write = RecordingWriter.write
+
+    def write_then_die(self: RecordingWriter, event: object) -> None:
+        write(self, event)  # type: ignore[arg-type]
+        if isinstance(event, VerdictLine) and event.verdict == "accepted":
+            raise _Killed
+
+    frames = list(render_steps(SCRIPT, {}, view=VIEW))
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(_Killed):
+        patch.setattr(RecordingWriter, "write", write_then_die)
+        run_script(tmp_path, FakeSource(frames, fps=FPS), TruthReader(SCRIPT))
+    # then the verdict's frame and its reading are in the recording, not lost
+    rec = load_recording(tmp_path)
+    (verdict,) = [v for v in rec.of_type(VerdictLine) if v.verdict == "accepted"]
+    frame = rec.frame_path(verdict.frame) if verdict.frame is not None else None
+    assert frame is not None and frame.stat().st_size > 1000
+    assert any(s.frame == verdict.frame and s.cards for s in rec.of_type(Seen))
+    text = review_text(build_review(tmp_path))
+    assert "4C (0.99)" in text and "no reading kept" not in text

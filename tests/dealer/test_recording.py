@@ -219,3 +219,60 @@ def test_the_reveal_forgets_the_key(tmp_path: Path) -> None:
         assert (key_dir() / f"{sealed.commitment}.key").exists()
         rec.reveal(1.0, "alternate-colour", "7" * 32)
     assert not (key_dir() / f"{sealed.commitment}.key").exists()
+
+
+def _version_1_envelope(folder: Path, rule: str, nonce: str, version: bytes = b"1") -> None:
+    """An envelope as dealers before the padding wrote it (no padding): the same cipher and tag."""
+    import hashlib
+    import hmac
+    import json
+
+    from dealer.envelope import ENVELOPE_FILE, key_dir
+    from engine.seal import seal
+
+    commitment = seal(rule, nonce).commitment
+    key, iv = bytes(range(32)), bytes(16)
+    key_dir().mkdir(parents=True, exist_ok=True)
+    (key_dir() / f"{commitment}.key").write_text(key.hex() + "\n", encoding="ascii")
+    plain = json.dumps({"rule": rule, "nonce": nonce}).encode()
+    stream = b"".join(hmac.new(key, b"stream" + iv + c.to_bytes(8, "big"), hashlib.sha256).digest()
+                      for c in range(len(plain) // 32 + 1))
+    cipher = bytes(a ^ b for a, b in zip(plain, stream, strict=False))
+    head = b"ELEUSIS-ENVELOPE/" + version + b"\n" + commitment.encode() + b"\n"
+    tag = hmac.new(key, b"tag" + head + iv + cipher, hashlib.sha256).digest()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / ENVELOPE_FILE).write_bytes(head + iv + tag + cipher)
+
+
+def test_an_unpadded_envelope_of_version_1_still_opens(tmp_path: Path) -> None:
+    from dealer.recording import open_envelope
+
+    _version_1_envelope(tmp_path / "old", "card.rank > prev.rank", "5" * 32)
+    assert open_envelope(tmp_path / "old") == ("card.rank > prev.rank", "5" * 32)
+
+
+def test_an_envelope_of_an_unknown_version_is_refused_naming_the_file_and_version(tmp_path: Path) -> None:
+    from dealer.envelope import EnvelopeError
+    from dealer.recording import ENVELOPE_FILE, open_envelope
+
+    _version_1_envelope(tmp_path / "new", "card.red", "5" * 32, version=b"7")
+    with pytest.raises(EnvelopeError) as caught:
+        open_envelope(tmp_path / "new")
+    assert str(tmp_path / "new" / ENVELOPE_FILE) in str(caught.value)
+    assert "envelope version '7' is not one this dealer opens (it opens versions 1, 2)" in str(caught.value)
+
+
+def test_every_envelope_of_the_library_has_one_size(tmp_path: Path) -> None:
+    # the shortest and longest library rules, by id and by text, a rule of 900 characters:
+    # the envelope's size does not follow the rule's length (R2)
+    from dealer.envelope import ENVELOPE_FILE, open_envelope
+    from engine.rules import LIBRARY
+
+    rules = [e.id for e in LIBRARY.values()] + [e.text for e in LIBRARY.values()] + ["card.red or " * 75 + "true"]
+    sizes = set()
+    for k, rule in enumerate(rules):
+        with RecordingWriter(tmp_path / f"r{k}", {}, fsync=False) as rec:
+            rec.write_envelope(rule, "3" * 32)
+        sizes.add((tmp_path / f"r{k}" / ENVELOPE_FILE).stat().st_size)
+        assert open_envelope(tmp_path / f"r{k}") == (rule, "3" * 32)
+    assert len(sizes) == 1, sizes

@@ -119,3 +119,72 @@ def test_a_whole_play_run_keeps_the_drawn_rule_secret(tmp_path: Path) -> None:
     # and the envelope was never world-readable; its key was forgotten at the reveal
     assert (out / "rule.sealed").stat().st_mode & 0o077 == 0
     assert (out / "seal.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _sealed_and_dealt(folder: Path, rule: str) -> tuple[str, dict[str, tuple[int, int]]]:
+    """A round sealed and dealt as the live loop does (envelope, seal QR, the deal said and
+    logged), with a fresh random nonce; its commitment and each file's (size, mode)."""
+    import secrets
+
+    from dealer.live import show_seal
+    from dealer.outlets import Outlets
+    from dealer.recording import RecordingWriter
+    from dealer.session import DealerSession, SessionConfig
+    from dealer.voice import FakeVoice
+
+    nonce = secrets.token_hex(16)
+    recorder = RecordingWriter(folder, {"players": ["Ana", "Bo", "Cy"], "hand": 3, "decks": 3}, fsync=False)
+    session = DealerSession(SessionConfig(players=("Ana", "Bo", "Cy"), rule=rule, hand_size=3, settle_s=1.0,
+                                          spoken_cards=False), nonce=nonce)
+    recorder.write_envelope(rule, nonce)
+    show_seal(session.seal.commitment, folder)
+    Outlets(FakeVoice(), recorder).deliver(session.begin())
+    recorder.close()
+    files = {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mode & 0o777)
+             for p in sorted(folder.rglob("*")) if p.is_file()}
+    return session.seal.commitment, files
+
+
+def test_the_library_rules_cannot_be_told_apart_by_the_files_on_disk(tmp_path: Path) -> None:
+    # given every library rule, sealed by its id and by its text (R2), when the files written
+    # before the first verdict are looked at, then every one has the same name, size and mode
+    # for every rule; the seal's QR is the one file that differs, and it is drawn from the seal
+    # alone (the commitment every player is shown), so it tells nothing more
+    from dealer.seal_show import save_qr
+
+    seen: dict[str, dict[str, tuple[int, int]]] = {}
+    for k, rule in enumerate([entry.id for entry in LIBRARY.values()] + [e.text for e in LIBRARY.values()]):
+        folder = tmp_path / f"r{k}"
+        commitment, files = _sealed_and_dealt(folder, rule)
+        qr = folder / "seal.png"
+        assert qr.read_bytes() == save_qr(f"sha256:{commitment}", tmp_path / "again.png").read_bytes()  # type: ignore[union-attr]
+        del files["seal.png"]
+        seen[rule] = files
+    first = next(iter(seen.values()))
+    assert "rule.sealed" in first and "round.jsonl" in first
+    differing = {rule: files for rule, files in seen.items() if files != first}
+    assert not differing, f"these rules give other sizes than {first}: {differing}"
+
+
+def test_two_rules_that_judge_alike_leave_files_of_the_same_sizes_all_round(tmp_path: Path) -> None:
+    # given one round dealt twice, under a library id and under a longer text that judges the
+    # same (so every verdict, said and logged, is the same), when the folder is looked at after
+    # every view up to the reveal, then each file has the same size both times: only what was
+    # played can be read off the disk, never the rule (the seal's QR aside: it is drawn from
+    # the public seal, see above)
+    def sizes_up_to_the_reveal(rule: str, folder: Path) -> list[dict[str, int]]:
+        seen: list[dict[str, int]] = []
+
+        def look(session: object) -> None:
+            files = snapshot(folder)
+            if not revealed(files):
+                seen.append({name: len(data) for name, data in files.items() if name != "seal.png"})
+
+        record_round(folder, rule=rule, after_each_view=look)
+        return seen
+
+    by_id = sizes_up_to_the_reveal("alternate-colour", tmp_path / "a")
+    by_text = sizes_up_to_the_reveal("card.colour != prev.colour and true", tmp_path / "b")
+    assert len(by_id) > 30 and len(by_id) == len(by_text)
+    for k, (a, b) in enumerate(zip(by_id, by_text, strict=True)):
+        assert a == b, f"view {k}: {a} != {b}"

@@ -247,3 +247,67 @@ def test_the_terminal_qr_code_decodes_to_the_seal(master: RecordedRound) -> None
     image = np.kron(np.array(rows, np.uint8), np.ones((8, 8), np.uint8))
     text, _points, _ = cv2.QRCodeDetectorAruco().detectAndDecode(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
     assert text == f"sha256:{master.seal}"
+
+
+def test_verify_without_the_table_values_is_not_anchored_and_exits_3(copy: RecordedRound,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # given a log forged anew (every hash recomputed), when verified with neither --seal nor
+    # --log-hash, then it is never called VERIFIED: consistent, NOT anchored, a distinct exit
+    from dealer.commands.review import NOT_ANCHORED
+
+    _forge_rule(copy)
+    assert main(["verify", str(copy.folder)]) == NOT_ANCHORED == 3
+    out = capsys.readouterr().out
+    assert "chain consistent, NOT anchored: give --seal and --log-hash from the table" in out
+    assert "VERIFIED" not in out.replace("NOT VERIFIED", "")
+    # the seal alone ties the rule, not the turns: still not anchored (and here it does not match)
+    assert main(["verify", str(copy.folder), "--seal", copy.seal]) == 1
+    assert verify_recording(load_recording(copy.folder)).anchored is False
+
+
+def test_verify_with_the_seal_only_says_the_log_is_not_anchored(copy: RecordedRound,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(copy.folder), "--seal", copy.seal]) == 3
+    out = capsys.readouterr().out
+    assert "NOT anchored: give --log-hash from the table" in out and "VERIFIED" not in out
+    assert main(["verify", str(copy.folder), "--log-hash", copy.log_hash]) == 0
+
+
+def test_a_wrong_seal_never_first_checks_out(copy: RecordedRound, capsys: pytest.CaptureFixture[str]) -> None:
+    wrong = "0" * 64
+    assert main(["verify", str(copy.folder), "--seal", wrong, "--log-hash", copy.log_hash]) == 1
+    out = capsys.readouterr().out
+    assert "checks out" not in out
+    assert f"the seal in the log, {copy.seal}, is NOT the one shown at the table" in out
+    assert "NOT VERIFIED" in out
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("--seal", "zz"), ("--seal", "sha256:zz"), ("--log-hash", "abc"), ("--seal", "0" * 24), ("--seal", "g" * 64)])
+def test_a_malformed_seal_or_log_hash_is_called_malformed_not_a_mismatch(
+        copy: RecordedRound, option: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("verify", "review"):
+        assert main([command, str(copy.folder), option, value, "--no-html"][:4 if command == "verify" else 5]) == 2
+        captured = capsys.readouterr()
+        assert f"eleusis {command}: {option} {value!r} is malformed" in captured.err
+        assert "64 hex digits" in captured.err and "not the one shown" not in captured.out + captured.err
+
+
+def test_the_table_view_shows_the_whole_seal_and_its_qr_which_verify_takes(
+        copy: RecordedRound, capsys: pytest.CaptureFixture[str]) -> None:
+    # given the view of the table once the rule is sealed (R2), when its QR code is read from the
+    # picture, then it holds the whole seal, and `verify --seal` with it passes (24 digits would not)
+    import cv2
+
+    from dealer.seal_show import seal_lines
+    from dealer.table_view import ViewState, render_view
+
+    picture = render_view(ViewState(seal=copy.seal, title="Round 1"))
+    text, _points, _ = cv2.QRCodeDetectorAruco().detectAndDecode(picture)
+    assert text == f"sha256:{copy.seal}"
+    assert main(["verify", str(copy.folder), "--seal", text, "--log-hash", copy.log_hash]) == 0
+    # the digits beside it are all 64, as written under the QR code
+    lines = seal_lines(copy.seal)
+    assert lines[0] == "sha256:" and "".join(lines[1:]).replace(" ", "") == copy.seal
+    assert main(["verify", str(copy.folder), "--seal", copy.seal[:24], "--log-hash", copy.log_hash]) == 2
+    assert "is malformed" in capsys.readouterr().err

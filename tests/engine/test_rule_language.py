@@ -141,6 +141,17 @@ SEMANTICS = [
     ("card.rank < prev.rank", "2C 9H", "10D", False),
     ("card.rank - prev.rank in 1..3 mod 13", "2C QH", "AD", True),  # Q K A: two up
     ("card.rank == prev.rank + 1 mod 13", "2C KH", "AD", True),  # 1 = 14 (mod 13)
+    # R1: 'in ... mod n' is congruence: the range is reduced as well as the value
+    ("card.rank - prev.rank in -2..2 mod 13", "2C AC", "QD", True),  # 12 - 1 = 11 = -2 (mod 13)
+    ("card.rank - prev.rank in -2..2 mod 13", "2C AC", "KD", True),  # 12 = -1
+    ("card.rank - prev.rank in -2..2 mod 13", "2C AC", "JD", False),  # 10 = -3
+    ("card.rank - prev.rank not in -2..2 mod 13", "2C AC", "QD", False),
+    ("card.rank - prev.rank in {-1, 13} mod 13", "2C AC", "KD", True),  # 12 = -1
+    ("card.rank - prev.rank in {-1, 13} mod 13", "2C AC", "AD", True),  # 0 = 13
+    ("card.rank in 20..40 mod 13", "2C", "AD", True),  # a range of 13 or more holds everywhere
+    ("card.rank in 3..1 mod 13", "2C", "2D", False),  # an empty range stays empty
+    ("card.rank - prev.rank in -2..prev.rank mod 13", "2C AC", "QD", True),  # a range worked out per card
+    ("card.rank - prev.rank in {prev.rank - 3} mod 13", "2C AC", "QD", True),  # -2 = 11
     ("card.rank == prev.rank + 1 mod 13", "2C KH", "2D", False),
     ("card.suit == next(prev.suit)", "2C 9S", "4C", True),
     ("card.suit == next(next(prev.suit))", "2C 9S", "4D", True),
@@ -202,6 +213,20 @@ def test_rule_construct_judges_as_worked_out_by_hand(text: str, line: str, card:
     assert rule.legal(parse_cards(line), Card.parse(card)) is expected
     # the same verdict when the line is a list rather than a tuple
     assert rule.legal(list(parse_cards(line)), Card.parse(card)) is expected
+
+
+def test_range_mod_n_means_what_within_2_means_for_every_pair() -> None:
+    # given 'within two ranks, round the corner' written as a range mod 13 and as the library's set (R1),
+    # when every card is tried after every card, then both give the same verdict (A then Q is allowed)
+    as_range = parse_rule("card.rank - prev.rank in -2..2 mod 13")
+    as_set = resolve_rule("within-2")
+    per_card = parse_rule("card.rank - prev.rank in -2..(prev.rank - prev.rank + 2) mod 13")  # not constant
+    for before in all_kinds():
+        for card in all_kinds():
+            line = (Card.parse("2C"), before)
+            assert as_range.legal(line, card) == as_set.legal(line, card), (before, card)
+            assert per_card.legal(line, card) == as_set.legal(line, card), (before, card)
+    assert as_range.legal(parse_cards("2C AC"), Card.parse("QC"))
 
 
 @pytest.mark.parametrize(("text", "starter_count", "line", "card", "expected"), [
