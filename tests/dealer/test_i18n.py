@@ -348,31 +348,62 @@ def test_a_broken_translation_falls_back_to_english_rather_than_stop_the_round()
 
 def test_the_engine_refusals_a_table_can_cause_are_said_in_the_language() -> None:
     from dealer.narrate import refusal_words
-    from engine.errors import RoundError
+    from engine.errors import IllegalActionError, OutOfTurn, TooManyCards, TooManyCopies, WrongHandShown
     from engine.events import Attempt, NoPlay
     from engine.round import Round
     from engine.rules import resolve_rule
 
-    def refusal(make: Callable[[str], Attempt | NoPlay]) -> str:
-        """What the engine says when the player on turn (2 cards, one deck) does ``make``."""
-        rnd = Round.new(resolve_rule("alternate-colour"), ("Ana", "Bo", "Cy"), parse_cards("7H"), hand_size=2, decks=1)
+    def refused(make: Callable[[str], Attempt | NoPlay], decks: int = 1) -> IllegalActionError:
+        """What the engine refuses when the player on turn (2 cards) does ``make``."""
+        rnd = Round.new(resolve_rule("alternate-colour"), ("Ana", "Bo", "Cy"), parse_cards("7H"), hand_size=2,
+                        decks=decks)
         assert rnd.whose_turn is not None
-        with pytest.raises(RoundError) as exc:
+        with pytest.raises(IllegalActionError) as exc:
             rnd.apply(make(rnd.whose_turn))
-        return str(exc.value)
+        return exc.value
 
-    texts = [refusal(lambda who: Attempt(who, parse_cards("4C 9D 2S"))),  # more cards than held
-             refusal(lambda who: NoPlay(who, parse_cards("4C"))),  # fewer shown than held (N1)
-             refusal(lambda who: Attempt(who, parse_cards("7H")))]  # a second 7H from one deck (C1)
-    rnd = Round.new(resolve_rule("alternate-colour"), ("Ana", "Bo", "Cy"), parse_cards("7H"), hand_size=2)
-    other = next(p for p in ("Ana", "Bo", "Cy") if p != rnd.whose_turn)
-    with pytest.raises(RoundError) as exc:
-        rnd.apply(Attempt(other, parse_cards("4C")))
-    texts.append(str(exc.value))
+    errors = [refused(lambda who: Attempt(who, parse_cards("4C 9D 2S"))),  # more cards than held
+              refused(lambda who: NoPlay(who, parse_cards("4C"))),  # fewer shown than held (N1)
+              refused(lambda who: Attempt(who, parse_cards("7H"))),  # a second 7H from one deck (C1)
+              refused(lambda who: Attempt("Ana" if who != "Ana" else "Bo", parse_cards("4C")), decks=2)]
+    # the refusals are values with their facts, not sentences
+    assert [type(e.refusal) for e in errors] == [TooManyCards, WrongHandShown, TooManyCopies, OutOfTurn]
+    too_many, shown, copies, _turn = (e.refusal for e in errors)
+    assert isinstance(too_many, TooManyCards) and (too_many.played, too_many.held) == (3, 2)
+    assert isinstance(shown, WrongHandShown) and (shown.shown, shown.held) == (1, 2)
+    assert isinstance(copies, TooManyCopies) and (str(copies.card), copies.copies, copies.decks) == ("7H", 2, 1)
     with use_language("ru"):
-        said = [refusal_words(t) for t in texts]
-    assert all(re.search("[а-яё]", s) for s in said), list(zip(texts, said))
-    assert refusal_words(texts[0]) == texts[0]  # English: the engine's own words
+        said = [refusal_words(e) for e in errors]
+    assert all(re.search("[а-яё]", s) for s in said), said
+    assert "7H: это был бы экземпляр номер 2" in said[2]
+    with use_language("pt"):
+        assert refusal_words(errors[0]) == f"{too_many.player} joga três cartas, mas só tem duas"
+    english = [refusal_words(e) for e in errors]
+    assert english[:2] + english[3:] == [str(e) for e in errors[:2] + errors[3:]]  # the engine's own words
+    assert english[2] == "7H: that would be copy number 2, but the decks hold only 1 (C1)"
+
+
+def test_every_refusal_the_engine_makes_is_worded_in_each_language() -> None:
+    # given one of each refusal the engine can raise (engine/errors.py)
+    import dataclasses
+
+    import engine.errors as errors
+    from dealer.i18n import LANGUAGES
+    from dealer.narrate import refusal_words
+
+    kinds = [c for c in vars(errors).values()
+             if isinstance(c, type) and issubclass(c, errors.Refusal) and c is not errors.Refusal]
+    samples = {"str": "Ana", "int": 2, "bool": False, "str | None": "Bo", "Card": parse_cards("7H")[0]}
+    assert len(kinds) >= 19
+    for kind in kinds:
+        if kind is errors.UnknownPlayer:
+            continue  # a name the table never gives: the engine's English is enough
+        refusal = kind(**{f.name: samples[str(f.type)] for f in dataclasses.fields(kind)})
+        english = refusal_words(refusal)
+        # then each language says it in its own words, never the engine's English
+        for lang in LANGUAGES[1:]:
+            with use_language(lang):
+                assert refusal_words(refusal) != english, (kind.__name__, lang)
 
 
 def test_every_mat_tracker_status_line_is_translated() -> None:
