@@ -49,6 +49,7 @@ __all__ = [
     "LANGUAGES",
     "LOCALE_DIR",
     "Count",
+    "Words",
     "N_",
     "_",
     "and_list",
@@ -318,12 +319,30 @@ class Count(int):
 
 
 # -- translating -------------------------------------------------------------------------------
+class Words(str):
+    """A text field of a sentence. A translation may write ``{field:lc}`` to begin it with a
+    small letter where the language's sentence goes on after a colon ("Правило было такое:
+    после красной карты ...")."""
+
+    def __format__(self, spec: str) -> str:
+        if spec == "lc":
+            return self[:1].lower() + self[1:]
+        return str.__format__(str(self), spec)
+
+
+def _field(value: Any) -> Any:
+    if type(value) is str:
+        return Words(value)
+    return value
+
+
 def _fill(text: str, english: str, fields: dict[str, Any]) -> str:
     """``text`` with its fields filled; a broken translation (a field the source does not
     give, a stray brace) falls back to the English rather than stop the dealer mid-round
     (tests/dealer/test_i18n.py keeps the shipped catalogs free of such)."""
     if not fields:
         return text
+    fields = {name: _field(value) for name, value in fields.items()}
     try:
         return text.format(**fields)
     except (KeyError, IndexError, ValueError):

@@ -60,15 +60,17 @@ class Voice(Protocol):
 
 
 class TextVoice:
-    """Prints each sentence, prefixed so a reader can tell speech from other output."""
+    """Prints each sentence, prefixed so a reader can tell speech from other output: by
+    default "dealer: " in the dealer's language ("ведущий: ", "dador: ")."""
 
-    def __init__(self, stream: TextIO | None = None, prefix: str = "dealer: ") -> None:
+    def __init__(self, stream: TextIO | None = None, prefix: str | None = None) -> None:
         self._stream = stream
         self._prefix = prefix
 
     def say(self, text: str) -> None:
         stream = self._stream or sys.stdout
-        print(f"{self._prefix}{text}", file=stream, flush=True)
+        line = _("dealer: {sentence}", sentence=text) if self._prefix is None else f"{self._prefix}{text}"
+        print(line, file=stream, flush=True)
 
     def close(self) -> None:
         pass

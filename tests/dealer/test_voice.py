@@ -94,3 +94,14 @@ def test_pyttsx3_never_prints_audio_saved_in_any_language(tmp_path: Path, capfd:
     out, err = capfd.readouterr()
     assert "Audio saved" not in out + err
     assert (tmp_path / "0001.wav").stat().st_size > 44
+
+
+@pytest.mark.parametrize(("lang", "line"), [("en", "dealer: Ана"), ("ru", "ведущий: Ана"), ("pt", "dador: Ана")])
+def test_text_voice_names_the_dealer_in_the_language(lang: str, line: str) -> None:
+    # issue 32 item 15: "dealer:" before every Russian or Portuguese sentence
+    from dealer.i18n import use_language
+
+    out = io.StringIO()
+    with use_language(lang):
+        TextVoice(out).say("Ана")
+    assert out.getvalue() == line + "\n"
