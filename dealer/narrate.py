@@ -104,6 +104,9 @@ def describe_turn(turn: TurnOutcome, spoken: bool = False) -> str:
     if turn.expelled:
         parts.append(_("{who} is expelled.", who=who))  # E3
     if turn.legally_emptied and turn.verdict is Verdict.ACCEPTED:
+        if turn.ended is EndReason.EMPTIED:  # one sentence, not the same news twice (G1)
+            parts.append(_("{who} has no cards left: the round is over.", who=who))
+            return " ".join(parts)
         parts.append(_("{who} has no cards left.", who=who))
     if turn.ended is not None:
         parts.append(describe_end(turn.ended, who, turn.legally_emptied))

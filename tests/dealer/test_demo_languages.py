@@ -33,7 +33,7 @@ def spoken_length(text: str) -> int:
 
 VERDICT_WORDS = {
     "en": ("plays", "accepted", "rejected, a side branch", "The rule was alternate-colour"),
-    "ru": ("кладёт", "принято", "в боковую ветвь", "Правило было такое: после красной карты"),
+    "ru": ("кладёт", "подходит", "не подходит — в боковую ветвь", "Правило было такое: после красной карты"),
     "pt": ("joga", "jogada aceite", "linha lateral", "A regra era: depois de uma carta vermelha"),
 }
 # Each printed sentence begins with the dealer's name in the language (issue 32 item 15).

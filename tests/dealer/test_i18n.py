@@ -196,7 +196,7 @@ def test_all_52_cards_have_distinct_names(lang: str) -> None:
 def test_a_verdict_reads_natively() -> None:
     turn = TurnOutcome(1, "Ана", Verdict.ACCEPTED, parse_cards("QS 10H"))
     with use_language("ru"):
-        assert describe_turn(turn, spoken=True) == "Ана кладёт даму пик и десятку червей: принято."
+        assert describe_turn(turn, spoken=True) == "Ана кладёт даму пик и десятку червей: подходит."
     with use_language("pt"):
         assert describe_turn(turn, spoken=True) == "Ана joga a dama de espadas e o dez de copas: jogada aceite."
 
@@ -279,7 +279,7 @@ def test_the_review_page_speaks_the_readers_language(tmp_path: Path) -> None:
         review = build_review(r.folder)
         text = review_text(review)
         page = review_html(review, tmp_path / "page.html").read_text(encoding="utf-8")
-    assert "ход 2 на 9.5 с: Bo: play QC -> отвергнуто, берёт 2 карты" in text
+    assert "ход 2 на 9,5 с: Bo: play QC -> не подходит, берёт 2 карты" in text
     assert "ПОДТВЕРЖДЕНО" in text and "раскрыто; печать" in text
     assert '<html lang="ru">' in page and "<th>решение</th>" in page and "Проблемы за столом" in page
     assert "По правилу карта QC не может идти после 4C" in page
@@ -310,7 +310,7 @@ def test_a_whole_game_is_said_in_russian(tmp_path: Path, capsys: pytest.CaptureF
         set_language("en")
     said = [line.removeprefix("ведущий: ") for line in capsys.readouterr().out.splitlines()
             if line.startswith("ведущий: ")]
-    assert "Сдача номер 1, всего сдач: 2. Ведущий — машина; ходит Ana. Места слева направо: Bo, Cy, Dee, Ana." in said
+    assert "Сдача 1 из 2. Ведущий — машина, Ana играет наравне со всеми. Места слева направо: Bo, Cy, Dee, Ana." in said
     assert said[-1] == "Cy выигрывает партию: восемь очков."
     assert [s for s in said if not re.search("[а-яё]", s)] == []
 
@@ -324,7 +324,7 @@ def test_the_system_locale_speaks_when_no_lang_is_given() -> None:
     done = subprocess.run([sys.executable, "-m", "dealer", "judge", str(root / "examples" / "demo-round.eleusis")],
                           capture_output=True, text=True, env=env, cwd=root)
     assert done.returncode == 0, done.stderr
-    assert "linha 8: Dee joga 10S: jogada rejeitada, vai para a linha lateral." in done.stdout
+    assert "linha 8: Dee joga 10S: jogada recusada, vai para uma linha lateral." in done.stdout
 
 
 def _words(text: str) -> str:
@@ -441,3 +441,65 @@ def test_the_rule_is_revealed_by_its_words_never_its_english_id(lang: str, openi
     for rule_id, sentence in said.items():
         assert sentence.startswith(opening) and rule_id not in sentence, sentence
         assert sentence[len(opening)].islower() or not sentence[len(opening)].isalpha(), sentence
+
+
+# -- words a native speaker would say (issue 32, "Words a native speaker would change") -------
+FPS_LINE = "{frames} frames handled, {fps} frames a second ({cpu_fps} per CPU second) at {width}x{height}"
+FPS_FIELDS = {"frames": 116, "fps": "4.8", "cpu_fps": "9.5", "width": 1920, "height": 1080}
+SEEN = "{shown} of {need} seen. Show the other {left}."
+
+
+@pytest.mark.parametrize(("lang", "msgid", "fields", "said"), [
+    ("ru", "{who}, your turn.", {"who": "Аня"}, "Ходит Аня."),
+    ("pt", "{who}, your turn.", {"who": "Carla"}, "É a vez da Carla."),
+    ("pt", "Turn: {who}", {"who": "Carla"}, "Vez da Carla"),
+    ("pt", "Turn: {who}", {"who": "Bruno"}, "Vez do Bruno"),
+    ("ru", "Stock: {n}", {"n": 30}, "Колода: 30"),
+    ("ru", "Expulsion off", {}, "Выбывания нет"),
+    ("ru", SEEN, {"shown": Count(2), "need": Count(6), "left": Count(4)}, "Вижу две из шести. Покажите ещё четыре."),
+    ("ru", SEEN, {"shown": Count(1), "need": Count(2), "left": Count(1)}, "Вижу одну из двух. Покажите ещё одну."),
+    ("pt", SEEN, {"shown": Count(2), "need": Count(6), "left": Count(4)}, "Já vi duas das seis cartas. Mostre mais quatro."),
+    ("ru", FPS_LINE, FPS_FIELDS,
+     "обработано кадров: 116; 4,8 кадра в секунду (9,5 на секунду процессорного времени), 1920x1080"),
+    ("pt", FPS_LINE, FPS_FIELDS, "116 fotogramas processados, 4,8 por segundo (9,5 por segundo de CPU) a 1920x1080"),
+    ("en", FPS_LINE, FPS_FIELDS, "116 frames handled, 4.8 frames a second (9.5 per CPU second) at 1920x1080"),
+    ("ru", "Round {n} of {planned}. The machine is God; {turn} plays. Seats from the left: {seats}.",
+     {"n": 1, "planned": 2, "turn": "Cy", "seats": "Bo, Cy"},
+     "Сдача 1 из 2. Ведущий — машина, Cy играет наравне со всеми. Места слева направо: Bo, Cy."),
+    ("pt", "No camera given: playing the recorded table {video}.", {"video": "t.mp4"},
+     "Nenhuma câmara indicada: a reproduzir a gravação da mesa t.mp4."),
+])
+def test_the_sentences_read_as_spoken(lang: str, msgid: str, fields: dict[str, object], said: str) -> None:
+    with use_language(lang):
+        assert _(msgid, **fields) == said
+
+
+def test_a_player_who_empties_the_hand_ends_the_round_in_one_sentence() -> None:
+    from engine.events import EndReason
+
+    turn = TurnOutcome(9, "Саша", Verdict.ACCEPTED, parse_cards("4C"), emptied=True, legally_emptied=True,
+                       ended=EndReason.EMPTIED)
+    with use_language("ru"):
+        assert describe_turn(turn) == "Саша кладёт 4C: подходит. Саша остаётся без карт — сдача окончена."
+    with use_language("pt"):
+        assert describe_turn(turn) == "Саша joga 4C: jogada aceite. Саша fica sem cartas: fim da ronda."
+    assert describe_turn(turn) == "Саша plays 4C: accepted. Саша has no cards left: the round is over."
+
+
+def test_a_round_is_a_ronda_and_the_stock_a_deck_in_every_sentence() -> None:
+    # "mão" is the hand; in Russian the stock is "колода", not "запас"
+    for entry in parse_po(catalog_path("pt")):
+        if re.search(r"\bround\b", entry.msgid, re.I):
+            assert not any(re.search(r"\bm[ãa]o\b", form, re.I) for form in entry.msgstr), entry.msgid
+    for entry in parse_po(catalog_path("ru")):
+        if "stock" in entry.msgid:
+            assert not any("запас" in form for form in entry.msgstr), entry.msgid
+
+
+@pytest.mark.parametrize(("lang", "written"), [("en", "4.8 s, 0.25"), ("ru", "4,8 s, 0,25"), ("pt", "4,8 s, 0,25")])
+def test_numbers_take_the_languages_decimal_sign(lang: str, written: str) -> None:
+    from dealer.i18n import _fill
+
+    with use_language(lang):
+        assert _fill("{t} s, {x}", "", {"t": "4.8", "x": 0.25}) == written
+        assert _fill("{n}", "", {"n": "4C"}) == "4C"  # only a number is a number
