@@ -407,7 +407,7 @@ def _fill(text: str, english: str, fields: dict[str, Any]) -> str:
     fields = {name: _field(value) for name, value in fields.items()}
     try:
         return text.format(**fields)
-    except (KeyError, IndexError, ValueError):
+    except (KeyError, IndexError, ValueError, TypeError):  # TypeError: a spec on a field that is None
         return english.format(**fields)
 
 

@@ -381,7 +381,7 @@ def test_the_engine_refusals_a_table_can_cause_are_said_in_the_language() -> Non
     with use_language("ru"):
         said = [refusal_words(e) for e in errors]
     assert all(re.search("[а-яё]", s) for s in said), said
-    assert "7H: это был бы экземпляр номер 2" in said[2]
+    assert "7H: это была бы уже 2-я такая карта, а в колодах их всего 1" in said[2]
     with use_language("pt"):
         assert refusal_words(errors[0]) == f"{too_many.player} joga três cartas, mas só tem duas"
     english = [refusal_words(e) for e in errors]
