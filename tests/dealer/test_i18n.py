@@ -503,3 +503,11 @@ def test_numbers_take_the_languages_decimal_sign(lang: str, written: str) -> Non
     with use_language(lang):
         assert _fill("{t} s, {x}", "", {"t": "4.8", "x": 0.25}) == written
         assert _fill("{n}", "", {"n": "4C"}) == "4C"  # only a number is a number
+
+
+@pytest.mark.parametrize("msgid", ["Put the cards below the end of the line.", "Put the cards at the end of the main line."])
+def test_where_to_put_one_card_fits_a_king_as_well_as_a_queen(msgid: str) -> None:
+    # "Положите её" is wrong for a king, a jack or an ace (masculine): the sentence has no card to agree with
+    with use_language("ru"):
+        said = n_(msgid, msgid, 1)
+    assert "карту" in said and not re.search(r"\b(её|его)\b", said)
