@@ -36,6 +36,7 @@ import contextlib
 import gettext
 import io
 import os
+import re
 import struct
 from collections.abc import Iterable, Iterator
 from functools import cache
@@ -49,6 +50,8 @@ __all__ = [
     "LANGUAGES",
     "LOCALE_DIR",
     "Count",
+    "Decimal",
+    "Words",
     "N_",
     "_",
     "and_list",
@@ -278,7 +281,16 @@ _PT_TENS = ("", "", "vinte", "trinta", "quarenta", "cinquenta", "sessenta", "set
 _PT_FEMININE = {1: "uma", 2: "duas"}
 
 
+_RU_GENITIVE_UNITS = ("", "одного", "двух", "трёх", "четырёх", "пяти", "шести", "семи", "восьми", "девяти")
+_RU_GENITIVE_TEENS = ("десяти", "одиннадцати", "двенадцати", "тринадцати", "четырнадцати", "пятнадцати",
+                      "шестнадцати", "семнадцати", "восемнадцати", "девятнадцати")
+_RU_GENITIVE_TENS = ("", "", "двадцати", "тридцати", "сорока", "пятидесяти", "шестидесяти", "семидесяти",
+                     "восьмидесяти", "девяноста")
+
+
 def _ru_words(n: int, spec: str) -> str:
+    if spec in ("g", "fg"):
+        return _ru_genitive(n, feminine=spec == "fg")
     if n == 0:
         return "ноль"
     if n >= 100 or n < 0:
@@ -288,6 +300,19 @@ def _ru_words(n: int, spec: str) -> str:
     tens, unit = divmod(n, 10)
     word = _RU_FEMININE.get(spec, {}).get(unit, _RU_UNITS[unit])
     return " ".join(w for w in (_RU_TENS[tens], word) if w)
+
+
+def _ru_genitive(n: int, feminine: bool) -> str:
+    """"из шести", "из одной": the numeral after a preposition that takes the genitive."""
+    if n == 0:
+        return "нуля"
+    if n >= 100 or n < 0:
+        return str(n)
+    if 10 <= n < 20:
+        return _RU_GENITIVE_TEENS[n - 10]
+    tens, unit = divmod(n, 10)
+    word = "одной" if feminine and unit == 1 else _RU_GENITIVE_UNITS[unit]
+    return " ".join(w for w in (_RU_GENITIVE_TENS[tens], word) if w)
 
 
 def _pt_words(n: int, spec: str) -> str:
@@ -305,10 +330,13 @@ def _pt_words(n: int, spec: str) -> str:
 class Count(int):
     """A number in a sentence. ``{n}`` is its digits; in a translation ``{n:f}`` (feminine),
     ``{n:fa}`` (feminine accusative) and ``{n:n}`` (neuter) write it in words that agree with
-    the noun, so the voice says "две карты" / "duas cartas", not "два карты" / "dois cartas"."""
+    the noun, so the voice says "две карты" / "duas cartas", not "два карты" / "dois cartas";
+    in Russian ``{n:g}`` and ``{n:fg}`` give the genitive ("из шести", "из одной")."""
 
     def __format__(self, spec: str) -> str:
-        if spec not in ("f", "fa", "n"):
+        if spec in ("g", "fg") and _current != "ru":
+            spec = "f" if spec == "fg" else ""
+        if spec not in ("f", "fa", "n", "g", "fg"):
             return int.__format__(int(self), spec)
         if _current == "ru":
             return _ru_words(int(self), spec)
@@ -318,15 +346,68 @@ class Count(int):
 
 
 # -- translating -------------------------------------------------------------------------------
+class Words(str):
+    """A text field of a sentence. A translation may write:
+
+    - ``{field:lc}`` to begin it with a small letter where the sentence goes on after a
+      colon ("Правило было такое: после красной карты ...");
+    - ``{who:de}`` in Portuguese for "de" with the name's article, as Portugal says it
+      ("Vez da Carla", "Vez do Bruno"): a name ending in -a is taken as a woman's.
+    """
+
+    def __format__(self, spec: str) -> str:
+        if spec == "lc":
+            return self[:1].lower() + self[1:]
+        if spec == "de":
+            return f"{'da' if self.lower().endswith('a') else 'do'} {self}"
+        return str.__format__(str(self), spec)
+
+
+class Decimal(float):
+    """A number with a fraction, written with the language's decimal sign: 4.8 in English,
+    4,8 in Russian and Portuguese. ``{fps}`` keeps the digits it was given."""
+
+    def __new__(cls, value: float, text: str | None = None) -> Decimal:
+        made = super().__new__(cls, value)
+        made._text = text if text is not None else repr(float(value))
+        return made
+
+    _text: str
+
+    def __format__(self, spec: str) -> str:
+        text = float.__format__(float(self), spec) if spec else self._text
+        return text.replace(".", ",") if _current in _DECIMAL_COMMA else text
+
+    def __str__(self) -> str:
+        return self.__format__("")
+
+
+_DECIMAL_COMMA = ("ru", "pt")
+_DECIMAL_TEXT = re.compile(r"-?\d+\.\d+")
+
+
+def _field(value: Any) -> Any:
+    """A sentence's field as the language writes it: a number with a fraction (a float, or
+    the text "4.8" a caller formatted) with the decimal sign; any other text as Words."""
+    if type(value) is float:
+        return Decimal(value)
+    if type(value) is str:
+        if _DECIMAL_TEXT.fullmatch(value):
+            return Decimal(float(value), value)
+        return Words(value)
+    return value
+
+
 def _fill(text: str, english: str, fields: dict[str, Any]) -> str:
     """``text`` with its fields filled; a broken translation (a field the source does not
     give, a stray brace) falls back to the English rather than stop the dealer mid-round
     (tests/dealer/test_i18n.py keeps the shipped catalogs free of such)."""
     if not fields:
         return text
+    fields = {name: _field(value) for name, value in fields.items()}
     try:
         return text.format(**fields)
-    except (KeyError, IndexError, ValueError):
+    except (KeyError, IndexError, ValueError, TypeError):  # TypeError: a spec on a field that is None
         return english.format(**fields)
 
 

@@ -16,9 +16,34 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from dealer.i18n import Count, _, and_list, card_name, n_
 from engine.cards import Card
+from engine.errors import (
+    AcceptTakesNoCard,
+    AlreadyProphet,
+    BeenProphet,
+    CardNotShown,
+    DecisionMissing,
+    ExpelledCannotProphesy,
+    ExpelledPlays,
+    IllegalActionError,
+    LegalCardUnnamed,
+    NoCardPlayed,
+    NoProphet,
+    NotAfterOwnTurn,
+    OutOfTurn,
+    ProphetPlays,
+    Refusal,
+    RejectTakesNoCard,
+    RoundEnded,
+    RoundError,
+    TooFewForProphet,
+    TooManyCards,
+    TooManyCopies,
+    WrongHandShown,
+)
 from engine.events import Attempt, BecomeProphet, EndReason, NoPlay, TurnOutcome, Verdict
 from engine.explain import first_illegal
 from engine.round import RoundResult
@@ -79,6 +104,9 @@ def describe_turn(turn: TurnOutcome, spoken: bool = False) -> str:
     if turn.expelled:
         parts.append(_("{who} is expelled.", who=who))  # E3
     if turn.legally_emptied and turn.verdict is Verdict.ACCEPTED:
+        if turn.ended is EndReason.EMPTIED:  # one sentence, not the same news twice (G1)
+            parts.append(_("{who} has no cards left: the round is over.", who=who))
+            return " ".join(parts)
         parts.append(_("{who} has no cards left.", who=who))
     if turn.ended is not None:
         parts.append(describe_end(turn.ended, who, turn.legally_emptied))
@@ -146,22 +174,38 @@ def explain_verdict(rule: Rule, line: Sequence[Card], action: Attempt | NoPlay |
     return _("{card} could follow {end}, so the no play was wrong (N3).", card=legal[0], end=end)
 
 
-# The engine's refusals (engine/round.py) a table can cause, said in the reader's language;
-# any other refusal is quoted as the engine words it.
-_REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(r"^it is (?P<next>\S+)'s turn, not (?P<who>\S+)'s \(C5\)$"),
-     lambda m: _("it is {next}'s turn, not {who}'s (C5)", next=m["next"], who=m["who"])),
-    (re.compile(r"^(?P<who>\S+) plays (?P<n>\d+) cards but holds (?P<held>\d+)$"),
-     lambda m: _("{who} plays {n} cards but holds {held}", who=m["who"], n=Count(int(m["n"])),
-                 held=Count(int(m["held"])))),
-    (re.compile(r"^(?P<who>\S+) shows (?P<n>\d+) cards but holds (?P<held>\d+) \(N1\)$"),
-     lambda m: _("{who} shows {n} cards but holds {held} (N1)", who=m["who"], n=Count(int(m["n"])),
-                 held=Count(int(m["held"])))),
-    (re.compile(r"^(?:playing|showing) (?P<card>\S+): (?P<copies>\d+) copies with the table, but (?P<decks>\d+) "
-                r"decks hold (?P=decks) \(C1\)$"),
-     lambda m: _("{card}: that would be copy number {copies}, but the decks hold only {decks} (C1)",
-                 card=m["card"], copies=m["copies"], decks=m["decks"])),
-)
+def _card(card: Card, spoken: bool) -> str:
+    return card_words(card) if spoken else str(card)
+
+
+# The engine's refusals (engine/errors.py) in the reader's language, from their fields;
+# a refusal missing here is quoted as the engine words it.
+_REFUSALS: dict[type[Refusal], Callable[[Any, bool], str]] = {
+    OutOfTurn: lambda r, s: _("it is {next}'s turn, not {who}'s (C5)", next=r.expected, who=r.player),
+    TooManyCards: lambda r, s: _("{who} plays {n} cards but holds {held}", who=r.player, n=Count(r.played),
+                                 held=Count(r.held)),
+    WrongHandShown: lambda r, s: _("{who} shows {n} cards but holds {held} (N1)", who=r.player, n=Count(r.shown),
+                                   held=Count(r.held)),
+    TooManyCopies: lambda r, s: _("{card}: that would be copy number {copies}, but the decks hold only {decks} (C1)",
+                                  card=_card(r.card, s), copies=r.copies, decks=r.decks),
+    NoCardPlayed: lambda r, s: _("{who} plays no card; an attempt has one or more (P1)", who=r.player),
+    RoundEnded: lambda r, s: _("the round is over (G1)"),
+    ProphetPlays: lambda r, s: _("{who} is the prophet and plays no more cards (F2); it is {next}'s turn",
+                                 who=r.player, next=r.expected),
+    ExpelledPlays: lambda r, s: _("{who} is expelled (E3); it is {next}'s turn", who=r.player, next=r.expected),
+    NoProphet: lambda r, s: _("there is no prophet to decide (F3)"),
+    DecisionMissing: lambda r, s: _("the prophet {prophet} has not decided yet (F3)", prophet=r.prophet),
+    AcceptTakesNoCard: lambda r, s: _("a prophet who accepts names no card (F3)"),
+    RejectTakesNoCard: lambda r, s: _("a prophet who rejects an attempt names no card (F3)"),
+    LegalCardUnnamed: lambda r, s: _("a prophet who rejects a no play names the card that can be played (F6)"),
+    CardNotShown: lambda r, s: _("the prophet names {card}, which is not in the hand shown (F6)",
+                                 card=_card(r.card, s)),
+    NotAfterOwnTurn: lambda r, s: _("{who} may become prophet only right after their own turn (F1)", who=r.player),
+    ExpelledCannotProphesy: lambda r, s: _("{who} is expelled and cannot become prophet (F1)", who=r.player),
+    AlreadyProphet: lambda r, s: _("{who} is prophet already (F1)", who=r.prophet),
+    BeenProphet: lambda r, s: _("{who} has been prophet in this round already (F1, F4)", who=r.player),
+    TooFewForProphet: lambda r, s: _("a prophet needs two other players still in the round (F1)"),
+}
 
 
 # The mat tracker's status lines (calibration/table.py), printed while the table is not seen.
@@ -193,14 +237,21 @@ def status_words(text: str) -> str:
     return text
 
 
-def refusal_words(text: str) -> str:
-    """An engine refusal ("it is Bo's turn, not Ana's (C5)") in the current language.
+def refusal_words(refusal: Refusal | RoundError | str, spoken: bool = False) -> str:
+    """Why the engine refuses an action, in the current language, from the refusal's fields
+    (engine/errors.py). An error with no refusal, or a bare text, is quoted as it is.
 
-    >>> refusal_words("it is Bo's turn, not Ana's (C5)")
+    >>> from engine.errors import IllegalActionError, OutOfTurn
+    >>> refusal_words(IllegalActionError(OutOfTurn('Ana', 'Bo')))
     "it is Bo's turn, not Ana's (C5)"
+    >>> from dealer.i18n import use_language
+    >>> with use_language('ru'):
+    ...     refusal_words(OutOfTurn('Ана', 'Боря'))
+    'сейчас ходит Боря, а не Ана (C5)'
     """
-    for pattern, words in _REFUSALS:
-        match = pattern.match(text)
-        if match:
-            return words(match)
-    return text
+    if isinstance(refusal, IllegalActionError) and refusal.refusal is not None:
+        refusal = refusal.refusal
+    if not isinstance(refusal, Refusal):
+        return str(refusal)
+    words = _REFUSALS.get(type(refusal))
+    return words(refusal, spoken) if words is not None else refusal.message()

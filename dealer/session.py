@@ -164,7 +164,7 @@ class DealerSession:
         except RoundError as exc:
             # Never judge on a wrong picture: say what is wrong, and let the table fix it.
             self.protocol.judged()
-            return [TroubleReported(self._t, frame, _("I cannot take that: {error}", error=refusal_words(str(exc))))]
+            return [TroubleReported(self._t, frame, _("I cannot take that: {error}", error=refusal_words(exc)))]
         except RuleError:  # a rule played without the checker (--allow-rejected-rule) that cannot decide
             self.protocol.judged()
             return [TroubleReported(self._t, frame, _("The secret rule cannot decide this turn: it was played "

@@ -8,19 +8,24 @@ module (STYLE.md, "pyttsx3 itself: a warning"). Implementations:
 - :class:`FakeVoice` keeps the sentences in a list: the contract, for tests;
 - :class:`SpeechVoice` synthesises each sentence to a WAV file with pyttsx3 (or the
   ``espeak-ng`` command when pyttsx3 cannot start), keeps the files when asked to, and
-  plays them when the machine has a sound device (``aplay``).
+  plays them when the machine has a sound device (``aplay``); it returns when the
+  sentence has been played;
+- :class:`QueuedVoice` puts another voice behind a queue and its own thread: ``say``
+  prints the sentence and returns at once, so the camera loop keeps reading frames while
+  the dealer speaks. A voice that fails mid-round is reported once and the round goes on
+  in text.
 
 :func:`open_voice` picks what the machine can do and says what it picked.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
+import queue
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +36,7 @@ from dealer.i18n import language as current_language
 
 __all__ = [
     "FakeVoice",
+    "QueuedVoice",
     "SpeechVoice",
     "TextVoice",
     "Voice",
@@ -54,15 +60,17 @@ class Voice(Protocol):
 
 
 class TextVoice:
-    """Prints each sentence, prefixed so a reader can tell speech from other output."""
+    """Prints each sentence, prefixed so a reader can tell speech from other output: by
+    default "dealer: " in the dealer's language ("ведущий: ", "dador: ")."""
 
-    def __init__(self, stream: TextIO | None = None, prefix: str = "dealer: ") -> None:
+    def __init__(self, stream: TextIO | None = None, prefix: str | None = None) -> None:
         self._stream = stream
         self._prefix = prefix
 
     def say(self, text: str) -> None:
         stream = self._stream or sys.stdout
-        print(f"{self._prefix}{text}", file=stream, flush=True)
+        line = _("dealer: {sentence}", sentence=text) if self._prefix is None else f"{self._prefix}{text}"
+        print(line, file=stream, flush=True)
 
     def close(self) -> None:
         pass
@@ -109,14 +117,13 @@ def _pyttsx3_synthesiser(voice_id: str | None, rate: int | None) -> Synthesiser:
     if rate:
         engine.setProperty("rate", rate)
 
+    _silence_driver()
     fallback: Synthesiser | None = None
 
     def synthesise(text: str, path: Path) -> None:
         nonlocal fallback
-        # pyttsx3 prints "Audio saved to ..." on every save: keep our stdout clean.
-        with contextlib.redirect_stdout(io.StringIO()):
-            engine.save_to_file(text, str(path))
-            engine.runAndWait()  # one runAndWait per save, or only the last file is written
+        engine.save_to_file(text, str(path))
+        engine.runAndWait()  # one runAndWait per save, or only the last file is written
         # Under load pyttsx3's espeak driver now and then returns before the file is out:
         # wait a little, then say the sentence through the espeak-ng command instead.
         for _ in range(20):
@@ -129,6 +136,21 @@ def _pyttsx3_synthesiser(voice_id: str | None, rate: int | None) -> Synthesiser:
             fallback(text, path)
 
     return synthesise
+
+
+def _silence_driver() -> None:
+    """Stop pyttsx3's espeak driver printing "Audio saved to ..." (English, on stdout, in
+    every language) after each file. Its callback may run after ``runAndWait`` returns, so
+    redirecting stdout around the call leaks it now and then, and a redirect in the voice's
+    thread would swallow the camera loop's own lines meanwhile; the driver's module-level
+    ``print`` is the one place that catches every such line."""
+    driver = sys.modules.get("pyttsx3.drivers.espeak")
+    if driver is not None:
+        driver.print = _quiet  # type: ignore[attr-defined]
+
+
+def _quiet(*args: object, **kwargs: object) -> None:
+    pass
 
 
 def _espeak_synthesiser(voice_id: str | None, rate: int | None) -> Synthesiser:
@@ -208,6 +230,88 @@ class SpeechVoice:
             self._tmp = None
 
 
+class QueuedVoice:
+    """Another voice behind a queue, spoken from its own thread.
+
+    ``say`` prints the sentence through ``echo`` (when given) and returns at once: the
+    camera loop never waits for synthesis or playback. The thread says the sentences in
+    order. When the voice fails (no audio written, the synthesiser gone, a player that
+    raises), ``report`` gets one line, the voice is not tried again, and the sentences go
+    on in text only. :meth:`close` says what is queued, then closes the voice; a Ctrl-C
+    while it waits drops the sentences not yet begun.
+    """
+
+    def __init__(self, voice: Voice, echo: Voice | None = None,
+                 report: Callable[[str], None] | None = None) -> None:
+        self._voice = voice
+        self._echo = echo
+        self._report = report or _report_to_stderr
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._drop = threading.Event()
+        self._done = threading.Event()  # waited on instead of join(): an interrupted join() forgets the thread
+        self._closed = False
+        self.failure: Exception | None = None
+        self.unsaid = 0  # sentences dropped by a Ctrl-C during close()
+        self._thread = threading.Thread(target=self._speak, name="eleusis-voice", daemon=True)
+        self._thread.start()
+
+    @property
+    def voice(self) -> Voice:
+        return self._voice
+
+    def say(self, text: str) -> None:
+        if self._closed:
+            raise VoiceError("say() after close()")
+        if self._echo is not None:
+            self._echo.say(text)
+        self._queue.put(text)
+
+    def wait(self) -> None:
+        """Return when every sentence given so far has been said (or failed)."""
+        self._queue.join()
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._queue.put(None)
+        try:
+            self._done.wait()
+        except KeyboardInterrupt:  # Ctrl-C while the last sentences are said: stop after this one
+            self._drop.set()
+            self._done.wait(timeout=_LAST_SENTENCE_S)
+        self._voice.close()
+
+    def _speak(self) -> None:
+        while True:
+            text = self._queue.get()
+            try:
+                if text is None:
+                    self._done.set()
+                    return
+                if self._drop.is_set():
+                    self.unsaid += 1
+                elif self.failure is None:
+                    self._say_once(text)
+            finally:
+                self._queue.task_done()
+
+    def _say_once(self, text: str) -> None:
+        try:
+            self._voice.say(text)
+        except Exception as exc:  # VoiceError, OSError, CalledProcessError, pyttsx3's own: the round goes on
+            self.failure = exc
+            self._report(_("voice: it stopped ({error}); the rest of the round is printed only", error=exc))
+
+
+# How long close() still waits, after a Ctrl-C, for the sentence being said.
+_LAST_SENTENCE_S = 5.0
+
+
+def _report_to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 def _aplay(path: Path) -> None:
     subprocess.run(["aplay", "-q", str(path)], check=False, capture_output=True)
 
@@ -234,7 +338,7 @@ def open_voice(
     if mode == "auto" and not sound and keep_dir is None:
         return echo, _("voice: no sound device found, so the verdicts are printed (use --wav-dir to keep spoken audio)")
     try:
-        voice = SpeechVoice.open(language=language, keep_dir=keep_dir, play=sound, echo=echo)
+        voice: Voice = QueuedVoice(SpeechVoice.open(language=language, keep_dir=keep_dir, play=sound), echo)
     except VoiceError as exc:
         if mode == "speech":
             raise

@@ -1,12 +1,51 @@
-"""The engine's errors: a small tree under ``ValueError`` (STYLE 3).
+"""The engine's errors: a small tree under ``ValueError`` (STYLE 3), and the refusals.
+
+A :class:`Refusal` is why the round cannot take an action, as a value with its fields
+(``OutOfTurn(player='Ana', expected='Bo')``): the dealer says it in the table's language
+from those fields (dealer/narrate.py), and :meth:`Refusal.message` is the English the
+engine writes. :class:`IllegalActionError` carries one as ``refusal``.
 
 >>> issubclass(RecordError, ValueError) and issubclass(IllegalActionError, RoundError)
 True
+>>> str(IllegalActionError(OutOfTurn('Ana', 'Bo')))
+"it is Bo's turn, not Ana's (C5)"
+>>> IllegalActionError(TooManyCards('Ana', 3, 2)).refusal
+TooManyCards(player='Ana', played=3, held=2)
 """
 
 from __future__ import annotations
 
-__all__ = ["IllegalActionError", "RecordError", "RoundError", "RoundSetupError"]
+from dataclasses import dataclass
+
+from engine.cards import Card
+
+__all__ = [
+    "AcceptTakesNoCard",
+    "AlreadyProphet",
+    "BeenProphet",
+    "CardNotShown",
+    "DecisionMissing",
+    "ExpelledCannotProphesy",
+    "ExpelledPlays",
+    "IllegalActionError",
+    "LegalCardUnnamed",
+    "NoCardPlayed",
+    "NoProphet",
+    "NotAfterOwnTurn",
+    "OutOfTurn",
+    "ProphetPlays",
+    "RecordError",
+    "Refusal",
+    "RejectTakesNoCard",
+    "RoundEnded",
+    "RoundError",
+    "RoundSetupError",
+    "TooFewForProphet",
+    "TooManyCards",
+    "TooManyCopies",
+    "UnknownPlayer",
+    "WrongHandShown",
+]
 
 
 class RoundError(ValueError):
@@ -25,8 +64,202 @@ class RoundSetupError(RoundError):
         self.field = field
 
 
+# -- refusals: why an action cannot be taken now -----------------------------------------
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why the round refuses an action. Subclasses hold the facts; ``message`` words them."""
+
+    def message(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownPlayer(Refusal):
+    player: str
+    players: tuple[str, ...]
+
+    def message(self) -> str:
+        return f"{self.player!r} is not a player of this round ({', '.join(self.players)})"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Refusal):
+    """G1: nothing is played after the end. ``player`` is empty when nobody acted yet."""
+
+    reason: str
+    player: str = ""
+
+    def message(self) -> str:
+        if not self.player:
+            return "the round has ended (G1)"
+        return f"the round has ended ({self.reason}, G1); {self.player} cannot act"
+
+
+@dataclass(frozen=True, slots=True)
+class ProphetPlays(Refusal):
+    player: str
+    expected: str | None
+
+    def message(self) -> str:
+        return f"{self.player} is the prophet and plays no more cards (F2); it is {self.expected}'s turn"
+
+
+@dataclass(frozen=True, slots=True)
+class ExpelledPlays(Refusal):
+    player: str
+    expected: str | None
+
+    def message(self) -> str:
+        return f"{self.player} is expelled (E3); it is {self.expected}'s turn"
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfTurn(Refusal):
+    player: str
+    expected: str | None
+
+    def message(self) -> str:
+        return f"it is {self.expected}'s turn, not {self.player}'s (C5)"
+
+
+@dataclass(frozen=True, slots=True)
+class NoCardPlayed(Refusal):
+    player: str
+
+    def message(self) -> str:
+        return f"{self.player} plays no card; an attempt has one or more (P1)"
+
+
+@dataclass(frozen=True, slots=True)
+class TooManyCards(Refusal):
+    player: str
+    played: int
+    held: int
+
+    def message(self) -> str:
+        return f"{self.player} plays {self.played} cards but holds {self.held}"
+
+
+@dataclass(frozen=True, slots=True)
+class WrongHandShown(Refusal):
+    """N1: a "no play" shows the whole hand."""
+
+    player: str
+    shown: int
+    held: int
+
+    def message(self) -> str:
+        return f"{self.player} shows {self.shown} cards but holds {self.held} (N1)"
+
+
+@dataclass(frozen=True, slots=True)
+class TooManyCopies(Refusal):
+    """C1: the table and the cards played or shown hold more copies of ``card`` than the decks."""
+
+    card: Card
+    copies: int
+    decks: int
+    showing: bool = False
+
+    def message(self) -> str:
+        what = "showing" if self.showing else "playing"
+        return f"{what} {self.card}: {self.copies} copies with the table, but {self.decks} decks hold {self.decks} (C1)"
+
+
+@dataclass(frozen=True, slots=True)
+class NoProphet(Refusal):
+    def message(self) -> str:
+        return "a prophet decision, but there is no prophet (F3)"
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionMissing(Refusal):
+    prophet: str
+
+    def message(self) -> str:
+        return f"the prophet {self.prophet}'s decision is missing (F3)"
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptTakesNoCard(Refusal):
+    card: Card
+
+    def message(self) -> str:
+        return f"'prophet accept' takes no card, got {self.card} (F3)"
+
+
+@dataclass(frozen=True, slots=True)
+class RejectTakesNoCard(Refusal):
+    card: Card
+
+    def message(self) -> str:
+        return f"'prophet reject' takes no card for an attempt, got {self.card} (F3)"
+
+
+@dataclass(frozen=True, slots=True)
+class LegalCardUnnamed(Refusal):
+    def message(self) -> str:
+        return "'prophet reject' of a no play must name the legal card (F6)"
+
+
+@dataclass(frozen=True, slots=True)
+class CardNotShown(Refusal):
+    card: Card
+
+    def message(self) -> str:
+        return f"the prophet names {self.card}, which is not in the shown hand (F6)"
+
+
+@dataclass(frozen=True, slots=True)
+class NotAfterOwnTurn(Refusal):
+    player: str
+
+    def message(self) -> str:
+        return f"{self.player} may become prophet only right after their own turn (F1)"
+
+
+@dataclass(frozen=True, slots=True)
+class ExpelledCannotProphesy(Refusal):
+    player: str
+
+    def message(self) -> str:
+        return f"{self.player} is expelled (F1)"
+
+
+@dataclass(frozen=True, slots=True)
+class AlreadyProphet(Refusal):
+    prophet: str
+
+    def message(self) -> str:
+        return f"{self.prophet} is prophet already (F1)"
+
+
+@dataclass(frozen=True, slots=True)
+class BeenProphet(Refusal):
+    player: str
+
+    def message(self) -> str:
+        return f"{self.player} has been prophet in this round already (F1, F4)"
+
+
+@dataclass(frozen=True, slots=True)
+class TooFewForProphet(Refusal):
+    player: str
+    others: int
+
+    def message(self) -> str:
+        return f"only {self.others} active player(s) besides {self.player}; a prophet needs 2 (F1)"
+
+
 class IllegalActionError(RoundError):
-    """An action the state of the round does not allow: out of turn, after the end, ..."""
+    """An action the state of the round does not allow: out of turn, after the end, ...
+
+    ``refusal`` holds why, as a value; the message is its English words.
+    """
+
+    def __init__(self, refusal: Refusal | str) -> None:
+        super().__init__(refusal.message() if isinstance(refusal, Refusal) else refusal)
+        self.refusal = refusal if isinstance(refusal, Refusal) else None
 
 
 class RecordError(ValueError):

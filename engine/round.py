@@ -29,7 +29,32 @@ from dataclasses import dataclass
 
 from engine.cards import DECK_SIZE, DEFAULT_DECKS, Card, Suit
 from engine.deal import MAX_PLAYERS, MIN_PLAYERS, check_start, deal_starters, first_seat
-from engine.errors import IllegalActionError, RoundError, RoundSetupError
+from engine.errors import (
+    AcceptTakesNoCard,
+    AlreadyProphet,
+    BeenProphet,
+    CardNotShown,
+    DecisionMissing,
+    ExpelledCannotProphesy,
+    ExpelledPlays,
+    IllegalActionError,
+    LegalCardUnnamed,
+    NoCardPlayed,
+    NoProphet,
+    NotAfterOwnTurn,
+    OutOfTurn,
+    ProphetPlays,
+    Refusal,
+    RejectTakesNoCard,
+    RoundEnded,
+    RoundError,
+    RoundSetupError,
+    TooFewForProphet,
+    TooManyCards,
+    TooManyCopies,
+    UnknownPlayer,
+    WrongHandShown,
+)
 from engine.events import (
     DEFAULT_HAND,
     Action,
@@ -221,22 +246,22 @@ class Round:
     def hands(self) -> dict[str, int]:
         return dict(zip(self.players, self._hands))
 
-    def prophet_refusal(self, player: str) -> str | None:
+    def prophet_refusal(self, player: str) -> Refusal | None:
         """Why ``player`` may not become prophet now (F1), or None when they may."""
         seat = self._seat_of(player)
         if self._ended is not None:
-            return "the round has ended (G1)"
+            return RoundEnded(self._ended.value)
         if self._just_played != seat:
-            return f"{player} may become prophet only right after their own turn (F1)"
+            return NotAfterOwnTurn(player)
         if seat in self._expelled:
-            return f"{player} is expelled (F1)"
+            return ExpelledCannotProphesy(player)
         if self._prophet is not None:
-            return f"{self.players[self._prophet]} is prophet already (F1)"
+            return AlreadyProphet(self.players[self._prophet])
         if seat in self._been_prophet:
-            return f"{player} has been prophet in this round already (F1, F4)"
+            return BeenProphet(player)
         others = sum(1 for s in range(len(self.players)) if s != seat and s not in self._expelled)
         if others < 2:
-            return f"only {others} active player(s) besides {player}; a prophet needs 2 (F1)"
+            return TooFewForProphet(player, others)
         return None
 
     def state(self) -> RoundState:
@@ -300,7 +325,7 @@ class Round:
         try:
             return self._seat[player]
         except KeyError:
-            raise IllegalActionError(f"{player!r} is not a player of this round ({', '.join(self.players)})") from None
+            raise IllegalActionError(UnknownPlayer(player, self.players)) from None
 
     def _next_seat(self, after: int) -> int | None:
         n = len(self.players)
@@ -313,35 +338,35 @@ class Round:
     def _check_turn(self, player: str) -> int:
         seat = self._seat_of(player)
         if self._ended is not None:
-            raise IllegalActionError(f"the round has ended ({self._ended.value}, G1); {player} cannot act")
+            raise IllegalActionError(RoundEnded(self._ended.value, player))
         expected = self.whose_turn
         if seat == self._prophet:
-            raise IllegalActionError(f"{player} is the prophet and plays no more cards (F2); it is {expected}'s turn")
+            raise IllegalActionError(ProphetPlays(player, expected))
         if seat in self._expelled:
-            raise IllegalActionError(f"{player} is expelled (E3); it is {expected}'s turn")
+            raise IllegalActionError(ExpelledPlays(player, expected))
         if player != expected:
-            raise IllegalActionError(f"it is {expected}'s turn, not {player}'s (C5)")
+            raise IllegalActionError(OutOfTurn(player, expected))
         return seat
 
     def _check_decision(self, decision: ProphetDecision | None, *, noplay: bool, shown: tuple[Card, ...]) -> None:
         if self._prophet is None:
             if decision is not None:
-                raise IllegalActionError("a prophet decision, but there is no prophet (F3)")
+                raise IllegalActionError(NoProphet())
             return
         prophet = self.players[self._prophet]
         if decision is None:
-            raise IllegalActionError(f"the prophet {prophet}'s decision is missing (F3)")
+            raise IllegalActionError(DecisionMissing(prophet))
         if decision.accept and decision.card is not None:
-            raise IllegalActionError(f"'prophet accept' takes no card, got {decision.card} (F3)")
+            raise IllegalActionError(AcceptTakesNoCard(decision.card))
         if not noplay and decision.card is not None:
-            raise IllegalActionError(f"'prophet reject' takes no card for an attempt, got {decision.card} (F3)")
+            raise IllegalActionError(RejectTakesNoCard(decision.card))
         if noplay and not decision.accept:
             if decision.card is None:
-                raise IllegalActionError("'prophet reject' of a no play must name the legal card (F6)")
+                raise IllegalActionError(LegalCardUnnamed())
             if decision.card not in shown:
-                raise IllegalActionError(f"the prophet names {decision.card}, which is not in the shown hand (F6)")
+                raise IllegalActionError(CardNotShown(decision.card))
 
-    def _check_copies(self, cards: tuple[Card, ...], what: str) -> None:
+    def _check_copies(self, cards: tuple[Card, ...], showing: bool) -> None:
         """C1: the table and the cards shown now never hold more copies than the decks."""
         decks = self.start.decks
         counts = self._counts
@@ -350,8 +375,7 @@ class Round:
             kind = _kind(card)
             copies = seen.get(kind, counts[kind]) + 1
             if copies > decks:
-                raise IllegalActionError(
-                    f"{what} {card}: {copies} copies with the table, but {decks} decks hold {decks} (C1)")
+                raise IllegalActionError(TooManyCopies(card, copies, decks, showing))
             seen[kind] = copies
 
     def _lay(self, card: Card, branch: int | None) -> None:
@@ -403,11 +427,10 @@ class Round:
         seat = self._check_turn(action.player)
         cards = action.cards
         if not cards:
-            raise IllegalActionError(f"{action.player} plays no card; an attempt has one or more (P1)")
+            raise IllegalActionError(NoCardPlayed(action.player))
         if len(cards) > self._hands[seat]:
-            raise IllegalActionError(
-                f"{action.player} plays {len(cards)} cards but holds {self._hands[seat]}")
-        self._check_copies(cards, "playing")
+            raise IllegalActionError(TooManyCards(action.player, len(cards), self._hands[seat]))
+        self._check_copies(cards, showing=False)
         self._check_decision(action.prophet, noplay=False, shown=cards)
         expulsion_on = self.expulsion_on  # E2: checked before the turn
         legal = self._chain_legal(cards)
@@ -444,9 +467,8 @@ class Round:
         seat = self._check_turn(action.player)
         hand = action.hand
         if len(hand) != self._hands[seat]:
-            raise IllegalActionError(
-                f"{action.player} shows {len(hand)} cards but holds {self._hands[seat]} (N1)")
-        self._check_copies(hand, "showing")
+            raise IllegalActionError(WrongHandShown(action.player, len(hand), self._hands[seat]))
+        self._check_copies(hand, showing=True)
         decision = action.prophet
         self._check_decision(decision, noplay=True, shown=hand)
         expulsion_on = self.expulsion_on  # E2

@@ -45,12 +45,14 @@ def _read(path: Path) -> str:
 
 
 def _sentences(judgement: Judgement, reveal: bool) -> list[tuple[int | None, str]]:
+    from dealer.session import rule_in_words
+
     out: list[tuple[int | None, str]] = []
     for number, turn in judgement.turns:
         out.append((number, describe_turn(turn)))
     out.append((None, describe_result(judgement.round.result())))
     if reveal:
-        out.append((None, _("The rule was: {rule}.", rule=judgement.record.start.rule)))  # G6
+        out.append((None, rule_in_words(judgement.record.start.rule)))  # G6: a library rule by its words
     return out
 
 

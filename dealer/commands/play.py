@@ -167,8 +167,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             args.record = demo.shipped_record()
             print(_("No camera given: dealing the example round {record}.", record=args.record), file=sys.stderr)
+        if args.out is None:  # named once: a second look at the clock may fall in the next second
+            args.out = _default_out()
         if wav_dir is None and args.voice != "text":
-            wav_dir = (args.out or _default_out()) / "voice"
+            wav_dir = args.out / "voice"
     difficulty = None
     if args.record is None and not args.rule and resumed is None:
         difficulty = args.difficulty or "easy"

@@ -50,3 +50,32 @@ def test_an_existing_recording_is_never_overwritten(tmp_path: Path, capsys: pyte
     assert main(["play", "--video", VIDEO, "--players", "Ana Bo Cy", "--voice", "text", "--out", str(out)]) == 2
     assert "already holds a recording" in capsys.readouterr().err
     assert (out / "round.jsonl").read_text() == '{"eleusis_recording": 1}\n'
+
+
+def test_the_demo_keeps_its_voice_files_inside_its_recording(monkeypatch: pytest.MonkeyPatch) -> None:
+    # given a clock that moves on between two looks at it (issue 32 item 9)
+    import dealer.commands.play as play
+    import dealer.live as live
+    import dealer.voice as voice_module
+    from dealer.voice import FakeVoice
+
+    folders = iter([Path("recordings/first"), Path("recordings/second")])
+    monkeypatch.setattr(play, "_default_out", lambda: next(folders))
+    kept: list[Path | None] = []
+    recorded: list[Path] = []
+
+    def fake_open_voice(mode: str, keep_dir: Path | None = None) -> tuple[FakeVoice, str]:
+        kept.append(keep_dir)
+        return FakeVoice(), "voice: fake"
+
+    def fake_run_live(options: live.LiveOptions, voice: object, *rest: object) -> int:
+        recorded.append(Path(options.out))
+        return 0
+
+    monkeypatch.setattr(voice_module, "open_voice", fake_open_voice)
+    monkeypatch.setattr(live, "run_live", fake_run_live)
+    # when the demo plays with a voice and no --out
+    assert main(["play", "--voice", "auto"]) == 0
+    # then the voice files go into the one recording folder
+    assert kept == [Path("recordings/first/voice")]
+    assert recorded == [Path("recordings/first")]

@@ -59,7 +59,7 @@ def test_the_shipped_recorded_table_is_dealt_as_scripted(tmp_path: Path) -> None
         ("Bo", "play KD", "accepted"),
         ("Cy", "play JS QD", "accepted"),
     ]
-    assert "The round is over: Cy emptied the hand." in "\n".join(voice.said)
+    assert "Cy has no cards left: the round is over." in "\n".join(voice.said)
     assert voice.said[-1].startswith("The rule was alternate-colour")
     # and exactly what `eleusis judge` says of the scripted round: verdicts, penalties, scores
     expected = _judged()

@@ -11,7 +11,7 @@ import pytest
 
 from dealer.cli import main
 from dealer.commands.play import announce_difficulty, draw_rule
-from dealer.i18n import set_language, use_language
+from dealer.i18n import _, set_language, use_language
 from engine.rules import LIBRARY
 from engine.rules.library import TIERS
 
@@ -62,7 +62,7 @@ def test_play_announces_the_difficulty_and_keeps_the_rule_secret(
     assert LIBRARY[seen["rule"]].tier == tier
     captured = capsys.readouterr()
     with use_language(lang):
-        assert f"dealer: {announce_difficulty(tier)}" in captured.out
+        assert _("dealer: {sentence}", sentence=announce_difficulty(tier)) in captured.out
     for secret in _secrets(seen["rule"]):
         assert secret not in captured.out + captured.err
 

@@ -33,8 +33,8 @@ def turn(verdict: Verdict, cards: str = "", **kw: object) -> TurnOutcome:
      "Ana gets no penalty.")),
     (turn(Verdict.ACCEPTED, "4C", overthrown=True, prophet="Bo", prophet_penalty=5, emptied=True,
           legally_emptied=True, ended=EndReason.EMPTIED),
-     ("Ana plays 4C: accepted. The prophet Bo was wrong and is overthrown, and draws 5. Ana has no cards left. "
-     "The round is over: Ana emptied the hand.")),
+     ("Ana plays 4C: accepted. The prophet Bo was wrong and is overthrown, and draws 5. Ana has no cards left: "
+     "the round is over.")),
     (turn(Verdict.REJECTED, "4C", overthrown=True, prophet="Bo", prophet_penalty=5, emptied=True,
           ended=EndReason.EMPTIED),
      ("Ana plays 4C: rejected, a side branch. The prophet Bo was wrong and is overthrown, and draws 5. "

@@ -76,3 +76,32 @@ def test_real_synthesis_writes_audible_wav(tmp_path: Path) -> None:
         seconds = w.getnframes() / w.getframerate()
     assert seconds > 0.8
     assert "Accepted" in out.getvalue() and "files" in how or "sound device" in how
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+def test_pyttsx3_never_prints_audio_saved_in_any_language(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    # given pyttsx3's synthesiser (issue 32 item 15: "Audio saved to ..." reached stdout
+    # in a Russian or Portuguese round, when the driver's callback came after runAndWait)
+    import sys
+
+    from dealer.voice import _pyttsx3_synthesiser
+
+    synthesise = _pyttsx3_synthesiser("zle/ru", None)
+    # when it writes a file, and when its driver's callback says so late
+    synthesise("Ана кладёт даму пик.", tmp_path / "0001.wav")
+    sys.modules["pyttsx3.drivers.espeak"].print(f"Audio saved to {tmp_path / '0001.wav'}")
+    # then nothing English reached the terminal, and the file is there
+    out, err = capfd.readouterr()
+    assert "Audio saved" not in out + err
+    assert (tmp_path / "0001.wav").stat().st_size > 44
+
+
+@pytest.mark.parametrize(("lang", "line"), [("en", "dealer: Ана"), ("ru", "ведущий: Ана"), ("pt", "dador: Ана")])
+def test_text_voice_names_the_dealer_in_the_language(lang: str, line: str) -> None:
+    # issue 32 item 15: "dealer:" before every Russian or Portuguese sentence
+    from dealer.i18n import use_language
+
+    out = io.StringIO()
+    with use_language(lang):
+        TextVoice(out).say("Ана")
+    assert out.getvalue() == line + "\n"

@@ -182,6 +182,24 @@ def test_impossible_actions_are_refused_and_not_logged(action: object, match: st
     assert len(rnd.events) == 1
 
 
+def test_refusals_carry_their_facts_as_values() -> None:
+    # given a fresh round (Ana on turn, 14 cards each, two decks, starter KH)
+    from engine.errors import NotAfterOwnTurn, OutOfTurn, TooManyCards, TooManyCopies, UnknownPlayer
+
+    def refusal(action: object) -> object:
+        with pytest.raises(IllegalActionError) as exc:
+            new_round().apply(action)  # type: ignore[arg-type]
+        return exc.value.refusal
+
+    # when impossible actions are applied, then each refusal names who, what and how many
+    assert refusal(Attempt("Bo", cards("4C"))) == OutOfTurn(player="Bo", expected="Ana")  # C5
+    assert refusal(Attempt("Ana", cards("4C 5H") * 8)) == TooManyCards(player="Ana", played=16, held=14)
+    assert refusal(Attempt("Ana", cards("KH KH KH"))) == TooManyCopies(Card.parse("KH"), copies=4, decks=3)  # C1: a 4th KH with the starter
+    assert refusal(Attempt("Zed", cards("4C"))) == UnknownPlayer("Zed", ("Ana", "Bo", "Cy"))
+    assert refusal(BecomeProphet("Bo")) == NotAfterOwnTurn("Bo")  # F1
+    assert new_round().prophet_refusal("Bo") == NotAfterOwnTurn("Bo")
+
+
 def test_copies_count_the_table_and_the_shown_hand() -> None:
     # given two KH on the table (starter and Bo's), when Cy shows two more, then C1 refuses
     rnd = new_round(start="KH")
