@@ -13,9 +13,11 @@ from typing import Any
 from engine.errors import RecordError, RoundError, RoundSetupError
 from engine.events import TurnOutcome
 from engine.record import GameRecord, parse_record
-from engine.round import Round
 from engine.rules.base import Rule
 from engine.rules.errors import RuleError
+from engine.variants import AnyRound, round_for
+from engine.variants.abbott import AbbottRound
+from engine.variants.kruskal import KruskalRound
 
 __all__ = ["Judgement", "RuleResolver", "judge_record", "judge_text", "judgement_json"]
 
@@ -27,7 +29,7 @@ class Judgement:
     """A judged record: the round after its last line, each turn with its line number."""
 
     record: GameRecord
-    round: Round
+    round: AnyRound
     turns: tuple[tuple[int, TurnOutcome], ...]
 
 
@@ -43,7 +45,7 @@ def judge_record(record: GameRecord, resolve_rule: RuleResolver) -> Judgement:
         shown = record.start.rule if "\n" not in record.start.rule else record.start.rule.split("\n")[0] + " ..."
         raise RecordError(rule_line, f"rule: {shown!r} is not a library id, and as a rule text: {exc}") from None
     try:
-        rnd = Round(rule, record.start)
+        rnd = round_for(rule, record.start)
     except RoundSetupError as exc:
         raise RecordError(record.header_line(exc.field or "players"), str(exc)) from None
     turns: list[tuple[int, TurnOutcome]] = []
@@ -87,7 +89,8 @@ def judgement_json(judgement: Judgement) -> dict[str, Any]:
     rnd = judgement.round
     result = rnd.result()
     layout = rnd.layout
-    return {
+    summary: dict[str, Any] = {
+        "variant": judgement.record.start.variant,
         "ended": None if result.ended is None else result.ended.value,
         "table": layout.table_count,
         "stock": rnd.stock,
@@ -120,3 +123,10 @@ def judgement_json(judgement: Judgement) -> dict[str, Any]:
             for number, t in judgement.turns
         ],
     }
+    if isinstance(rnd, AbbottRound):  # AB5, AB7: the error cards in front, the first scoring
+        summary["errors"] = {name: [str(c) for c in cards] for name, cards in rnd.errors.items()}
+        summary["first_scoring"] = rnd.first_scoring
+    if isinstance(rnd, KruskalRound):  # KR5: whose token was right, card by card
+        for turn, hits in zip(summary["turns"], rnd.hits):
+            turn["right"] = list(hits)
+    return summary
