@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "play",
     "game",
     "judge",
+    "guess",
     "rules",
     "read",
     "calibrate",

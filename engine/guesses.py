@@ -8,7 +8,7 @@ rule and the verdicts of a round. Structured values; dealer/guesses.py says them
 >>> judged.clash is None, judged.comparison.same
 (True, True)
 >>> judge_guess('card.black', judge_text(text, resolve_rule), resolve_rule).clash
-VerdictClash(line=5, player='Bo', cards=(Card.parse('4C'), Card.parse('9H')), happened=True, guess_says=False)
+VerdictClash(line=5, player='Bo', cards=(Card.parse('4C'), Card.parse('9H')), happened=True, guess_says=False, kind='attempt')
 """
 
 from __future__ import annotations
@@ -30,15 +30,16 @@ __all__ = ["GuessJudgement", "VerdictClash", "first_clash", "judge_guess"]
 @dataclass(frozen=True, slots=True)
 class VerdictClash:
     """The first turn of the round the guess judges otherwise: on record line ``line``,
-    ``cards`` (an attempt, a turned card, or a hand shown for "no play") were accepted
-    (``happened``: True; for a "no play": the declaration was right) and the guess says
-    ``guess_says``."""
+    ``cards`` (an attempt, a turned card, or a hand shown for "no play": ``kind``) were
+    accepted (``happened``: True; for a "no play": the declaration was right) and the
+    guess says ``guess_says``."""
 
     line: int
     player: str
     cards: tuple[Card, ...]
     happened: bool
     guess_says: bool
+    kind: str = "attempt"  # "attempt", "noplay" or "turn" (kruskal's oracle)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +73,8 @@ def first_clash(guess: Rule, judgement: Judgement) -> VerdictClash | None:
             except RuleError:
                 says = not happened
             if says != happened:
-                return VerdictClash(number, turn.player, cards, happened, says)
+                kind = "attempt" if isinstance(action, Attempt) else "turn"
+                return VerdictClash(number, turn.player, cards, happened, says, kind)
         elif isinstance(action, NoPlay):
             happened = turn.verdict is Verdict.NOPLAY_RIGHT
             try:
@@ -80,7 +82,7 @@ def first_clash(guess: Rule, judgement: Judgement) -> VerdictClash | None:
             except RuleError:
                 says = not happened
             if says != happened:
-                return VerdictClash(number, turn.player, action.hand, happened, says)
+                return VerdictClash(number, turn.player, action.hand, happened, says, "noplay")
         rnd.apply(action)
     return None
 

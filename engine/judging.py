@@ -18,6 +18,7 @@ from engine.rules.errors import RuleError
 from engine.variants import AnyRound, round_for
 from engine.variants.abbott import AbbottRound
 from engine.variants.kruskal import KruskalRound
+from engine.variants.spec import DEFAULT_VARIANT
 
 __all__ = ["Judgement", "RuleResolver", "judge_record", "judge_text", "judgement_json"]
 
@@ -66,17 +67,18 @@ def judge_record(record: GameRecord, resolve_rule: RuleResolver) -> Judgement:
     return Judgement(record, rnd, tuple(turns))
 
 
-def judge_text(text: str, resolve_rule: RuleResolver) -> Judgement:
+def judge_text(text: str, resolve_rule: RuleResolver, default_variant: str = DEFAULT_VARIANT) -> Judgement:
     """Parse and judge a record's text. Faults are reported in the order of the lines:
-    an impossible turn before a later line that does not parse is the one named."""
+    an impossible turn before a later line that does not parse is the one named.
+    ``default_variant``: a record without a ``variant:`` header is of this one."""
     try:
-        record = parse_record(text)
+        record = parse_record(text, default_variant)
     except RecordError as syntax:
         lines = text.splitlines()
         if syntax.line <= 1 or syntax.line > len(lines):
             raise
         try:
-            judge_record(parse_record("\n".join(lines[:syntax.line - 1])), resolve_rule)
+            judge_record(parse_record("\n".join(lines[:syntax.line - 1]), default_variant), resolve_rule)
         except RecordError as earlier:
             if earlier.line < syntax.line:
                 raise earlier from None
@@ -90,7 +92,6 @@ def judgement_json(judgement: Judgement) -> dict[str, Any]:
     result = rnd.result()
     layout = rnd.layout
     summary: dict[str, Any] = {
-        "variant": judgement.record.start.variant,
         "ended": None if result.ended is None else result.ended.value,
         "table": layout.table_count,
         "stock": rnd.stock,
@@ -123,6 +124,9 @@ def judgement_json(judgement: Judgement) -> dict[str, Any]:
             for number, t in judgement.turns
         ],
     }
+    variant = judgement.record.start.variant
+    if variant != DEFAULT_VARIANT:  # a Howell summary stays as it always was
+        summary = {"variant": variant, **summary}
     if isinstance(rnd, AbbottRound):  # AB5, AB7: the error cards in front, the first scoring
         summary["errors"] = {name: [str(c) for c in cards] for name, cards in rnd.errors.items()}
         summary["first_scoring"] = rnd.first_scoring

@@ -170,8 +170,11 @@ def _action(name: str, body: str, number: int) -> Action:
     return NoPlay(name, cards, decision)
 
 
-def parse_record(text: str) -> GameRecord:
-    """Read a record's text; syntax only (no rule is needed). Raises :class:`RecordError`."""
+def parse_record(text: str, default_variant: str = DEFAULT_VARIANT) -> GameRecord:
+    """Read a record's text; syntax only (no rule is needed). Raises :class:`RecordError`.
+
+    ``default_variant``: the variant of a record without a ``variant:`` header (Howell
+    unless the reader was told otherwise, e.g. ``eleusis judge --variant``)."""
     headers: dict[str, str] = {}
     header_lines: dict[str, int] = {}
     actions: list[RecordLine] = []
@@ -214,10 +217,10 @@ def parse_record(text: str) -> GameRecord:
             raise RecordError(header_lines["players"], f"{name!r} cannot be a player name")
     if not headers["rule"]:
         raise RecordError(header_lines["rule"], "rule: give a library id or a rule text (R1)")
-    variant = headers.get("variant", DEFAULT_VARIANT).lower()  # no header: Howell (docs/record-format.md)
+    variant = headers.get("variant", default_variant).lower()  # no header: Howell (docs/record-format.md)
     spec = VARIANT_SPECS.get(variant)
     if spec is None:
-        raise RecordError(header_lines["variant"], f"variant: {headers['variant']!r} is not a variant; known: "
+        raise RecordError(header_lines.get("variant", 1), f"variant: {variant!r} is not a variant; known: "
                                                    f"{', '.join(VARIANT_SPECS)}")
     start = RoundStarted(
         players=players,
