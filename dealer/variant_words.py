@@ -45,8 +45,11 @@ def describe_variant_end(reason: EndReason | VariantEnd, player: str | None = No
     return describe_end(reason, player)
 
 
-def describe_variant_turn(turn: TurnOutcome, variant: str, spoken: bool = False, right: tuple[str, ...] = ()) -> str:
-    """One turn of ``variant``; ``right``: in kruskal, the players whose token was right."""
+def describe_variant_turn(turn: TurnOutcome, variant: str, spoken: bool = False, right: tuple[str, ...] = (),
+                          ended: EndReason | VariantEnd | None = None) -> str:
+    """One turn of ``variant``; ``right``: in kruskal, the players whose token was right;
+    ``ended``: how the round ended when this turn ended it (a turn carries Howell's ends
+    only, engine/events.py)."""
     if variant not in OWN_WORDS:
         return describe_turn(turn, spoken)
     cards = _cards(turn.cards, spoken)
@@ -62,8 +65,9 @@ def describe_variant_turn(turn: TurnOutcome, variant: str, spoken: bool = False,
     else:
         parts.append(_("{who} plays {cards}: rejected; it lies face up in front of {who}.",
                        who=turn.player, cards=cards))  # AB5, AB8
-    if turn.ended is not None:
-        parts.append(describe_variant_end(turn.ended, turn.player if turn.emptied else None))
+    end = ended if ended is not None else turn.ended
+    if end is not None:
+        parts.append(describe_variant_end(end, turn.player if turn.emptied else None))
     return " ".join(parts)
 
 
@@ -101,9 +105,11 @@ def judgement_sentences(judgement: Judgement, spoken: bool = False) -> list[tupl
     variant = judgement.record.start.variant
     hits = rnd.hits if isinstance(rnd, KruskalRound) else ()
     out: list[tuple[int, str]] = []
+    last = len(judgement.turns) - 1
     for index, (number, turn) in enumerate(judgement.turns):
         right = hits[index] if index < len(hits) else ()
-        out.append((number, describe_variant_turn(turn, variant, spoken, right)))
+        end = rnd.ended if index == last else None
+        out.append((number, describe_variant_turn(turn, variant, spoken, right, end)))
     first = rnd.first_scoring if isinstance(rnd, AbbottRound) else None
     out.append((0, describe_variant_result(rnd.result(), variant, first)))
     return out

@@ -156,4 +156,4 @@ class TurnOutcome:
     card: Card | None = None
     emptied: bool = False
     legally_emptied: bool = False
-    ended: EndReason | VariantEnd | None = None
+    ended: EndReason | None = None  # a variant's own end (VariantEnd) is the round's, not the turn's

@@ -221,4 +221,4 @@ class AbbottRound:
         elif not any(self._hands.values()) and not self.sheddable():
             self._ended = VariantEnd.BLOCKED  # AB10
         return TurnOutcome(len(self._events), player, Verdict.ACCEPTED if legal else Verdict.REJECTED, (card,),
-                           emptied=out, legally_emptied=out, ended=self._ended)
+                           emptied=out, legally_emptied=out, ended=self._ended if isinstance(self._ended, EndReason) else None)

@@ -142,7 +142,7 @@ class KruskalRound:
         if self.stock == 0:
             self._ended = VariantEnd.DECK  # KR7
         outcome = TurnOutcome(len(self._events), ORACLE, Verdict.ACCEPTED if legal else Verdict.REJECTED,
-                              (action.card,), ended=self._ended)
+                              (action.card,), ended=self._ended if isinstance(self._ended, EndReason) else None)
         self._events.append(action)
         self._turns.append(outcome)
         return outcome

@@ -114,3 +114,15 @@ def test_a_counterexample_is_said_as_cards_in_each_language(lang: str, expected:
     example = Counterexample(tuple(parse_cards("7H")), parse_cards("KC")[0], True)
     with use_language(lang):
         assert describe_comparison(Comparison(False, True, 0, example)) == expected
+
+
+def test_an_abbott_round_where_nothing_can_be_shed_ends_blocked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "b.eleusis", "variant: abbott-1959\nplayers: A B C\nrule: alternate-colour\nstart: 7H\n"
+                  "hand: 1\nA: play QD\nB: play 2H\nC: play 3D\n")
+    assert main(["judge", path]) == 0
+    out = capsys.readouterr().out
+    # every error card is red after 7H (AB10): each player has 1, the fewest, so each scores 3 - 1 - 1 (tied)
+    assert "line 8: C plays 3D: rejected; it lies face up in front of C. The round is over: no error card can be shed." in out
+    assert "Scores: A 1, B 1, C 1. The dealer scores 0." in out
+    assert main(["judge", "--json", path]) == 0
+    assert json.loads(capsys.readouterr().out)["ended"] == "blocked"
