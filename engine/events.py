@@ -27,6 +27,8 @@ __all__ = [
     "NoPlay",
     "OracleTurn",
     "ProphetDecision",
+    "RecordAction",
+    "RecordEvent",
     "RoundStarted",
     "TurnOutcome",
     "VariantEnd",
@@ -126,9 +128,16 @@ class OracleTurn:
     card: Card
     tokens: tuple[tuple[str, bool], ...]
 
+    @property
+    def player(self) -> str:
+        """Who acts: the oracle, by the name a record gives it (KR3); every action has a player."""
+        return "oracle"
 
-Action = Attempt | NoPlay | BecomeProphet | OracleTurn
-Event = RoundStarted | Attempt | NoPlay | BecomeProphet | OracleTurn
+
+Action = Attempt | NoPlay | BecomeProphet  # what a player does in Howell's round
+RecordAction = Action | OracleTurn  # any line of a record, a variant's included
+Event = RoundStarted | Attempt | NoPlay | BecomeProphet  # a Howell round's log
+RecordEvent = RoundStarted | RecordAction  # any round's log, a variant's included
 
 
 @dataclass(frozen=True, slots=True)

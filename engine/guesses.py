@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card
 from engine.events import Attempt, NoPlay, OracleTurn, Verdict
-from engine.judging import Judgement
+from engine.judging import Judgement, apply_record_action
 from engine.rules.base import Rule
 from engine.rules.equivalence import Comparison, compare_rules
 from engine.rules.errors import RuleError
@@ -83,7 +83,7 @@ def first_clash(guess: Rule, judgement: Judgement) -> VerdictClash | None:
                 says = not happened
             if says != happened:
                 return VerdictClash(number, turn.player, action.hand, happened, says, "noplay")
-        rnd.apply(action)
+        apply_record_action(rnd, action)
     return None
 
 

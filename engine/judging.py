@@ -10,9 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import RecordError, RoundError, RoundSetupError
-from engine.events import TurnOutcome
+from engine.errors import IllegalActionError, RecordError, RoundError, RoundSetupError
+from engine.events import OracleTurn, RecordAction, TurnOutcome
 from engine.record import GameRecord, parse_record
+from engine.round import Round
 from engine.rules.base import Rule
 from engine.rules.errors import RuleError
 from engine.variants import AnyRound, round_for
@@ -20,7 +21,7 @@ from engine.variants.abbott import AbbottRound
 from engine.variants.kruskal import KruskalRound
 from engine.variants.spec import DEFAULT_VARIANT
 
-__all__ = ["Judgement", "RuleResolver", "judge_record", "judge_text", "judgement_json"]
+__all__ = ["Judgement", "RuleResolver", "apply_record_action", "judge_record", "judge_text", "judgement_json"]
 
 RuleResolver = Callable[[str], Rule]
 
@@ -56,7 +57,7 @@ def judge_record(record: GameRecord, resolve_rule: RuleResolver) -> Judgement:
             assert rnd.ended is not None
             raise RecordError(line.number, f"the round ended on line {ended_at} ({rnd.ended.value}, G1); nothing may follow")
         try:
-            outcome = rnd.apply(line.action)
+            outcome = apply_record_action(rnd, line.action)
         except RoundError as exc:
             raise RecordError(line.number, str(exc)) from None
         except RuleError as exc:  # R1: the rule must decide every attempt; this one cannot
@@ -65,6 +66,15 @@ def judge_record(record: GameRecord, resolve_rule: RuleResolver) -> Judgement:
         if rnd.ended is not None:
             ended_at = line.number
     return Judgement(record, rnd, tuple(turns))
+
+
+def apply_record_action(rnd: AnyRound, action: RecordAction) -> TurnOutcome:
+    """Apply one record line to any variant's round; an oracle's turn outside kruskal is refused."""
+    if isinstance(rnd, Round):
+        if isinstance(action, OracleTurn):
+            raise IllegalActionError(f"the oracle turns cards only in kruskal, not in {rnd.start.variant} (KR3)")
+        return rnd.apply(action)
+    return rnd.apply(action)
 
 
 def judge_text(text: str, resolve_rule: RuleResolver, default_variant: str = DEFAULT_VARIANT) -> Judgement:

@@ -43,6 +43,8 @@ from engine.events import (
     NoPlay,
     OracleTurn,
     ProphetDecision,
+    RecordAction,
+    RecordEvent,
     RoundStarted,
 )
 from engine.variants.spec import DEFAULT_VARIANT, VARIANT_SPECS
@@ -65,7 +67,7 @@ class RecordLine:
     """One action of a record and the line it was written on (1-based)."""
 
     number: int
-    action: Action
+    action: RecordAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +79,7 @@ class GameRecord:
     header_lines: dict[str, int] = field(default_factory=dict)
 
     @property
-    def events(self) -> tuple[Event, ...]:
+    def events(self) -> tuple[RecordEvent, ...]:
         return (self.start, *(line.action for line in self.actions))
 
     def header_line(self, name: str) -> int:
@@ -143,7 +145,7 @@ def _oracle_turn(body: str, suffix: str, number: int) -> OracleTurn:
     return OracleTurn(cards[0], tuple(tokens))
 
 
-def _action(name: str, body: str, number: int) -> Action:
+def _action(name: str, body: str, number: int) -> RecordAction:
     body, bar, suffix = body.partition("|")
     words = body.split()
     if words and words[0].lower() == "turn":
@@ -241,7 +243,7 @@ def _card_list(cards: Iterable[Card]) -> str:
     return " ".join(str(c) for c in cards)
 
 
-def format_action(action: Action) -> str:
+def format_action(action: RecordAction) -> str:
     """One action as a record line.
 
     >>> format_action(NoPlay('Bo', parse_cards('2D 4H'), ProphetDecision.reject(Card.parse('4H'))))
@@ -263,7 +265,7 @@ def format_action(action: Action) -> str:
     return text
 
 
-def format_record(events: Iterable[Event], comments: Iterable[str | None] | None = None) -> str:
+def format_record(events: Iterable[RecordEvent], comments: Iterable[str | None] | None = None) -> str:
     """Print an event log (a :class:`RoundStarted`, then actions) as a record.
 
     ``comments``, one per action, are written after it as ``# ...`` (a verdict, say).

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.cards import DECK_SIZE, Card
 from engine.errors import IllegalActionError, RoundSetupError
-from engine.events import Action, Attempt, EndReason, Event, RoundStarted, TurnOutcome, VariantEnd, Verdict
+from engine.events import Attempt, EndReason, RecordAction, RecordEvent, RoundStarted, TurnOutcome, VariantEnd, Verdict
 from engine.layout import LaidCard, Layout
 from engine.rules.base import Rule
 from engine.scoring import RoundResult
@@ -79,7 +79,7 @@ class AbbottRound:
         self._winner: str | None = None
         self._first_scoring: dict[str, int] | None = None
         self._turns: list[TurnOutcome] = []
-        self._events: list[Event] = [start]
+        self._events: list[RecordEvent] = [start]
 
     @classmethod
     def new(cls, rule: Rule, players: Sequence[str], starters: Sequence[Card], *, hand_size: int | None = None,
@@ -92,7 +92,7 @@ class AbbottRound:
 
     # ----- what the dealer knows ------------------------------------------------------
     @property
-    def events(self) -> tuple[Event, ...]:
+    def events(self) -> tuple[RecordEvent, ...]:
         return tuple(self._events)
 
     @property
@@ -169,7 +169,7 @@ class AbbottRound:
         return RoundResult(self.start.rule, self._ended, left, scores, dealer, self._winner, None, ())
 
     # ----- actions ----------------------------------------------------------------------
-    def apply(self, action: Action) -> TurnOutcome:
+    def apply(self, action: RecordAction) -> TurnOutcome:
         if not isinstance(action, Attempt):
             kind = type(action).__name__
             raise IllegalActionError(f"{getattr(action, 'player', '?')}: {kind}: abbott-1959 knows only 'play' of one "

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.cards import DECK_SIZE, Card
 from engine.errors import IllegalActionError, RoundSetupError
-from engine.events import Action, EndReason, Event, OracleTurn, RoundStarted, TurnOutcome, VariantEnd, Verdict
+from engine.events import EndReason, OracleTurn, RecordAction, RecordEvent, RoundStarted, TurnOutcome, VariantEnd, Verdict
 from engine.layout import Branch, LaidCard, Layout
 from engine.rules.base import Rule
 from engine.scoring import RoundResult
@@ -53,7 +53,7 @@ class KruskalRound:
         self._hits: list[tuple[str, ...]] = []
         self._ended: EndReason | VariantEnd | None = None
         self._turns: list[TurnOutcome] = []
-        self._events: list[Event] = [start]
+        self._events: list[RecordEvent] = [start]
 
     @classmethod
     def new(cls, rule: Rule, players: Sequence[str], starters: Sequence[Card], *, decks: int = 1,
@@ -61,7 +61,7 @@ class KruskalRound:
         return cls(rule, RoundStarted(tuple(players), rule_text or rule.text, tuple(starters), 0, decks, "kruskal"))
 
     @property
-    def events(self) -> tuple[Event, ...]:
+    def events(self) -> tuple[RecordEvent, ...]:
         return tuple(self._events)
 
     @property
@@ -113,7 +113,7 @@ class KruskalRound:
         scores = dict(self._points)  # KR5
         return RoundResult(self.start.rule, self._ended, self.hands(), scores, oracle_score(scores), None, None, ())
 
-    def apply(self, action: Action) -> TurnOutcome:
+    def apply(self, action: RecordAction) -> TurnOutcome:
         if not isinstance(action, OracleTurn):
             raise IllegalActionError(f"{type(action).__name__}: in kruskal only the oracle acts, turning cards (KR3)")
         if self._ended is not None:

@@ -151,3 +151,9 @@ def test_abbott_sheds_only_its_own_error_cards() -> None:
     assert rnd.result().scores == {"A": 8, "B": 0, "C": 0}  # AB9: 6 + B's 2H + C's 5C
     with pytest.raises(IllegalActionError, match="only 'play' of one card"):
         new_round(rule, "abbott-1959", ["A", "B", "C"], parse_cards("7H")).apply(NoPlay("A", parse_cards("4C")))
+
+
+def test_an_oracle_turn_outside_kruskal_is_refused_with_its_line() -> None:
+    text = "players: A B C\nrule: alternate-colour\nstart: 7H\noracle: turn QC | A main, B main, C side\n"
+    with pytest.raises(RecordError, match=r"line 4: the oracle turns cards only in kruskal, not in howell \(KR3\)"):
+        judge_text(text, resolve_rule)
