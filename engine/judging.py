@@ -72,7 +72,8 @@ def apply_record_action(rnd: AnyRound, action: RecordAction) -> TurnOutcome:
     """Apply one record line to any variant's round; an oracle's turn outside kruskal is refused."""
     if isinstance(rnd, Round):
         if isinstance(action, OracleTurn):
-            raise IllegalActionError(f"the oracle turns cards only in kruskal, not in {rnd.start.variant} (KR3)")
+            raise IllegalActionError(f"the oracle turns cards only in kruskal, not in {rnd.start.variant} "
+                                     "(KR3)")
         return rnd.apply(action)
     return rnd.apply(action)
 

@@ -36,10 +36,8 @@ from dataclasses import dataclass, field
 from engine.cards import DEFAULT_DECKS, Card, CardParseError, parse_cards  # noqa: F401 (doctest)
 from engine.errors import RecordError
 from engine.events import (
-    Action,
     Attempt,
     BecomeProphet,
-    Event,
     NoPlay,
     OracleTurn,
     ProphetDecision,

@@ -220,5 +220,6 @@ class AbbottRound:
             self._ended, self._winner = EndReason.EMPTIED, player  # AB9
         elif not any(self._hands.values()) and not self.sheddable():
             self._ended = VariantEnd.BLOCKED  # AB10
+        howell_end = self._ended if isinstance(self._ended, EndReason) else None  # a turn carries Howell's ends
         return TurnOutcome(len(self._events), player, Verdict.ACCEPTED if legal else Verdict.REJECTED, (card,),
-                           emptied=out, legally_emptied=out, ended=self._ended if isinstance(self._ended, EndReason) else None)
+                           emptied=out, legally_emptied=out, ended=howell_end)

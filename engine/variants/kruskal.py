@@ -19,7 +19,16 @@ from collections.abc import Mapping, Sequence
 
 from engine.cards import DECK_SIZE, Card
 from engine.errors import IllegalActionError, RoundSetupError
-from engine.events import EndReason, OracleTurn, RecordAction, RecordEvent, RoundStarted, TurnOutcome, VariantEnd, Verdict
+from engine.events import (
+    EndReason,
+    OracleTurn,
+    RecordAction,
+    RecordEvent,
+    RoundStarted,
+    TurnOutcome,
+    VariantEnd,
+    Verdict,
+)
 from engine.layout import Branch, LaidCard, Layout
 from engine.rules.base import Rule
 from engine.scoring import RoundResult

@@ -123,7 +123,8 @@ def _howell_family(rnd: Round, rule: Rule, hands: dict[str, list[Card]], stock: 
             decision = None
             if prophet is not None:
                 right = rng.random() < mood.prophet_right
-                decision = ProphetDecision.agree() if _chain_legal(rule, line, chain) == right else ProphetDecision.reject()
+                truly = _chain_legal(rule, line, chain)
+                decision = ProphetDecision.agree() if truly == right else ProphetDecision.reject()
             outcome = rnd.apply(Attempt(player, tuple(chain), decision))
             for card in chain:
                 hand.remove(card)

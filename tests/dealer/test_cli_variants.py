@@ -10,8 +10,8 @@ import pytest
 
 from dealer.cli import main
 from dealer.games import GameFolder
-from dealer.i18n import use_language
 from dealer.guesses import describe_comparison
+from dealer.i18n import use_language
 from engine.cards import parse_cards
 from engine.rules.equivalence import Comparison, Counterexample
 

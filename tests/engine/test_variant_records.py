@@ -8,15 +8,14 @@ from pathlib import Path
 import pytest
 
 from engine.cards import parse_cards
-from engine.errors import RecordError
+from engine.errors import IllegalActionError, RecordError
 from engine.events import Attempt, NoPlay
 from engine.judging import judge_text, judgement_json
 from engine.record import format_record, parse_record
 from engine.rules import resolve_rule
-from engine.scoring import score_round, ProphetInOffice
+from engine.scoring import ProphetInOffice, score_round
 from engine.variants import new_round
 from engine.variants.abbott import blocked_scores, dealer_score, shed_all_scores
-from engine.errors import IllegalActionError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
