@@ -15,6 +15,7 @@ the rule sends it, and every token that said so scores a point.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from engine.cards import DECK_SIZE, Card
@@ -32,7 +33,7 @@ from engine.events import (
 from engine.layout import Branch, LaidCard, Layout
 from engine.rules.base import Rule
 from engine.scoring import RoundResult
-from engine.variants.common import check_copies, check_starters, laid_main
+from engine.variants.common import check_starters, laid_main
 
 __all__ = ["ORACLE", "KruskalRound", "oracle_score"]
 
@@ -58,6 +59,7 @@ class KruskalRound:
         self._main: list[Card] = list(start.starters)
         self._branches: list[Branch] = []
         self._laid: list[LaidCard] = laid_main(start.starters, None, 0)
+        self._seen = Counter(start.starters)  # C1: what the table holds, kept as cards are turned
         self._points = dict.fromkeys(start.players, 0)
         self._hits: list[tuple[str, ...]] = []
         self._ended: EndReason | VariantEnd | None = None
@@ -135,7 +137,10 @@ class KruskalRound:
             missing = [p for p in self.players if p not in names]
             what = f"no token from {', '.join(missing)}" if missing else "a player shows two tokens"
             raise IllegalActionError(f"{what}: every player shows one token per card (KR4)")
-        check_copies(self.start.decks, (laid.card for laid in self._laid), (action.card,), "turning")
+        copies = self._seen[action.card] + 1
+        if copies > self.start.decks:  # C1, KR1
+            raise IllegalActionError(f"turning {action.card}: {copies} copies in sight, but {self.start.decks} "
+                                     f"deck(s) hold {self.start.decks} (C1)")
         legal = self.rule.legal(self._main, action.card)
         if legal:
             self._main.append(action.card)
@@ -148,6 +153,7 @@ class KruskalRound:
         for name in hits:
             self._points[name] += 1  # KR5
         self._hits.append(hits)
+        self._seen[action.card] += 1
         if self.stock == 0:
             self._ended = VariantEnd.DECK  # KR7
         outcome = TurnOutcome(len(self._events), ORACLE, Verdict.ACCEPTED if legal else Verdict.REJECTED,
