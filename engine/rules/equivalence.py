@@ -6,11 +6,12 @@ when, after every line the sealed rule builds (the first card included, C4), the
 the same cards. The search goes breadth first, so the first disagreement found is a
 shortest counterexample.
 
-- Exact: when both rules' main tests look only at the card tried and the last k cards
-  (no ``pos``, ``line`` or aggregates; :attr:`CompiledRule.window`), a line's future
-  depends on its last K = max(k, starter counts) cards alone, so the search visits each
-  reachable context of at most K cards once. That is finite (52^K contexts at most), and
-  it is done when K <= :data:`EXACT_WINDOW`.
+- Exact: when both rules are finite-state (engine/rules/shape.py: they look at the card
+  tried, the last k cards, and the position only below a threshold or modulo m), a
+  line's future depends on its length below the threshold, or modulo the period above
+  it, and its last k cards. The search visits each such state once (one line of the
+  shortest length standing for it), which is done when there are at most
+  :data:`EXACT_STATES` of them.
 - Otherwise, every line the sealed rule allows up to :data:`SEARCH_LENGTH` cards, within
   :data:`SEARCH_BUDGET` decisions; the answer says up to which length it covered every
   line (a longer level begun is searched as far as the budget goes, shortest lines first).
@@ -26,20 +27,23 @@ shortest counterexample.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, all_kinds
 from engine.rules.base import Rule
 from engine.rules.errors import RuleError
+from engine.rules.shape import Shape, rule_shape
 
-__all__ = ["EXACT_WINDOW", "SEARCH_BUDGET", "SEARCH_LENGTH", "Comparison", "Counterexample", "compare_rules"]
+__all__ = ["EXACT_STATES", "SEARCH_BUDGET", "SEARCH_LENGTH", "Comparison", "Counterexample", "compare_rules"]
 
-EXACT_WINDOW = 2  # 52^2 contexts x 52 cards x 2 rules: well under a second
+EXACT_STATES = 6_000  # 52^2 contexts twice over: about as many decisions as a bounded search
 SEARCH_LENGTH = 4  # lines of up to this many cards, for rules that look at the whole line
 SEARCH_BUDGET = 120_000  # decisions of each rule in a bounded search: about a second
 
 _KINDS = all_kinds()
+DECK_KINDS = len(_KINDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +68,23 @@ class Comparison:
     counterexample: Counterexample | None = None
 
 
-def _window(rule: Rule) -> int | None:
-    window = getattr(rule, "window", None)
-    return window if isinstance(window, int) else None
+def _joint(guess: Rule, sealed: Rule) -> Shape | None:
+    """One shape that serves both rules, or None when either is not finite-state."""
+    shapes = (rule_shape(guess), rule_shape(sealed))
+    if shapes[0] is None or shapes[1] is None:
+        return None
+    starts = max(guess.starter_count, sealed.starter_count)
+    back = max(s.back for s in shapes if s is not None)
+    below = max(starts, back, *(s.below for s in shapes if s is not None))
+    period = math.lcm(*(s.period for s in shapes if s is not None))
+    return Shape(back, below, period)
+
+
+def _states(shape: Shape) -> int:
+    """At most how many states an exact search visits."""
+    contexts = int(DECK_KINDS ** shape.back)  # int ** int is typed as possibly a float
+    short = sum(min(int(DECK_KINDS ** n), contexts) for n in range(shape.below))
+    return short + shape.period * contexts
 
 
 def _decide(rule: Rule, line: Sequence[Card], card: Card) -> bool | None:
@@ -77,40 +95,53 @@ def _decide(rule: Rule, line: Sequence[Card], card: Card) -> bool | None:
         return None
 
 
+def _state_of(line: tuple[Card, ...], shape: Shape | None, starts: int) -> tuple[object, tuple[Card, ...]]:
+    """A line's search state and the line the rules are asked about for it (the same
+    decisions as ``line`` itself when the shape holds)."""
+    if shape is None or len(line) < starts:
+        return line, line  # the whole line: a bounded search, or the start clause deciding
+    size = len(line)
+    if size >= shape.below:
+        size = shape.below + (size - shape.below) % shape.period
+    recent = line[len(line) - min(shape.back, len(line)):]
+    stand_in = (_KINDS[0],) * (size - len(recent)) + recent  # the cards before the last k are never read
+    return (size, recent), stand_in
+
+
 def compare_rules(guess: Rule, sealed: Rule, *, length: int = SEARCH_LENGTH,
                   budget: int = SEARCH_BUDGET) -> Comparison:
     """Whether ``guess`` allows the same cards as ``sealed`` after every line ``sealed``
     builds, with a shortest counterexample when not (its line is a whole line from the
     first card)."""
-    windows = (_window(guess), _window(sealed))
-    depth = max(guess.starter_count, sealed.starter_count, *(w or 0 for w in windows))
-    exact = None not in windows and depth <= EXACT_WINDOW
-    # A search state: the context the rules see (the last ``depth`` cards when exact, else
-    # the whole line) and the first whole line found that ends in it (breadth first: the shortest).
+    joint = _joint(guess, sealed)
+    exact = joint is not None and _states(joint) <= EXACT_STATES
+    shape = joint if exact else None
+    starts = max(guess.starter_count, sealed.starter_count)
+    # A search state: what the rules see of a line, and the first whole line found for it
+    # (breadth first: the shortest).
     level: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = [((), ())]
-    seen: set[tuple[Card, ...]] = {()}
+    seen: set[object] = {_state_of((), shape, starts)[0]}
     spent, size, covered = 0, 0, -1
     while level:
         if not exact and size > length:
             return Comparison(True, False, covered)
         following: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = []
-        for context, whole in level:
+        for asked, whole in level:
             if not exact and spent >= budget:  # a level begun is searched as far as the budget goes
                 return Comparison(True, False, covered)
             for card in _KINDS:
-                want = _decide(sealed, context, card)
-                got = _decide(guess, context, card)
+                want = _decide(sealed, asked, card)
+                got = _decide(guess, asked, card)
                 spent += 1
                 if want != got:
                     return Comparison(False, exact, covered, Counterexample(whole, card, bool(got)))
                 if not want:
                     continue
-                extended = context + (card,)
-                if exact and len(extended) > depth:
-                    extended = extended[1:]  # only the last K cards matter to either rule
-                if extended not in seen:
-                    seen.add(extended)
-                    following.append((extended, whole + (card,)))
+                extended = whole + (card,)
+                key, stand_in = _state_of(extended, shape, starts)
+                if key not in seen:
+                    seen.add(key)
+                    following.append((stand_in, extended))
         covered = size
         size += 1
         level = following

@@ -9,6 +9,7 @@ from engine.guesses import judge_guess
 from engine.judging import judge_text
 from engine.rules import LIBRARY, resolve_rule
 from engine.rules.equivalence import compare_rules
+from engine.rules.shape import rule_shape
 
 SAME = [  # (a guess worded otherwise, the library rule it is)
     ("card.colour != prev.colour", "alternate-colour"),
@@ -21,6 +22,8 @@ SAME = [  # (a guess worded otherwise, the library rule it is)
     ("card.rank == prev.rank or card.suit == prev.suit", "same-suit-or-rank"),
     ("if prev.rank in 8..K then card.rank in A..7 else card.rank in 8..K", "low-high"),
     ("if pos mod 2 == 1 then card.black else card.red", "colour-by-position"),
+    ("pos < 2 or card.colour != prev.colour or card.colour != prev(2).colour", "no-three-of-a-colour"),
+    ("card.suit == suit(pos mod 4)", "suit-by-position"),
 ]
 DIFFERENT = [  # (a guess, the sealed rule): known to differ
     ("parity-colour", "alternate-colour"),
@@ -44,7 +47,13 @@ def _rule(text: str):
 def test_a_rule_worded_otherwise_is_the_same(guess: str, sealed: str) -> None:
     answer = compare_rules(_rule(guess), _rule(sealed))
     assert answer.same and answer.counterexample is None
-    assert answer.exact == (_rule(sealed).window is not None)
+    assert answer.exact  # every pair here is finite-state (engine/rules/shape.py)
+
+
+def test_rules_that_read_the_whole_line_are_searched_up_to_a_stated_length() -> None:
+    rewrite = "pos == 0 or not any(last(min(pos, 3)), each.rank == card.rank)"
+    answer = compare_rules(resolve_rule(rewrite), LIBRARY["fresh-rank"].rule)
+    assert answer.same and not answer.exact and answer.complete_length >= 1
 
 
 @pytest.mark.parametrize(("guess", "sealed"), DIFFERENT)
@@ -83,3 +92,26 @@ def test_a_guess_is_held_against_the_round_verdicts() -> None:
     assert loose.clash is not None and (loose.clash.line, loose.clash.player) == (4, "Ana")
     assert loose.clash.happened is False and loose.clash.guess_says is True
     assert not loose.comparison.same
+
+
+@pytest.mark.parametrize("rule_id", [k for k, v in LIBRARY.items() if rule_shape(v.rule) is not None])
+def test_a_finite_state_rule_decides_a_long_line_as_its_stand_in(rule_id: str) -> None:
+    # the exact search asks about a short stand-in for each line (its length below the
+    # threshold or modulo the period, and its last k cards): the answers must be the same
+    import random
+
+    from engine.cards import all_kinds
+    from engine.rules.equivalence import _state_of
+
+    rule = LIBRARY[rule_id].rule
+    shape = rule_shape(rule)
+    rng = random.Random(rule_id)
+    for _ in range(20):
+        line: tuple = ()
+        for _ in range(rng.randrange(1, 14)):
+            legal = [c for c in all_kinds() if rule.legal(line, c)]
+            if not legal:
+                break
+            line += (rng.choice(legal),)
+        _key, stand_in = _state_of(line, shape, rule.starter_count)
+        assert [rule.legal(line, c) for c in all_kinds()] == [rule.legal(stand_in, c) for c in all_kinds()]

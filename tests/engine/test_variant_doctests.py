@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["engine.variants", "engine.variants.spec", "engine.variants.abbott", "engine.variants.kruskal",
-           "engine.variants.simulate", "engine.rules.equivalence", "engine.guesses", "dealer.guesses",
+           "engine.variants.simulate", "engine.rules.equivalence", "engine.rules.shape", "engine.guesses", "dealer.guesses",
            "dealer.variant_words"]
 
 
