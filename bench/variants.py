@@ -6,7 +6,8 @@ For each variant: rounds played at random with real cards, how they ended, and t
 invariants of tests/engine/test_variant_invariants.py checked on every round. Then each
 of the 20 rule pairs of tests/engine/test_rule_equivalence.py judged as a guess: the
 seconds each comparison takes (issue 30 asks under 2 s), exact or bounded, and the
-length up to which a bounded search tried every line.
+length up to which a bounded search tried every line; and guesses typed at the end of
+the demo round (examples/demo-round.eleusis), judged as the live dealer would.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "engine")]
 import test_variant_invariants as inv  # noqa: E402
 from test_rule_equivalence import DIFFERENT, SAME, _rule  # noqa: E402
 
+from dealer.guesses import guesses_at_round_end  # noqa: E402
 from engine.rules.equivalence import compare_rules  # noqa: E402
 
 CHECKS = {
@@ -55,6 +57,13 @@ def main() -> int:
         how = "exact" if answer.exact else f"<= {answer.complete_length}"
         print(f"{guess[:46]:46} {sealed[:22]:22} {str(answer.same):5} {how:8} {spent:7.2f}")
     print(f"slowest guess: {worst:.2f} s")
+    print()
+    demo = (ROOT / "examples" / "demo-round.eleusis").read_text(encoding="utf-8")
+    for guess in ("card.colour != prev.colour", "card.red", "if pos mod 2 == 0 then card.red else card.black",
+                  "not any(line, each == card)"):
+        started = time.perf_counter()
+        said = guesses_at_round_end(demo, [guess])[0][1]
+        print(f"demo round, guess {guess!r}: {time.perf_counter() - started:.2f} s: {' '.join(said)}")
     return 0
 
 

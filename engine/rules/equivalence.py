@@ -95,17 +95,23 @@ def _decide(rule: Rule, line: Sequence[Card], card: Card) -> bool | None:
         return None
 
 
-def _state_of(line: tuple[Card, ...], shape: Shape | None, starts: int) -> tuple[object, tuple[Card, ...]]:
-    """A line's search state and the line the rules are asked about for it (the same
-    decisions as ``line`` itself when the shape holds)."""
+def _state_of(line: tuple[Card, ...], shape: Shape | None, starts: int) -> tuple[object, int]:
+    """A line's search state, and the length of the line the rules are asked about for it
+    (the same decisions as ``line`` itself when the shape holds)."""
     if shape is None or len(line) < starts:
-        return line, line  # the whole line: a bounded search, or the start clause deciding
+        return line, len(line)  # the whole line: a bounded search, or the start clause deciding
     size = len(line)
     if size >= shape.below:
         size = shape.below + (size - shape.below) % shape.period
-    recent = line[len(line) - min(shape.back, len(line)):]
-    stand_in = (_KINDS[0],) * (size - len(recent)) + recent  # the cards before the last k are never read
-    return (size, recent), stand_in
+    return (size, line[len(line) - min(shape.back, len(line)):]), size
+
+
+def _stand_in(line: tuple[Card, ...], size: int, back: int) -> tuple[Card, ...]:
+    """``size`` cards ending in ``line``'s last ``back``: the cards before those are never read."""
+    if size == len(line):
+        return line
+    recent = line[len(line) - min(back, len(line)):]
+    return (_KINDS[0],) * (size - len(recent)) + recent
 
 
 def compare_rules(guess: Rule, sealed: Rule, *, length: int = SEARCH_LENGTH,
@@ -117,6 +123,7 @@ def compare_rules(guess: Rule, sealed: Rule, *, length: int = SEARCH_LENGTH,
     exact = joint is not None and _states(joint) <= EXACT_STATES
     shape = joint if exact else None
     starts = max(guess.starter_count, sealed.starter_count)
+    back = 0 if shape is None else shape.back
     # A search state: what the rules see of a line, and the first whole line found for it
     # (breadth first: the shortest).
     level: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = [((), ())]
@@ -138,10 +145,10 @@ def compare_rules(guess: Rule, sealed: Rule, *, length: int = SEARCH_LENGTH,
                 if not want:
                     continue
                 extended = whole + (card,)
-                key, stand_in = _state_of(extended, shape, starts)
+                key, size_asked = _state_of(extended, shape, starts)
                 if key not in seen:
                     seen.add(key)
-                    following.append((stand_in, extended))
+                    following.append((_stand_in(extended, size_asked, back), extended))
         covered = size
         size += 1
         level = following

@@ -101,7 +101,7 @@ def test_a_finite_state_rule_decides_a_long_line_as_its_stand_in(rule_id: str) -
     import random
 
     from engine.cards import all_kinds
-    from engine.rules.equivalence import _state_of
+    from engine.rules.equivalence import _stand_in, _state_of
 
     rule = LIBRARY[rule_id].rule
     shape = rule_shape(rule)
@@ -113,5 +113,7 @@ def test_a_finite_state_rule_decides_a_long_line_as_its_stand_in(rule_id: str) -
             if not legal:
                 break
             line += (rng.choice(legal),)
-        _key, stand_in = _state_of(line, shape, rule.starter_count)
+        assert shape is not None
+        _key, size = _state_of(line, shape, rule.starter_count)
+        stand_in = _stand_in(line, size, shape.back)
         assert [rule.legal(line, c) for c in all_kinds()] == [rule.legal(stand_in, c) for c in all_kinds()]
