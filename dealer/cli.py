@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "play",
     "game",
     "judge",
+    "guess",
     "rules",
     "read",
     "calibrate",

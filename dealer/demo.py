@@ -15,8 +15,9 @@ from pathlib import Path
 
 from dealer.i18n import _, and_list, n_
 from dealer.inputs import InputError, read_text_file
-from dealer.narrate import card_words, describe_result, describe_turn
+from dealer.narrate import card_words
 from dealer.session import rule_in_words
+from dealer.variant_words import judgement_sentences
 from dealer.voice import Voice
 from engine.errors import RecordError
 from engine.judging import judge_text
@@ -52,26 +53,32 @@ def shipped_record() -> Path:
     raise FileNotFoundError("no shipped demo round: expected " + " or ".join(map(str, DEMO_RECORD_NAMES)))
 
 
-def deal_record_aloud(path: Path, voice: Voice, pace_s: float = 0.0) -> int:
-    """Deal a game record turn by turn: each verdict said, then the result and the rule."""
+def deal_record_aloud(path: Path, voice: Voice, pace_s: float = 0.0, variant: str | None = None) -> int:
+    """Deal a game record turn by turn: each verdict said, then the result and the rule.
+    ``variant``: of a record without a ``variant:`` header; one whose header differs is refused."""
     try:
         text = read_text_file(path, "the game record")
     except InputError as exc:
         print(f"eleusis play: {exc}", file=sys.stderr)
         return 2
     try:
-        judgement = judge_text(text, resolve_rule)
+        judgement = judge_text(text, resolve_rule, variant or "howell")
     except RecordError as exc:
         print(f"eleusis play: {path}: {exc}", file=sys.stderr)
+        return 2
+    if variant is not None and judgement.record.start.variant != variant:
+        print(_("eleusis play: {path}: the record is of the variant {found}, not {variant} (--variant)",
+                path=path, found=judgement.record.start.variant, variant=variant), file=sys.stderr)
         return 2
     start = judgement.record.start
     voice.say(_("A round of Eleusis for {players}. The rule is sealed.", players=", ".join(start.players)))
     voice.say(n_("The starter: {cards}.", "The starters: {cards}.", len(start.starters),
                  cards=and_list(card_words(c) for c in start.starters)))
-    for _number, turn in judgement.turns:
-        voice.say(describe_turn(turn, spoken=True))
+    *turns, (_end, result) = judgement_sentences(judgement, spoken=True)  # each variant its own way
+    for _number, sentence in turns:
+        voice.say(sentence)
         if pace_s:
             time.sleep(pace_s)
-    voice.say(describe_result(judgement.round.result()))
+    voice.say(result)
     voice.say(rule_in_words(start.rule))  # G6
     return 0

@@ -54,13 +54,13 @@ class GameFolder:
 
     @classmethod
     def create(cls, folder: Path, persons: Sequence[str], rounds: int | None = None,
-               gods: Sequence[str] = ()) -> GameFolder:
+               gods: Sequence[str] = (), variant: str = "howell") -> GameFolder:
         """A new game: ``gods`` are the persons who are God in their own dealing round
         (they do not play in it); in every other round the machine is God (C2)."""
         folder = Path(folder)
         if (folder / GAME_FILE).exists():
             raise GameError(f"{str(folder)!r} already holds a game: give it alone to go on with it")
-        game = Game(persons, machine_deals=True, rounds=rounds)
+        game = Game(persons, machine_deals=True, rounds=rounds, variant=variant)
         unknown = [g for g in gods if g not in game.persons]
         if unknown:
             raise GameError(f"--gods {' '.join(unknown)}: not among the persons {' '.join(game.persons)}")
@@ -92,9 +92,10 @@ class GameFolder:
             rounds = int(data["rounds"])
             gods = tuple(str(g) for g in data.get("gods", []))
             played = [dict(p) for p in data.get("played", [])]
+            variant = str(data.get("variant", "howell"))  # a game file without it is Howell's
         except (KeyError, TypeError, ValueError) as exc:
             raise GameError(f"{str(path)!r}: a field is missing or wrong: {exc}") from None
-        made = cls(folder, Game(persons, machine_deals=True, rounds=rounds), gods)
+        made = cls(folder, Game(persons, machine_deals=True, rounds=rounds, variant=variant), gods)
         for entry in played:
             made._replay(str(entry.get("folder", "")), entry.get("dealer"))
         return made
@@ -135,9 +136,13 @@ class GameFolder:
         except (OSError, UnicodeDecodeError) as exc:
             raise GameError(f"{where}: cannot read the game record: {exc}") from None
         try:
-            result = judge_text(text, resolve_rule).round.result()
+            judgement = judge_text(text, resolve_rule)
         except (RecordError, ValueError) as exc:
             raise GameError(f"{where}: {exc}") from None
+        if judgement.record.start.variant != self.game.variant:  # scores add up one variant's way
+            raise GameError(f"{where}: a round of {judgement.record.start.variant}, but this game plays "
+                            f"{self.game.variant}")
+        result = judgement.round.result()
         try:
             played = self.game.add(result)
         except GameError as exc:
@@ -151,6 +156,8 @@ class GameFolder:
     def save(self) -> None:
         data = {"format": GAME_FORMAT, "version": GAME_VERSION, "persons": list(self.game.persons),
                 "rounds": self.game.planned, "gods": list(self.gods), "played": self.played}
+        if self.game.variant != "howell":
+            data["variant"] = self.game.variant
         path = self.folder / GAME_FILE
         tmp = path.with_name(GAME_FILE + ".tmp")
         tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -49,7 +49,7 @@ from dealer.recording import (
 )
 from engine.cards import Card, CardParseError
 from engine.errors import RecordError, RoundError, RoundSetupError
-from engine.events import Action, RoundStarted, TurnOutcome
+from engine.events import Action, OracleTurn, RoundStarted, TurnOutcome
 from engine.record import format_record, parse_record
 from engine.round import Round
 from engine.rules import resolve_rule
@@ -278,7 +278,12 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
         where = _where(rec, rec.line_of(verdicts[k])) if 0 <= k < len(verdicts) else _where(rec, rec.line_of(s))
         problems.append(BrokenPlace(where, f"the logged action cannot be read: {exc.reason}"))
         return Rebuilt(start, (), None, None, None)
-    turns = [RebuiltTurn(v, rec.line_of(v), line.action) for v, line in zip(verdicts, record.actions, strict=True)]
+    for v, line in zip(verdicts, record.actions, strict=True):
+        if isinstance(line.action, OracleTurn):  # the live dealer logs players' actions only (a kruskal record's line)
+            problems.append(BrokenPlace(_where(rec, rec.line_of(v)), "the logged action is an oracle's turn"))
+            return Rebuilt(start, (), None, None, None)
+    turns = [RebuiltTurn(v, rec.line_of(v), line.action) for v, line in zip(verdicts, record.actions, strict=True)
+             if not isinstance(line.action, OracleTurn)]
     for turn in turns:
         if turn.action.player != turn.logged.player:
             problems.append(BrokenPlace(_where(rec, turn.line), f"the verdict is for {turn.logged.player}, "

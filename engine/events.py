@@ -25,9 +25,13 @@ __all__ = [
     "EndReason",
     "Event",
     "NoPlay",
+    "OracleTurn",
     "ProphetDecision",
+    "RecordAction",
+    "RecordEvent",
     "RoundStarted",
     "TurnOutcome",
+    "VariantEnd",
     "Verdict",
 ]
 
@@ -50,6 +54,13 @@ class EndReason(enum.Enum):
     EMPTIED = "emptied"  # a hand was emptied (legally: G2 bonus; or let go by F5)
     EXPELLED = "expelled"  # every player but a possible prophet is expelled (E3)
     STOCK = "stock"  # the stock could not cover a draw that was due
+
+
+class VariantEnd(enum.Enum):
+    """Ends only a variant's round has (docs/rules-variants.md); Howell's are :class:`EndReason`."""
+
+    BLOCKED = "blocked"  # abbott-1959: no error card left can be shed (AB10)
+    DECK = "deck"  # kruskal: the oracle has turned the whole deck (KR7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +92,7 @@ class RoundStarted:
     starters: tuple[Card, ...]
     hand_size: int = DEFAULT_HAND
     decks: int = DEFAULT_DECKS
+    variant: str = "howell"  # docs/rules-variants.md; a record without the header is Howell
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +120,24 @@ class BecomeProphet:
     player: str
 
 
-Action = Attempt | NoPlay | BecomeProphet
-Event = RoundStarted | Attempt | NoPlay | BecomeProphet
+@dataclass(frozen=True, slots=True)
+class OracleTurn:
+    """kruskal (KR3, KR4): the oracle turns ``card``; each player's token says where they
+    think it goes: True for the main line, False for a side line."""
+
+    card: Card
+    tokens: tuple[tuple[str, bool], ...]
+
+    @property
+    def player(self) -> str:
+        """Who acts: the oracle, by the name a record gives it (KR3); every action has a player."""
+        return "oracle"
+
+
+Action = Attempt | NoPlay | BecomeProphet  # what a player does in Howell's round
+RecordAction = Action | OracleTurn  # any line of a record, a variant's included
+Event = RoundStarted | Attempt | NoPlay | BecomeProphet  # a Howell round's log
+RecordEvent = RoundStarted | RecordAction  # any round's log, a variant's included
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,4 +165,4 @@ class TurnOutcome:
     card: Card | None = None
     emptied: bool = False
     legally_emptied: bool = False
-    ended: EndReason | None = None
+    ended: EndReason | None = None  # a variant's own end (VariantEnd) is the round's, not the turn's

@@ -12,6 +12,9 @@ Each round may choose: ``Game.add`` tells which from the round's seats.
 (None, ('Bo', 'Cy', 'Ana'))
 >>> Game(['Ana', 'Bo', 'Cy', 'Dee'], machine_deals=True).seating(1, person_deals=True)
 ('Bo', ('Cy', 'Dee', 'Ana'))
+
+A variant (docs/rules-variants.md) may pay a game that stops early: in ``wikipedia`` every
+person who never dealt gets 10 points (WK10), in :meth:`Game.final_totals`.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 
 from engine.deal import MAX_PLAYERS, MIN_PLAYERS
 from engine.round import RoundResult
+from engine.variants.spec import DEFAULT_VARIANT, spec_for
 
 __all__ = ["Game", "GameError", "GameRound"]
 
@@ -45,7 +49,12 @@ class Game:
     person, so everyone deals once (G5).
     """
 
-    def __init__(self, persons: Sequence[str], machine_deals: bool = False, rounds: int | None = None) -> None:
+    def __init__(self, persons: Sequence[str], machine_deals: bool = False, rounds: int | None = None,
+                 variant: str = DEFAULT_VARIANT) -> None:
+        try:
+            self.variant = spec_for(variant).name
+        except ValueError as exc:
+            raise GameError(str(exc)) from None
         persons = tuple(persons)
         low, high = (MIN_PLAYERS, MAX_PLAYERS) if machine_deals else (MIN_PLAYERS + 1, MAX_PLAYERS + 1)
         if not low <= len(persons) <= high:
@@ -126,8 +135,25 @@ class Game:
                 totals[played.dealer] += played.result.dealer
         return totals
 
-    def leaders(self) -> tuple[str, ...]:
-        """The highest total; tied leaders share the win (G5)."""
+    def compensation(self) -> dict[str, int]:
+        """What a game that stops now, before everyone has dealt, pays the variant's way:
+        in ``wikipedia`` 10 points to every person who never dealt (WK10). Nothing once
+        the game is complete, and nothing in a variant without compensation."""
+        points = spec_for(self.variant).compensation
+        if self.complete or not points:
+            return {}
+        dealt = {self.turn_to_deal(i) for i in range(len(self._rounds))}
+        return {name: points for name in self.persons if name not in dealt}
+
+    def final_totals(self) -> dict[str, int]:
+        """The totals when the game stops now: :meth:`totals` plus :meth:`compensation`."""
         totals = self.totals()
+        for name, points in self.compensation().items():
+            totals[name] += points
+        return totals
+
+    def leaders(self, final: bool = False) -> tuple[str, ...]:
+        """The highest total (with ``final``, as the game stops now); tied leaders share the win (G5)."""
+        totals = self.final_totals() if final else self.totals()
         best = max(totals.values())
         return tuple(name for name, total in totals.items() if total == best)

@@ -10,14 +10,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import RecordError, RoundError, RoundSetupError
-from engine.events import TurnOutcome
+from engine.errors import IllegalActionError, RecordError, RoundError, RoundSetupError
+from engine.events import OracleTurn, RecordAction, TurnOutcome
 from engine.record import GameRecord, parse_record
 from engine.round import Round
 from engine.rules.base import Rule
 from engine.rules.errors import RuleError
+from engine.variants import AnyRound, round_for
+from engine.variants.abbott import AbbottRound
+from engine.variants.kruskal import KruskalRound
+from engine.variants.spec import DEFAULT_VARIANT
 
-__all__ = ["Judgement", "RuleResolver", "judge_record", "judge_text", "judgement_json"]
+__all__ = ["Judgement", "RuleResolver", "apply_record_action", "judge_record", "judge_text", "judgement_json"]
 
 RuleResolver = Callable[[str], Rule]
 
@@ -27,7 +31,7 @@ class Judgement:
     """A judged record: the round after its last line, each turn with its line number."""
 
     record: GameRecord
-    round: Round
+    round: AnyRound
     turns: tuple[tuple[int, TurnOutcome], ...]
 
 
@@ -43,7 +47,7 @@ def judge_record(record: GameRecord, resolve_rule: RuleResolver) -> Judgement:
         shown = record.start.rule if "\n" not in record.start.rule else record.start.rule.split("\n")[0] + " ..."
         raise RecordError(rule_line, f"rule: {shown!r} is not a library id, and as a rule text: {exc}") from None
     try:
-        rnd = Round(rule, record.start)
+        rnd = round_for(rule, record.start)
     except RoundSetupError as exc:
         raise RecordError(record.header_line(exc.field or "players"), str(exc)) from None
     turns: list[tuple[int, TurnOutcome]] = []
@@ -53,7 +57,7 @@ def judge_record(record: GameRecord, resolve_rule: RuleResolver) -> Judgement:
             assert rnd.ended is not None
             raise RecordError(line.number, f"the round ended on line {ended_at} ({rnd.ended.value}, G1); nothing may follow")
         try:
-            outcome = rnd.apply(line.action)
+            outcome = apply_record_action(rnd, line.action)
         except RoundError as exc:
             raise RecordError(line.number, str(exc)) from None
         except RuleError as exc:  # R1: the rule must decide every attempt; this one cannot
@@ -64,17 +68,28 @@ def judge_record(record: GameRecord, resolve_rule: RuleResolver) -> Judgement:
     return Judgement(record, rnd, tuple(turns))
 
 
-def judge_text(text: str, resolve_rule: RuleResolver) -> Judgement:
+def apply_record_action(rnd: AnyRound, action: RecordAction) -> TurnOutcome:
+    """Apply one record line to any variant's round; an oracle's turn outside kruskal is refused."""
+    if isinstance(rnd, Round):
+        if isinstance(action, OracleTurn):
+            raise IllegalActionError(f"the oracle turns cards only in kruskal, not in {rnd.start.variant} "
+                                     "(KR3)")
+        return rnd.apply(action)
+    return rnd.apply(action)
+
+
+def judge_text(text: str, resolve_rule: RuleResolver, default_variant: str = DEFAULT_VARIANT) -> Judgement:
     """Parse and judge a record's text. Faults are reported in the order of the lines:
-    an impossible turn before a later line that does not parse is the one named."""
+    an impossible turn before a later line that does not parse is the one named.
+    ``default_variant``: a record without a ``variant:`` header is of this one."""
     try:
-        record = parse_record(text)
+        record = parse_record(text, default_variant)
     except RecordError as syntax:
         lines = text.splitlines()
         if syntax.line <= 1 or syntax.line > len(lines):
             raise
         try:
-            judge_record(parse_record("\n".join(lines[:syntax.line - 1])), resolve_rule)
+            judge_record(parse_record("\n".join(lines[:syntax.line - 1]), default_variant), resolve_rule)
         except RecordError as earlier:
             if earlier.line < syntax.line:
                 raise earlier from None
@@ -87,7 +102,7 @@ def judgement_json(judgement: Judgement) -> dict[str, Any]:
     rnd = judgement.round
     result = rnd.result()
     layout = rnd.layout
-    return {
+    summary: dict[str, Any] = {
         "ended": None if result.ended is None else result.ended.value,
         "table": layout.table_count,
         "stock": rnd.stock,
@@ -120,3 +135,13 @@ def judgement_json(judgement: Judgement) -> dict[str, Any]:
             for number, t in judgement.turns
         ],
     }
+    variant = judgement.record.start.variant
+    if variant != DEFAULT_VARIANT:  # a Howell summary stays as it always was
+        summary = {"variant": variant, **summary}
+    if isinstance(rnd, AbbottRound):  # AB5, AB7: the error cards in front, the first scoring
+        summary["errors"] = {name: [str(c) for c in cards] for name, cards in rnd.errors.items()}
+        summary["first_scoring"] = rnd.first_scoring
+    if isinstance(rnd, KruskalRound):  # KR5: whose token was right, card by card
+        for turn, hits in zip(summary["turns"], rnd.hits):
+            turn["right"] = list(hits)
+    return summary

@@ -36,19 +36,20 @@ from dataclasses import dataclass, field
 from engine.cards import DEFAULT_DECKS, Card, CardParseError, parse_cards  # noqa: F401 (doctest)
 from engine.errors import RecordError
 from engine.events import (
-    DEFAULT_HAND,
-    Action,
     Attempt,
     BecomeProphet,
-    Event,
     NoPlay,
+    OracleTurn,
     ProphetDecision,
+    RecordAction,
+    RecordEvent,
     RoundStarted,
 )
+from engine.variants.spec import DEFAULT_VARIANT, VARIANT_SPECS
 
 __all__ = ["HEADERS", "GameRecord", "RecordLine", "format_action", "format_record", "parse_record"]
 
-HEADERS = ("players", "rule", "start", "hand", "decks")
+HEADERS = ("players", "rule", "start", "hand", "decks", "variant")
 # Limits, so a hostile file costs neither time nor memory: a record line is a turn, never a
 # book. The longest real line is a no play showing a hand that grew by penalties; 20,000
 # characters hold 5,000 cards.
@@ -57,7 +58,7 @@ MAX_HAND = 1_000  # the deal check (C3) refuses far smaller hands for the shoe a
 MAX_DECKS = 20
 _REQUIRED = ("players", "rule", "start")
 # A header or a turn; any other indented line right after ``rule:`` continues the rule.
-_LINE_START = re.compile(r"^(?:(?:players|rule|start|hand|decks)\s*:|[^\s:]+\s*:\s*(?:play|noplay|prophet)\b)", re.IGNORECASE)
+_LINE_START = re.compile(r"^(?:(?:players|rule|start|hand|decks|variant)\s*:|[^\s:]+\s*:\s*(?:play|noplay|prophet|turn)\b)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +66,7 @@ class RecordLine:
     """One action of a record and the line it was written on (1-based)."""
 
     number: int
-    action: Action
+    action: RecordAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,7 @@ class GameRecord:
     header_lines: dict[str, int] = field(default_factory=dict)
 
     @property
-    def events(self) -> tuple[Event, ...]:
+    def events(self) -> tuple[RecordEvent, ...]:
         return (self.start, *(line.action for line in self.actions))
 
     def header_line(self, name: str) -> int:
@@ -127,9 +128,29 @@ def _prophet_suffix(text: str, number: int, noplay: bool) -> ProphetDecision:
     return ProphetDecision.reject(_cards(rest[0], number, "prophet reject")[0])
 
 
-def _action(name: str, body: str, number: int) -> Action:
+def _oracle_turn(body: str, suffix: str, number: int) -> OracleTurn:
+    """kruskal (KR3, KR4): ``oracle: turn CARD | NAME main|side, ...``."""
+    cards = _cards(body, number, "turn")
+    if len(cards) != 1:
+        raise RecordError(number, f"the oracle turns one card at a time, got {len(cards)} (KR3)")
+    words = suffix.replace(",", " ").split()
+    if len(words) % 2:
+        raise RecordError(number, "tokens: write 'NAME main' or 'NAME side' for each player (KR4)")
+    tokens: list[tuple[str, bool]] = []
+    for name, side in zip(words[::2], words[1::2]):
+        if side.lower() not in ("main", "side"):
+            raise RecordError(number, f"{name}'s token {side!r}: a token shows 'main' or 'side' (KR4)")
+        tokens.append((name, side.lower() == "main"))
+    return OracleTurn(cards[0], tuple(tokens))
+
+
+def _action(name: str, body: str, number: int) -> RecordAction:
     body, bar, suffix = body.partition("|")
     words = body.split()
+    if words and words[0].lower() == "turn":
+        if name.lower() != "oracle":
+            raise RecordError(number, f"{name}: only the oracle turns cards; write 'oracle: turn CARD | ...' (KR3)")
+        return _oracle_turn(" ".join(words[1:]), suffix, number)
     if not words:
         raise RecordError(number, f"{name}: no action; write 'play CARDS', 'noplay HAND' or 'prophet'")
     verb = words[0].lower()
@@ -150,8 +171,11 @@ def _action(name: str, body: str, number: int) -> Action:
     return NoPlay(name, cards, decision)
 
 
-def parse_record(text: str) -> GameRecord:
-    """Read a record's text; syntax only (no rule is needed). Raises :class:`RecordError`."""
+def parse_record(text: str, default_variant: str = DEFAULT_VARIANT) -> GameRecord:
+    """Read a record's text; syntax only (no rule is needed). Raises :class:`RecordError`.
+
+    ``default_variant``: the variant of a record without a ``variant:`` header (Howell
+    unless the reader was told otherwise, e.g. ``eleusis judge --variant``)."""
     headers: dict[str, str] = {}
     header_lines: dict[str, int] = {}
     actions: list[RecordLine] = []
@@ -194,13 +218,20 @@ def parse_record(text: str) -> GameRecord:
             raise RecordError(header_lines["players"], f"{name!r} cannot be a player name")
     if not headers["rule"]:
         raise RecordError(header_lines["rule"], "rule: give a library id or a rule text (R1)")
+    variant = headers.get("variant", default_variant).lower()  # no header: Howell (docs/record-format.md)
+    spec = VARIANT_SPECS.get(variant)
+    if spec is None:
+        raise RecordError(header_lines.get("variant", 1), f"variant: {variant!r} is not a variant; known: "
+                                                   f"{', '.join(VARIANT_SPECS)}")
     start = RoundStarted(
         players=players,
         rule=headers["rule"],
         starters=_cards(headers["start"], header_lines["start"], "start"),
         hand_size=(_positive(headers["hand"], header_lines["hand"], "hand", MAX_HAND)
-                   if "hand" in headers else DEFAULT_HAND),
-        decks=_positive(headers["decks"], header_lines["decks"], "decks", MAX_DECKS) if "decks" in headers else DEFAULT_DECKS,
+                   if "hand" in headers else spec.hand_for(len(players))),
+        decks=(_positive(headers["decks"], header_lines["decks"], "decks", MAX_DECKS)
+               if "decks" in headers else spec.decks_for(len(players))),
+        variant=variant,
     )
     if not start.starters:
         raise RecordError(header_lines["start"], "start: no starter card (C4)")
@@ -211,7 +242,7 @@ def _card_list(cards: Iterable[Card]) -> str:
     return " ".join(str(c) for c in cards)
 
 
-def format_action(action: Action) -> str:
+def format_action(action: RecordAction) -> str:
     """One action as a record line.
 
     >>> format_action(NoPlay('Bo', parse_cards('2D 4H'), ProphetDecision.reject(Card.parse('4H'))))
@@ -219,6 +250,9 @@ def format_action(action: Action) -> str:
     """
     if isinstance(action, BecomeProphet):
         return f"{action.player}: prophet"
+    if isinstance(action, OracleTurn):
+        tokens = ", ".join(f"{name} {'main' if main else 'side'}" for name, main in action.tokens)
+        return f"oracle: turn {action.card} | {tokens}"
     verb = "play" if isinstance(action, Attempt) else "noplay"
     cards = action.cards if isinstance(action, Attempt) else action.hand
     text = f"{action.player}: {verb} {_card_list(cards)}"
@@ -230,7 +264,7 @@ def format_action(action: Action) -> str:
     return text
 
 
-def format_record(events: Iterable[Event], comments: Iterable[str | None] | None = None) -> str:
+def format_record(events: Iterable[RecordEvent], comments: Iterable[str | None] | None = None) -> str:
     """Print an event log (a :class:`RoundStarted`, then actions) as a record.
 
     ``comments``, one per action, are written after it as ``# ...`` (a verdict, say).
@@ -244,9 +278,12 @@ def format_record(events: Iterable[Event], comments: Iterable[str | None] | None
         "rule: " + "\n      ".join(start.rule.split("\n")),
         f"start: {_card_list(start.starters)}",
     ]
-    if start.hand_size != DEFAULT_HAND:
+    spec = VARIANT_SPECS[start.variant]
+    if start.variant != DEFAULT_VARIANT:
+        lines.append(f"variant: {start.variant}")
+    if start.hand_size != spec.hand_for(len(start.players)):
         lines.append(f"hand: {start.hand_size}")
-    if start.decks != DEFAULT_DECKS:
+    if start.decks != spec.decks_for(len(start.players)):
         lines.append(f"decks: {start.decks}")
     lines.append("")
     notes = iter(comments) if comments is not None else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.events import EndReason
+from engine.events import EndReason, VariantEnd
 
 __all__ = ["EMPTY_BONUS", "ProphetInOffice", "RoundResult", "score_round"]
 
@@ -44,7 +44,7 @@ class RoundResult:
     """The outcome of a round, or of a round that goes on, scored as if it ended now (G2-G4)."""
 
     rule: str
-    ended: EndReason | None
+    ended: EndReason | VariantEnd | None
     hands: dict[str, int]
     scores: dict[str, int]
     dealer: int

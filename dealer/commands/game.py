@@ -34,8 +34,10 @@ from dealer.inputs import InputError, camera_source, round_count
 from dealer.resume import Interrupted
 from dealer.secret_rule import read_secret_rule
 from dealer.recording import RECORD_FILE
+from dealer.variant_words import announce_stop
 from dealer.voice import Voice
 from engine.game import GameError
+from engine.variants import VARIANT_NAMES
 
 __all__ = ["register", "run"]
 
@@ -58,6 +60,8 @@ def register(subparsers: Any) -> None:
                         help="rounds in the game, 1 to 100 (default: one per person, so everyone deals once, G5)")
     parser.add_argument("--gods", default="", metavar="NAMES",
                         help="persons who are God (the dealer) in their own round instead of the machine (C2)")
+    parser.add_argument("--variant", choices=VARIANT_NAMES, default=None,
+                        help="the game's variant: how scores add up (docs/rules-variants.md); default howell")
     parser.add_argument("--out", type=Path, default=None,
                         help="the game folder (default: games/<date-time>); an existing one goes on")
     add_secret_rule_options(parser, " of the rounds the machine deals")
@@ -79,12 +83,14 @@ def _open_or_create(args: argparse.Namespace) -> GameFolder:
         if persons is not None and tuple(persons) != game.game.persons:
             raise GameError(f"{str(folder)!r} is a game of {' '.join(game.game.persons)}, "
                             f"not of {' '.join(persons)}: leave out --players to go on with it")
+        if args.variant is not None and args.variant != game.game.variant:
+            raise GameError(f"{str(folder)!r} is a game of {game.game.variant}: leave out --variant")
         if args.rounds is not None and args.rounds != game.game.planned:
             raise GameError(f"{str(folder)!r} is a game of {game.game.planned} rounds: leave out --rounds")
         return game
     if persons is None:
         raise GameError("name everyone at the table, e.g. --players 'Ana Bo Cy Dee' (C2)")
-    return GameFolder.create(folder, persons, args.rounds, gods)
+    return GameFolder.create(folder, persons, args.rounds, gods, args.variant or "howell")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -128,12 +134,18 @@ def _play(game: GameFolder, args: argparse.Namespace, voice: Voice, reader: Any 
                     "--out with the next ones to go on.", n=index + 1, left=left) if args.video else
                   _("eleusis game: no more records: the game stops before round {n} ({left} to go). Give the same "
                     "--out with the next ones to go on.", n=index + 1, left=left), file=sys.stderr)
+            stop = announce_stop(game.game)  # WK10: what stopping here would pay
+            if stop is not None:
+                voice.say(stop)
             return 0
         voice.say(announce_round(index, game.game.planned, dealer, seats, game.game.turn_to_deal(index)))
         resumed = _interrupted_round(game, seats) if args.record is None else None
         folder = resumed.folder if resumed is not None else game.next_round_folder()
+        if args.record is None and game.game.variant != "howell":
+            return _error(_("the live dealer deals howell only for now: give a round of {variant} with --record",
+                            variant=game.game.variant))
         if args.record is not None:
-            code = _deal_record(sources.pop(0), folder, seats, voice)
+            code = _deal_record(sources.pop(0), folder, seats, voice, game.game.variant)
         else:
             code = _deal_live(args, sources.pop(0) if sources else None, folder, dealer, seats, voice, game,
                               resumed, reader)
@@ -175,7 +187,7 @@ def _interrupted_round(game: GameFolder, seats: tuple[str, ...]) -> Interrupted 
     return state if state.players == seats else None
 
 
-def _deal_record(path: Path, folder: Path, seats: tuple[str, ...], voice: Voice) -> int:
+def _deal_record(path: Path, folder: Path, seats: tuple[str, ...], voice: Voice, variant: str = "howell") -> int:
     """A round from a game record: checked against the round's seats, kept in the game
     folder, and dealt aloud turn by turn."""
     from dealer.demo import deal_record_aloud
@@ -184,11 +196,14 @@ def _deal_record(path: Path, folder: Path, seats: tuple[str, ...], voice: Voice)
 
     try:
         text = Path(path).read_text(encoding="utf-8")
-        players = parse_record(text).start.players
+        start = parse_record(text).start
+        players = start.players
     except (OSError, UnicodeDecodeError) as exc:
         return _error(f"cannot read the game record {str(path)!r}: {exc}")
     except RecordError as exc:
         return _error(f"{path}: {exc}")
+    if start.variant != variant:  # a record of a variant says so in its header (docs/record-format.md)
+        return _error(f"{path}: a round of {start.variant}, but this game plays {variant} (--variant)")
     if tuple(players) != seats:
         return _error(f"{path}: players {' '.join(players)}, but this round seats {' '.join(seats)} (G5)")
     folder.mkdir(parents=True)

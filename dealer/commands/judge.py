@@ -14,10 +14,11 @@ from typing import Any
 
 from dealer.i18n import LANGUAGES, _
 from dealer.inputs import InputError, read_text_file
-from dealer.narrate import describe_result, describe_turn
+from dealer.variant_words import judgement_sentences
 from engine.errors import RecordError
 from engine.judging import Judgement, judge_text, judgement_json
 from engine.rules import resolve_rule
+from engine.variants import VARIANT_NAMES
 
 __all__ = ["register", "run"]
 
@@ -37,6 +38,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--lang", choices=LANGUAGES, default=None,
                         help="the sentences' language: en, ru or pt (default: the system locale, then English)")
     parser.add_argument("--layout", action="store_true", help="print the table at the end: main line and branches (P5)")
+    parser.add_argument("--variant", choices=VARIANT_NAMES, default=None,
+                        help="the variant of a record without a 'variant:' header (default: howell); a record "
+                        "whose header names another is refused (docs/rules-variants.md)")
     parser.set_defaults(run=run)
 
 
@@ -47,10 +51,7 @@ def _read(path: Path) -> str:
 def _sentences(judgement: Judgement, reveal: bool) -> list[tuple[int | None, str]]:
     from dealer.session import rule_in_words
 
-    out: list[tuple[int | None, str]] = []
-    for number, turn in judgement.turns:
-        out.append((number, describe_turn(turn)))
-    out.append((None, describe_result(judgement.round.result())))
+    out: list[tuple[int | None, str]] = [(number or None, sentence) for number, sentence in judgement_sentences(judgement)]
     if reveal:
         out.append((None, rule_in_words(judgement.record.start.rule)))  # G6: a library rule by its words
     return out
@@ -63,9 +64,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"eleusis judge: {exc}", file=sys.stderr)
         return 2
     try:
-        judgement = judge_text(text, resolve_rule)
+        judgement = judge_text(text, resolve_rule, args.variant or "howell")
     except RecordError as exc:
         print(str(exc), file=sys.stderr)
+        return 2
+    variant = judgement.record.start.variant
+    if args.variant is not None and variant != args.variant:
+        line = judgement.record.header_line("variant")
+        print(_("line {line}: the record is of the variant {found}, not {variant} (--variant)",
+                line=line, found=variant, variant=args.variant), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(judgement_json(judgement), ensure_ascii=False))

@@ -19,6 +19,7 @@ from dealer.commands.table_options import add_secret_rule_options, add_table_opt
 from dealer.i18n import _, language, p_
 from dealer.inputs import camera_source, pace_seconds
 from engine.rules.library import TIERS
+from engine.variants import VARIANT_NAMES
 
 __all__ = ["register", "run"]
 
@@ -47,6 +48,9 @@ def register(subparsers: Any) -> None:
                         help="folder for the recording of this round (default: recordings/<date-time>)")
     parser.add_argument("--pace", type=pace_seconds, default=0.0,
                         help="with --record: seconds to wait between turns (default 0)")
+    parser.add_argument("--variant", choices=VARIANT_NAMES, default="howell",
+                        help="the game's variant (docs/rules-variants.md); the live dealer deals howell, "
+                        "a --record of any variant is dealt aloud (default: howell)")
     add_secret_rule_options(parser)
     add_table_options(parser)
     parser.set_defaults(run=run)
@@ -127,6 +131,10 @@ def announce_difficulty(tier: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from dealer.voice import VoiceError, open_voice
 
+    if args.variant != "howell" and args.record is None:
+        print(_("eleusis play: the live dealer deals howell only for now: give a round of {variant} with --record",
+                variant=args.variant), file=sys.stderr)
+        return 2
     if (args.rule or args.rule_file) and args.difficulty:
         print(_("eleusis play: give --rule or --difficulty, not both"), file=sys.stderr)
         return 2
@@ -183,7 +191,8 @@ def run(args: argparse.Namespace) -> int:
     print(how, file=sys.stderr)
     try:
         if args.record is not None:
-            return demo.deal_record_aloud(args.record, voice, pace_s=args.pace)
+            return demo.deal_record_aloud(args.record, voice, pace_s=args.pace,
+                                          variant=None if args.variant == "howell" else args.variant)
         from dealer.live import LiveOptions, run_live
 
         try:
