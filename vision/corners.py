@@ -387,12 +387,21 @@ def corner_detections(readings: Sequence[CornerReading]) -> CardDetections:
 
 def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections) -> CardDetections:
     """``whole`` (the cards found by their outline) and, after them, the cards read by an
-    index alone that none of them holds: an index inside a card read whole is that card's
-    own (or a pip of it), never another card."""
+    index alone that are not one of them: an index of a card read whole lies on it (on
+    its outline grown by a tenth, for an outline fitted a little short).
+
+    An index of *another* card on a card read whole stays: an outline around an overlapped
+    column is often one card's outline grown over the cards under it (read by its top
+    index), and the indices under it are those cards."""
     readings = read_corners(classifier, bgr)
-    quads = [whole.quad_xy[i].reshape(-1, 1, 2) for i in range(len(whole)) if whole.label[i] is not None]
-    fresh = [r for r in readings
-             if not any(cv2.pointPolygonTest(q, r.index_xy, False) >= 0 for q in quads)]
+    fresh = [r for r in readings if not any(whole.label[i] == r.card and _on(whole.quad_xy[i], r.index_xy)
+                                            for i in range(len(whole)))]
     if not fresh:
         return whole
     return CardDetections.concatenate([whole, corner_detections(fresh)])
+
+
+def _on(quad: FloatArray, xy: tuple[float, float]) -> bool:
+    centre = quad.mean(axis=0)
+    grown = (centre + 1.1 * (quad - centre)).astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(grown, xy, False) >= 0
