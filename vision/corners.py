@@ -8,9 +8,9 @@ table: it looks for the card's own evidence, ink on paper.
    grey level over a few glyph sizes), on bright, low-saturation paper. A cork or wood top
    is never that much brighter than its own dark grain, so it gives little ink.
 2. Glyphs: connected pieces of ink of a size the picture allows.
-3. Indices: two glyphs of similar size (their colours are not compared: a thin dark-red
-   stroke looks black), a glyph's height or
-   two apart: a rank over its suit. The line from rank to suit is the card's "down"; the
+3. Indices: two glyphs of similar size but not of one shape (two pips are not an index;
+   their colours are not compared: a thin dark-red stroke looks black), a glyph's height
+   or two apart: a rank over its suit. The line from rank to suit is the card's "down"; the
    card's body lies to its right (both indices of a card are printed this way, the second
    one turned 180 degrees), so the pair says where the card's corner is and how big the
    card is, whatever way it lies.
@@ -73,13 +73,18 @@ _PAIR_BOX = SUIT_XY[1] - RANK_XY[1]  # rank-to-suit distance in box pixels
 View = tuple[float, float, float, float]  # scale, shift x, shift y (box pixels), turn (degrees)
 FIRST_VIEW: View = (1.0, 0.0, 0.0, 0.0)
 VIEWS: tuple[View, ...] = tuple((s, 0.0, 0.0, 0.0) for s in (0.9, 1.0, 1.12))
+# two glyphs whose shape signatures differ by less than this are one shape (two pips of a
+# card's face, which read as an index of some card); the rank and suit of an index differ
+# by 0.3 or more (deal 1 and the rendered scenes), two pips by 0.25 or less in 1 of 10
+SAME_SHAPE = 0.25
 # the first look (one view, both ways up) keeps a proposal whose best card gets this much
 FIRST_LOOK = 0.25
 # a corner is read when the mean probability over the views and the heads reaches this:
 # the least value with no wrong reading on the two tuning sets, one real photo (deal 1 of
-# the bridge deals: clean down to 0.5) and rendered columns and fans (12 scenes of the
-# gnome anglo design: 4 wrong at 0.6). bench/real_tables.py reports the held-out photos.
-CORNER_ACCEPT = 0.65
+# the bridge deals: clean down to 0.45) and rendered columns and fans (12 scenes of the
+# gnome anglo design: 1 wrong at 0.55, pips of a card's face). bench/real_tables.py
+# reports the held-out photos.
+CORNER_ACCEPT = 0.6
 _INK_RATIO = 0.62  # ink is darker than this share of the paper around it
 _MIN_PAPER = 120  # grey level: dimmer "paper" is no paper
 _MAX_PAPER_SAT = 90  # HSV saturation: paper is not coloured
@@ -171,12 +176,15 @@ def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
         return []
     xy = centres[keep].astype(np.float32)
     ext = extent[keep - 1]
+    shape = _shape_signatures(np.asarray(labels, np.int32), np.asarray(stats, np.int32), keep)
     pairs = _near_pairs(xy, float(2.4 * hi))
     out: list[CornerProposal] = []
     for a, b in pairs:
         ea, eb = float(ext[a]), float(ext[b])
         if not 0.45 <= ea / eb <= 2.2:
             continue
+        if float(np.abs(shape[a] - shape[b]).sum()) < SAME_SHAPE:
+            continue  # two pips of a card's face: a rank is never its suit's shape
         d = float(np.hypot(*(xy[b] - xy[a])))
         size = max(ea, eb)
         if not 0.7 * size <= d <= 2.3 * size:
@@ -187,6 +195,19 @@ def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
                                       (float(down[0]), float(down[1])), d / _PAIR_BOX))
         if len(out) >= max_proposals:
             break
+    return out
+
+
+def _shape_signatures(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32],
+                      keep: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """Each glyph's shape, whatever its size and turn: the first four Hu moments of its
+    mask, as signed logarithms (what ``cv2.matchShapes`` compares)."""
+    out = np.zeros((len(keep), 4))
+    for k, label in enumerate(keep):
+        x, y, w, h = (int(v) for v in stats[label, :4])
+        mask = (labels[y:y + h, x:x + w] == label).astype(np.uint8)
+        hu = cv2.HuMoments(cv2.moments(mask, binaryImage=True)).ravel()[:4]
+        out[k] = np.sign(hu) * np.log10(np.maximum(np.abs(hu), 1e-30))
     return out
 
 

@@ -145,3 +145,15 @@ def test_given_a_classifier_without_a_corner_head_when_reading_corners_then_none
     whole = CardDetections(quad_xy=[[[0, 0], [10, 0], [10, 10], [0, 10]]], label=[Card.parse("KS")])
     assert read_corners(FakeClassifier(), image) == []
     assert with_corner_cards(FakeClassifier(), image, whole) is whole
+
+
+def test_given_two_pips_of_one_shape_when_proposing_then_no_index_but_a_rank_over_a_pip_is_one() -> None:
+    pips = np.full((200, 200, 3), 225, np.uint8)
+    for y in (60, 84):  # two like pips a pip apart, as on a card's face
+        cv2.circle(pips, (100, y), 6, (30, 30, 30), -1)
+    assert propose_corners(pips) == []
+    index = np.full((200, 200, 3), 225, np.uint8)
+    cv2.putText(index, "7", (94, 66), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (30, 30, 30), 2)
+    cv2.circle(index, (100, 84), 6, (30, 30, 30), -1)
+    downs = [p.down for p in propose_corners(index)]
+    assert any(d[1] > 0.9 for d in downs), downs  # the 7 over the pip: "down" points down
