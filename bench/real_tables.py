@@ -56,10 +56,10 @@ def _covers(quad: np.ndarray, x: float, y: float) -> bool:
     return cv2.pointPolygonTest(grown, (x, y), False) >= 0
 
 
-def score_deal(found: CardDetections, boxes: list[tuple[Card, float, float]]) -> tuple[int, int, int]:
-    """(cards read, cards labelled, wrong readings)."""
+def score_deal(found: CardDetections, boxes: list[tuple[Card, float, float]]) -> tuple[int, int, list[str]]:
+    """(cards read, cards labelled, the wrong readings, said)."""
     right: set[Card] = set()
-    wrong = 0
+    wrong: list[str] = []
     for i in range(len(found)):
         card = found.label[i]
         if card is None:
@@ -67,7 +67,9 @@ def score_deal(found: CardDetections, boxes: list[tuple[Card, float, float]]) ->
         if any(c == card and _covers(found.quad_xy[i], x, y) for c, x, y in boxes):
             right.add(card)
         else:
-            wrong += 1
+            x, y = found.quad_xy[i].mean(axis=0)
+            under = sorted({str(c) for c, bx, by in boxes if _covers(found.quad_xy[i], bx, by)})
+            wrong.append(f"{card} at ({x:.0f}, {y:.0f}), {found.confidence[i]:.2f}; labelled under it: {under}")
     return len(right), len({c for c, _, _ in boxes}), wrong
 
 
@@ -103,13 +105,16 @@ def main(argv: list[str] | None = None) -> int:
         before = read_closeup(reader, image)
         after = with_corner_cards(classifier, image, before)
         seconds = time.perf_counter() - start
-        b_right, total, b_wrong = score_deal(before, boxes)
-        a_right, _, a_wrong = score_deal(after, boxes)
+        b_right, total, b_said = score_deal(before, boxes)
+        a_right, _, a_said = score_deal(after, boxes)
+        b_wrong, a_wrong = len(b_said), len(a_said)
         group = "tuned" if k == 1 else "held out"
         for slot, value in enumerate((b_right, a_right, total, b_wrong, a_wrong)):
             totals[group][slot] += value
         print(f"deal{k} ({group}): {total} cards whose index shows; read before {b_right}, after {a_right}; "
               f"wrong before {b_wrong}, after {a_wrong} ({seconds:.0f} s)", flush=True)
+        for said in a_said:
+            print(f"  wrong: {said}")
     for group, (b, a, n, bw, aw) in totals.items():
         if n:
             print(f"deals, {group}: read {b}/{n} ({100 * b / n:.1f} %) before, {a}/{n} ({100 * a / n:.1f} %) "
