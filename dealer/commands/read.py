@@ -106,6 +106,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     from vision.errors import ImageReadError, ModelLoadError
     from vision.frames import read_image
     from vision.closeup import read_closeup
+    from vision.consistency import flag_over_shoe
     from vision.corners import with_corner_cards
     from vision.pipeline import CardReader, ReaderConfig
     from vision.table_read import read_table_frame
@@ -150,8 +151,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         else:
             # a photo of one card held close may fill the picture or touch its edge
             found = reader.read_single(image) if args.single else read_closeup(reader, image)
-            if not args.single:  # cards under others, read by an index corner alone
-                found = with_corner_cards(reader.classifier, image, found)
+            if not args.single:  # cards under others, read by an index corner alone; C1 over all
+                found = flag_over_shoe(with_corner_cards(reader.classifier, image, found), reader.known,
+                                       reader.config.decks)
             how = "" if args.single else ", no mat in view: cards found by their outlines and index corners"
         ms = (time.perf_counter() - start) * 1000
         cards = found.to_json_cards()

@@ -102,6 +102,12 @@ def test_given_a_column_photo_when_eleusis_read_then_the_cards_under_others_are_
     assert len(under) == 4
     assert sum(c in named for c in under) >= 3, f"read {named}, under others {under}"
     assert all(c in column.cards for c in named), f"read {named}, on the table {column.cards}"
+    # the shoe (C1) counts the cards read by an index too: one deck and a known copy
+    first = next(c for c in under if c in named)
+    assert cli.main(["read", str(path), "--json", "--decks", "1", "--known", str(first)]) == 0
+    again = json.loads(capsys.readouterr().out.strip().splitlines()[0])["cards"]
+    assert str(first) not in [c["card"] for c in again]
+    assert any(c.get("over_shoe") and c.get("misread") == str(first) for c in again), again
 
 
 def test_given_an_upright_index_when_proposed_then_down_is_the_card_s_down_and_the_box_holds_it(faces) -> None:
