@@ -5,7 +5,8 @@ A frame of the table with the mat's markers in view is read zone by zone as the 
 dealer reads it (:mod:`vision.table_read`: each zone seen from above, cards found by
 their size in millimetres, colour and the zone's print); ``--profile`` gives the table
 profile of `eleusis calibrate table` (else the kit's layout). Without the mat, cards
-are found by their outlines alone (and the text output says so).
+are found by their outlines, and cards under others by an index corner alone
+(:mod:`vision.corners`; the text output says so).
 A photo of one card held close (filling up to ~95 % of it, or touching its edge) is read
 too (:mod:`vision.closeup`); ``--deck`` reads only the decks of a deck profile.
 
@@ -105,6 +106,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     from vision.errors import ImageReadError, ModelLoadError
     from vision.frames import read_image
     from vision.closeup import read_closeup
+    from vision.consistency import flag_over_shoe
+    from vision.corners import with_corner_cards
     from vision.pipeline import CardReader, ReaderConfig
     from vision.table_read import read_table_frame
 
@@ -148,7 +151,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         else:
             # a photo of one card held close may fill the picture or touch its edge
             found = reader.read_single(image) if args.single else read_closeup(reader, image)
-            how = "" if args.single else ", no mat in view: cards found by their outlines only"
+            if not args.single:  # cards under others, read by an index corner alone; C1 over all
+                found = flag_over_shoe(with_corner_cards(reader.classifier, image, found), reader.known,
+                                       reader.config.decks)
+            how = "" if args.single else ", no mat in view: cards found by their outlines and index corners"
         ms = (time.perf_counter() - start) * 1000
         cards = found.to_json_cards()
         if table is not None:

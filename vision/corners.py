@@ -1,0 +1,431 @@
+"""Cards read by their index corner alone: overlapped columns, fans and pairs.
+
+A card under another shows little more than its index (rank over suit) at one corner.
+:func:`propose_corners` finds such indices without asking the card to stand out from the
+table: it looks for the card's own evidence, ink on paper.
+
+1. Ink: pixels much darker than the brightest paper around them (a local maximum of the
+   grey level over a few glyph sizes), on bright, low-saturation paper. A cork or wood top
+   is never that much brighter than its own dark grain, so it gives little ink.
+2. Glyphs: connected pieces of ink of a size the picture allows.
+3. Indices: two glyphs of similar size but not of one shape (two pips are not an index;
+   their colours are not compared: a thin dark-red stroke looks black), a glyph's height
+   or two apart: a rank over its suit. The line from rank to suit is the card's "down"; the
+   card's body lies to its right (both indices of a card are printed this way, the second
+   one turned 180 degrees), so the pair says where the card's corner is and how big the
+   card is, whatever way it lies.
+
+Each proposal is cut out upright as the corner box of a rectified card
+(:data:`vision.preprocess.CORNER_BOX_W` x ``CORNER_BOX_H`` of 200 x 280) and read by the
+model's heads that read an index (:func:`corner_probs`): a first look at both ways up, since
+which glyph is the rank is not known, then :data:`VIEWS` (a few scales and shifts) of the
+better one. A proposal is read when the mean probability of its best card reaches
+:data:`CORNER_ACCEPT`; the two indices of one card, and the same
+index proposed twice, are one card (:func:`merge_corners`).
+
+>>> import numpy as np
+>>> len(propose_corners(np.full((120, 160, 3), 200, np.uint8)))
+0
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.cards import Card
+from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W, CORNER_H, CORNER_W, FACE_H, FACE_W, RECT_H, RECT_W, feeds_of
+from vision.readings import CardDetections
+
+__all__ = [
+    "CORNER_ACCEPT",
+    "CornerProposal",
+    "CornerReading",
+    "CornerReader",
+    "card_quad_of",
+    "corner_boxes",
+    "corner_detections",
+    "corner_probs",
+    "with_corner_cards",
+    "merge_corners",
+    "propose_corners",
+    "read_corners",
+]
+
+BgrImage = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float32]
+
+# Where a standard index sits in the corner box (72 x 96 of a 200 x 280 card): the rank's
+# centre and the suit's centre, in box pixels (measured on rendered standard designs).
+RANK_XY = (18.0, 25.0)
+SUIT_XY = (18.0, 58.0)
+_PAIR_BOX = SUIT_XY[1] - RANK_XY[1]  # rank-to-suit distance in box pixels
+# The views of a proposal: the box cut at a scale about the one the pair implies (shifts
+# and turns can be given too). No one view reads a 15 px index surely (deal 1: the card
+# shown gets 0.5-0.7 on average in every view tried); the mean of several does. On deal 1,
+# 3 scales read as many as 9 views (3 scales x 3 shifts or turns), at a third of the cost.
+View = tuple[float, float, float, float]  # scale, shift x, shift y (box pixels), turn (degrees)
+FIRST_VIEW: View = (1.0, 0.0, 0.0, 0.0)
+VIEWS: tuple[View, ...] = tuple((s, 0.0, 0.0, 0.0) for s in (0.9, 1.0, 1.12))
+# two glyphs whose shape signatures differ by less than this are one shape (two pips of a
+# card's face, which read as an index of some card); the rank and suit of an index differ
+# by 0.3 or more (deal 1 and the rendered scenes), two pips by 0.25 or less in 1 of 10
+SAME_SHAPE = 0.25
+# the first look (one view, both ways up) keeps a proposal whose best card gets this much
+FIRST_LOOK = 0.25
+# a corner is read when the mean probability over the views and the heads reaches this:
+# the least value with no wrong reading on the two tuning sets, one real photo (deal 1 of
+# the bridge deals: clean down to 0.45) and rendered columns and fans (12 scenes of the
+# gnome anglo design: 1 wrong at 0.55, pips of a card's face). bench/real_tables.py
+# reports the held-out photos.
+CORNER_ACCEPT = 0.6
+_INK_RATIO = 0.62  # ink is darker than this share of the paper around it
+_MIN_PAPER = 120  # grey level: dimmer "paper" is no paper
+_MAX_PAPER_SAT = 90  # HSV saturation: paper is not coloured
+
+
+@dataclass(frozen=True)
+class CornerProposal:
+    """A possible index: the rank's centre, the unit vector from rank to suit (the card's
+    "down"), and the box scale (image pixels per corner-box pixel)."""
+
+    rank_xy: tuple[float, float]
+    down: tuple[float, float]
+    scale: float
+
+    def box_to_image(self, view: View = FIRST_VIEW) -> npt.NDArray[np.float64]:
+        """The 2 x 3 affine map from corner-box pixels to image pixels in ``view`` (the box
+        scaled and turned about the rank's centre and shifted by box pixels)."""
+        scale, shift_x, shift_y, turn = view
+        s = self.scale * scale
+        c, t = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+        down = np.array([c * self.down[0] - t * self.down[1], t * self.down[0] + c * self.down[1]])
+        right = np.array([down[1], -down[0]])  # the card's body lies this way: down turned a quarter back
+        centre = np.array(self.rank_xy)
+        origin = centre - (RANK_XY[0] + shift_x) * s * right - (RANK_XY[1] + shift_y) * s * down
+        return np.array([[right[0] * s, down[0] * s, origin[0]], [right[1] * s, down[1] * s, origin[1]]])
+
+
+@dataclass(frozen=True)
+class CornerReading:
+    """An index read: the card, its probability, and where it lies (the proposal)."""
+
+    card: Card
+    confidence: float
+    proposal: CornerProposal
+
+    @property
+    def index_xy(self) -> tuple[float, float]:
+        """The middle of the index (between the rank and the suit), image pixels."""
+        return _index_xy(self.proposal)
+
+
+def _index_xy(p: CornerProposal) -> tuple[float, float]:
+    half = 0.5 * _PAIR_BOX * p.scale
+    return (p.rank_xy[0] + half * p.down[0], p.rank_xy[1] + half * p.down[1])
+
+
+class CornerReader(Protocol):
+    """What :func:`read_corners` needs of a classifier: the model's outputs for its feeds."""
+
+    def heads_of_feeds(self, feeds: Any) -> dict[str, npt.NDArray[np.float32]]: ...
+
+
+def _ink(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Ink on paper, and which ink is red."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (window, window))  # separable: fast
+    paper = cv2.dilate(grey, kernel)
+    # the paper must be pale and grey where it is brightest
+    pale = (hsv[..., 2] >= _MIN_PAPER) & (hsv[..., 1] <= _MAX_PAPER_SAT)
+    paper_ok = cv2.dilate(pale.astype(np.uint8) * 255, kernel) > 0
+    ink = (grey.astype(np.float32) < _INK_RATIO * paper.astype(np.float32)) & (paper >= _MIN_PAPER) & paper_ok
+    b, g, r = (bgr[..., k].astype(np.int16) for k in range(3))
+    red = (r - np.maximum(g, b) > 40) & (hsv[..., 1] > 80)
+    red_ink = red & (grey.astype(np.float32) < 0.85 * paper.astype(np.float32)) & paper_ok
+    return ink | red_ink, red
+
+
+def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
+                    max_proposals: int = 4000) -> list[CornerProposal]:
+    """Possible indices in ``bgr`` (rank over suit, any way up), as :class:`CornerProposal`.
+
+    ``glyph_px``: the smallest and largest glyph (rank or suit) height in pixels; by
+    default 0.6 % to 8 % of the picture's shorter side, at least 6 px.
+    """
+    h, w = bgr.shape[:2]
+    short = min(h, w)
+    lo, hi = glyph_px if glyph_px is not None else (max(6.0, 0.006 * short), max(12.0, 0.08 * short))
+    window = int(2 * round(1.5 * hi) + 1)
+    ink, red = _ink(bgr, window)
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return []
+    extent = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]).astype(np.float32)
+    area = stats[1:, cv2.CC_STAT_AREA].astype(np.float32)
+    fill = area / np.maximum(stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT], 1)
+    keep = np.flatnonzero((extent >= lo) & (extent <= hi) & (fill >= 0.12) & (fill <= 0.95)) + 1
+    if len(keep) < 2:
+        return []
+    xy = centres[keep].astype(np.float32)
+    ext = extent[keep - 1]
+    shape = _shape_signatures(np.asarray(labels, np.int32), np.asarray(stats, np.int32), keep)
+    pairs = _near_pairs(xy, float(2.4 * hi))
+    out: list[CornerProposal] = []
+    for a, b in pairs:
+        ea, eb = float(ext[a]), float(ext[b])
+        if not 0.45 <= ea / eb <= 2.2:
+            continue
+        if float(np.abs(shape[a] - shape[b]).sum()) < SAME_SHAPE:
+            continue  # two pips of a card's face: a rank is never its suit's shape
+        d = float(np.hypot(*(xy[b] - xy[a])))
+        size = max(ea, eb)
+        if not 0.7 * size <= d <= 2.3 * size:
+            continue
+        for rank, suit in ((a, b), (b, a)):
+            down = (xy[suit] - xy[rank]) / d
+            out.append(CornerProposal((float(xy[rank][0]), float(xy[rank][1])),
+                                      (float(down[0]), float(down[1])), d / _PAIR_BOX))
+        if len(out) >= max_proposals:
+            break
+    return out
+
+
+def _shape_signatures(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32],
+                      keep: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """Each glyph's shape, whatever its size and turn: the first four Hu moments of its
+    mask, as signed logarithms (what ``cv2.matchShapes`` compares)."""
+    out = np.zeros((len(keep), 4))
+    for k, label in enumerate(keep):
+        x, y, w, h = (int(v) for v in stats[label, :4])
+        mask = (labels[y:y + h, x:x + w] == label).astype(np.uint8)
+        hu = cv2.HuMoments(cv2.moments(mask, binaryImage=True)).ravel()[:4]
+        out[k] = np.sign(hu) * np.log10(np.maximum(np.abs(hu), 1e-30))
+    return out
+
+
+def _near_pairs(xy: FloatArray, reach: float) -> list[tuple[int, int]]:
+    """Every pair (a, b), a < b, of points at most ``reach`` apart (a sweep along x)."""
+    order = np.argsort(xy[:, 0], kind="stable")
+    xs = xy[order, 0]
+    ends = np.searchsorted(xs, xs + reach, side="right")
+    pairs: list[tuple[int, int]] = []
+    for i in range(len(order)):
+        near = order[i + 1:ends[i]]
+        if not len(near):
+            continue
+        close = near[np.hypot(*(xy[near] - xy[order[i]]).T) <= reach]
+        pairs.extend((min(int(order[i]), int(j)), max(int(order[i]), int(j))) for j in close)
+    return pairs
+
+
+def corner_boxes(bgr: BgrImage, proposals: Sequence[CornerProposal],
+                 views: Sequence[View] = VIEWS) -> npt.NDArray[np.uint8]:
+    """Each proposal's corner box cut upright in each view: uint8 [N, V, CORNER_H, CORNER_W, 3]."""
+    out = np.zeros((len(proposals), len(views), CORNER_H, CORNER_W, 3), np.uint8)
+    # box pixels -> output pixels
+    shrink = np.array([[CORNER_W / CORNER_BOX_W, 0, 0], [0, CORNER_H / CORNER_BOX_H, 0], [0, 0, 1]])
+    for i, prop in enumerate(proposals):
+        for k, view in enumerate(views):
+            s = view[0]
+            m = np.vstack([prop.box_to_image(view), [0, 0, 1]])
+            to_out = (shrink @ np.linalg.inv(m))[:2]
+            source: BgrImage = bgr
+            if prop.scale * s * CORNER_BOX_W / CORNER_W > 2.0:  # shrinking a lot: smooth first
+                sigma = 0.4 * prop.scale * s * CORNER_BOX_W / CORNER_W
+                x0, y0, x1, y1 = _bounds(m, bgr.shape, pad=int(3 * sigma) + 2)
+                if x1 <= x0 or y1 <= y0:
+                    continue
+                part = np.asarray(cv2.GaussianBlur(bgr[y0:y1, x0:x1], (0, 0), sigma), np.uint8)
+                to_out = to_out @ np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
+                source = part
+            out[i, k] = cv2.warpAffine(source, to_out, (CORNER_W, CORNER_H), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def _bounds(m: npt.NDArray[np.float64], shape: tuple[int, ...], pad: int) -> tuple[int, int, int, int]:
+    corners = m @ np.array([[0, CORNER_BOX_W, CORNER_BOX_W, 0], [0, 0, CORNER_BOX_H, CORNER_BOX_H], [1, 1, 1, 1]])
+    x0, y0 = np.floor(corners[:2].min(axis=1)).astype(int) - pad
+    x1, y1 = np.ceil(corners[:2].max(axis=1)).astype(int) + pad
+    return max(int(x0), 0), max(int(y0), 0), min(int(x1), shape[1]), min(int(y1), shape[0])
+
+
+def _softmax(z: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    z64 = z.astype(np.float64) - z.max(axis=-1, keepdims=True)
+    e = np.exp(z64)
+    return np.asarray(e / e.sum(axis=-1, keepdims=True))
+
+
+def corner_probs(classifier: CornerReader, boxes: npt.NDArray[np.uint8], batch: int = 256
+                 ) -> npt.NDArray[np.float64]:
+    """The model's probabilities for each box: [N, V, C] for boxes [N, S, H, W, 3].
+
+    Each box is fed as both corners of a card whose face is the box itself, and read by
+    every head that reads the index: the corner head (``corner_logits``, temperature 1),
+    the card head (``logits``, the model's temperature) and, when the model has one, the
+    second-opinion model (``second_logits``): V = S x the heads. None of them is sure
+    of a 15 px index alone; together they agree on a real one and scatter on anything else.
+    """
+    n, s = boxes.shape[:2]
+    flat = boxes.reshape(n * s, CORNER_H, CORNER_W, 3)
+    meta = getattr(classifier, "meta", None)
+    temperature = float(getattr(meta, "temperature", 1.0))
+    second = getattr(meta, "second_opinion", None)
+    parts = []
+    for start in range(0, len(flat), batch):
+        chunk = flat[start:start + batch]
+        faces = np.stack([cv2.resize(c, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA) for c in chunk])
+        corners = np.repeat(chunk[:, None], 2, axis=1)
+        heads = classifier.heads_of_feeds(feeds_of(faces, corners))
+        views = [_softmax(np.asarray(heads["corner_logits"], np.float32)[:, 0])]
+        views.append(_softmax(np.asarray(heads["logits"], np.float32) / temperature))
+        if second is not None and "second_logits" in heads:
+            views.append(_softmax(np.asarray(heads["second_logits"], np.float32) / float(second[1])))
+        parts.append(np.stack(views, axis=1))  # [B, heads, C]
+    if not parts:
+        return np.zeros((n, 0, 0))
+    probs = np.concatenate(parts)
+    return probs.reshape(n, s * probs.shape[1], -1)
+
+
+def score_proposals(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
+                    ) -> tuple[list[CornerProposal], npt.NDArray[np.float64]]:
+    """The proposals worth a closer look and their mean probabilities over :data:`VIEWS`
+    and the heads ([N, C], the model's classes).
+
+    A first look (:data:`FIRST_VIEW`) reads each proposal; one whose best card gets under
+    :data:`FIRST_LOOK` is dropped, and of the two ways up of one pair of glyphs the one
+    read better stays."""
+    if not proposals:
+        return [], np.zeros((0, len(classifier.meta.classes)))
+    n_cards = sum(1 for c in classifier.meta.classes if c not in ("back", "none"))
+    first = corner_probs(classifier, corner_boxes(bgr, proposals, (FIRST_VIEW,))).mean(axis=1)
+    score = first[:, :n_cards].max(axis=1)
+    best_of_pair: dict[tuple[tuple[int, int], ...], int] = {}
+    for i, prop in enumerate(proposals):
+        if score[i] < FIRST_LOOK:
+            continue
+        suit = (prop.rank_xy[0] + _PAIR_BOX * prop.scale * prop.down[0],
+                prop.rank_xy[1] + _PAIR_BOX * prop.scale * prop.down[1])
+        key = tuple(sorted([(round(prop.rank_xy[0]), round(prop.rank_xy[1])), (round(suit[0]), round(suit[1]))]))
+        if key not in best_of_pair or score[i] > score[best_of_pair[key]]:
+            best_of_pair[key] = i
+    kept = [proposals[i] for i in sorted(best_of_pair.values())]
+    if not kept:
+        return [], np.zeros((0, first.shape[1]))
+    return kept, corner_probs(classifier, corner_boxes(bgr, kept)).mean(axis=1)
+
+
+def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal] | None = None,
+                 accept: float = CORNER_ACCEPT) -> list[CornerReading]:
+    """The indices read in ``bgr`` (one per card: :func:`merge_corners`).
+
+    ``classifier``: an :class:`vision.classify.OnnxClassifier` of a model with a corner head
+    (``corner_logits``); a classifier without one reads no corners."""
+    if not hasattr(classifier, "heads_of_feeds") or "corner_logits" not in getattr(classifier, "output_names", ()):
+        return []
+    props = propose_corners(bgr) if proposals is None else list(proposals)
+    kept, mean = score_proposals(classifier, bgr, props)
+    return accepted_corners(kept, mean, classifier.meta.classes, accept)
+
+
+def accepted_corners(proposals: Sequence[CornerProposal], mean: npt.NDArray[np.float64], classes: Sequence[str],
+                     accept: float = CORNER_ACCEPT) -> list[CornerReading]:
+    """The proposals whose best card (in ``mean``, [N, C]) reaches ``accept``, one per card."""
+    found: list[CornerReading] = []
+    for i in np.flatnonzero(mean.max(axis=1) >= accept) if len(mean) else []:
+        name = classes[int(mean[i].argmax())]
+        if name not in ("back", "none"):
+            found.append(CornerReading(Card.parse(name), float(mean[i].max()), proposals[int(i)]))
+    return merge_corners(found)
+
+
+def merge_corners(readings: Sequence[CornerReading]) -> list[CornerReading]:
+    """One reading per index and per card, the most confident first.
+
+    Two readings are one index when their index centres lie within a rank-to-suit distance;
+    then the more confident stands (a doubt between two cards at one index: neither).
+    Two indices of one card lie at the card's opposite corners: the same card, turned 180
+    degrees, about the card's diagonal away."""
+    order = sorted(readings, key=lambda r: -r.confidence)
+    kept: list[CornerReading] = []
+    refused: list[CornerReading] = []
+    for r in order:
+        x, y = r.index_xy
+        reach = _PAIR_BOX * r.proposal.scale
+        clash = False
+        same = False
+        for k in kept + refused:
+            kx, ky = k.index_xy
+            if np.hypot(x - kx, y - ky) <= 1.2 * reach:
+                same = True
+                clash = clash or k.card != r.card
+        if same:
+            if clash:
+                refused.append(r)
+            continue
+        if any(k.card == r.card and _other_corner(k, r) for k in kept):
+            continue
+        kept.append(r)
+    # an index where two cards were read with confidence is not read
+    return [k for k in kept if not any(f.card != k.card and np.hypot(*np.subtract(f.index_xy, k.index_xy))
+                                       <= 1.2 * _PAIR_BOX * k.proposal.scale for f in refused)]
+
+
+def _other_corner(a: CornerReading, b: CornerReading) -> bool:
+    """Whether ``b``'s index is where ``a``'s card has its other index (turned 180 degrees)."""
+    if np.dot(a.proposal.down, b.proposal.down) > -0.8:
+        return False
+    quad = card_quad_of(a)
+    far = np.asarray(quad[2], np.float64)  # the card's bottom-right corner, seen from a's index
+    m = a.proposal.box_to_image()
+    rank_from_corner = np.hypot(*(m[:, :2] @ np.array(RANK_XY)))
+    return bool(np.hypot(*(np.asarray(b.proposal.rank_xy) - far)) <= rank_from_corner * 1.6 + 0.15 * np.hypot(
+        *(quad[2] - quad[0])))
+
+
+def card_quad_of(reading: CornerReading) -> FloatArray:
+    """The whole card's outline implied by an index (top-left, top-right, bottom-right,
+    bottom-left of the card upright), image pixels; the card may be partly covered."""
+    m = reading.proposal.box_to_image()
+    pts = np.array([[0, 0, 1], [RECT_W, 0, 1], [RECT_W, RECT_H, 1], [0, RECT_H, 1]], np.float64).T
+    return np.asarray((m @ pts).T, np.float32)
+
+
+def corner_detections(readings: Sequence[CornerReading]) -> CardDetections:
+    """Corner readings as :class:`CardDetections` (each card's implied outline)."""
+    if not readings:
+        return CardDetections.empty()
+    return CardDetections(quad_xy=np.stack([card_quad_of(r) for r in readings]),
+                          label=[r.card for r in readings],
+                          confidence=np.array([r.confidence for r in readings], np.float32))
+
+
+def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections) -> CardDetections:
+    """``whole`` (the cards found by their outline) and, after them, the cards read by an
+    index alone that are not one of them: an index of a card read whole lies on it (on
+    its outline grown by a tenth, for an outline fitted a little short).
+
+    An index of *another* card on a card read whole stays: an outline around an overlapped
+    column is often one card's outline grown over the cards under it (read by its top
+    index), and the indices under it are those cards."""
+    readings = read_corners(classifier, bgr)
+    fresh = [r for r in readings if not any(whole.label[i] == r.card and _on(whole.quad_xy[i], r.index_xy)
+                                            for i in range(len(whole)))]
+    if not fresh:
+        return whole
+    return CardDetections.concatenate([whole, corner_detections(fresh)])
+
+
+def _on(quad: FloatArray, xy: tuple[float, float]) -> bool:
+    centre = quad.mean(axis=0)
+    grown = (centre + 1.1 * (quad - centre)).astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(grown, xy, False) >= 0
