@@ -98,3 +98,40 @@ def test_a_camera_that_is_neither_a_number_nor_a_stream_url_is_refused(value: st
         main(["play", "--camera", value, "--players", "Ana Bo Cy"])
     assert info.value.code == 2
     assert "give a device number (0 is the first webcam) or a stream URL" in capsys.readouterr().err
+
+
+# A child that reads a phone's stream until its last frame, then ends while the stream
+# stalls (the phone's Wi-Fi dropped: the connection open, nothing sent) and is cut a moment
+# later, while the interpreter tears down a large heap. A reader thread left inside
+# OpenCV's read then aborted the process as the read returned ("FATAL: exception not
+# rethrown" or "terminate called", exit 134) after a round whose recording was intact.
+_STALLED_CHILD = """
+import sys
+from vision.frames import CameraSource
+heap = [{"k": [i]} for i in range(3_000_000)]  # freed as the interpreter finalizes: a slow teardown
+stream = CameraSource(sys.argv[1]).frames()
+for frame in stream:
+    if frame.index >= int(sys.argv[2]) - 1:
+        break
+if sys.argv[3] == "closed":
+    stream.close()
+print("read", frame.index + 1, "frames", flush=True)
+"""
+
+
+@pytest.mark.parametrize(("ending", "stall_s"), [("closed", 2.4), ("left open", 0.6)])
+def test_a_stream_that_stalls_as_the_dealer_ends_never_aborts_the_process(ending: str, stall_s: float) -> None:
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    frames = [np.full((120, 160, 3), 20 * k, np.uint8) for k in range(8)]
+    root = Path(__file__).resolve().parents[2]
+    with MjpegServer(frames=frames, fps=10.0, hold_last_s=0.0, stall_s=stall_s, max_seconds=60) as url:
+        child = subprocess.run([sys.executable, "-c", _STALLED_CHILD, url, str(len(frames)), ending],
+                               capture_output=True, text=True, timeout=120, cwd=root,
+                               env={**__import__("os").environ, "PYTHONPATH": str(root)})
+    assert "read 8 frames" in child.stdout, child.stderr[-2000:]
+    assert child.returncode == 0, (child.returncode, child.stderr[-2000:])
+    assert "terminate called" not in child.stderr and "FATAL" not in child.stderr
