@@ -135,3 +135,30 @@ def test_a_stream_that_stalls_as_the_dealer_ends_never_aborts_the_process(ending
     assert "read 8 frames" in child.stdout, child.stderr[-2000:]
     assert child.returncode == 0, (child.returncode, child.stderr[-2000:])
     assert "terminate called" not in child.stderr and "FATAL" not in child.stderr
+
+
+@pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
+def test_a_round_whose_stream_stalls_at_its_end_exits_0_with_its_recording_intact(tmp_path: Path) -> None:
+    # given the demo round streamed as a phone sends it, whose Wi-Fi drops just after the
+    # round: the last frame held 3 s, then the connection open with nothing sent for 6 s
+    import os
+    import subprocess
+    import sys
+
+    from dealer.review import build_review
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "rec"
+    (tmp_path / "rule.txt").write_text(DEMO_RULE, encoding="utf-8")
+    with MjpegServer(shipped_video(), fps=STREAM_FPS, hold_last_s=3.0, stall_s=6.0, max_seconds=120) as url:
+        # when `eleusis play` deals it, as its own process (an abort shows only in the exit status)
+        run = subprocess.run([sys.executable, "-m", "dealer", "play", "--camera", url, "--players", DEMO_PLAYERS,
+                              "--rule-file", str(tmp_path / "rule.txt"), "--hand", str(DEMO_HAND), "--settle",
+                              str(SETTLE_S), "--voice", "text", "--no-window", "--out", str(out)],
+                             capture_output=True, text=True, timeout=300, cwd=root,
+                             env={**os.environ, "PYTHONPATH": str(root)})
+    # then it ends cleanly, the round dealt whole and its recording verified
+    assert run.returncode == 0, (run.returncode, run.stderr[-3000:])
+    assert "terminate called" not in run.stderr and "FATAL" not in run.stderr
+    assert "The round is over: Cy emptied the hand." in run.stdout
+    assert build_review(out).verified
