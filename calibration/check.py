@@ -9,9 +9,12 @@ zone by zone, whether card indices will be readable there and what to change if 
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -33,19 +36,27 @@ __all__ = [
     "GLARE_MAX_FRACTION",
     "INDEX_HEIGHT_MM",
     "INDEX_MIN_PX",
+    "PLAY_READABLE_PX_PER_MM",
     "READABLE_PX_PER_MM",
     "TableCheck",
     "ZoneSight",
     "check_table",
     "frame_quality",
+    "reader_px_per_mm",
     "zone_sights",
 ]
 
 INDEX_HEIGHT_MM = 7.0  # the rank letter in a card's corner index, standard poker cards
-# The height the reader needs: the classifier (docs/model.md) sees the corner box, about
-# 30 mm of the card's height, at 56 px, i.e. 1.9 px/mm; below 2 px/mm it sees an upscaled blur.
+# In the main line and the side branches the cards overlap and only their corner index
+# shows: the classifier (docs/model.md) sees the corner box, about 30 mm of the card's
+# height, at 56 px, i.e. 1.9 px/mm; below 2 px/mm it sees an upscaled blur.
 INDEX_MIN_PX = 14.0
-READABLE_PX_PER_MM = INDEX_MIN_PX / INDEX_HEIGHT_MM  # 2 px/mm: the coarsest place a card is read
+READABLE_PX_PER_MM = INDEX_MIN_PX / INDEX_HEIGHT_MM  # 2 px/mm: an index alone is read
+# In the play zone a card lies whole, and the reader reads its face as well as its index:
+# how coarse a picture it still reads is measured on the reader itself (bench/readable_scale.py,
+# the dealer's observer and reader on cards filmed further and further away) and kept with
+# the model, as ``readable_px_per_mm`` in its metadata; this is used without one.
+PLAY_READABLE_PX_PER_MM = READABLE_PX_PER_MM
 # A card lies inside its zone, so its corner index is never nearer the zone's edge than
 # this (a few mm of margin plus the index's own place on the card): resolution is judged there.
 INDEX_INSET_MM = 12.0
@@ -121,6 +132,7 @@ class ZoneSight:
     corners: int
     coarsest_px_per_mm: float | None  # None when no corner is in view
     finest_px_per_mm: float | None
+    needs_px_per_mm: float = READABLE_PX_PER_MM  # the coarsest picture the reader reads there
 
     @property
     def whole_in_view(self) -> bool:
@@ -129,7 +141,7 @@ class ZoneSight:
     @property
     def readable(self) -> bool:
         return (self.whole_in_view and self.coarsest_px_per_mm is not None
-                and self.coarsest_px_per_mm >= READABLE_PX_PER_MM)
+                and self.coarsest_px_per_mm >= self.needs_px_per_mm)
 
     @property
     def index_px(self) -> float | None:
@@ -137,10 +149,34 @@ class ZoneSight:
         return None if self.coarsest_px_per_mm is None else self.coarsest_px_per_mm * INDEX_HEIGHT_MM
 
 
-def zone_sights(table_to_px: FloatArray, size_wh: tuple[int, int], layout: TableLayout) -> dict[str, ZoneSight]:
+def reader_px_per_mm(metadata: Path | None = None) -> float:
+    """The coarsest picture (px/mm) at which the card reader reads a whole card as well as a
+    near one, from the model's metadata (``readable_px_per_mm``, measured on the reader by
+    bench/readable_scale.py); PLAY_READABLE_PX_PER_MM when the metadata has none."""
+    if metadata is None:
+        from vision.classify import default_model_paths
+
+        return _reader_px_per_mm_cached(default_model_paths()[1])
+    return _reader_px_per_mm_cached.__wrapped__(metadata)
+
+
+@lru_cache(maxsize=4)
+def _reader_px_per_mm_cached(metadata: Path) -> float:
+    try:
+        value = json.loads(Path(metadata).read_text(encoding="utf-8")).get("readable_px_per_mm")
+    except (OSError, ValueError, AttributeError):
+        return PLAY_READABLE_PX_PER_MM
+    return float(value) if isinstance(value, (int, float)) and value > 0 else PLAY_READABLE_PX_PER_MM
+
+
+def zone_sights(table_to_px: FloatArray, size_wh: tuple[int, int], layout: TableLayout,
+                play_needs: float | None = None) -> dict[str, ZoneSight]:
     """Every zone of ``layout`` as the camera sees it (frame ``size_wh``); a zone is readable
     when all its corners are in view and, at the coarsest of them (INDEX_INSET_MM inside,
-    where the nearest card index can lie), it has READABLE_PX_PER_MM."""
+    where the nearest card index can lie), the reader reads there: ``play_needs`` px/mm in
+    the play zone (default: :func:`reader_px_per_mm`), READABLE_PX_PER_MM where only
+    indices show."""
+    play_needs = reader_px_per_mm() if play_needs is None else play_needs
     w, h = size_wh
     sights: dict[str, ZoneSight] = {}
     for zone in layout.zones:
@@ -151,11 +187,14 @@ def zone_sights(table_to_px: FloatArray, size_wh: tuple[int, int], layout: Table
         inset = [(x - INDEX_INSET_MM * np.sign(x - cx), y - INDEX_INSET_MM * np.sign(y - cy)) for x, y in seen]
         scales = [px_per_mm_at(table_to_px, float(x), float(y)) for x, y in inset]
         sights[zone.name] = ZoneSight(zone.name, len(seen), len(corners), min(scales) if scales else None,
-                                      max(scales) if scales else None)
+                                      max(scales) if scales else None,
+                                      play_needs if zone.name == ZONE_PLAY else READABLE_PX_PER_MM)
     return sights
 
 
 _ZONE_WORDS = {ZONE_PLAY: "the play zone", ZONE_SIDE_BRANCHES: "the side branches", ZONE_MAIN_LINE: "the main line"}
+_ALL_IN_VIEW = {ZONE_PLAY: "the whole play zone is in view", ZONE_SIDE_BRANCHES: "the side branches are all in view",
+                ZONE_MAIN_LINE: "the whole main line is in view"}
 
 
 @dataclass
@@ -207,6 +246,10 @@ class TableCheck:
         line = self.zones.get(ZONE_MAIN_LINE)
         return None if line is None else line.coarsest_px_per_mm
 
+    def _play_needs(self) -> float:
+        play = self.zones.get(ZONE_PLAY)
+        return play.needs_px_per_mm if play is not None else reader_px_per_mm()
+
     def report_lines(self) -> list[str]:
         if not self.found:
             return [f"The mat was not found in {self.frames_seen} frame(s): no PLAY sheet markers in view."] + self.advice
@@ -215,14 +258,16 @@ class TableCheck:
             (f"Mat found in {self.frames_located} of {self.frames_seen} frame(s); markers seen: "
             f"{', '.join(str(i) for i in self.markers_seen)}."),
             (f"Resolution at the play zone's centre: {self.px_per_mm:.2f} px/mm: a card index "
-            f"({INDEX_HEIGHT_MM:g} mm) is {self.index_px:.1f} px high (needs {INDEX_MIN_PX:g})."),
+            f"({INDEX_HEIGHT_MM:g} mm) is {self.index_px:.1f} px high."),
             (f"Glare: {100 * self.glare_fraction:.1f}% of the play zone is saturated "
             f"(at most {100 * GLARE_MAX_FRACTION:g}%)."),
             f"Exposure: {self.exposure} (mean level {self.mean_level:.0f} of 255).",
             (f"Flicker: the play zone's rows change by {100 * self.banding:.1f}% against one another from "
              f"frame to frame (best under {100 * BANDING_MAX:g}%, at most {100 * BANDING_UNREADABLE:g}%)."),
-            "Zone by zone (a card index needs "
-            f"{INDEX_MIN_PX:g} px, {READABLE_PX_PER_MM:.1f} px/mm, at the zone's farthest corner):",
+            ("Zone by zone, at the zone's farthest corner (the reader reads a whole card in the play zone "
+             f"down to {self._play_needs():.2f} px/mm, measured on it; where cards overlap, in the main line and "
+             f"the side branches, it reads an index alone from {READABLE_PX_PER_MM:.1f} px/mm, "
+             f"{INDEX_MIN_PX:g} px high):"),
         ]
         lines += [f"- {_zone_line(sight)}" for sight in self.zones.values()]
         if self.moves:
@@ -248,9 +293,11 @@ def _zone_line(sight: ZoneSight) -> str:
         return f"{words}: out of view: not readable."
     where = "" if sight.whole_in_view else f" ({sight.corners_in_view} of {sight.corners} corners in view)"
     verdict = "readable" if sight.readable else ("NOT readable: not all in view" if not sight.whole_in_view
-                                                 and sight.index_px >= INDEX_MIN_PX else "NOT readable")
+                                                 and sight.coarsest_px_per_mm >= sight.needs_px_per_mm
+                                                 else "NOT readable")
     return (f"{words}: {sight.coarsest_px_per_mm:.2f} to {sight.finest_px_per_mm:.2f} px/mm{where}, "
-            f"an index {sight.index_px:.1f} px high at the far corner: {verdict}.")
+            f"an index {sight.index_px:.1f} px high at the far corner (the reader needs "
+            f"{sight.needs_px_per_mm:.2f} px/mm there): {verdict}.")
 
 
 def _centre(corners: tuple[tuple[float, float], ...]) -> tuple[float, float]:
@@ -273,8 +320,8 @@ def _resolution_advice(size_wh: tuple[int, int] | None, factor: float) -> str:
     return f"{text}: more than a 4K camera gives; bring the camera closer instead"
 
 
-def _closer(px_per_mm: float, size_wh: tuple[int, int] | None) -> str:
-    factor = px_per_mm / READABLE_PX_PER_MM
+def _closer(px_per_mm: float, size_wh: tuple[int, int] | None, needs: float) -> str:
+    factor = px_per_mm / needs
     return (f"bring the camera closer, to about {100 * math.floor(100 * factor) / 100:.0f}% of its present "
             f"distance, or use a higher resolution ({_resolution_advice(size_wh, 1.0 / factor)})")
 
@@ -288,7 +335,7 @@ def _advise(check: TableCheck) -> list[str]:
     if play is not None and not play.whole_in_view:
         advice.append("Aim the camera so the whole play zone is in view.")
     elif play is not None and play.coarsest_px_per_mm is not None and not play.readable:
-        advice.append(f"For the play zone: {_closer(play.coarsest_px_per_mm, check.frame_size_wh)}.")
+        advice.append(f"For the play zone: {_closer(play.coarsest_px_per_mm, check.frame_size_wh, play.needs_px_per_mm)}.")
     if check.slant < 0.6:
         advice.append("The camera looks at the table at a low slant: raise it so it looks down more steeply.")
     if check.glare_fraction > GLARE_MAX_FRACTION:
@@ -312,9 +359,9 @@ def _advise(check: TableCheck) -> list[str]:
             continue
         words = _ZONE_WORDS[name]
         if not sight.whole_in_view:
-            advice.append(f"Optional, for the layout watch: turn or raise the camera so {words} is all in view.")
+            advice.append(f"Optional, for the layout watch: turn or raise the camera so {_ALL_IN_VIEW[name]}.")
         elif sight.coarsest_px_per_mm is not None:
-            factor = sight.coarsest_px_per_mm / READABLE_PX_PER_MM
+            factor = sight.coarsest_px_per_mm / sight.needs_px_per_mm
             advice.append(f"Optional, for the layout watch to read {words}: use a higher resolution "
                           f"({_resolution_advice(check.frame_size_wh, 1.0 / factor)}), or bring the camera "
                           f"closer (to about {100 * math.floor(100 * factor) / 100:.0f}% of its distance) "

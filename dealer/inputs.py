@@ -34,20 +34,25 @@ __all__ = [
     "MAX_HAND",
     "MAX_PACE_S",
     "MAX_ROUNDS",
+    "MAX_NAME",
     "InputError",
     "camera_source",
     "check_argv_text",
     "hand_size",
     "pace_seconds",
+    "person_names",
+    "player_names",
     "read_text_file",
     "round_count",
     "settle_seconds",
     "shorten",
+    "video_file",
 ]
 
 MAX_HAND = 156  # C1: the whole shoe; the deal check (C3) refuses what does not fit the players
 MAX_PACE_S = 60.0
 MAX_ROUNDS = 100  # G5: a game is a round per person (3 to 8, C2); 100 is an evening many times over
+MAX_NAME = 24  # characters: a name is said aloud and shown on the view, beside the others
 DEFAULT_TEXT_LIMIT = 2_000_000  # bytes: a game record, a layout or a profile is a few KB
 
 
@@ -114,6 +119,72 @@ def camera_source(text: str) -> int | str:
         return camera_from_text(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def person_names(text: str) -> str:
+    """argparse type of ``--players`` in a game: one word a person, at most MAX_NAME
+    characters, none twice, none of ``: # |`` (the record format's); returned one space
+    apart. How many a round needs is the round's check (:func:`player_names`, C2).
+
+    >>> person_names("Ana, Bo  Cy")
+    'Ana Bo Cy'
+    >>> person_names("  ")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: names no one: give the players one word each, e.g. 'Ana Bo Cy' (C2)
+    """
+    names = text.replace(",", " ").split()
+    if not names:
+        raise argparse.ArgumentTypeError("names no one: give the players one word each, e.g. 'Ana Bo Cy' (C2)")
+    for k, name in enumerate(names, 1):
+        if len(name) > MAX_NAME:
+            raise argparse.ArgumentTypeError(
+                f"name {k}, {shorten(name)}, is longer than {MAX_NAME} characters")
+        bad = sorted(set(name) & set(":#|"))
+        if bad:
+            raise argparse.ArgumentTypeError(f"name {k}, {shorten(name)}, holds {bad[0]!r} (no ':', '#' or '|')")
+    twice = [n for k, n in enumerate(names) if n in names[:k]]
+    if twice:
+        raise argparse.ArgumentTypeError(f"the player {twice[0]!r} sits twice")
+    return " ".join(names)
+
+
+def player_names(text: str) -> str:
+    """argparse type of ``--players`` for one round: :func:`person_names`, 3 to 8 of them (C2).
+
+    >>> player_names("Ana")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 1 player: a round needs 3 to 8 (C2)
+    """
+    from engine.deal import MAX_PLAYERS, MIN_PLAYERS
+
+    names = person_names(text).split()
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        count = "1 player" if len(names) == 1 else f"{len(names)} players"
+        raise argparse.ArgumentTypeError(f"{count}: a round needs {MIN_PLAYERS} to {MAX_PLAYERS} (C2)")
+    return " ".join(names)
+
+
+def video_file(text: str) -> Path:
+    """argparse type of ``--video``: a file that is there and can be read (a folder, a
+    missing file or an unreadable one is named as such before anything is said)."""
+    path = Path(text)
+    label = f"the video {shorten(text, 400)}"
+    if not text:
+        raise argparse.ArgumentTypeError("an empty name is no video file")
+    try:
+        if path.is_dir():
+            raise argparse.ArgumentTypeError(f"{label} is a directory, not a video file")
+        if not path.exists():
+            raise argparse.ArgumentTypeError(f"{label}: no such file")
+        if not path.is_file():  # a FIFO or a device: opening it could wait for ever
+            raise argparse.ArgumentTypeError(f"{label} is not a regular file")
+        with path.open("rb") as f:
+            f.read(1)
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot read {label} ({exc.strerror or exc})") from None
+    return path
 
 
 def read_text_file(path: Path | str, what: str, limit: int = DEFAULT_TEXT_LIMIT) -> str:

@@ -31,7 +31,7 @@ from dealer.outlets import Outlets
 from dealer.recording import ENVELOPE_FILE, LOG_HASH_QR, RECORD_FILE, SEAL_QR, RecordingWriter, Seen, log_hash, write_record
 from dealer.resume import Interrupted, ResumeError, discard_unstarted, frames_after, restore
 from dealer.session import DealerSession, SessionConfig, players_from_text
-from dealer.table_protocol import SETTLE_S, same_place
+from dealer.table_protocol import SETTLE_S, TableToken, same_place
 from dealer.table_sight import TableSight
 from dealer.view_outlet import ViewOutlet, camera_picture
 from dealer.voice import Voice
@@ -272,10 +272,13 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
             happened += session.undo_last() if state.take_undo() else []
             seen = state.apply(obs.view)
             happened += [Spoken(obs.view.t, text) for text in state.take_said()]
-            happened += session.observe(seen)
+            answered = session.observe(seen)
+            happened += answered
             decisive = any(h.decisive for h in happened)
             if decisive:  # the frame first: a stop just after the verdict line never loses it
                 _keep(outlets.recorder, frame, obs, kept, state.named)
+            elif answered and TableToken.NO_PLAY in obs.view.tokens_in_play:
+                _keep(outlets.recorder, frame, obs, kept, state.named)  # a batch of a hand shown (N1): reviewed too
             outlets.deliver(happened)
             if decisive:
                 state.after_verdict()

@@ -7,6 +7,8 @@ It lets you try ``--camera URL`` without a phone, and the tests deal a round fro
 It listens on 127.0.0.1 only (this machine), sends each frame once at ``fps`` frames a
 second to each viewer, then the last frame for ``hold_last_s`` more seconds (a phone
 goes on filming the table), and stops after ``max_seconds`` (never unbounded in a test).
+``stall_s`` plays a phone whose Wi-Fi drops after the last frame: the connection stays
+open that long with nothing more sent (no end of stream), then it is cut.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ class MjpegServer:
 
     def __init__(self, video: Path | None = None, fps: float = 8.0, port: int = 0,
                  frames: Sequence[npt.NDArray[np.uint8]] | None = None, max_seconds: float = 120.0,
-                 hold_last_s: float = 10.0) -> None:
+                 hold_last_s: float = 10.0, stall_s: float = 0.0) -> None:
         if frames is not None:
             self._jpegs = [cv2.imencode(".jpg", f)[1].tobytes() for f in frames]
         elif video is not None:
@@ -63,6 +65,7 @@ class MjpegServer:
         else:
             raise ValueError("give a video or frames to stream")
         self._period = 1.0 / fps
+        self._stall_s = stall_s
         # a phone goes on filming the table after the video's last frame: repeat it this long
         self._jpegs += [self._jpegs[-1]] * int(hold_last_s * fps)
         self._deadline = time.monotonic() + max_seconds
@@ -109,6 +112,8 @@ class MjpegServer:
                                     f"Content-Length: {len(jpeg)}\r\n\r\n".encode("ascii") + jpeg + b"\r\n")
                 handler.wfile.flush()
                 send_at = max(send_at + self._period, time.monotonic())
+            if self._stall_s > 0:  # the Wi-Fi dropped: the viewer waits on an open connection
+                time.sleep(min(self._stall_s, max(0.0, self._deadline - time.monotonic())))
         except (BrokenPipeError, ConnectionResetError):
             return  # the viewer went away (the round ended): fine
 

@@ -21,7 +21,17 @@ from dealer.i18n import _, language, n_, p_
 from dealer.recording import Recording, Seen, Trouble, Undone, VerdictLine, load_recording
 from dealer.verify import BrokenPlace, Verification, verify_recording
 
-__all__ = ["ReviewItem", "RoundReview", "build_review", "review_html", "review_text"]
+__all__ = ["ReviewItem", "RoundReview", "ShownBatch", "build_review", "review_html", "review_text", "rule_words"]
+
+NO_PLAY_TOKEN = "noplay"  # dealer.table_protocol.TableToken.NO_PLAY's value, as logged in a `seen` line
+
+
+@dataclass(frozen=True)
+class ShownBatch:
+    """One batch of a hand shown for "no play" (N1): its frame and what was read there."""
+
+    frame_path: Path | None
+    readings: list[dict[str, object]]
 
 
 @dataclass(frozen=True)
@@ -36,6 +46,7 @@ class ReviewItem:
     readings: list[dict[str, object]]
     why: str  # empty while the rule is sealed
     undone: bool = False  # taken back by the dealer (key u); not part of the round
+    shown: tuple[ShownBatch, ...] = ()  # a "no play": every batch of the hand shown, in order (N1)
 
 
 @dataclass(frozen=True)
@@ -54,6 +65,18 @@ class RoundReview:
     @property
     def verified(self) -> bool:
         return not self.problems
+
+
+def rule_words(rule: str) -> str:
+    """The revealed rule for a reader: a library rule's id, its description in the reader's
+    language (the catalogs carry the library's descriptions) and its text; another rule's text."""
+    from engine.rules import LIBRARY
+
+    entry = LIBRARY.get(rule.strip())
+    if entry is None:
+        return rule.strip()
+    return _("{id}: {description} (in the rule language: {text})", id=entry.id,
+             description=p_("rule description", entry.description), text=entry.text)
 
 
 def _seal_status(check: Verification) -> str:
@@ -76,8 +99,12 @@ def build_review(folder: Path, seal: str | None = None, log_hash: str | None = N
     check = verify_recording(rec, seal, log_hash)
     whys = {id(turn.logged): turn.why for turn in check.rebuilt.turns}
     seen_by_frame: dict[int, list[dict[str, object]]] = {}
+    noplay_frames: list[int] = []  # frames kept while a NO PLAY token lay out: the batches of a hand (N1)
     for seen in rec.of_type(Seen):
         seen_by_frame.setdefault(seen.frame, []).extend(seen.cards)
+        if NO_PLAY_TOKEN in seen.tokens and seen.cards and seen.frame not in noplay_frames:
+            noplay_frames.append(seen.frame)
+    last_frame = -1  # the frame of the verdict before: a hand's batches come after it
     items: list[ReviewItem] = []
     for event in rec.events:
         if isinstance(event, Undone):  # key u: that verdict was taken back and the turn replayed
@@ -91,9 +118,14 @@ def build_review(folder: Path, seal: str | None = None, log_hash: str | None = N
             continue
         v = event
         frame = rec.frame_path(v.frame) if v.frame is not None else None
+        shown: tuple[ShownBatch, ...] = ()
+        if v.verdict.startswith("noplay") and v.frame is not None:
+            batches = [f for f in noplay_frames if last_frame < f < v.frame] + [v.frame]
+            shown = tuple(ShownBatch(rec.frame_path(f), seen_by_frame.get(f, [])) for f in batches)
         items.append(ReviewItem(v.turn, v.t, v.player, v.action, v.verdict, v.penalty, frame,
                                 seen_by_frame.get(v.frame, []) if v.frame is not None else [],
-                                whys.get(id(v), "")))
+                                whys.get(id(v), ""), shown=shown))
+        last_frame = v.frame if v.frame is not None else last_frame
     rule = check.revealed.rule if check.revealed is not None and check.rebuilt.rule is not None else None
     return RoundReview(rec.folder, rule, _seal_status(check), tuple(items), tuple(rec.of_type(Trouble)),
                        check.notes, check.problems, check.log_hash, check.anchored, check.seal_shown is not None)
@@ -121,15 +153,24 @@ def verdict_line(review: RoundReview) -> str:
     return n_("NOT VERIFIED: {n} broken place(s)", "NOT VERIFIED: {n} broken place(s)", len(review.problems))
 
 
+def _item_readings(item: ReviewItem) -> str:
+    """What the camera read for a verdict: for a "no play", every batch of the hand shown (N1)."""
+    if len(item.shown) < 2:
+        return _readings_text(item.readings)
+    return "; ".join(_("batch {n}: {readings}", n=k, readings=_readings_text(b.readings))
+                     for k, b in enumerate(item.shown, 1))
+
+
 def review_text(review: RoundReview) -> str:
     lines = [_("Review of {folder}", folder=review.folder),
-             _("Rule: {rule} ({status})", rule=review.rule or _("sealed"), status=review.seal_status)]
+             _("Rule: {rule} ({status})", rule=rule_words(review.rule) if review.rule else _("sealed"),
+               status=review.seal_status)]
     for item in review.items:
         lines.append(_("turn {turn} at {t}s: {action} -> {verdict}", turn=item.turn, t=f"{item.t:.1f}",
                        action=item.action, verdict=verdict_word(item.verdict))
                      + (_(" (TAKEN BACK)") if item.undone else "")
                      + (n_(", draws {n}", ", draws {n}", item.penalty) if item.penalty else ""))
-        lines.append("    " + _("read: {readings}", readings=_readings_text(item.readings)))
+        lines.append("    " + _("read: {readings}", readings=_item_readings(item)))
         if item.frame_path:
             lines.append("    " + _("frame: {path}", path=item.frame_path))
         if item.why:
@@ -162,18 +203,20 @@ def review_html(review: RoundReview, out: Path) -> Path:
     esc = html.escape
     rows = []
     for item in review.items:
+        paths = [b.frame_path for b in item.shown] if len(item.shown) > 1 else [item.frame_path]
         img = ""
-        if item.frame_path and item.frame_path.exists():
-            rel = Path(os.path.relpath(item.frame_path.resolve(), out.parent.resolve())).as_posix()
-            url = esc(quote(rel))
-            alt = esc(_("frame of turn {turn}", turn=item.turn))
-            img = f'<a href="{url}"><img src="{url}" alt="{alt}" {_img_events()}></a>'
+        for path in paths:
+            if path and path.exists():
+                rel = Path(os.path.relpath(path.resolve(), out.parent.resolve())).as_posix()
+                url = esc(quote(rel))
+                alt = esc(_("frame of turn {turn}", turn=item.turn))
+                img += f'<a href="{url}"><img src="{url}" alt="{alt}" {_img_events()}></a>'
         draws = n_("draws {n}", "draws {n}", item.penalty) if item.penalty else ""
         rows.append(
             f"<tr class='{esc(item.verdict)}'><td>{item.turn}</td><td>{item.t:.1f}s</td>"
             f"<td>{esc(item.action)}</td><td><b>{esc(verdict_word(item.verdict))}</b>"
             + (f"<br>{esc(draws)}" if draws else "")
-            + f"</td><td>{esc(_readings_text(item.readings))}</td><td>{esc(item.why or _('sealed'))}</td>"
+            + f"</td><td>{esc(_item_readings(item))}</td><td>{esc(item.why or _('sealed'))}</td>"
             f"<td>{img}</td></tr>")
     troubles = "".join(f"<li>{t.t:.1f}s: {esc(t.text)}</li>" for t in review.troubles)
     problems = "".join(f"<li>{esc(str(p))}</li>" for p in review.problems)
@@ -187,7 +230,7 @@ def review_html(review: RoundReview, out: Path) -> Path:
 tr.rejected td, tr.noplay-wrong td{{background:#fdd}} tr.accepted td, tr.noplay-right td{{background:#dfd}}
 .broken{{color:#b00}} .verified{{color:#070}} img.missing{{outline:3px solid #b00}}</style>
 </head><body><h1>{esc(_("Review of {folder}", folder=review.folder))}</h1>
-<p><b>{esc(_("Rule:"))}</b> {esc(review.rule or _('sealed'))} &mdash; {esc(review.seal_status)}</p>
+<p id="rule"><b>{esc(_("Rule:"))}</b> {esc(rule_words(review.rule) if review.rule else _('sealed'))} &mdash; {esc(review.seal_status)}</p>
 <p class="{state}" id="verification"><b>{esc(verdict_line(review))}</b></p><ul class="broken">{problems}</ul>
 <table><tr>{heads}</tr>
 {''.join(rows)}</table><h2>{esc(_("Troubles"))}</h2><ul>{troubles or '<li>' + esc(_('none')) + '</li>'}</ul>

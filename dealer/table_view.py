@@ -104,6 +104,8 @@ class ViewState:
     seal: str | None = None  # the commitment to the rule (hex), once sealed
     title: str = "Eleusis"
     notes: tuple[str, ...] = field(default_factory=tuple)  # e.g. game totals, one line each
+    revealed: str | None = None  # the rule in words once the round is over (G6): it replaces the seal
+    scores: tuple[tuple[str, int], ...] = ()  # each player's score once the round is over (G3), then God's
 
 
 def view_of_round(rnd: Round | None, base: ViewState | None = None) -> ViewState:
@@ -111,7 +113,12 @@ def view_of_round(rnd: Round | None, base: ViewState | None = None) -> ViewState
     base = base or ViewState()
     if rnd is None:
         return replace(base, round=None, expulsion_on=False)
-    return replace(base, round=rnd.state(), expulsion_on=rnd.expulsion_on and rnd.ended is None)
+    scores: tuple[tuple[str, int], ...] = ()
+    if rnd.ended is not None:
+        result = rnd.result()
+        scores = (*((name, result.scores[name]) for name in rnd.players if name in result.scores),
+                  (_("God (the dealer)"), result.dealer))
+    return replace(base, round=rnd.state(), expulsion_on=rnd.expulsion_on and rnd.ended is None, scores=scores)
 
 
 @lru_cache(maxsize=32)
@@ -335,11 +342,12 @@ def render_view(state: ViewState, size_wh: tuple[int, int] = VIEW_SIZE_WH) -> Bg
             draw.text((px + 24, y), _("Prophet: {who}", who=rnd.prophet) + " ♛", font=_font(40, bold=True),
                       fill=(210, 150, 240))
             y += 56
+    y = _draw_round_over(draw, state, px, y, side)
     for note in state.notes:
         for line in _wrap(draw, note, _font(30), side - 48):
             draw.text((px + 24, y), line, font=_font(30), fill=INK)
             y += 40
-    if state.seal:
+    if state.seal and not state.revealed:
         _draw_seal(draw, state.seal, px + 24, max(y, H - 270), W - 20)
     # the table as the engine knows it, bottom left
     if rnd is not None:
@@ -368,6 +376,24 @@ def _draw_seal(draw: ImageDraw.ImageDraw, commitment: str, x: int, y: int, right
         size -= 2
     for k, line in enumerate(seal_lines(commitment)):
         draw.text((x, y + k * (size + 8)), line, font=_font(size, mono=True), fill=INK)
+
+
+def _draw_round_over(draw: ImageDraw.ImageDraw, state: ViewState, px: int, y: int, side: int) -> int:
+    """Once the round is over: the scores (G3, G4) and the rule revealed (G6), in place of the seal."""
+    if state.scores:
+        draw.text((px + 24, y), _("Scores:"), font=_font(34, bold=True), fill=DIM)
+        y += 46
+        for name, score in state.scores:
+            draw.text((px + 34, y), f"{name}  {score}", font=_font(34), fill=INK)
+            y += 42
+        y += 10
+    if state.revealed:
+        draw.text((px + 24, y), _("The rule:"), font=_font(30, bold=True), fill=DIM)
+        y += 40
+        for line in _wrap(draw, state.revealed, _font(28), side - 48)[:6]:
+            draw.text((px + 24, y), line, font=_font(28), fill=INK)
+            y += 36
+    return y
 
 
 def has_display() -> bool:

@@ -113,23 +113,27 @@ class ViewOutlet:
         """One happening of the session: the verdict band, the seal; a decisive one is recorded."""
         if isinstance(happening, SealShown):
             self.state = replace(self.state, seal=happening.commitment)
+        if isinstance(happening, RuleDisclosed):  # the round-over view: the rule and the scores (G3, G6)
+            self.state = replace(self.state, revealed=happening.text)
         kind = verdict_kind(happening)
         if kind is not None:
             self.state = replace(self.state, verdict=happening.text, verdict_kind=kind)
-        if happening.decisive:
+        if happening.decisive or isinstance(happening, RuleDisclosed):
             picture = self.picture()
             if self.window is not None:
                 self.window.show(picture)
                 self._shown_t = self._t
-            self._record(picture)
+            self._record(picture, again=isinstance(happening, RuleDisclosed))
 
     def picture(self) -> BgrImage:
         """The view as it is now, with the round as the engine knows it."""
         self.state = view_of_round(self._round_now(), self.state)
         return render_view(self.state)
 
-    def _record(self, picture: BgrImage) -> None:
-        if self._save is None or self._frame_index in self._saved:
+    def _record(self, picture: BgrImage, again: bool = False) -> None:
+        """Keep the picture once a frame; ``again``: the round-over view, kept even after the
+        last verdict's picture of the same frame."""
+        if self._save is None or self._frame_index in self._saved and not again:
             return
         ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, RECORDED_JPEG_QUALITY])
         if ok:

@@ -19,6 +19,7 @@ consumer slower than the camera drops frames, it never falls behind.
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -50,8 +51,13 @@ ASKED_SIZE_WH = (1920, 1080)
 # A network stream that does not answer within this time is reported, not waited on forever.
 STREAM_TIMEOUT_MS = 8000
 STREAM_SCHEMES = ("http://", "https://", "rtsp://", "rtsps://")
-# Closing a camera's frames waits this long for its reader thread; a read still blocked
-# after it (a stream that stalls) ends on its own and the thread then releases the capture.
+# Closing a camera's frames waits for its reader thread: a read in progress cannot be cut
+# short (the capture is never released under it), but it gives up after STREAM_TIMEOUT_MS,
+# so the wait is bounded by that and this margin. A thread left inside OpenCV's read when
+# the interpreter finalizes aborts the whole process as the read returns ("FATAL: exception
+# not rethrown", exit 134: a phone stream that stalls at the end of a round), so no reader
+# is ever left running: closing joins it, and the program's exit stops and joins any reader
+# whose frames were never closed (_stop_readers_at_exit).
 READER_STOP_WAIT_S = 2.0
 # A consumer waiting for a frame is woken by each new one; this bound only lets it hear
 # Ctrl-C on Windows, where a lock wait without one is not interrupted.
@@ -268,6 +274,8 @@ class _NewestFrameReader:
     def start(self) -> None:
         """Start reading; frame times count from now."""
         self._start_s = time.monotonic()
+        with _LIVE_LOCK:
+            _LIVE_READERS.add(self)
         self.thread.start()
 
     def next_after(self, index: int) -> Frame:
@@ -297,6 +305,8 @@ class _NewestFrameReader:
             self._fail(exc)
         finally:
             self._capture.release()
+            with _LIVE_LOCK:
+                _LIVE_READERS.discard(self)
 
     def _read_until_stopped(self) -> None:
         failed = 0
@@ -323,6 +333,29 @@ class _NewestFrameReader:
         with self._changed:
             self._failure = failure
             self._changed.notify_all()
+
+
+# The readers whose thread runs; each removes itself as its thread ends.
+_LIVE_READERS: set[_NewestFrameReader] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def reader_stop_wait_s() -> float:
+    """How long closing a camera's frames may wait for a read in progress to give up."""
+    return STREAM_TIMEOUT_MS / 1000 + READER_STOP_WAIT_S
+
+
+def _stop_readers_at_exit() -> None:
+    """Stop every reader still running and wait for it, before the interpreter finalizes."""
+    with _LIVE_LOCK:
+        running = list(_LIVE_READERS)
+    for reader in running:
+        reader.stop(reader_stop_wait_s())
+
+
+# Run at the program's exit before the interpreter is torn down (the threading module
+# calls these as it joins its threads; a plain atexit hook would run too late).
+getattr(threading, "_register_atexit", atexit.register)(_stop_readers_at_exit)
 
 
 class CameraSource:
@@ -399,7 +432,7 @@ class CameraSource:
                     self.got_wh = (int(frame.bgr.shape[1]), int(frame.bgr.shape[0]))
                 yield frame
         finally:
-            reader.stop(READER_STOP_WAIT_S)
+            reader.stop(reader_stop_wait_s())
 
     def _opened(self) -> _Capture:
         """The capture, open, a webcam asked for its size and one buffer; else CameraOpenError."""

@@ -1,5 +1,6 @@
 """`eleusis game`: a whole game (G5): everyone deals once, scores add up, the winner is said.
 
+    eleusis game                                                # the demo: three rounds from shipped records
     eleusis game --players 'Ana Bo Cy Dee' --camera 0          # the machine is God each round
     eleusis game --players 'Ana Bo Cy Dee' --gods Bo --camera 0 # Bo is God in Bo's round
     eleusis game --players 'Ana Bo Cy' --rounds 2 --record r1.eleusis r2.eleusis
@@ -29,8 +30,8 @@ from typing import Any
 
 from dealer.games import GameFolder, announce_round, announce_totals, announce_winner
 from dealer.commands.table_options import add_secret_rule_options, add_table_options, deck_reader
-from dealer.i18n import Count, _
-from dealer.inputs import InputError, camera_source, round_count
+from dealer.i18n import Count, _, language, n_
+from dealer.inputs import InputError, camera_source, person_names, round_count, video_file
 from dealer.resume import Interrupted
 from dealer.secret_rule import read_secret_rule
 from dealer.recording import RECORD_FILE
@@ -50,11 +51,11 @@ def register(subparsers: Any) -> None:
     src = parser.add_mutually_exclusive_group()
     src.add_argument("--camera", type=camera_source, default=None, metavar="N|URL",
                      help="watch a camera: its number (0 = the first webcam) or a phone's stream URL")
-    src.add_argument("--video", type=Path, nargs="+", default=None, metavar="FILE",
+    src.add_argument("--video", type=video_file, nargs="+", default=None, metavar="FILE",
                      help="recorded videos of the table, one per round, in order")
     src.add_argument("--record", type=Path, nargs="+", default=None, metavar="FILE",
                      help="game records (docs/record-format.md), one per round, in order, dealt aloud")
-    parser.add_argument("--players", default=None,
+    parser.add_argument("--players", type=person_names, default=None,
                         help="everyone at the table, in seating order to the left, starting with the first to deal")
     parser.add_argument("--rounds", type=round_count, default=None, metavar="N",
                         help="rounds in the game, 1 to 100 (default: one per person, so everyone deals once, G5)")
@@ -94,19 +95,48 @@ def _open_or_create(args: argparse.Namespace) -> GameFolder:
 
 
 def run(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from dealer.game_sources import check_sources, demo_game, persons_of_record
+
+    with tempfile.TemporaryDirectory(prefix="eleusis-demo-game-") as work:
+        demo = args.camera is None and args.video is None and args.record is None
+        try:
+            if demo:  # no table: the demo game from the shipped records, in the dealer's language
+                persons, args.record = demo_game(language(), Path(work))
+                args.players = args.players or persons
+                args.rounds = args.rounds or len(args.record)
+                if _is_game(args.out):  # a demo game left off goes on with the rounds not yet played
+                    args.record = args.record[GameFolder.open(args.out).next_index:]
+            elif args.record is not None and args.players is None and not _is_game(args.out):
+                args.players = persons_of_record(args.record[0])
+            args.rule = read_secret_rule(args.rule, args.rule_file)  # never from the command line itself (R2)
+            reader = deck_reader(args.deck) if args.record is None else None  # once, before anything is written
+        except (InputError, GameError, OSError) as exc:
+            return _error(str(exc))
+        problem = check_sources(args)  # before the game folder is made and anything is said
+        if problem is not None:
+            return _error(problem)
+        try:
+            game = _open_or_create(args)
+        except (GameError, OSError) as exc:
+            return _error(str(exc))
+        if demo:
+            print(n_("No table given: a demo game of {n} round dealt from shipped records, for {players}.",
+                     "No table given: a demo game of {n} rounds dealt from shipped records, for {players}.",
+                     len(args.record), players=", ".join(args.players.split())), file=sys.stderr)
+        return _open_voice_and_play(game, args, reader)
+
+
+def _is_game(out: Path | None) -> bool:
+    from dealer.games import GAME_FILE
+
+    return out is not None and (Path(out) / GAME_FILE).exists()
+
+
+def _open_voice_and_play(game: GameFolder, args: argparse.Namespace, reader: Any) -> int:
     from dealer.voice import VoiceError, open_voice
 
-    if args.camera is None and args.video is None and args.record is None:
-        return _error("give the table: --camera N|URL, --video FILE... or --record FILE...")
-    try:
-        args.rule = read_secret_rule(args.rule, args.rule_file)  # never from the command line itself (R2)
-        reader = deck_reader(args.deck) if args.record is None else None  # once, before anything is written
-    except InputError as exc:
-        return _error(str(exc))
-    try:
-        game = _open_or_create(args)
-    except (GameError, OSError) as exc:
-        return _error(str(exc))
     try:
         voice, how = open_voice(args.voice, keep_dir=args.wav_dir)
     except VoiceError as exc:

@@ -17,7 +17,7 @@ from typing import Any
 from dealer import demo
 from dealer.commands.table_options import add_secret_rule_options, add_table_options, deck_reader
 from dealer.i18n import _, language, p_
-from dealer.inputs import camera_source, pace_seconds
+from dealer.inputs import camera_source, pace_seconds, player_names, video_file
 from engine.rules.library import TIERS
 from engine.variants import VARIANT_NAMES
 
@@ -35,13 +35,13 @@ def register(subparsers: Any) -> None:
     src.add_argument("--camera", type=camera_source, default=None, metavar="N|URL",
                      help="watch camera N (0 = the first webcam) or a stream URL: a phone's http MJPEG or RTSP "
                      "address (README: a phone as the camera)")
-    src.add_argument("--video", type=Path, default=None, help="a recorded video of the table")
+    src.add_argument("--video", type=video_file, default=None, help="a recorded video of the table")
     src.add_argument("--record", type=Path, default=None,
                      help="a game record (docs/record-format.md) to deal aloud turn by turn")
     parser.add_argument("--resume", type=Path, default=None, metavar="FOLDER",
                         help="go on with a round that was interrupted (Ctrl-C, a crash, a power cut): its "
                         "recording folder; the video goes on after the last decision, a camera goes on now")
-    parser.add_argument("--players", default=None, help="seats from the dealer's left, e.g. 'Ana Bo Cy Dee' (C2, C5)")
+    parser.add_argument("--players", type=player_names, default=None, help="seats from the dealer's left, e.g. 'Ana Bo Cy Dee' (C2, C5)")
     parser.add_argument("--allow-rejected-rule", action="store_true",
                         help="play a rule text even though the rule checker rejects it (see `eleusis rules check`)")
     parser.add_argument("--out", type=Path, default=None,
@@ -88,6 +88,11 @@ def input_problem(args: argparse.Namespace) -> str | None:
         return _given_with(args, "--record", ("--players", "--rule", "--rule-file", "--hand", "--out"),
                            "the game record names the players, the rule and the hand, and dealing it aloud "
                            "writes no recording")
+    if (args.camera is not None or args.video is not None) and not args.players:
+        return "name the players, e.g. --players 'Ana Bo Cy' (3 to 8, C2)"
+    problem = _profile_problem(args.profile) or _out_problem(args.out)
+    if problem is not None:
+        return problem
     if args.rule is not None:
         from engine.rules import LIBRARY, RuleSyntaxError, check_rule, resolve_rule
 
@@ -107,6 +112,41 @@ def input_problem(args: argparse.Namespace) -> str | None:
         if seats and args.hand * seats + 1 > DEFAULT_DECKS * DECK_SIZE:
             return (f"--hand {args.hand}: {seats} hands of {args.hand} and a starter need more than "
                     f"{DEFAULT_DECKS * DECK_SIZE} cards (C1, C3)")
+    return None
+
+
+def _profile_problem(profile: Path | None) -> str | None:
+    """--profile that cannot be read as a table profile, said before the round starts."""
+    if profile is None:
+        return None
+    from calibration.errors import CalibrationError
+    from calibration.profile import load_table_profile
+
+    try:
+        load_table_profile(profile)
+    except (CalibrationError, OSError, ValueError) as exc:
+        return f"--profile: {exc}"
+    return None
+
+
+def _out_problem(out: Path | None) -> str | None:
+    """--out that is a file, or a folder that holds a round already begun (never overwritten;
+    a log left before the seal is started again, as dealer.resume.discard_unstarted does)."""
+    if out is None:
+        return None
+    from dealer.recording import ENVELOPE_FILE, EVENTS_FILE, LoadError, load_recording
+
+    if out.exists() and not out.is_dir():
+        return f"--out {str(out)!r} is a file, not a folder for the recording"
+    log = out / EVENTS_FILE
+    begun = (out / ENVELOPE_FILE).exists() or log.exists() and not log.is_file()
+    if not begun and log.is_file() and log.stat().st_size > 0:
+        try:
+            begun = bool(load_recording(out).events)
+        except LoadError:
+            begun = b"\n" in log.read_bytes()[:1_000_000]  # a whole line not ours: kept
+    if begun:
+        return f"--out {str(out)!r}: {log} already holds a recording; choose another folder (or --resume it)"
     return None
 
 

@@ -24,7 +24,7 @@ from dealer.cli import main
 
 LAYOUT = default_layout()
 CLOSE = PinholeView(tilt_deg=72, distance_mm=380, target_mm=(132.5, 95.0), yaw_deg=4)
-FAR = PinholeView(tilt_deg=72, distance_mm=950, target_mm=(132.5, 20.0))
+FAR = PinholeView(tilt_deg=72, distance_mm=1600, target_mm=(132.5, 20.0))  # under the reader's 0.8 px/mm
 
 
 def write_video(path: Path, view: PinholeView, count: int = 8, codec: str = "MJPG",

@@ -15,6 +15,7 @@ Totals: Ana 1+0+6 = 7, Bo 0+6+0 = 6, Cy 7+1+0 = 8, Dee 1+6+1 = 8: Cy and Dee sha
 
 from __future__ import annotations
 
+import re
 import json
 from pathlib import Path
 
@@ -43,7 +44,8 @@ def _records(tmp_path: Path) -> dict[int, str]:
 
 
 def _said(capsys: pytest.CaptureFixture[str]) -> list[str]:
-    return [line.removeprefix("dealer: ") for line in capsys.readouterr().out.splitlines()]
+    """What the dealer printed, without the speaker's prefix of each language ("dealer: ", "ведущий: ", "dador: ")."""
+    return [re.sub(r"^(dealer|ведущий|dador): ", "", line) for line in capsys.readouterr().out.splitlines()]
 
 
 def test_a_three_round_game_resumed_between_rounds_gives_the_hand_computed_totals_and_a_shared_win(
@@ -92,21 +94,31 @@ def test_a_single_winner_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--players", "Ana Bo Cy Dee", "--record", "{r2}"], "players Cy Dee Ana, but this round seats Bo Cy Dee Ana"),
+    (["--players", "Ana Bo Cy Dee", "--record", "{r2}"],
+     "its players sit Cy Dee Ana, but round 1 of this game seats Bo Cy Dee Ana (the turn to deal passes to the left, "
+     "G5); a game that starts with this record is one of --players 'Ana Cy Dee'"),
+    (["--players", "Ana Bo Cy Dee", "--record", "{r1}", "{r3}"], "its players sit Dee Ana Bo Cy, but round 2"),
     (["--players", "Ana Bo Cy Dee", "--gods", "Zed", "--record", "{r1}"], "--gods Zed: not among the persons"),
     (["--players", "Ana Bo Cy", "--gods", "Ana", "--record", "{r1}"], "round 1 with Ana as God has 2 players"),
     (["--players", "Ana Bo", "--record", "{r1}"], "2 people: a game needs 3 to 8 players (C2)"),
     (["--players", "Ana Bo Cy Dee", "--rounds", "0", "--record", "{r1}"], "at least 1"),
-    (["--players", "Ana Bo Cy Dee"], "give the table"),
-    (["--record", "{r1}"], "name everyone at the table"),
+    (["--players", "Ana Bo Cy Dee"], "round-1.eleusis: its players sit Bo Cy Ana, but round 1 of this game seats "
+                                     "Bo Cy Dee Ana"),
+    (["--players", ""], "names no one"),
     (["--players", "Ana Bo Cy Dee", "--rule", "alternate-colour", "--record", "{r1}"], "would show the secret rule"),
 ])
 def test_bad_game_input_is_named_with_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                             args: list[str], message: str) -> None:
     records = _records(tmp_path)
-    args = [a.format(r1=records[1], r2=records[2]) for a in args]
-    assert main(["game", "--voice", "text", "--out", str(tmp_path / "g"), *args]) == 2
-    assert message in capsys.readouterr().err
+    args = [a.format(r1=records[1], r2=records[2], r3=records[3]) for a in args]
+    try:
+        code = main(["game", "--voice", "text", "--out", str(tmp_path / "g"), *args])
+    except SystemExit as exc:  # refused as the options are parsed
+        code = int(exc.code or 0)
+    assert code == 2
+    said = capsys.readouterr()
+    assert message in said.err
+    assert said.out == "" and not (tmp_path / "g").exists()  # refused before a word is said or a folder made
 
 
 def test_a_game_folder_that_does_not_match_its_rounds_is_refused(tmp_path: Path) -> None:
@@ -174,7 +186,7 @@ def test_a_game_with_a_deck_profile_deals_every_round_with_the_enrolled_decks_re
     profile = tmp_path / "our-decks.json"
     rule = tmp_path / "rule.txt"
     rule.write_text("alternate-colour", encoding="utf-8")
-    assert main(["game", "--players", "Ana Bo Cy", "--video", str(shipped_video()), "--rule-file", str(rule),
+    assert main(["game", "--players", "Cy Ana Bo", "--video", str(shipped_video()), "--rule-file", str(rule),
                  "--voice", "text", "--out", str(tmp_path / "game"), "--deck", str(profile)]) == 3
     assert dealt == [((enrolled, profile), profile)]
 
@@ -187,3 +199,80 @@ def test_a_game_with_an_unreadable_deck_profile_stops_before_anything_is_written
                  "--out", str(tmp_path / "game"), "--deck", str(profile)]) == 2
     assert "our-decks.json': not UTF-8 text (byte 0): not a deck profile" in capsys.readouterr().err
     assert not (tmp_path / "game").exists()
+
+
+def _game(args: list[str]) -> int:
+    try:
+        return main(["game", *args])
+    except SystemExit as exc:
+        return int(exc.code or 0)
+
+
+@pytest.mark.parametrize(("lang", "persons", "winner"), [
+    ("en", ["Ana", "Bo", "Cy"], "Bo wins the game with 16 points."),
+    ("ru", ["Аня", "Боря", "Саша"], "Боря выигрывает партию: шестнадцать очков."),
+    ("pt", ["Ana", "Bruno", "Carla"], "Bruno ganha o jogo com 16 pontos."),
+])
+def test_game_with_no_table_plays_the_demo_game_to_its_winner(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, persons: list[str], winner: str) -> None:
+    from dealer.i18n import set_language
+
+    # when `eleusis game` is given no table at all
+    try:
+        code = _game(["--voice", "text", "--lang", lang, "--out", str(tmp_path / "g")])
+    finally:
+        set_language("en")
+    said = _said(capsys)
+    # then a whole game of three rounds is dealt, in the language asked, and its winner named
+    assert code == 0, said
+    assert said[-1] == winner
+    game = GameFolder.open(tmp_path / "g").game
+    assert game.complete and len(game.rounds) == 3 and list(game.persons) == persons
+    # each round with its own dealer, the turn to deal passing to the left (G5): the person
+    # whose turn it is plays, seated last, the machine being God
+    assert [list(played.result.hands)[-1] for played in game.rounds] == persons
+    assert all(played.dealer is None for played in game.rounds)
+    assert len({played.result.rule for played in game.rounds}) == 3  # three rules, one a round
+    assert max(game.totals().values()) == 16
+
+
+def test_a_game_of_records_takes_its_persons_from_the_first_record(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # the shipped demo round seats Ana Bo Cy Dee: Dee's turn to deal, Dee plays last
+    demo_round = Path(__file__).resolve().parents[2] / "examples" / "demo-round.eleusis"
+    assert _game(["--voice", "text", "--rounds", "1", "--out", str(tmp_path / "g"), "--record", str(demo_round)]) == 0
+    assert list(GameFolder.open(tmp_path / "g").game.persons) == ["Dee", "Ana", "Bo", "Cy"]
+    assert _said(capsys)[-1] == "Bo wins the game with 24 points."
+
+
+@pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
+@pytest.mark.parametrize(("args", "message"), [
+    (["--players", "Ana Bo Cy"], "films Ana Bo Cy seated in that order, but round 1 of this game seats Bo Cy Ana"),
+    (["--players", "Cy Ana Bo", "--hand", "14"], "films hands of 5, not --hand 14"),
+    (["--players", "Cy Ana Bo", "--difficulty", "hard"], "films a round under its own rule"),
+    (["--players", "Cy Ana Bo", "--rule-file", "{rule}"], "films a round under its own rule"),
+])
+def test_the_shipped_video_is_refused_for_options_it_cannot_match(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    (tmp_path / "rule.txt").write_text("suit-cycle", encoding="utf-8")
+    args = [a.format(rule=tmp_path / "rule.txt") for a in args]
+    assert _game(["--voice", "text", "--out", str(tmp_path / "g"), "--video", str(shipped_video()), *args]) == 2
+    said = capsys.readouterr()
+    assert message in said.err
+    assert said.out == "" and not (tmp_path / "g").exists()
+
+
+@pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
+def test_the_shipped_video_gives_its_own_hand_and_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dealer.live
+
+    dealt = []
+
+    def fake_run_live(options, voice, reader=None):  # type: ignore[no-untyped-def]
+        dealt.append((options.players, options.hand, options.rule))
+        return 3
+
+    monkeypatch.setattr(dealer.live, "run_live", fake_run_live)
+    assert _game(["--players", "Cy Ana Bo", "--rounds", "1", "--video", str(shipped_video()), "--voice", "text",
+                  "--out", str(tmp_path / "g")]) == 3
+    assert dealt == [("Ana Bo Cy", DEMO_HAND, DEMO_RULE)]

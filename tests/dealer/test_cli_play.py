@@ -30,7 +30,7 @@ def test_bad_input_is_named_and_nothing_is_recorded(
         if arg.startswith("RULE:"):
             (tmp_path / "rule.txt").write_text(arg[5:], encoding="utf-8")
             args = [*args[:k], str(tmp_path / "rule.txt"), *args[k + 1:]]
-    assert main(["play", *args, "--voice", "text", "--out", str(out)]) == 2
+    assert _play([*args, "--voice", "text", "--out", str(out)]) == 2
     assert message in capsys.readouterr().err
     assert not out.exists()
 
@@ -79,3 +79,50 @@ def test_the_demo_keeps_its_voice_files_inside_its_recording(monkeypatch: pytest
     # then the voice files go into the one recording folder
     assert kept == [Path("recordings/first/voice")]
     assert recorded == [Path("recordings/first")]
+
+
+def _play(args: list[str]) -> int:
+    """`eleusis play ARGS`' exit status, an argparse refusal included (it exits by SystemExit)."""
+    try:
+        return main(["play", *args])
+    except SystemExit as exc:
+        return int(exc.code or 0)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--video", "nope.mp4", "--players", "Ana Bo Cy"], "no such file"),
+        (["--video", "nope.mp4", "--players", "Ana Bo Cy", "--difficulty", "hard"], "no such file"),
+        (["--video", "DIR", "--players", "Ana Bo Cy"], "is a directory, not a video file"),
+        (["--players", "Ana"], "1 player: a round needs 3 to 8 (C2)"),
+        (["--players", ""], "names no one"),
+        (["--players", "Ana Bo " + "C" * 10_000], "name 3, 'CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC'... (10000 characters), "
+                                                  "is longer than 24 characters"),
+        (["--players", "Ana B|o Cy"], "holds '|'"),
+        (["--video", VIDEO], "name the players"),
+        (["--video", VIDEO, "--players", "Ana Bo Cy", "--profile", "DIR"], "--profile"),
+    ],
+)
+def test_every_option_is_checked_before_anything_is_said_or_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "DIR").mkdir()
+    assert _play([*args, "--voice", "text"]) == 2
+    said = capsys.readouterr()
+    assert message in said.err
+    assert said.out == ""  # not even the rule's difficulty
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["DIR"]  # no recording folder left behind
+
+
+def test_a_folder_holding_a_round_is_refused_before_the_difficulty_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "rec"
+    out.mkdir()
+    (out / "rule.sealed").write_bytes(b"sealed")
+    assert _play(["--video", VIDEO, "--players", "Ana Bo Cy", "--voice", "text", "--out", str(out)]) == 2
+    said = capsys.readouterr()
+    assert "already holds a recording" in said.err and said.out == ""
+    assert sorted(p.name for p in out.iterdir()) == ["rule.sealed"]

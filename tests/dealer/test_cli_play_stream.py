@@ -98,3 +98,67 @@ def test_a_camera_that_is_neither_a_number_nor_a_stream_url_is_refused(value: st
         main(["play", "--camera", value, "--players", "Ana Bo Cy"])
     assert info.value.code == 2
     assert "give a device number (0 is the first webcam) or a stream URL" in capsys.readouterr().err
+
+
+# A child that reads a phone's stream until its last frame, then ends while the stream
+# stalls (the phone's Wi-Fi dropped: the connection open, nothing sent) and is cut a moment
+# later, while the interpreter tears down a large heap. A reader thread left inside
+# OpenCV's read then aborted the process as the read returned ("FATAL: exception not
+# rethrown" or "terminate called", exit 134) after a round whose recording was intact.
+_STALLED_CHILD = """
+import sys
+from vision.frames import CameraSource
+heap = [{"k": [i]} for i in range(3_000_000)]  # freed as the interpreter finalizes: a slow teardown
+stream = CameraSource(sys.argv[1]).frames()
+for frame in stream:
+    if frame.index >= int(sys.argv[2]) - 1:
+        break
+if sys.argv[3] == "closed":
+    stream.close()
+print("read", frame.index + 1, "frames", flush=True)
+"""
+
+
+@pytest.mark.parametrize(("ending", "stall_s"), [("closed", 2.4), ("left open", 0.6)])
+def test_a_stream_that_stalls_as_the_dealer_ends_never_aborts_the_process(ending: str, stall_s: float) -> None:
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    frames = [np.full((120, 160, 3), 20 * k, np.uint8) for k in range(8)]
+    root = Path(__file__).resolve().parents[2]
+    with MjpegServer(frames=frames, fps=10.0, hold_last_s=0.0, stall_s=stall_s, max_seconds=60) as url:
+        child = subprocess.run([sys.executable, "-c", _STALLED_CHILD, url, str(len(frames)), ending],
+                               capture_output=True, text=True, timeout=120, cwd=root,
+                               env={**__import__("os").environ, "PYTHONPATH": str(root)})
+    assert "read 8 frames" in child.stdout, child.stderr[-2000:]
+    assert child.returncode == 0, (child.returncode, child.stderr[-2000:])
+    assert "terminate called" not in child.stderr and "FATAL" not in child.stderr
+
+
+@pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
+def test_a_round_whose_stream_stalls_at_its_end_exits_0_with_its_recording_intact(tmp_path: Path) -> None:
+    # given the demo round streamed as a phone sends it, whose Wi-Fi drops just after the
+    # round: the last frame held 3 s, then the connection open with nothing sent for 6 s
+    import os
+    import subprocess
+    import sys
+
+    from dealer.review import build_review
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "rec"
+    (tmp_path / "rule.txt").write_text(DEMO_RULE, encoding="utf-8")
+    with MjpegServer(shipped_video(), fps=STREAM_FPS, hold_last_s=3.0, stall_s=6.0, max_seconds=120) as url:
+        # when `eleusis play` deals it, as its own process (an abort shows only in the exit status)
+        run = subprocess.run([sys.executable, "-m", "dealer", "play", "--camera", url, "--players", DEMO_PLAYERS,
+                              "--rule-file", str(tmp_path / "rule.txt"), "--hand", str(DEMO_HAND), "--settle",
+                              str(SETTLE_S), "--voice", "text", "--no-window", "--out", str(out)],
+                             capture_output=True, text=True, timeout=300, cwd=root,
+                             env={**os.environ, "PYTHONPATH": str(root)})
+    # then it ends cleanly, the round dealt whole and its recording verified
+    assert run.returncode == 0, (run.returncode, run.stderr[-3000:])
+    assert "terminate called" not in run.stderr and "FATAL" not in run.stderr
+    assert "The round is over: Cy emptied the hand." in run.stdout
+    assert build_review(out).verified

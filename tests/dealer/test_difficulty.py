@@ -53,8 +53,10 @@ def test_play_announces_the_difficulty_and_keeps_the_rule_secret(
         return 0
 
     monkeypatch.setattr(dealer.live, "run_live", fake_run_live)
+    video = tmp_path / "table.mp4"  # never opened: run_live is replaced; the option checks want a file there
+    video.write_bytes(b"\0")
     try:
-        code = main(["play", "--video", "table.mp4", "--players", "Ana Bo Cy", "--difficulty", tier,
+        code = main(["play", "--video", str(video), "--players", "Ana Bo Cy", "--difficulty", tier,
                      "--lang", lang, "--voice", "text", "--out", str(tmp_path / "rec")])
     finally:
         set_language("en")

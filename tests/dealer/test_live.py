@@ -124,6 +124,11 @@ def test_a_rendered_round_is_judged_from_the_frames(tmp_path: Path) -> None:
     assert all(v.frame in kept for v in rec.of_type(VerdictLine))
     assert all(rec.frame_path(i).stat().st_size > 1000 for i in kept)
     assert "Cy: noplay 2D 4H 6S" in (tmp_path / "round.eleusis").read_text()
+    # and both batches of Cy's hand were kept, so the review shows the whole hand (N1)
+    from dealer.review import build_review
+
+    noplay = build_review(tmp_path).items[-1]
+    assert [[r["card"] for r in b.readings] for b in noplay.shown] == [["2D", "4H"], ["6S"]]
 
 
 def test_a_camera_that_vanishes_keeps_everything_judged(tmp_path: Path) -> None:

@@ -135,3 +135,53 @@ def test_a_stopped_round_can_be_revealed_and_then_verifies(tmp_path: Path, capsy
     monkeypatch.setenv("ELEUSIS_KEY_DIR", str(tmp_path / "elsewhere"))
     assert main(["reveal", str(other.folder)]) == 2
     assert "the key of this round is not on this machine" in capsys.readouterr().err
+
+
+def test_after_the_reveal_the_rule_is_shown_in_words_not_only_by_its_id(tmp_path: Path) -> None:
+    from dealer.i18n import use_language
+    from engine.rules import LIBRARY
+
+    r = record_round(tmp_path / "r")
+    review = build_review(r.folder)
+    entry = LIBRARY["alternate-colour"]
+    page = review_html(review, r.folder / "review.html").read_text()
+    assert entry.description in review_text(review) and entry.text in review_text(review)
+    assert entry.description in page
+    with use_language("pt"):
+        from dealer.i18n import p_
+
+        described = p_("rule description", entry.description)
+        assert described != entry.description  # the library's description is translated
+        assert described in review_text(review)
+
+
+def test_before_the_reveal_the_rule_text_stays_hidden(tmp_path: Path) -> None:
+    from engine.rules import LIBRARY
+
+    record_round(tmp_path / "r", finish=False, lays=("7H", "4C"))
+    review = build_review(tmp_path / "r")
+    assert LIBRARY["alternate-colour"].description not in review_text(review)
+
+
+def test_a_no_play_row_shows_every_batch_of_the_hand(tmp_path: Path) -> None:
+    from dealer.recording import RecordingWriter, Seen, VerdictLine
+
+    # given a "no play" whose hand of four was shown in two batches (N1), each batch's frame kept
+    folder = tmp_path / "r"
+    with RecordingWriter(folder, {"players": ["Ana", "Bo", "Cy"], "hand": 4, "decks": 3}, fsync=False) as w:
+        for index, cards in ((10, ["2H", "3H"]), (20, ["4D", "5D"])):
+            w.save_frame(index / 2, index, b"\xff\xd8 batch")
+            w.write(Seen(t=index / 2, frame=index, zone="play", tokens=["noplay"],
+                         cards=[{"card": c, "confidence": 0.99} for c in cards]))
+        w.write(VerdictLine(t=10.0, turn=1, player="Ana", action="Ana: noplay 2H 3H 4D 5D", verdict="noplay-right",
+                            frame=20))
+    # when it is reviewed
+    review = build_review(folder)
+    item = review.items[0]
+    # then the row shows the whole hand, batch by batch, with both frames
+    assert [b.frame_path for b in item.shown] == [folder / "frames/000010.jpg", folder / "frames/000020.jpg"]
+    text = review_text(review)
+    assert "batch 1: 2H (0.99), 3H (0.99); batch 2: 4D (0.99), 5D (0.99)" in text
+    page = review_html(review, folder / "review.html").read_text()
+    assert 'src="frames/000010.jpg"' in page and 'src="frames/000020.jpg"' in page
+    assert "2H (0.99), 3H (0.99)" in page

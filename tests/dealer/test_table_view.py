@@ -208,3 +208,49 @@ def test_a_long_side_branch_is_drawn_to_its_last_card(monkeypatch: pytest.Monkey
     # then every card of the line and of its branches is drawn, none left out for lack of room
     assert hanging == 7
     assert len(drawn) == len(rnd.state().layout.main) + hanging
+
+
+def _drawn_text(monkeypatch: pytest.MonkeyPatch, state: ViewState) -> list[str]:
+    """Every text the view draws for ``state``, in order."""
+    from PIL import ImageDraw
+
+    drawn: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def spy(self: Any, xy: Any, text: Any, *args: Any, **kwargs: Any) -> None:
+        drawn.append(str(text))
+        original(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    render_view(state)
+    return drawn
+
+
+def test_the_round_over_view_shows_the_revealed_rule_and_the_scores_not_the_seal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dealer.happenings import RuleDisclosed
+    from dealer.view_outlet import ViewOutlet
+    from tests.dealer.recorded_round import record_round
+
+    # given a round played to its end (Ana emptied her hand), its view as the live loop feeds it
+    r = record_round(tmp_path / "r")
+    rnd = r.session.round
+    assert rnd is not None and rnd.ended is not None
+    saved: list[int] = []
+    outlet = ViewOutlet(lambda: rnd, save=lambda t, frame, data: saved.append(frame))
+    outlet.state = replace(outlet.state, seal="ab" * 32)
+    # when the rule is disclosed
+    outlet(RuleDisclosed(20.0, "alternate-colour", "n", "The rule was alternate-colour: the colours alternate."))
+    drawn = _drawn_text(monkeypatch, outlet.state)
+    # then the view shows the rule and every score, and no longer says the rule is sealed
+    assert "Rule sealed:" not in drawn
+    assert "The rule:" in drawn and any("colours alternate" in line for line in drawn)
+    scores = rnd.result().scores
+    assert "Scores:" in drawn
+    assert all(f"{name}  {scores[name]}" in drawn for name in rnd.players)
+    assert saved, "the round-over view is kept in the recording"
+
+
+def test_a_round_still_running_shows_the_seal_and_no_scores(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = _drawn_text(monkeypatch, _state())
+    assert "Rule sealed:" in drawn and "Scores:" not in drawn

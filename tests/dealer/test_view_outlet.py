@@ -9,7 +9,7 @@ import numpy as np
 from test_live import FPS, SCRIPT, VIEW, TruthReader
 
 from calibration.layout import default_layout
-from dealer.happenings import Happening, Judged
+from dealer.happenings import Happening, Judged, RuleDisclosed
 from dealer.live import LiveOptions, _loop
 from dealer.make_demo import render_steps
 from dealer.observer import TableObserver
@@ -43,7 +43,10 @@ def test_each_verdict_puts_the_view_with_its_colour_into_the_recording(tmp_path:
     assert _loop(frames, observer, session, outlets, tmp_path, LiveOptions(out=tmp_path), None, view) == 0
     # then a picture was kept for each frame a decision was taken on
     decided = sorted({h.frame for h in judged if h.decisive and getattr(h, "frame", None) is not None})
-    assert [index for _t, index, _b in saved] == decided
+    # and one more at the end: the round-over view, with the rule revealed and the scores (G6)
+    assert [index for _t, index, _b in saved] == [*decided, saved[-1][1]]
+    assert isinstance(judged[-1], RuleDisclosed)
+    saved = saved[:-1]
     # and each verdict's picture has the verdict's colour: accepted, rejected, a wrong no play
     by_frame = {index: cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) for _t, index, data in saved}
     verdicts = [h for h in judged if isinstance(h, Judged)]

@@ -376,3 +376,38 @@ def test_given_a_read_that_hangs_when_the_stream_is_closed_then_it_returns_and_t
     capture.go_on.set()
     threads[0].join(5)
     assert not threads[0].is_alive() and capture.released and not capture.released_while_reading
+
+
+class StallingCapture(ScriptedCapture):
+    """A phone stream whose Wi-Fi drops: ``good`` frames, then a read that hangs ``stall_s``
+    (longer than closing used to wait) before it gives up, as OpenCV's read timeout does."""
+
+    def __init__(self, good: int, stall_s: float) -> None:
+        super().__init__(good)
+        self.stall_s = stall_s
+        self.stalled = threading.Event()
+
+    def read(self):
+        if self.reads >= self.good:
+            self.reads += 1
+            self.stalled.set()
+            time.sleep(self.stall_s)
+            return False, None
+        return super().read()
+
+
+def test_given_a_stream_that_stalls_when_its_frames_are_closed_then_the_reader_has_ended_before_close_returns() -> None:
+    # given a stream whose read hangs 3 s after two frames (a phone on Wi-Fi that dropped)
+    capture = StallingCapture(2, stall_s=3.0)
+    source = CameraSource("http://phone:8080/video", capture_factory=lambda d: capture)
+    stream = source.frames()
+    frame = next(stream)
+    while frame.index < 1:
+        frame = next(stream)
+    assert capture.stalled.wait(5.0)
+    # when the consumer closes the frames while the read hangs
+    stream.close()
+    # then the read was let finish and the reader thread is gone: none is left inside
+    # OpenCV to abort the process as it exits (exit 134), and the capture was released by it
+    assert not _reader_threads(source)
+    assert capture.released
