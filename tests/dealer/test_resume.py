@@ -10,7 +10,6 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from cli_limits import ROOT, child_env
+from cli_limits import ROOT, child_env, dealer_command
 from dealer.recording import Started, Undone, VerdictLine, load_recording
 from engine.judging import judge_text
 from engine.rules import resolve_rule
@@ -56,7 +55,7 @@ class Child:
     """`python -m dealer ...` whose stderr is watched for the line saying it records."""
 
     def __init__(self, args: list[str], cwd: Path, env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "dealer", *args], cwd=cwd, env=env,
+        self.proc = subprocess.Popen(dealer_command(*args), cwd=cwd, env=env,
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.recording = threading.Event()
         self.err: list[str] = []
