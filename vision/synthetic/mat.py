@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import cv2
@@ -370,7 +371,11 @@ def _draw_hands(frame: ImageBGR, hands: tuple[HandPlacement, ...], view: Pinhole
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-_TEXTURE_CACHE: dict[tuple[TableLayout, float, str, str], _Texture] = {}
+# The empty table's texture depends only on this key (its own rng is seeded), and drawing
+# it takes most of a second: a few are kept, since renders alternate between kits (a colour
+# and a black-and-white print) and tables. Each is 34 MB at 3 px/mm.
+_TEXTURE_CACHE: OrderedDict[tuple[TableLayout, float, str, str], _Texture] = OrderedDict()
+_TEXTURES_KEPT = 4
 
 
 def render_table_scene(layout: TableLayout | None = None, view: PinholeView | None = None,
@@ -389,8 +394,10 @@ def render_table_scene(layout: TableLayout | None = None, view: PinholeView | No
     key = (layout, px_per_mm, table, kit_print)
     base = _TEXTURE_CACHE.get(key)
     if base is None:
-        _TEXTURE_CACHE.clear()
+        while len(_TEXTURE_CACHE) >= _TEXTURES_KEPT:
+            _TEXTURE_CACHE.popitem(last=False)  # the least recently used
         base = _TEXTURE_CACHE[key] = render_table_texture(layout, px_per_mm, table=table, kit_print=kit_print)
+    _TEXTURE_CACHE.move_to_end(key)
     changed: list[_Window | None] = []
     try:
         for card in cards:
