@@ -19,7 +19,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import cv2
@@ -57,7 +57,8 @@ class MjpegServer:
 
     def __init__(self, video: Path | None = None, fps: float = 8.0, port: int = 0,
                  frames: Sequence[npt.NDArray[np.uint8]] | None = None, max_seconds: float = 120.0,
-                 hold_last_s: float = 10.0, stall_s: float = 0.0) -> None:
+                 hold_last_s: float = 10.0, stall_s: float = 0.0,
+                 paced_by: Callable[[int], None] | None = None) -> None:
         if frames is not None:
             self._jpegs = [cv2.imencode(".jpg", f)[1].tobytes() for f in frames]
         elif video is not None:
@@ -66,6 +67,9 @@ class MjpegServer:
             raise ValueError("give a video or frames to stream")
         self._period = 1.0 / fps
         self._stall_s = stall_s
+        # called before frame k is sent, it returns once the reader is ready for it: a test's
+        # dealer on a busy machine then misses no frame (a phone would drop them)
+        self._paced_by = paced_by
         # a phone goes on filming the table after the video's last frame: repeat it this long
         self._jpegs += [self._jpegs[-1]] * int(hold_last_s * fps)
         self._deadline = time.monotonic() + max_seconds
@@ -102,7 +106,9 @@ class MjpegServer:
         handler.request.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
         send_at = time.monotonic()
         try:
-            for jpeg in self._jpegs:
+            for k, jpeg in enumerate(self._jpegs):
+                if self._paced_by is not None:
+                    self._paced_by(k)
                 if time.monotonic() > self._deadline:
                     return
                 wait = send_at - time.monotonic()

@@ -25,6 +25,7 @@ from calibration.tokens import find_tokens, tokens_from_detections
 
 LAYOUT = default_layout()
 FRAMES = 150  # 600 tokens: more than 99% means at most 5 missed
+FAST_FRAMES = 10  # the same batch's first frames, in every run of the suite
 
 
 def _random_tokens(rng: np.random.Generator) -> tuple[tuple[TokenPlacement, ...], dict[str, str]]:
@@ -40,11 +41,13 @@ def _random_tokens(rng: np.random.Generator) -> tuple[tuple[TokenPlacement, ...]
     return placed, {name: zone for name, (_, zone) in spots.items()}
 
 
-def test_given_a_seeded_batch_of_rendered_frames_then_more_than_99_percent_of_tokens_are_found() -> None:
+def _found_in_a_seeded_batch(frames: int) -> tuple[int, int, float]:
+    """Tokens found (in their zone, with a table position) of those placed over ``frames``
+    rendered frames of the seeded batch, and the worst centre error (mm) of those found."""
     rng = np.random.default_rng(2026)
     found = total = 0
     worst_mm = 0.0
-    for _ in range(FRAMES):
+    for _ in range(frames):
         view = framed_view(LAYOUT, float(rng.uniform(30, 90)), float(rng.uniform(-20, 20)))
         tokens, zones = _random_tokens(rng)
         scene = render_scene(LAYOUT, view, tokens=tokens, lighting=random_lighting(rng), rng=rng)
@@ -59,8 +62,22 @@ def test_given_a_seeded_batch_of_rendered_frames_then_more_than_99_percent_of_to
             found += 1
             worst_mm = max(worst_mm, float(np.hypot(seen.centre_mm[0] - placed.centre_mm[0],
                                                     seen.centre_mm[1] - placed.centre_mm[1])))
+    return found, total, worst_mm
+
+
+@pytest.mark.slow  # about a minute: `python3 -m pytest -m slow` (README)
+def test_given_a_seeded_batch_of_rendered_frames_then_more_than_99_percent_of_tokens_are_found() -> None:
+    found, total, worst_mm = _found_in_a_seeded_batch(FRAMES)
     assert found / total > 0.99, f"found {found} of {total} tokens"
     print(f"tokens found: {found} of {total}, worst centre error {worst_mm:.1f} mm")
+    assert worst_mm < 10.0
+
+
+def test_given_the_first_frames_of_the_seeded_batch_then_more_than_99_percent_of_tokens_are_found() -> None:
+    # the statistic above on its first frames, in every run of the suite: the same bar, so
+    # with 40 tokens not one may be missed
+    found, total, worst_mm = _found_in_a_seeded_batch(FAST_FRAMES)
+    assert total == 4 * FAST_FRAMES and found / total > 0.99, f"found {found} of {total} tokens"
     assert worst_mm < 10.0
 
 

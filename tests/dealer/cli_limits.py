@@ -36,6 +36,21 @@ class Run:
         return self.cpu_s <= CPU_LIMIT_S and self.peak_mb <= MEMORY_LIMIT_MB
 
 
+# A test run in the background (`nohup python3 -m pytest ... &` from a script) starts with
+# SIGINT ignored, and an ignored signal stays ignored across fork and exec: a child sent
+# Ctrl-C would go on as if nothing came. The child first sets SIGINT back to its default,
+# then execs the command in its place (same pid), so Python installs its Ctrl-C handler.
+# A trampoline, not ``preexec_fn``: the tests read a child's output in threads, and
+# ``preexec_fn`` is not safe with threads.
+_CTRL_C_ABLE = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
+
+
+def dealer_command(*args: str) -> list[str]:
+    """``python -m dealer ARGS`` as a child that Ctrl-C (SIGINT) reaches, however the test runs."""
+    return [sys.executable, "-c", _CTRL_C_ABLE, "-m", "dealer", *args]
+
+
 def child_env(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,18 +14,64 @@ from dealer.demo import DEMO_HAND, DEMO_PLAYERS, DEMO_RULE, shipped_video
 from dealer.make_demo import DEMO_SCRIPT
 from dealer.mjpeg_serve import MjpegServer
 from engine.cards import parse_cards
+from vision.frames import CameraSource, Frame
 
-# 3x the video's 2 frames a second, so cards lie 3.5/3 s in view: settled after 0.5 s even
-# when the busy test machine holds the reader up a while (then frames come in a burst).
-STREAM_FPS = 6.0
-SETTLE_S = 0.5
+# 6x the video's 2 frames a second: each card lies 7 frames, over 0.5 s at least, in view,
+# settled after 0.25 s (paced, the dealer sees every frame, however busy the machine).
+STREAM_FPS = 12.0
+SETTLE_S = 0.25
+
+
+class ReaderPace:
+    """Paces the server to the dealer: frame k is sent once the dealer has been handed k
+    frames. The dealer keeps only a camera's newest frame, so on a busy test machine (the
+    suite's other worker, other programs) a server at a fixed rate ran ahead and the dealer
+    never saw some cards lie still; paced, it sees every frame, and at most one waits."""
+
+    WAIT_S = 60.0  # a dealer that stopped reading (the round is over) lets the server go on
+
+    def __init__(self) -> None:
+        self._handed = 0
+        self._changed = threading.Condition()
+
+    def handed_one(self) -> None:
+        with self._changed:
+            self._handed += 1
+            self._changed.notify_all()
+
+    def __call__(self, k: int) -> None:
+        with self._changed:
+            self._changed.wait_for(lambda: self._handed >= k, timeout=self.WAIT_S)
+
+    def done(self) -> None:
+        """The dealer is done: the server sends the rest unpaced (then stops at its end)."""
+        with self._changed:
+            self._handed = 1 << 30
+            self._changed.notify_all()
+
+
+@pytest.fixture
+def paced(monkeypatch: pytest.MonkeyPatch) -> Iterator[ReaderPace]:
+    """A pace that the dealer's camera reader keeps: each frame handed on lets the next come."""
+    pace = ReaderPace()
+    frames = CameraSource.frames
+
+    def counted(self: CameraSource) -> Iterator[Frame]:
+        for frame in frames(self):
+            pace.handed_one()  # before the dealer works on it: the next one comes meanwhile
+            yield frame
+
+    monkeypatch.setattr(CameraSource, "frames", counted)
+    yield pace
+    pace.done()
 
 
 @pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
-def test_a_round_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_round_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    paced: ReaderPace) -> None:
     # given the shipped table video served as a phone IP-camera app serves it (127.0.0.1 only, bounded)
     out = tmp_path / "rec"
-    with MjpegServer(shipped_video(), fps=STREAM_FPS, max_seconds=120) as url:
+    with MjpegServer(shipped_video(), fps=STREAM_FPS, max_seconds=300, paced_by=paced) as url:
         (tmp_path / "rule.txt").write_text(DEMO_RULE, encoding="utf-8")
         code = main(["play", "--camera", url, "--players", DEMO_PLAYERS, "--rule-file", str(tmp_path / "rule.txt"),
                      "--hand", str(DEMO_HAND), "--settle", str(SETTLE_S), "--voice", "text", "--out", str(out)])
@@ -46,10 +94,11 @@ def test_a_round_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pyte
 
 
 @pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
-def test_a_game_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_game_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   paced: ReaderPace) -> None:
     # given a one-round game whose first dealer is Cy: the machine is God, Cy plays seated last (G5)
     out = tmp_path / "game"
-    with MjpegServer(shipped_video(), fps=STREAM_FPS, max_seconds=120) as url:
+    with MjpegServer(shipped_video(), fps=STREAM_FPS, max_seconds=300, paced_by=paced) as url:
         (tmp_path / "rule.txt").write_text(DEMO_RULE, encoding="utf-8")
         code = main(["game", "--players", "Cy Ana Bo", "--rounds", "1", "--camera", url,
                      "--rule-file", str(tmp_path / "rule.txt"),

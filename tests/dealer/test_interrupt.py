@@ -8,14 +8,13 @@ import os
 import signal
 import struct
 import subprocess
-import sys
 import termios
 import time
 from pathlib import Path
 
 import pytest
 
-from cli_limits import ROOT, child_env
+from cli_limits import ROOT, child_env, dealer_command
 
 RECORD = str(ROOT / "examples" / "demo-round.eleusis")
 
@@ -28,7 +27,7 @@ def _interrupt_while_reading_stdin(args: list[str], tmp: Path) -> tuple[int, str
     """Start the command with a pipe on stdin, wait until it has read what was sent (so it
     runs and waits for more), then press Ctrl-C."""
     read_end, write_end = os.pipe()
-    proc = subprocess.Popen([sys.executable, "-m", "dealer", *args], cwd=tmp, env=child_env(), stdin=read_end,
+    proc = subprocess.Popen(dealer_command(*args), cwd=tmp, env=child_env(), stdin=read_end,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         os.write(write_end, b"players: Ana Bo Cy\n")
@@ -60,8 +59,7 @@ def test_ctrl_c_in_rules_check_reading_stdin(tmp_path: Path) -> None:
 
 def test_ctrl_c_in_play_record_between_turns(tmp_path: Path) -> None:
     # given a record dealt aloud with a pause between turns, when Ctrl-C comes after the first verdict
-    proc = subprocess.Popen([sys.executable, "-m", "dealer", "play", "--record", RECORD, "--voice", "text",
-                             "--pace", "5"], cwd=tmp_path, env=child_env(), stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen(dealer_command("play", "--record", RECORD, "--voice", "text", "--pace", "5"), cwd=tmp_path, env=child_env(), stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert proc.stdout is not None

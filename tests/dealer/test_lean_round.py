@@ -7,7 +7,8 @@ the bare mat learns the light back and the card's place keeps the look of the le
 card is then nudged and the prophet lays the ACCEPT token. The old place, bare print
 again, differed from that older look, and it pulled the light's fit over the whole zone:
 the print round it read as a thing, and the dealer asked for the token (which it saw)
-again and again, dealing 7 of the 11 verdicts. Slow (about a minute); it needs the real
+again and again, dealing 7 of the 11 verdicts. Slow (about a minute): marked slow, it runs
+with `python3 -m pytest -m slow` (CI runs those after the suite); it needs the real
 photographed cards (``../shared``)."""
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ def _bench() -> ModuleType:
     return module
 
 
+@pytest.mark.slow  # a whole bench round: `python3 -m pytest -m slow` (CI runs it after the suite)
 def test_given_a_lean_that_ends_over_the_played_card_then_the_prophet_round_is_dealt_whole(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     bench = _bench()

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import cv2
@@ -338,39 +339,62 @@ def hand_outline_mm(hand: HandPlacement) -> list[FloatArray]:
     return [np.asarray((p - tip) @ rot + np.asarray(hand.fingertip_mm), dtype=np.float64) for p in parts]
 
 
+def _blur_radius(sigma: float) -> int:
+    """How far OpenCV's Gaussian blur of an 8-bit image reaches (its kernel's half width)."""
+    return (int(round(sigma * 3 * 2 + 1)) | 1) // 2
+
+
 def _draw_hands(frame: ImageBGR, hands: tuple[HandPlacement, ...], view: PinholeView,
                 rng: np.random.Generator) -> ImageBGR:
     """Hands over the frame: a soft shadow on the table, then the skin, a little shaded."""
     if not hands:
         return frame
     h, w = frame.shape[:2]
-    out = frame.astype(np.float32)
-    for hand in hands:
-        polys = hand_outline_mm(hand)
-        mask = np.zeros((h, w), np.uint8)
-        shadow = np.zeros((h, w), np.uint8)
-        for poly in polys:
-            px = view.to_px(poly)
-            cv2.fillPoly(mask, [np.round(px * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
-            off = view.to_px(poly + np.array([0.4, -0.3]) * hand.lift_mm)
-            cv2.fillPoly(shadow, [np.round(off * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
-        sigma = max(1.0, 0.01 * w)
+    sigma, relief = max(1.0, 0.01 * w), max(2.0, 0.006 * w)
+    # The hands are drawn in a window round them and their shadows, the same pixels as over
+    # the whole frame: outside it their masks blur to exactly 0 (it is wider than twice the
+    # blurs' reach), and the frame is left as it was. A forearm covers a small part of a
+    # frame, and whole-frame blurs were most of the time a round took to render.
+    margin = 2 * max(_blur_radius(sigma), _blur_radius(relief), _blur_radius(0.8)) + 2
+    drawn = [[(np.round(view.to_px(poly) * 16).astype(np.int32),
+               np.round(view.to_px(poly + np.array([0.4, -0.3]) * hand.lift_mm) * 16).astype(np.int32))
+              for poly in hand_outline_mm(hand)] for hand in hands]
+    corners = np.concatenate([p for polys in drawn for pair in polys for p in pair]) / 16.0
+    x0, y0 = (max(0, int(np.floor(v)) - margin) for v in corners.min(axis=0))
+    x1, y1 = (int(np.ceil(v)) + margin + 1 for v in corners.max(axis=0))
+    x1, y1 = min(w, x1), min(h, y1)
+    if x0 >= x1 or y0 >= y1:  # the hands are out of the picture, and their shadows too
+        return frame
+    offset = np.array([x0 * 16, y0 * 16], np.int32)
+    out = frame[y0:y1, x0:x1].astype(np.float32)
+    for hand, polys in zip(hands, drawn):
+        mask = np.zeros(out.shape[:2], np.uint8)
+        shadow = np.zeros_like(mask)
+        for inside, off in polys:
+            cv2.fillPoly(mask, [inside - offset], 255, lineType=cv2.LINE_AA, shift=4)
+            cv2.fillPoly(shadow, [off - offset], 255, lineType=cv2.LINE_AA, shift=4)
         soft = cv2.GaussianBlur(shadow, (0, 0), sigma).astype(np.float32)[..., None] / 255.0
         out *= 1.0 - 0.35 * soft
         a = cv2.GaussianBlur(mask, (0, 0), 0.8).astype(np.float32)[..., None] / 255.0
         # the skin's blotches belong to the hand (the same hand looks the same twice)
         own = np.random.default_rng(abs(hash((hand.fingertip_mm, hand.angle_deg))) % 2**32)
         small = own.normal(0, 1, (max(2, h // 40), max(2, w // 40))).astype(np.float32)
-        shade = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)[..., None]
+        shade = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)[y0:y1, x0:x1, None]
         skin = np.array(hand.skin_bgr, np.float32) * (1.0 + 0.06 * shade)
         # the skin's own relief: darker towards the edges of each part
-        depth = cv2.GaussianBlur(mask, (0, 0), max(2.0, 0.006 * w)).astype(np.float32)[..., None] / 255.0
+        depth = cv2.GaussianBlur(mask, (0, 0), relief).astype(np.float32)[..., None] / 255.0
         skin = skin * (0.8 + 0.2 * depth)
         out = out * (1.0 - a) + skin * a
-    return np.clip(out, 0, 255).astype(np.uint8)
+    drawn_frame = frame.copy()
+    drawn_frame[y0:y1, x0:x1] = np.clip(out, 0, 255).astype(np.uint8)
+    return drawn_frame
 
 
-_TEXTURE_CACHE: dict[tuple[TableLayout, float, str, str], _Texture] = {}
+# The empty table's texture depends only on this key (its own rng is seeded), and drawing
+# it takes most of a second: a few are kept, since renders alternate between kits (a colour
+# and a black-and-white print) and tables. Each is 34 MB at 3 px/mm.
+_TEXTURE_CACHE: OrderedDict[tuple[TableLayout, float, str, str], _Texture] = OrderedDict()
+_TEXTURES_KEPT = 4
 
 
 def render_table_scene(layout: TableLayout | None = None, view: PinholeView | None = None,
@@ -389,8 +413,10 @@ def render_table_scene(layout: TableLayout | None = None, view: PinholeView | No
     key = (layout, px_per_mm, table, kit_print)
     base = _TEXTURE_CACHE.get(key)
     if base is None:
-        _TEXTURE_CACHE.clear()
+        while len(_TEXTURE_CACHE) >= _TEXTURES_KEPT:
+            _TEXTURE_CACHE.popitem(last=False)  # the least recently used
         base = _TEXTURE_CACHE[key] = render_table_texture(layout, px_per_mm, table=table, kit_print=kit_print)
+    _TEXTURE_CACHE.move_to_end(key)
     changed: list[_Window | None] = []
     try:
         for card in cards:
