@@ -28,9 +28,11 @@ from dealer.happenings import (
     VerdictTakenBack,
 )
 from dealer.i18n import _, capital, n_, p_
-from dealer.layout_watch import LayoutWatch
+from dealer.layout_watch import LayoutNote, LayoutWatch
 from dealer.narrate import card_words, describe_result, describe_turn, refusal_words
-from dealer.table_protocol import SETTLE_S, Intent, TableProtocol, TableView
+from dealer.table_protocol import SETTLE_S, TableProtocol, TableView
+from dealer.turn_intents import Judge, StarterTurned, TurnIntent
+from dealer.turn_words import words
 from engine.cards import DEFAULT_DECKS, Card
 from engine.errors import RoundError
 from engine.events import DEFAULT_HAND, Attempt, BecomeProphet, NoPlay, TurnOutcome, Verdict
@@ -117,29 +119,28 @@ class DealerSession:
         if self.round is not None:
             held = self.watch.look(view, self.round)
             if held is not None:  # P5: nothing new is judged while the layout is wrong
-                return [self._from_watch(text, view) for text in held]
+                return [self._from_watch(note, view) for note in held]
         out: list[Happening] = []
-        for intent in self.protocol.observe(view):
-            out += self._handle(intent)
+        for intent in self.protocol.look(view):
+            out += self._handle(intent, view.frame)
         return out
 
-    def _from_watch(self, text: str, view: TableView) -> Happening:
-        if text == _(LayoutWatch.RIGHT_AGAIN):
-            return Spoken(self._t, text)
-        return TroubleReported(self._t, view.frame, text)
+    def _from_watch(self, note: LayoutNote, view: TableView) -> Happening:
+        if not note.trouble:
+            return Spoken(self._t, note.text)
+        return TroubleReported(self._t, view.frame, note.text)
 
-    def _handle(self, intent: Intent) -> list[Happening]:
-        out: list[Happening] = []
-        if intent.say:
-            out.append(Spoken(self._t, intent.say))
-        if intent.trouble:
-            kind = AskedToLayAgain if intent.lay_again else TroubleReported
-            out.append(kind(self._t, intent.frame, intent.trouble))
-        if intent.starter is not None:
-            out += self._starter(intent.starter, intent.frame)
-        if intent.action is not None:
-            out += self._judge(intent.action, intent.frame)
-        return out
+    def _handle(self, intent: TurnIntent, frame: int | None) -> list[Happening]:
+        """An intent of the turn machine: a starter or an action goes to the round (its
+        verdict goes back to the machine); the rest is said, in words made here."""
+        if isinstance(intent, StarterTurned):
+            return self._starter(intent.card, frame)
+        if isinstance(intent, Judge):
+            return self._judge(intent.action, frame)
+        if intent.KIND == "say":
+            return [Spoken(self._t, words(intent))]
+        kind = AskedToLayAgain if intent.KIND == "lay_again" else TroubleReported
+        return [kind(self._t, frame, words(intent))]
 
     def _starter(self, card: Card, frame: int | None) -> list[Happening]:
         if not self.rule.legal(tuple(self.starters), card):
