@@ -380,6 +380,11 @@ class LayoutWatch:
         self._holding: tuple[str, ...] | None = None  # the problems said, while holding
         self._token_said = False
 
+    @property
+    def holding(self) -> bool:
+        """A misplacement was said and the table is not yet right (P5)."""
+        return self._holding is not None
+
     def expect_move(self, t: float) -> None:
         """A verdict was given: the players now move the cards to the layout (P3, P4)."""
         self._due_since = t

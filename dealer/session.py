@@ -31,6 +31,8 @@ from dealer.i18n import _, capital, n_, p_
 from dealer.layout_watch import LayoutNote, LayoutWatch
 from dealer.narrate import card_words, describe_result, describe_turn, refusal_words
 from dealer.table_protocol import SETTLE_S, TableProtocol, TableView
+from dealer.turn import PuttingLayoutRight
+from dealer.turn_input import LayoutRight, LayoutWrong
 from dealer.turn_intents import Judge, StarterTurned, TurnIntent
 from dealer.turn_words import words
 from engine.cards import DEFAULT_DECKS, Card
@@ -118,7 +120,13 @@ class DealerSession:
             return []
         if self.round is not None:
             held = self.watch.look(view, self.round)
-            if held is not None:  # P5: nothing new is judged while the layout is wrong
+            # P5: nothing new is judged while the layout is wrong; the turn knows it waits
+            putting_right = isinstance(self.protocol.state.phase, PuttingLayoutRight)
+            if self.watch.holding and not putting_right:
+                self.protocol.tell(LayoutWrong())
+            elif putting_right and not self.watch.holding:
+                self.protocol.tell(LayoutRight())
+            if held is not None:
                 return [self._from_watch(note, view) for note in held]
         out: list[Happening] = []
         for intent in self.protocol.look(view):

@@ -36,6 +36,7 @@ from dealer.turn import (
     AwaitingVerdict,
     Clearing,
     Laying,
+    PuttingLayoutRight,
     ShowingHand,
     TurnState,
     Waiting,
@@ -91,11 +92,14 @@ class Phase(enum.Enum):
     SHOWING = "showing"  # NO PLAY token out: collecting the hand in batches
     PROPHET = "prophet"  # waiting for the prophet's ACCEPT or REJECT (F3)
     CLEARING = "clearing"  # a starter or a verdict given (or awaited): waiting for the zone to empty
+    LAYOUT = "layout"  # the layout is out of place (P5): nothing is judged until it is put right
 
 
 def phase_of(state: TurnState) -> Phase:
     """The phase's name, for a screen or a test that follows the turn."""
     phase = state.phase
+    if isinstance(phase, PuttingLayoutRight):
+        return Phase.LAYOUT
     if isinstance(phase, AwaitingStarter):
         return Phase.STARTER
     if isinstance(phase, Waiting):

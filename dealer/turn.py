@@ -41,6 +41,8 @@ from dealer.turn_input import (
     ASK_AFTER_S,
     SETTLE_S,
     UNSTEADY_S,
+    LayoutRight,
+    LayoutWrong,
     Look,
     Observation,
     ProphetDeposed,
@@ -84,6 +86,7 @@ __all__ = [
     "Laying",
     "LOST_TRACK_AFTER",
     "PhaseState",
+    "PuttingLayoutRight",
     "Relay",
     "ShowingHand",
     "Sight",
@@ -163,7 +166,16 @@ class Clearing:
     laid_for: tuple[Card, ...] = ()
 
 
-PhaseState = AwaitingStarter | Waiting | Laying | ShowingHand | AwaitingProphet | AwaitingVerdict | Clearing
+@dataclass(frozen=True, slots=True)
+class PuttingLayoutRight:
+    """P5: the layout does not match the record; the turn waits, in ``held`` (the phase it
+    was in), until the players put it right or go on with it as it lies."""
+
+    held: TurnPhase
+
+
+TurnPhase = AwaitingStarter | Waiting | Laying | ShowingHand | AwaitingProphet | AwaitingVerdict | Clearing
+PhaseState = TurnPhase | PuttingLayoutRight
 
 
 # -- what is remembered --------------------------------------------------------------------
@@ -268,7 +280,7 @@ def resumed(action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card,
 def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[TurnIntent, ...]]:
     """The state after ``observation``, and what the dealer should do about it."""
     if isinstance(observation, Look):
-        if isinstance(state.phase, AwaitingVerdict):
+        if isinstance(state.phase, (AwaitingVerdict, PuttingLayoutRight)):
             raise IllegalObservation(state, observation)
         new, out = _look(state, observation)
         return new, tuple(out)
@@ -278,6 +290,14 @@ def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[T
         return _verdict(state, observation), ()
     if isinstance(observation, ProphetDeposed):
         return replace(state, prophet_token_seen=True), ()
+    if isinstance(observation, LayoutWrong):
+        if isinstance(state.phase, (PuttingLayoutRight, AwaitingVerdict)):
+            raise IllegalObservation(state, observation)
+        return replace(state, phase=PuttingLayoutRight(state.phase)), ()
+    if isinstance(observation, LayoutRight):
+        if not isinstance(state.phase, PuttingLayoutRight):
+            raise IllegalObservation(state, observation)
+        return replace(state, phase=state.phase.held), ()
     if isinstance(observation, VerdictUndone):
         return replace(state, phase=Waiting(), sight=replace(state.sight, picture=(), unexplained=False),
                        untouched_since_unseen=False, noplay_token_laid=False, unjudged=None, relay=None,

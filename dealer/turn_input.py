@@ -24,6 +24,8 @@ __all__ = [
     "SAME_PLACE_MM",
     "SETTLE_S",
     "UNSTEADY_S",
+    "LayoutRight",
+    "LayoutWrong",
     "LineSight",
     "Look",
     "Observation",
@@ -179,4 +181,15 @@ class VerdictUndone:
     """The last verdict was taken back: the same player's turn, judged afresh once settled."""
 
 
-Observation = Look | VerdictGiven | ProphetDeposed | VerdictUndone
+@dataclass(frozen=True, slots=True)
+class LayoutWrong:
+    """The layout watch (dealer/layout_watch.py) found cards out of place (P5): nothing new is
+    judged until the layout is put right."""
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutRight:
+    """The layout is right again, or the players go on with it as it lies (key o)."""
+
+
+Observation = Look | VerdictGiven | ProphetDeposed | VerdictUndone | LayoutWrong | LayoutRight

@@ -11,6 +11,7 @@ from dealer.turn import (
     AwaitingVerdict,
     Clearing,
     IllegalObservation,
+    PuttingLayoutRight,
     ShowingHand,
     TurnState,
     Waiting,
@@ -18,7 +19,7 @@ from dealer.turn import (
     resumed,
     step,
 )
-from dealer.turn_input import Look, ProphetDeposed, RoundFacts, SeenCard, TableToken, TableView, VerdictGiven
+from dealer.turn_input import LayoutRight, LayoutWrong, Look, ProphetDeposed, RoundFacts, SeenCard, TableToken, TableView, VerdictGiven
 from dealer.turn_intents import (
     AskLayAgain,
     AskProphet,
@@ -144,3 +145,17 @@ def test_the_turn_machine_assigns_nothing_to_self() -> None:
                 for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
                 if isinstance(target, ast.Attribute)]
     assert assigned == []
+
+
+def test_the_turn_waits_while_the_layout_is_put_right_and_goes_on_where_it_was() -> None:
+    state, _ = feed(initial(True, 0.5), ANA, *laid(0.0, cards("4C"), 0.2))
+    held = step(state, LayoutWrong())[0]
+    assert held.phase == PuttingLayoutRight(state.phase)
+    with pytest.raises(IllegalObservation, match="Look while PuttingLayoutRight"):
+        step(held, Look(TableView(1.0, cards("4C")), ANA))
+    with pytest.raises(IllegalObservation, match="LayoutRight while Laying"):
+        step(state, LayoutRight())
+    back, out = step(held, LayoutRight())
+    assert out == () and back == state
+    back, out = feed(back, ANA, TableView(1.0, cards("4C")))
+    assert out == [Judge(Attempt("Ana", parse_cards("4C")))]
