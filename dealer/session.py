@@ -114,6 +114,16 @@ class DealerSession:
             Spoken(t, _("Turn the top card of the stock face up in the play zone: the starter.")),  # C4
         ]
 
+    def resume(self, rnd: Round, last: Attempt | NoPlay | BecomeProphet | None, t: float) -> None:
+        """`play --resume`: go on with ``rnd`` (replayed from the log), right after ``last`` was
+        judged (None: right after the last starter), at time ``t``. The turn is the state value
+        the uninterrupted round had (:func:`dealer.turn.resumed`)."""
+        self.round = rnd
+        self.starters = list(rnd.start.starters)
+        self.protocol.resume_after(last, rnd.start.starters[-1], prophet_out=rnd.prophet is not None)
+        if isinstance(last, (Attempt, NoPlay)):
+            self.watch.expect_move(t)  # the cards may still be on their way
+
     def observe(self, view: TableView) -> list[Happening]:
         self._t = view.t
         if self.round is not None and self.round.ended is not None:
