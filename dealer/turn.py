@@ -240,7 +240,7 @@ def _look(s: TurnState, look: Look) -> tuple[TurnState, Intents]:
     if isinstance(s.phase, AwaitingStarter):
         return _await_starter(s, now, out)
     if s.untouched_since_unseen:
-        if not (busy or empty or view.judge_now):
+        if not (view.hand_over_play or empty or view.judge_now):  # an arm reaching across lays nothing
             return s, out  # asked already (_unseen_emptying): nothing counts until a hand lays again
         s = replace(s, untouched_since_unseen=False)
     s, more = _watch_prophet_token(s, now)

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from dealer.turn import AwaitingVerdict
+from dealer.turn_intents import AskProphet, HandProgress, NoPlayWithdrawn, YourTurn
 from dealer.table_protocol import UNSTEADY_S, Intent, Phase, SeenCard, TableProtocol, TableView, TableToken
 from engine.cards import Card, parse_cards
 from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
@@ -82,7 +83,7 @@ def test_after_a_verdict_the_zone_must_empty_before_the_next_turn() -> None:
     ana_played_4c(game, proto, 1.1)
     # when the cards still lie there, nothing new is judged; when they go, Bo is called
     out = run(proto, [TableView(2.5, cards("4C")), TableView(5.0, cards("4C")), TableView(6.0, ())])
-    assert actions(out) == [] and [i.say for i in out] == ["Bo, your turn."]
+    assert actions(out) == [] and [i.of for i in out] == [YourTurn("Bo")]
 
 
 def test_no_play_hand_shown_in_batches_is_counted_and_judged_when_complete() -> None:
@@ -98,7 +99,7 @@ def test_no_play_hand_shown_in_batches_is_counted_and_judged_when_complete() -> 
         TableView(4.5, cards("8C 2D"), tok),
     ]
     out = run(proto, views)
-    assert [i.say for i in out if i.say] == ["3 of 5 seen. Show the other 2."]
+    assert [i.of for i in out if i.say] == [HandProgress(3, 5)]
     assert actions(out) == [NoPlay("Bo", parse_cards("2D 4H 6S 8C 2D"))]
 
 
@@ -128,7 +129,7 @@ def test_with_a_prophet_the_attempt_waits_for_the_token(token: TableToken, decis
     game = FakeRound(prophet="Cy")
     proto = TableProtocol(game, settle_s=1.0)
     out = run(proto, [TableView(0, cards("4C")), TableView(1.5, cards("4C"))])
-    assert actions(out) == [] and out[-1].say == "Prophet Cy, accept or reject?"
+    assert actions(out) == [] and out[-1].of == AskProphet("Cy")
     out = run(proto, [TableView(2.0, cards("4C"), {token: (100.0, 50.0)})])
     assert actions(out) == [Attempt("Ana", parse_cards("4C"), decision)]
 
@@ -223,7 +224,7 @@ def test_something_unread_where_a_no_play_batch_lies_is_asked_about_never_waited
     proto = TableProtocol(game, settle_s=0.5)
     tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     out = run(proto, [TableView(t, cards("2D 4H"), tok) for t in (0.0, 0.6)])
-    assert [i.say for i in out if i.say] == ["2 of 5 seen. Show the other 3."]
+    assert [i.of for i in out if i.say] == [HandProgress(2, 5)]
     run(proto, [TableView(1.0, (), tok, hand_over_play=True)])  # the batch taken away
     out = run(proto, [TableView(t, (), tok, unexplained_in_play=True) for t in (1.6, 2.2, 2.8, 3.4)])
     assert troubles(out) == ["I can see something in the play zone but cannot read it: lay the cards flat and apart."]
@@ -271,7 +272,7 @@ def test_a_batch_swapped_for_another_before_it_was_read_is_asked_for_again() -> 
     out = run(proto, [TableView(t, cards("8C 10C"), tok) for t in (2.0, 2.6, 3.2, 4.0)])
     assert [i.say for i in out if i.say] == [] and "show it again" in troubles(out)[0]
     out = run(proto, [TableView(t, cards("2D 4H"), tok) for t in (5.0, 5.6)])
-    assert [i.say for i in out if i.say] == ["2 of 5 seen. Show the other 3."]
+    assert [i.of for i in out if i.say] == [HandProgress(2, 5)]
 
 
 # -- nothing judged under a hand; every token seen or said unseen (issue 7 items 2, 4) -------
@@ -363,7 +364,7 @@ def test_a_no_play_token_hidden_by_a_hand_for_a_moment_keeps_the_hand_shown_so_f
                       TableView(1.0, cards("3S"), hand_over_play=True),  # the hand hides the token
                       TableView(1.3, cards("3S"), tok, hand_over_play=True),
                       TableView(1.6, cards("3S"), tok), TableView(2.2, cards("3S"), tok)])
-    assert [i.say for i in out if i.say] == ["2 of 3 seen. Show the other 1."]
+    assert [i.of for i in out if i.say] == [HandProgress(2, 3)]
     assert actions(out) == [NoPlay("Bo", parse_cards("8S JC 3S"))]
 
 
@@ -429,7 +430,7 @@ def test_a_no_play_begun_unseen_is_not_withdrawn_when_its_token_goes() -> None:
                       TableView(8.6, cards("6S 8C"), tok), TableView(9.0, (), hand_over_play=True),
                       TableView(9.5, ()), TableView(10.6, ())])
     # then nothing is judged, and it is not "withdrawn": the whole hand is asked for again
-    assert actions(out) == [] and "No play withdrawn." not in [i.say for i in out]
+    assert actions(out) == [] and NoPlayWithdrawn() not in [i.of for i in out]
     assert any("NO PLAY token back" in t for t in troubles(out))
 
 
@@ -570,7 +571,7 @@ def test_a_no_play_taken_back_with_a_batch_unread_is_withdrawn() -> None:
     out = run(proto, [TableView(t, unread_then("4H"), tok) for t in (0.0, 0.6, 1.2, 1.8)])
     assert len(troubles(out)) == 1
     out = run(proto, [TableView(2.4, ()), TableView(3.0, ())])  # batch and token taken back
-    assert troubles(out) == [] and [i.say for i in out] == ["No play withdrawn."]
+    assert troubles(out) == [] and [i.of for i in out] == [NoPlayWithdrawn()]
     out = run(proto, laid_by_hand(4.0, cards("4H"), (4.5, 5.1)))
     assert actions(out) == [Attempt("Bo", parse_cards("4H"))]
 
@@ -582,7 +583,7 @@ def test_a_batch_just_counted_is_never_said_unread_when_it_is_taken_away() -> No
     proto = TableProtocol(game, settle_s=0.5)
     tok = {TableToken.NO_PLAY: (300.0, 0.0)}
     out = run(proto, [TableView(t, cards("2D 4H"), tok) for t in (0.0, 0.6)])
-    assert [i.say for i in out if i.say] == ["2 of 5 seen. Show the other 3."]
+    assert [i.of for i in out if i.say] == [HandProgress(2, 5)]
     out = run(proto, [TableView(t, cards("2D 4H"), tok, unexplained_in_play=True) for t in (1.2, 1.8, 2.4, 3.0)])
     assert len(troubles(out)) == 1
     out = run(proto, [TableView(3.5, (), tok, hand_over_play=True), TableView(4.0, (), tok), TableView(4.6, (), tok)])
@@ -607,7 +608,7 @@ def test_an_arm_reaching_across_the_zone_is_waited_for_in_silence() -> None:
     proto = bo_to_play_after_ana_4c()
     arm = [TableView(t, (), unexplained_in_play=True, arm_across=True) for t in (3.0, 3.4, 4.0, 5.0, 6.0, 7.5)]
     out = run(proto, arm + [TableView(8.0, ()), TableView(8.6, ())])
-    assert troubles(out) == [] and [i.say for i in out] == ["Bo, your turn."]
+    assert troubles(out) == [] and [i.of for i in out] == [YourTurn("Bo")]
     # and over laid cards: nothing judged while it is there, the cards judged once it left
     out = run(proto, laid_by_hand(9.0, cards("5H"), (9.5,))
               + [TableView(t, cards("5H"), unexplained_in_play=True, arm_across=True) for t in (9.8, 10.5, 12.0)])
