@@ -11,6 +11,7 @@ from dealer.turn import (
     AwaitingVerdict,
     Clearing,
     IllegalObservation,
+    Laying,
     PuttingLayoutRight,
     ShowingHand,
     TurnState,
@@ -160,12 +161,12 @@ def test_the_turn_machine_assigns_nothing_to_an_attribute() -> None:
 def test_the_turn_waits_while_the_layout_is_put_right_and_goes_on_where_it_was() -> None:
     state, _ = feed(initial(True, 0.5), ANA, *laid(0.0, cards("4C"), 0.2))
     held = step(state, LayoutWrong())[0]
-    assert held.phase == PuttingLayoutRight(state.phase)
+    assert held.phase == PuttingLayoutRight(Laying())
     with pytest.raises(IllegalObservation, match="Look while PuttingLayoutRight"):
         step(held, Look(TableView(1.0, cards("4C")), ANA))
     with pytest.raises(IllegalObservation, match="LayoutRight while Laying"):
         step(state, LayoutRight())
-    back, out = step(held, LayoutRight())
-    assert out == () and back == state
+    back, none = step(held, LayoutRight())
+    assert none == () and back == state
     back, out = feed(back, ANA, TableView(1.0, cards("4C")))
     assert out == [Judge(Attempt("Ana", parse_cards("4C")))]
