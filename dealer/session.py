@@ -1,12 +1,14 @@
 """The live dealer: one round at a real table, from table views to typed happenings.
 
-It seals the rule (R2), decides the starters as they are turned over (C4), then hands
-every view of the table to the :class:`~dealer.table_protocol.TableProtocol` (the one
-owner of the turn), applies the resulting actions to the :class:`~engine.round.Round`
-and watches the layout (P5, dealer/layout_watch.py). It returns what happened as
-:mod:`dealer.happenings` records; the live loop sends them to the voice, the view and the
-recording (dealer/outlets.py). A turn the engine refuses (out of turn, a fourth copy of a
-card, C1) is reported as trouble, never judged on a wrong picture.
+It seals the rule (R2), decides the starters as they are turned over (C4), then steps
+the turn machine (dealer/turn.py, the one owner of the turn, held by
+:class:`~dealer.table_protocol.TableProtocol`) with every view of the table, applies the
+actions it asks for to the :class:`~engine.round.Round` and tells it the verdicts back,
+and watches the layout (P5, dealer/layout_watch.py: the turn waits in its own phase while
+the layout is put right). The machine's intents are values; their words are made here
+(dealer/turn_words.py) as :mod:`dealer.happenings` records, which the live loop sends to
+the voice, the view and the recording (dealer/outlets.py). A turn the engine refuses (out
+of turn, a fourth copy of a card, C1) is reported as trouble, never judged on a wrong picture.
 """
 
 from __future__ import annotations
