@@ -35,7 +35,7 @@ PACKAGES = ("dealer", "engine", "vision", "calibration")
 # The modules whose strings a player hears or reads during a round, or on the review page.
 ROUND_MODULES = (
     "dealer/narrate.py", "dealer/session.py", "dealer/live.py", "dealer/layout_watch.py",
-    "dealer/table_protocol.py", "dealer/demo.py", "dealer/review.py", "dealer/commands/play.py",
+    "dealer/table_protocol.py", "dealer/turn_words.py", "dealer/demo.py", "dealer/review.py", "dealer/commands/play.py",
     "dealer/commands/review.py", "dealer/observer.py", "dealer/keys.py", "dealer/seal_show.py",
     "dealer/games.py", "dealer/commands/game.py", "dealer/commands/judge.py", "dealer/table_view.py", "dealer/view_outlet.py",
 )

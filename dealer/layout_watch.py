@@ -38,6 +38,7 @@ __all__ = [
     "Discrepancy",
     "ExpectedLayout",
     "LayoutCheck",
+    "LayoutNote",
     "LayoutRecordError",
     "LayoutWatch",
     "ObservedCard",
@@ -347,13 +348,22 @@ def problems_in_sight(layout: Layout, marker: int | None, line: LineSight) -> li
     return list(check_layout(expected, observed, token_x).discrepancies)
 
 
+@dataclass(frozen=True, slots=True)
+class LayoutNote:
+    """One thing the layout watch says; ``trouble``: something is (or was) out of place, as
+    opposed to the layout being right again."""
+
+    text: str
+    trouble: bool = True
+
+
 class LayoutWatch:
     """After each verdict, once the cards have reached their new place, compares the table
     with the record and says a real misplacement once (P5). Until the table is right again,
     or the players confirm it as it lies (key o, or the ACCEPT token in the empty play
     zone), :meth:`look` holds the turn. What it cannot read never holds anything."""
 
-    RIGHT_AGAIN = N_("The layout is right again.")  # said through _(): compare with _(RIGHT_AGAIN)
+    RIGHT_AGAIN = N_("The layout is right again.")
     GOING_ON = N_("Going on with the layout as it lies.")
     # the line zones stay unchanged this long (seconds) before the cards count as placed
     PLACED_S = 1.0
@@ -370,12 +380,17 @@ class LayoutWatch:
         self._holding: tuple[str, ...] | None = None  # the problems said, while holding
         self._token_said = False
 
+    @property
+    def holding(self) -> bool:
+        """A misplacement was said and the table is not yet right (P5)."""
+        return self._holding is not None
+
     def expect_move(self, t: float) -> None:
         """A verdict was given: the players now move the cards to the layout (P3, P4)."""
         self._due_since = t
         self._picture, self._since = (), t
 
-    def look(self, view: TableView, rnd: Round) -> list[str] | None:
+    def look(self, view: TableView, rnd: Round) -> list[LayoutNote] | None:
         """None: the turn goes on. A list (maybe empty): what to say now, and the turn is held."""
         line = view.line
         if self._holding is not None:
@@ -397,20 +412,20 @@ class LayoutWatch:
         self._due_since = None
         problems = problems_in_sight(rnd.layout, rnd.state().marker, line)
         real = tuple(d.message for d in problems if d.problem in _REAL)
-        out = [d.message for d in problems if d.problem is Problem.PROPHET_MARKER and not self._token_said]
+        out = [LayoutNote(d.message) for d in problems if d.problem is Problem.PROPHET_MARKER and not self._token_said]
         self._token_said = self._token_said or bool(out)
         if real:
             self._holding = real
-            return out + [_("The layout does not match: {problems} Move it, or press o to go on as it lies.",
-                            problems=" ".join(real))]
+            return out + [LayoutNote(_("The layout does not match: {problems} Move it, or press o to go on as it "
+                                       "lies.", problems=" ".join(real)))]
         return out or None
 
-    def _while_holding(self, view: TableView, rnd: Round) -> list[str] | None:
+    def _while_holding(self, view: TableView, rnd: Round) -> list[LayoutNote] | None:
         from dealer.table_protocol import TableToken
 
         if view.layout_as_is or (TableToken.ACCEPT in view.tokens_in_play and not view.play_cards):
             self._holding = None
-            return [_(self.GOING_ON)]
+            return [LayoutNote(_(self.GOING_ON))]
         line = view.line
         if line is None:
             return []
@@ -423,8 +438,8 @@ class LayoutWatch:
                      if d.problem in _REAL)
         if not real:
             self._holding = None
-            return [_(self.RIGHT_AGAIN)]
+            return [LayoutNote(_(self.RIGHT_AGAIN), trouble=False)]
         if set(real) - set(self._holding or ()):
             self._holding = real
-            return [_("Still out of place: {problems}", problems=" ".join(real))]
+            return [LayoutNote(_("Still out of place: {problems}", problems=" ".join(real)))]
         return []

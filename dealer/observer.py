@@ -240,7 +240,8 @@ class TableObserver:
                     continue
                 card = detections.label[i] if detections.is_read[i] else None
                 maybe = detections.maybe[i] if card is None and not detections.face_down[i] else None
-                zones[zone].append(SeenCard(card, x_mm, y_mm, float(detections.confidence[i]), maybe))
+                zones[zone].append(SeenCard(card, x_mm, y_mm, float(detections.confidence[i]), maybe,
+                                            face_down=card is None and bool(detections.face_down[i])))
                 if zone == ZONE_PLAY:
                     in_play.append(i)
         in_play.sort(key=lambda i: float(centres_mm[i][0]))  # left to right, as played (P1)

@@ -20,7 +20,7 @@ from dealer.i18n import _, n_
 from dealer.session import DealerSession
 from engine.cards import DEFAULT_DECKS, CardParseError
 from engine.errors import RoundError
-from engine.events import DEFAULT_HAND, Action, Attempt, NoPlay, RoundStarted
+from engine.events import DEFAULT_HAND, Action, RoundStarted
 from engine.round import Round
 from vision.frames import Frame
 
@@ -111,16 +111,11 @@ def restore(session: DealerSession, state: Interrupted, now: float | None = None
     start = RoundStarted(state.start.players, session.config.rule, state.start.starters,
                          state.start.hand_size, state.start.decks)
     try:
-        session.round = Round.replay(session.rule, (start, *state.actions))
+        rnd = Round.replay(session.rule, (start, *state.actions))
     except (RoundError, CardParseError) as exc:
         raise ResumeError(f"{state.folder}: the verdicts in the log do not replay ({exc})") from None
-    session.starters = list(start.starters)
-    last = state.last_action
-    session.protocol.resume_after(last, start.starters[-1], prophet_out=session.round.prophet is not None)
     t = state.last_t or 0.0
-    if isinstance(last, (Attempt, NoPlay)):
-        session.watch.expect_move(t if now is None else now)  # the cards may still be on their way
-    rnd = session.round
+    session.resume(rnd, state.last_action, t if now is None else now)
     said = n_("The round goes on after {n} turn.", "The round goes on after {n} turns.", len(state.actions))
     if rnd.whose_turn is not None:
         said += " " + _("When the play zone is clear, it is {who}'s turn.", who=rnd.whose_turn)

@@ -1,12 +1,14 @@
 """The live dealer: one round at a real table, from table views to typed happenings.
 
-It seals the rule (R2), decides the starters as they are turned over (C4), then hands
-every view of the table to the :class:`~dealer.table_protocol.TableProtocol` (the one
-owner of the turn), applies the resulting actions to the :class:`~engine.round.Round`
-and watches the layout (P5, dealer/layout_watch.py). It returns what happened as
-:mod:`dealer.happenings` records; the live loop sends them to the voice, the view and the
-recording (dealer/outlets.py). A turn the engine refuses (out of turn, a fourth copy of a
-card, C1) is reported as trouble, never judged on a wrong picture.
+It seals the rule (R2), decides the starters as they are turned over (C4), then steps
+the turn machine (dealer/turn.py, the one owner of the turn, held by
+:class:`~dealer.table_protocol.TableProtocol`) with every view of the table, applies the
+actions it asks for to the :class:`~engine.round.Round` and tells it the verdicts back,
+and watches the layout (P5, dealer/layout_watch.py: the turn waits in its own phase while
+the layout is put right). The machine's intents are values; their words are made here
+(dealer/turn_words.py) as :mod:`dealer.happenings` records, which the live loop sends to
+the voice, the view and the recording (dealer/outlets.py). A turn the engine refuses (out
+of turn, a fourth copy of a card, C1) is reported as trouble, never judged on a wrong picture.
 """
 
 from __future__ import annotations
@@ -28,9 +30,13 @@ from dealer.happenings import (
     VerdictTakenBack,
 )
 from dealer.i18n import _, capital, n_, p_
-from dealer.layout_watch import LayoutWatch
+from dealer.layout_watch import LayoutNote, LayoutWatch
 from dealer.narrate import card_words, describe_result, describe_turn, refusal_words
-from dealer.table_protocol import SETTLE_S, Intent, TableProtocol, TableView
+from dealer.table_protocol import SETTLE_S, TableProtocol, TableView
+from dealer.turn import PuttingLayoutRight
+from dealer.turn_input import LayoutRight, LayoutWrong
+from dealer.turn_intents import Judge, StarterTurned, TurnIntent
+from dealer.turn_words import words
 from engine.cards import DEFAULT_DECKS, Card
 from engine.errors import RoundError
 from engine.events import DEFAULT_HAND, Attempt, BecomeProphet, NoPlay, TurnOutcome, Verdict
@@ -110,36 +116,51 @@ class DealerSession:
             Spoken(t, _("Turn the top card of the stock face up in the play zone: the starter.")),  # C4
         ]
 
+    def resume(self, rnd: Round, last: Attempt | NoPlay | BecomeProphet | None, t: float) -> None:
+        """`play --resume`: go on with ``rnd`` (replayed from the log), right after ``last`` was
+        judged (None: right after the last starter), at time ``t``. The turn is the state value
+        the uninterrupted round had (:func:`dealer.turn.resumed`)."""
+        self.round = rnd
+        self.starters = list(rnd.start.starters)
+        self.protocol.resume_after(last, rnd.start.starters[-1], prophet_out=rnd.prophet is not None)
+        if isinstance(last, (Attempt, NoPlay)):
+            self.watch.expect_move(t)  # the cards may still be on their way
+
     def observe(self, view: TableView) -> list[Happening]:
         self._t = view.t
         if self.round is not None and self.round.ended is not None:
             return []
         if self.round is not None:
             held = self.watch.look(view, self.round)
-            if held is not None:  # P5: nothing new is judged while the layout is wrong
-                return [self._from_watch(text, view) for text in held]
+            # P5: nothing new is judged while the layout is wrong; the turn knows it waits
+            putting_right = isinstance(self.protocol.state.phase, PuttingLayoutRight)
+            if self.watch.holding and not putting_right:
+                self.protocol.tell(LayoutWrong())
+            elif putting_right and not self.watch.holding:
+                self.protocol.tell(LayoutRight())
+            if held is not None:
+                return [self._from_watch(note, view) for note in held]
         out: list[Happening] = []
-        for intent in self.protocol.observe(view):
-            out += self._handle(intent)
+        for intent in self.protocol.look(view):
+            out += self._handle(intent, view.frame)
         return out
 
-    def _from_watch(self, text: str, view: TableView) -> Happening:
-        if text == _(LayoutWatch.RIGHT_AGAIN):
-            return Spoken(self._t, text)
-        return TroubleReported(self._t, view.frame, text)
+    def _from_watch(self, note: LayoutNote, view: TableView) -> Happening:
+        if not note.trouble:
+            return Spoken(self._t, note.text)
+        return TroubleReported(self._t, view.frame, note.text)
 
-    def _handle(self, intent: Intent) -> list[Happening]:
-        out: list[Happening] = []
-        if intent.say:
-            out.append(Spoken(self._t, intent.say))
-        if intent.trouble:
-            kind = AskedToLayAgain if intent.lay_again else TroubleReported
-            out.append(kind(self._t, intent.frame, intent.trouble))
-        if intent.starter is not None:
-            out += self._starter(intent.starter, intent.frame)
-        if intent.action is not None:
-            out += self._judge(intent.action, intent.frame)
-        return out
+    def _handle(self, intent: TurnIntent, frame: int | None) -> list[Happening]:
+        """An intent of the turn machine: a starter or an action goes to the round (its
+        verdict goes back to the machine); the rest is said, in words made here."""
+        if isinstance(intent, StarterTurned):
+            return self._starter(intent.card, frame)
+        if isinstance(intent, Judge):
+            return self._judge(intent.action, frame)
+        if intent.KIND == "say":
+            return [Spoken(self._t, words(intent))]
+        kind = AskedToLayAgain if intent.KIND == "lay_again" else TroubleReported
+        return [kind(self._t, frame, words(intent))]
 
     def _starter(self, card: Card, frame: int | None) -> list[Happening]:
         if not self.rule.legal(tuple(self.starters), card):
