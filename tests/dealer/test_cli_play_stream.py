@@ -209,5 +209,5 @@ def test_a_round_whose_stream_stalls_at_its_end_exits_0_with_its_recording_intac
     # then it ends cleanly, the round dealt whole and its recording verified
     assert run.returncode == 0, (run.returncode, run.stderr[-3000:])
     assert "terminate called" not in run.stderr and "FATAL" not in run.stderr
-    assert "The round is over: Cy emptied the hand." in run.stdout
+    assert "Cy has no cards left: the round is over." in run.stdout
     assert build_review(out).verified
