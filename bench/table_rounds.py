@@ -52,11 +52,15 @@ phone held over the table (MOTIONS, vision/synthetic/sway.py); ``-bridge`` a bri
 (BRIDGE_MM). ``--fps 30`` films at a webcam's or phone's rate (3 by default: the dealer's
 timings are in seconds, and a still table at 30 frames is ten times the work).
 
+``--arms``: after each verdict a player's arm carries the cards from the players' edge across
+the whole play zone to the layout beyond it and comes back (1.5 s, dealer/make_demo.arm_sweep),
+as players do every turn, instead of a hand over the zone.
+
 ``--cards DESIGN`` deals two more rounds (lamp, zone view; cold, whole layout) with another
 design under cache/cards: e.g. ``npm-kennard`` (``python -m models.fetch_npm_decks``, then link
 ``cache/npm-cards/npm-kennard`` into ``cache/cards``), art nobody trained or tuned on.
 
-Run: ``python3 bench/table_rounds.py [--quick] [--only real-lamp-zone] [--cards DESIGN] [--size WxH] [--fps 30] [--film [--keep]]``.
+Run: ``python3 bench/table_rounds.py [--quick] [--only real-lamp-zone] [--cards DESIGN] [--size WxH] [--fps 30] [--arms] [--film [--keep]]``.
 """
 
 from __future__ import annotations
@@ -233,8 +237,8 @@ def enrol_at_table(cond: Condition, seed: int, view: PinholeView, lighting: Call
 
 
 def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool, film: bool,
-                  deck: bool = False, size_wh: tuple[int, int] | None = None, fps: float = FPS
-                  ) -> tuple[RoundFigures, Enrolled | None]:
+                  deck: bool = False, size_wh: tuple[int, int] | None = None, fps: float = FPS,
+                  arms: bool = False) -> tuple[RoundFigures, Enrolled | None]:
     rng = random.Random(f"{seed}-{cond.name}")
     script = make_round(rng, all_labels(), plan, PLAYERS, rng.choice(RULES), hand=5)
     folder = WORK / cond.name
@@ -255,7 +259,7 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
                                 kit_print=kit_print, touching=cond.touching, nudges=BUMPS if cond.bumped else (),
                                 auto_camera=AutoCamera(fps) if cond.auto else None, card_mm=cond.card_mm,
                                 sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None)
-        players = ScriptedTable(script, renderer, fps, whole_layout=whole)
+        players = ScriptedTable(script, renderer, fps, whole_layout=whole, arms=arms)
         reader = None
         if enrolled is not None:
             from vision.deck_profile import profiled_reader
@@ -266,7 +270,7 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
         figures.wall_s, figures.cpu_fps = stats.busy_s, stats.cpu_fps
         figures.relays, figures.gave_up = players.relays, players.gave_up
         return figures, enrolled
-    line = timeline(script, fps, whole_layout=whole)
+    line = timeline(script, fps, whole_layout=whole, arms=arms)
     video = folder / "table.mp4"
     filming = StepRenderer(faces_for(cond.cards), seed, view, lighting, table=table, kit_print=kit_print,
                            touching=cond.touching, nudges=BUMPS if cond.bumped else (),
@@ -307,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--film", action="store_true",
                         help="deaf players: film each round in advance and deal it with `eleusis play --video`")
     parser.add_argument("--keep", action="store_true", help="keep the films in cache/table-rounds/ (--film)")
+    parser.add_argument("--arms", action="store_true",
+                        help="the players' arms sweep across the play zone to the layout and back every turn")
     parser.add_argument("--verbose", "-v", action="store_true", help="print each difference and request")
     parser.add_argument("--deck", action="store_true",
                         help="enrol each round's deck at its table first, and deal the round with that profile")
@@ -337,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     rows: list[tuple[Condition, RoundFigures]] = []
     for cond in conditions:
-        fig, enrolled = run_condition(cond, args.seed, plan, args.keep, args.film, args.deck, args.size, args.fps)
+        fig, enrolled = run_condition(cond, args.seed, plan, args.keep, args.film, args.deck, args.size, args.fps,
+                                      args.arms)
         rows.append((cond, fig))
         if enrolled is not None:
             alike = sum("look alike" in line for line in enrolled.problems)

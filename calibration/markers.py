@@ -109,16 +109,31 @@ def make_detector(dictionary: str = "DICT_4X4_50") -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(aruco_dictionary(dictionary), params)
 
 
-_DETECTORS: dict[str, cv2.aruco.ArucoDetector] = {}
+_DETECTORS: dict[tuple[str, float], cv2.aruco.ArucoDetector] = {}
 
 
 def detect_markers(frame_bgr: npt.NDArray[np.uint8], dictionary: str = "DICT_4X4_50",
-                   allowed_ids: frozenset[int] | None = None) -> MarkerDetections:
-    """Find the markers in a frame (BGR or grey); never changes the frame."""
-    detector = _DETECTORS.get(dictionary)
-    if detector is None:
-        detector = _DETECTORS[dictionary] = make_detector(dictionary)
+                   allowed_ids: frozenset[int] | None = None, min_side_px: float | None = None
+                   ) -> MarkerDetections:
+    """Find the markers in a frame (BGR or grey); never changes the frame.
+
+    ``min_side_px``: no marker in view is smaller than this (pixels a side), when the caller
+    knows (the table's homography gives each marker's size): the smaller squares of card
+    faces and print are then not decoded, which is most of the detector's work."""
     grey = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    rate = 0.0
+    if min_side_px is not None and grey.size:
+        # OpenCV's bar is a perimeter relative to the image's longer side; rounded down to
+        # steps of 0.005 so that few detectors are made
+        rate = float(np.floor(200.0 * 4.0 * min_side_px / max(grey.shape[:2])) / 200.0)
+    detector = _DETECTORS.get((dictionary, rate))
+    if detector is None:
+        detector = make_detector(dictionary)
+        if rate > 0.015:
+            params = detector.getDetectorParameters()
+            params.minMarkerPerimeterRate = rate
+            detector.setDetectorParameters(params)
+        _DETECTORS[(dictionary, rate)] = detector
     corners, ids, _rejected = detector.detectMarkers(grey)
     if ids is None or len(ids) == 0:
         return MarkerDetections.empty()

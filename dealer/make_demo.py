@@ -30,7 +30,7 @@ from vision.synthetic.sway import Sway
 from vision.synthetic.cards import CardFace, cut_out
 from dealer.demo import DEMO_HAND, DEMO_PLAYERS, DEMO_RULE, DEMO_VIDEO
 
-__all__ = ["DEMO_SCRIPT", "Nudge", "Step", "StepRenderer", "load_faces", "main", "render_steps"]
+__all__ = ["ARM_S", "DEMO_SCRIPT", "Nudge", "Step", "StepRenderer", "arm_sweep", "load_faces", "main", "render_steps"]
 
 FPS = 2.0
 
@@ -49,6 +49,9 @@ class Step:
     line: tuple[str, ...] = ()
     branches: tuple[tuple[int, tuple[str, ...]], ...] = ()
     straight: bool = False  # laid again when the dealer asked: flat and straight
+    # an arm reaching from the players' edge across the play zone to the layout beyond it:
+    # its fingertip (table mm); the hand of ``hand`` is then this arm
+    arm_tip_mm: tuple[float, float] | None = None
 
 
 def _lay(cards: str, note: str, tokens: tuple[str, ...] = ()) -> list[Step]:
@@ -180,6 +183,31 @@ def _layout_placements(step: Step, layout: TableLayout, art: dict[str, CardFace]
     return cards, tokens
 
 
+# Seconds an arm takes to reach across the play zone to the layout and come back (a player
+# putting the cards on the line, the main line lying beyond the play zone).
+ARM_S = 1.5
+
+
+def arm_sweep(step: Step, fps: float, layout: TableLayout | None = None) -> list[Step]:
+    """``step`` as frames (one step each, ``1 / fps`` long) of an arm that sweeps from the
+    players' edge across the whole play zone to the main line's next place, beyond it, and
+    comes back: out of view at the far end when the camera sees the play zone only."""
+    layout = layout or default_layout()
+    zx0, _zy0, zx1, zy1 = _zone_box(layout, ZONE_PLAY)
+    lx0, ly0, _lx1, ly1 = _zone_box(layout, ZONE_MAIN_LINE)
+    x_line = lx0 + PLACE_MM * (len(step.line) + 0.5)
+    x = min(max(x_line, zx0 + 40.0), zx1 - 40.0)
+    start, end = (x, zy1 + 40.0), (x_line, (ly0 + ly1) / 2.0)
+    n = max(2, round(ARM_S * fps))
+    half = (n + 1) // 2
+    out_to = [(k + 1) / half for k in range(half)]  # out to the line (1: there), then back
+    out = []
+    for reach in out_to + out_to[::-1][n % 2:]:
+        tip = (start[0] + reach * (end[0] - start[0]), start[1] + reach * (end[1] - start[1]))
+        out.append(replace(step, seconds=1.0 / fps, hand=True, arm_tip_mm=tip))
+    return out
+
+
 @dataclass(frozen=True)
 class Nudge:
     """The camera knocked (an elbow against its stand) when the ``at``-th table state is
@@ -242,7 +270,10 @@ class StepRenderer:
         tokens = [TokenPlacement(name, (token_x, token_y), float(rng.uniform(-10, 10))) for name in step.tokens]
         line_cards, line_tokens = _layout_placements(step, layout, self.art, rng, self.card_mm)
         hands: tuple[HandPlacement, ...] = ()
-        if step.hand:  # a hand laying or taking cards: its fingertip somewhere over the zone
+        if step.arm_tip_mm is not None:  # an arm across the zone, from beyond the players' edge
+            reach = max(380.0, zy1 + 200.0 - step.arm_tip_mm[1])
+            hands = (HandPlacement(step.arm_tip_mm, float(rng.uniform(-8, 8)), reach_mm=reach),)
+        elif step.hand:  # a hand laying or taking cards: its fingertip somewhere over the zone
             tip = (float(rng.uniform(zx0 + 40, zx1 - 40)), float(rng.uniform(zy0 + 20, zy1 - 20)))
             hands = (HandPlacement(tip, float(rng.uniform(-25, 25))),)
         still = render_scene(layout, self.view, tuple(tokens + line_tokens), tuple(cards + line_cards), Lighting(),

@@ -2,18 +2,15 @@
 
 Per frame: the mat markers give the table homography (calibration.table.TableTracker),
 the tokens are found by their markers (calibration.tokens), the cards by vision
-(a :class:`ZoneReader`), and every card centre is mapped to table millimetres to decide which
+(vision.table_read.TableReader, with a :class:`ZoneReader`), and every card centre is mapped to table millimetres to decide which
 zone it lies in. Only the play zone matters to the turn protocol; the main line and the
 side branches are kept for the layout watch.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
-
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -21,14 +18,16 @@ import numpy.typing as npt
 from calibration.check import ZoneSight, zone_sights
 from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, TableLayout
 from calibration.markers import MarkerDetections, detect_markers
-from calibration.table import TableHomography, TableTracker, TrackState, TrackUpdate
+from calibration.table import TableHomography, TableTracker, TrackState, TrackUpdate, map_points
 from calibration.tokens import tokens_from_detections
-from dealer.regions import BUSY_FRACTION, Box, ZoneMemory, markers_in_boxes
+from dealer.regions import markers_in_boxes
 from dealer.table_protocol import LineSight, SeenCard, TableView, TableToken
 from vision.geometry import card_sized_mm
-from vision.pipeline import ZoneReading
 from vision.picture_shift import PictureShift, Shift
 from vision.readings import CardDetections
+from vision.table_read import TableReader, ZoneReader
+from vision.zone_motion import Box
+from vision.zone_view import crop_box
 
 __all__ = ["ZoneReader", "Observation", "TableObserver"]
 
@@ -40,8 +39,6 @@ _TOKENS = {"noplay": TableToken.NO_PLAY, "no_play": TableToken.NO_PLAY, "prophet
 ZONE_MARGIN_MM = 20.0
 # The message of a frame with the mat found but the play zone not all in view (no view given).
 PLAY_ZONE_NOT_WHOLE = "the play zone is not whole in view"
-# A crop smaller than this (pixels, either side) holds no readable card: the zone is out of view.
-MIN_CROP_PX = 32
 # Share of a zone that differs from its empty look and that no card or token found there
 # explains, above which something unreadable lies in it (a card too crooked, covered or
 # dim to find, or a resting hand): a card is ~10 % of the play zone, so half a card is
@@ -69,30 +66,20 @@ MARKER_BOX_MARGIN = 0.6
 # Around each zone, tokens are looked for this far out (mm): a token tile (60 mm) laid
 # over the zone's edge has its marker inside.
 TOKEN_BOX_MARGIN_MM = 60.0
-
-
-class ZoneReader(Protocol):
-    """Vision's per-zone call (vision.pipeline.CardReader.read_zone): the cards of one zone's
-    crop (crop pixels), read, and what else lies there (vision.occupancy.Occupancy)."""
-
-    def read_zone(self, crop_bgr: npt.NDArray[np.uint8], crop_to_table: npt.ArrayLike, zone: str,
-                  polygon_mm: npt.ArrayLike, token_centres_mm: Iterable[tuple[float, float]] = ()
-                  ) -> ZoneReading: ...
-
-
-@runtime_checkable
-class RegionReader(Protocol):
-    """A reader that knows the truth of a box of the frame (tests): cards in frame pixels."""
-
-    def read_region(self, frame_bgr: npt.NDArray[np.uint8], box_xyxy: Box) -> CardDetections: ...
+# Once the mat is located, markers are looked for down to this share of the smallest
+# marker's side anywhere on the layout in view (its most squashed side): the homography's
+# error and a token tilted or held up stay well above it, and the many smaller squares of
+# card faces and print (most of the detector's work) are never decoded.
+SMALLEST_MARKER_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
 class ZoneState:
     """One zone in one frame, besides its cards."""
 
-    moving: bool  # a hand or a card moves over it: nothing is judged on this frame
+    moving: bool  # a hand or a card moves over it, or an arm reaches across it: nothing is judged on this frame
     unexplained: bool  # something lies there that no card found explains (unreadable)
+    arm: bool = False  # an arm reaches across it (vision.occupancy.Occupancy.arm): waited for in silence
 
 
 @dataclass(frozen=True)
@@ -119,7 +106,7 @@ class TableObserver:
         self.layout = layout
         self.reader = reader
         self.tracker = tracker or TableTracker(layout)
-        self._zones: dict[str, ZoneMemory] = {}
+        self._table = TableReader(reader, layout, ZONE_MARGIN_MM)
         self._whole_frame_at: float | None = None  # when markers were last looked for everywhere
         self._mat_at: float | None = None  # when the mat's markers were last looked for
         self._update: TrackUpdate | None = None  # the table tracker's last word
@@ -151,16 +138,20 @@ class TableObserver:
         as soon as the picture moved a pixel since they were."""
         homography = self.tracker.homography
         shift = self._shift
-        if (homography is None or self.tracker.state is not TrackState.LOCKED or self._whole_frame_at is None
+        locked = homography is not None and self.tracker.state is TrackState.LOCKED
+        height, width = frame_bgr.shape[:2]
+        smallest = (self._smallest_marker_px(homography, width, height)
+                    if locked and homography is not None else None)
+        if (homography is None or not locked or self._whole_frame_at is None
                 or not 0.0 <= t - self._whole_frame_at < WHOLE_FRAME_EVERY_S):
             self._whole_frame_at = self._mat_at = t
             self._looked_everywhere = True
             self._picture.reset()
-            return detect_markers(frame_bgr, self.layout.dictionary), True
+            return detect_markers(frame_bgr, self.layout.dictionary, min_side_px=smallest), True
         self._looked_everywhere = False
-        height, width = frame_bgr.shape[:2]
         play = self._box_px(homography, self.layout.zone(ZONE_PLAY).polygon_mm, TOKEN_BOX_MARGIN_MM, width, height)
-        tokens = markers_in_boxes(frame_bgr, [play] if play else [], self.layout.dictionary, TOKEN_SEARCH_SCALE)
+        tokens = markers_in_boxes(frame_bgr, [play] if play else [], self.layout.dictionary, TOKEN_SEARCH_SCALE,
+                                  min_side_px=smallest)
         still = shift is not None and shift.since_reset_px < LOOK_AGAIN_MOVED_PX
         if self._mat_at is not None and 0.0 <= t - self._mat_at < MAT_EVERY_S and still:
             return tokens, False
@@ -169,21 +160,31 @@ class TableObserver:
         boxes = [self._box_px(homography, m.corners_mm, m.size_mm * MARKER_BOX_MARGIN, width, height)
                  for m in self.layout.markers]
         return markers_in_boxes(frame_bgr, [b for b in boxes if b is not None], self.layout.dictionary,
-                                also=tokens), True
+                                also=tokens, min_side_px=smallest), True
+
+    def _smallest_marker_px(self, homography: TableHomography, width: int, height: int) -> float | None:
+        """``SMALLEST_MARKER_SHARE`` of the smallest side (frame pixels) a marker of the layout
+        can have where the zones and the mat are in view (None when none is)."""
+        sizes = [m.size_mm for m in self.layout.markers] + [t.marker_size_mm for t in self.layout.tokens]
+        places = np.array([p for z in self.layout.zones for p in z.polygon_mm]
+                          + [p for m in self.layout.markers for p in m.corners_mm], np.float64)
+        h = homography.table_to_px
+        at = map_points(h, places)
+        seen = (at[:, 0] >= 0) & (at[:, 0] < width) & (at[:, 1] >= 0) & (at[:, 1] < height)
+        if not seen.any():
+            return None
+        base = at[seen]
+        # a millimetre along x and along y from each place: the view's most squashed direction
+        jac = np.stack([map_points(h, places[seen] + [1.0, 0.0]) - base,
+                        map_points(h, places[seen] + [0.0, 1.0]) - base], axis=-1)
+        scale = float(np.linalg.svd(jac, compute_uv=False).min())
+        return SMALLEST_MARKER_SHARE * min(sizes) * scale
 
     @staticmethod
     def _box_px(homography: TableHomography, polygon_mm: Sequence[tuple[float, float]], margin_mm: float,
                 width: int, height: int) -> Box | None:
         """The frame box around a table polygon widened by ``margin_mm``; None when out of view."""
-        poly = np.asarray(polygon_mm, dtype=np.float64)
-        lo, hi = poly.min(axis=0) - margin_mm, poly.max(axis=0) + margin_mm
-        px = homography.to_px(np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]]))
-        x0, y0 = np.floor(px.min(axis=0)).astype(int)
-        x1, y1 = np.ceil(px.max(axis=0)).astype(int)
-        x0, y0, x1, y1 = max(0, int(x0)), max(0, int(y0)), min(width, int(x1)), min(height, int(y1))
-        if x1 - x0 < MIN_CROP_PX or y1 - y0 < MIN_CROP_PX:
-            return None
-        return (x0, y0, x1, y1)
+        return crop_box(polygon_mm, homography.table_to_px, (width, height), margin_mm)
 
     def observe(self, frame_bgr: npt.NDArray[np.uint8], t: float, index: int) -> Observation:
         self._measure_picture(frame_bgr, t)
@@ -258,43 +259,24 @@ class TableObserver:
     def _read_zones(self, frame_bgr: npt.NDArray[np.uint8], homography: TableHomography, names: set[str],
                     tokens_mm: Sequence[tuple[float, float]]) -> tuple[CardDetections, dict[str, ZoneState]]:
         """The cards inside each zone's box (widened by ``ZONE_MARGIN_MM``), in frame pixels,
-        and each zone's state: something moving over it (a hand, a card on its way), and
-        something lying there that no card found explains (vision/occupancy.py).
+        and each zone's state (vision.table_read.TableReader): something moving over it (a
+        hand, a card on its way, an arm reaching across it to the layout), and something
+        lying there that no card found explains (vision/occupancy.py).
 
         Looking only where cards may lie keeps the mat's own outline (a white sheet of
         about a card's proportions) and the room out of the detector, and saves time; a
         zone that has not changed since its cards were read keeps that reading.
         """
-        height, width = frame_bgr.shape[:2]
-        parts: list[CardDetections] = []
+        step = None if self._shift is None else self._shift.step
+        seen = self._table.read(frame_bgr, homography, sorted(names), tokens_mm, step)
         states: dict[str, ZoneState] = {}
-        for name in sorted(names):
-            polygon = self.layout.zone(name).polygon_mm
-            box = self._box_px(homography, polygon, ZONE_MARGIN_MM, width, height)
-            if box is None:
-                continue
-            memory = self._zones.setdefault(name, ZoneMemory())
-            box = memory.steady_box(box)
-            x0, y0, x1, y1 = box
-            crop = np.ascontiguousarray(frame_bgr[y0:y1, x0:x1])
-            # moving: measured on the crop divided by its mean level, so that the camera's
-            # gain drifting between frames (auto exposure) is no movement
-            # the picture's own movement since the last frame is no movement over the zone
-            moving = memory.look(box, crop, None if self._shift is None else self._shift.step) > BUSY_FRACTION
-            if isinstance(self.reader, RegionReader):  # a reader that crops for itself (a test's ground truth)
-                parts.append(self.reader.read_region(frame_bgr, box))
-                states[name] = ZoneState(moving, False)
-                continue
-            # the crop's own pixels -> table mm: the zone is seen from above, cards by their size
-            crop_to_table = homography.px_to_table @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1.0]])
-            zone = self.layout.zone(name)
-            inside = [p for p in tokens_mm if self.layout.zone_at(*p) == zone.name]
-            reading = self.reader.read_zone(crop, crop_to_table, name, polygon, inside)
-            occupancy = reading.occupancy
-            states[name] = ZoneState(moving, occupancy.unexplained_fraction > UNEXPLAINED_FRACTION)
-            found = reading.cards
-            if len(found):
-                parts.append(dataclasses.replace(found, quad_xy=found.quad_xy + np.array([x0, y0], np.float32)))
+        for zone in seen:
+            # an arm across the zone is a hand over it, not a thing lying there unread: the
+            # dealer waits for it in silence
+            unexplained = (zone.occupancy is not None and not zone.arm
+                           and zone.occupancy.unexplained_fraction > UNEXPLAINED_FRACTION)
+            states[zone.name] = ZoneState(zone.moving, unexplained, zone.arm)
+        parts = [zone.cards for zone in seen if len(zone.cards)]
         return CardDetections.concatenate(parts), states
 
     def _sights(self, homography: TableHomography, width: int, height: int) -> dict[str, ZoneSight]:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from calibration.layout import NO_PLAY_BATCH, PROPHET_CHAIN_MAX, main_line_folded
-from dealer.make_demo import Step
+from dealer.make_demo import Step, arm_sweep
 from engine.cards import Card, all_kinds
 from engine.errors import RoundError
 from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision, TurnOutcome, Verdict
@@ -259,9 +259,11 @@ class _Table:
         return tuple(line[drop:]), branches
 
 
-def timeline(script: ScriptedRound, fps: float = 3.0, whole_layout: bool = True) -> Timeline:
+def timeline(script: ScriptedRound, fps: float = 3.0, whole_layout: bool = True, arms: bool = False) -> Timeline:
     """The table states of ``script``; ``whole_layout`` False: the camera sees the play zone only,
-    so the PROPHET token is first shown in the play zone (docs/playing-at-the-table.md)."""
+    so the PROPHET token is first shown in the play zone (docs/playing-at-the-table.md). With
+    ``arms``, the cards go to the layout in a player's arm that sweeps across the play zone to
+    the line beyond it and back (make_demo.arm_sweep), as players do every turn."""
     steps: list[Step] = []
     leave: list[float] = []
     hand_frames: set[int] = set()
@@ -330,7 +332,15 @@ def timeline(script: ScriptedRound, fps: float = 3.0, whole_layout: bool = True)
             add(HAND_S, shown, (token,), hand=True, note=f"the prophet lays {token.upper()}")
             left()
             add(WAIT_S, shown, (token,))
-        add(HAND_S, hand=True, note="the cards go to the layout")
+        if arms:  # a player's arm carries the cards across the play zone to the layout
+            line, branches = table.items()
+            for frame in arm_sweep(Step(line=line, branches=branches, note="the cards go to the layout"), fps):
+                hand_frames.add(int(clock[1]))
+                steps.append(frame)
+                clock[0] += frame.seconds
+                clock[1] += 1
+        else:
+            add(HAND_S, hand=True, note="the cards go to the layout")
         _follow(table, rnd, outcome)
         add(GAP_S)
     add(2.0, note="the end")

@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from dealer.happenings import AskedToLayAgain, Happening, Judged, Spoken, StarterDecided
-from dealer.make_demo import Step, StepRenderer
+from dealer.make_demo import Step, StepRenderer, arm_sweep
 from dealer.scripted_round import BATCH_WAIT_S, GAP_S, HAND_S, WAIT_S, ScriptedRound, _follow, _frames, _Table
 from engine.events import Attempt, BecomeProphet
 from engine.round import Round
@@ -80,6 +80,7 @@ class ScriptedTable:
     fps: float
     whole_layout: bool
     name: str = "scripted table (players who obey the dealer)"
+    arms: bool = False  # the cards go to the layout in an arm sweeping across the play zone
     heard: list[Happening] = field(default_factory=list)
     leave_s: list[float] = field(default_factory=list)  # per scripted turn, like Timeline.leave_s
     hand_frames: set[int] = field(default_factory=set)
@@ -199,7 +200,11 @@ class ScriptedTable:
                 continue
             yield from self._attempt_or_no_play(turn.action, turn.batches)
             self._in_turn = False
-            yield from self._show(self._step(hand=True, note="the cards go to the layout"), HAND_S)
+            if self.arms:  # a player's arm carries the cards across the play zone to the layout
+                for frame in arm_sweep(self._step(note="the cards go to the layout"), self.fps):
+                    yield from self._show(frame, frame.seconds)
+            else:
+                yield from self._show(self._step(hand=True, note="the cards go to the layout"), HAND_S)
             _follow(self._table, rnd, outcome)
             yield from self._show(self._step(), GAP_S)
         yield from self._show(self._step(note="the end"), 2.0)

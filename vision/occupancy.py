@@ -48,6 +48,7 @@ import numpy.typing as npt
 from vision.flicker import camera_rows, without_bands
 from vision.geometry import quad_iou
 from vision.shadow_edge import ShadowEdgeConfig, shadow_step
+from vision.zone_arm import coloured, reaches_across, side_bands, view_edges
 from vision.zone_cards import ZoneCardConfig, colour_shift, difference, find_cards, log_colour
 from vision.zone_view import WORK_PX_PER_MM, ZONE_MARGIN_MM, RectifiedZone, ZoneWindow, rectify
 
@@ -72,6 +73,9 @@ class Occupancy:
     still: bool  # nothing moved since the previous frame (no hand moving over the zone)
     empty_learned: bool  # the empty look comes from empty frames (else from the print)
     cards: int  # cards found in the zone
+    # an arm reaches across the zone: a thing that enters at one side of it and leaves at
+    # the opposite one (to the layout beyond, out of view); the dealer waits while it is there
+    arm: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +133,13 @@ class OccupancyConfig:
     saturated: int = 250
     # at first sight (no empty look yet), a still shadow's straight edge across the zone
     shadow_edge: ShadowEdgeConfig = ShadowEdgeConfig()
+    # a thing within this (mm) of two opposite edges of the zone's view (the zone and its
+    # margin) reaches across it and out of view: an arm (a card, 63.5 x 88.9 mm, cannot span
+    # the play zone's view, 154 x 297 mm)
+    arm_side_mm: float = 4.0
+    # ... unless it covers more than this share of the view: the light changed, no arm came
+    # (an arm with its shadow over two cards it hides covers up to ~80 % of the play zone)
+    arm_most: float = 0.92
 
 
 def _censored(seen: FloatImage, empty: FloatImage, clipped: npt.NDArray[np.bool_] | None,
@@ -242,6 +253,8 @@ class ZoneWatch:
         # when the bare mat round it took the step (:meth:`_learn_bare`)
         self._stale: Mask | None = None
         self._last: ZoneLook | None = None
+        # the bands along the zone's four sides (view pixels): an arm's own colour crosses the zone
+        self._sides = side_bands(self._inside, config.arm_side_mm * self.window.px_per_mm)
 
     @property
     def empty_learned(self) -> bool:
@@ -305,7 +318,19 @@ class ZoneWatch:
         self._tokens_before = tuple(token_centres_mm)
         still = changed < cfg.still_below
         learned = self._empty is not None
+        if not still and learned:
+            # an arm moving across the zone: nothing is judged while it is there, so its
+            # cards are not looked for (the dearest frames of a round)
+            arm = self._arm_across(logc, view.valid, clipped, lit & self._empty_lit(learned), token_centres_mm)
+            if arm is not None:
+                return self._arm_look(view, arm, changed, learned)
         last = self._last
+        if still and last is not None and last.occupancy.arm:
+            # nothing moved since an arm reached across the zone: it is there still (held
+            # over the layout beyond), and what it covers is not looked for
+            self._last = ZoneLook(last.cards_px, dataclasses.replace(last.occupancy, changed_fraction=changed,
+                                                                     still=True), view)
+            return self._last
         unread = last is not None and last.occupancy.unexplained_fraction > cfg.occupied_above
         # a shadow's new edge is sought over the cards too in still frames only (a hand moving
         # over the zone is no edge, and the dealer judges nothing then): the first still frame
@@ -398,6 +423,53 @@ class ZoneWatch:
             self._last = None  # a new empty look: the next frame is looked at afresh
             self._relight_settled(raw)
         return look
+
+    def _arm_across(self, logc: FloatImage, valid: Mask, clipped: npt.NDArray[np.bool_] | None, lit: Mask,
+                    token_centres_mm: Sequence[tuple[float, float]]) -> Mask | None:
+        """What differs from the learned empty look of the zone and its margin, away from the
+        tokens, and reaches from one edge of the view to the opposite one (out of view both
+        ways: a card laid over the zone's edge reaches out of it on one side at most), with a
+        colour of its own across the zone where no colour is clipped (``lit``): an arm; None
+        if nothing is."""
+        cfg = self.config
+        empty = self._empty
+        assert empty is not None
+        seen = self._censored_against_empty(logc, clipped)
+        where = valid & (self._discs(valid.shape, token_centres_mm) == 0)
+        odd = (difference(seen, empty, where, self._rim) >= cfg.unexplained_learned).astype(np.uint8)
+        odd = np.asarray(cv2.morphologyEx(odd, cv2.MORPH_OPEN, self._thing_disc()), np.uint8)
+        # the cards of the last full look are in ``odd`` too (an arm over them joins them):
+        # the share is of the view round them
+        bare = where if self._known is None else where & ~self._known
+        if np.count_nonzero(odd & bare) > cfg.arm_most * max(int(np.count_nonzero(bare)), 1):
+            return None  # the light changed over the whole view (or most of it)
+        across = reaches_across(odd > 0, view_edges(valid, cfg.arm_side_mm * self.window.px_per_mm))
+        if across is None:
+            return None
+        # ... and no light: it has a colour of its own from one side of the zone to the other
+        # (the paper round the zone may be clipped white, where no colour tells)
+        skin = reaches_across(self._coloured(seen, empty, where, across & lit), self._sides)
+        return None if skin is None else across
+
+    def _coloured(self, seen: FloatImage, empty: FloatImage, where: Mask, odd: Mask) -> Mask:
+        """:func:`vision.zone_arm.coloured`, the light's change measured on the zone's rim."""
+        return coloured(seen, empty, odd, where & self._rim, self.config.shadow_chroma, self._thing_disc())
+
+    def _arm_look(self, view: RectifiedZone, arm: Mask, changed: float, learned: bool) -> ZoneLook:
+        """The look of a frame with an arm moving across the zone: no cards looked for, the
+        arm unexplained; what the zone's state keeps is what a moving full look keeps."""
+        area = max(int(np.count_nonzero(self._inside & view.valid)), 1)
+        unexplained = float(np.count_nonzero(arm)) / area
+        occupancy = Occupancy(True, unexplained, changed, False, learned, 0, True)
+        self._stepped = False
+        self._step = self._held = None
+        self._edge_unsought = learned  # the next still frame seeks a new shadow's edge afresh
+        self._last_quads = []
+        self._known_before, self._known = self._known, arm  # no bare rim to measure light on under it
+        self._light_only = False
+        self._quiet_frames = 0  # a moving frame: nothing is learned
+        self._last = ZoneLook((), occupancy, view)
+        return self._last
 
     def _discs(self, shape: tuple[int, ...], centres_mm: Sequence[tuple[float, float]]) -> npt.NDArray[np.uint8]:
         """1 within ``token_radius_mm`` of each token centre (view pixels): what a token explains."""

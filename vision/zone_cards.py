@@ -219,16 +219,19 @@ def _outline_direction(pts: FloatArray) -> float:
     hist = np.bincount(np.round(ang).astype(int) % 90, weights=length, minlength=90)
     hist = hist + np.roll(hist, 1) + np.roll(hist, -1)
     coarse = float(np.argmax(hist))
-
-    def sharpness(deg: float) -> float:  # straight sides put many points in one bin
-        t = np.radians(deg)
-        total = 0.0
-        for axis in (np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])):
-            counts = np.bincount(np.round(pts @ axis - (pts @ axis).min()).astype(int))
-            total += float(np.sort(counts)[-4:].sum())
-        return total
-
-    return float(np.radians(max(np.arange(coarse - 4.0, coarse + 4.01, 0.5), key=sharpness)))
+    # sharpness of each candidate direction: straight sides put many points in one bin
+    # along each axis (the 4 fullest bins of both axes), all directions at once
+    degs = np.arange(coarse - 4.0, coarse + 4.01, 0.5)
+    t = np.radians(degs)
+    axes = np.concatenate([np.stack([np.cos(t), np.sin(t)]), np.stack([-np.sin(t), np.cos(t)])], axis=1)
+    proj = pts @ axes  # (points, 2 * directions): u of each direction, then v
+    bins = np.round(proj - proj.min(axis=0)).astype(np.int64)
+    width = int(bins.max()) + 1
+    counts = np.bincount((bins + width * np.arange(bins.shape[1])).ravel(),
+                         minlength=width * bins.shape[1]).reshape(bins.shape[1], width)
+    top = np.partition(counts, width - 4, axis=1)[:, -4:].sum(axis=1) if width > 4 else counts.sum(axis=1)
+    sharpness = top[:len(degs)] + top[len(degs):]
+    return float(np.radians(degs[int(np.argmax(sharpness))]))
 
 
 def _split_at_steps(contour: npt.NDArray[np.int32], config: ZoneCardConfig, px_per_mm: float) -> list[FloatArray]:
@@ -425,18 +428,22 @@ def _side_pair(proj: FloatArray, size: float, tol: float) -> tuple[float, float,
     bins = np.bincount(np.round(proj - lo).astype(int)).astype(np.float64)
     counts = bins + np.concatenate([[0.0], bins[:-1]]) + np.concatenate([bins[1:], [0.0]])
     n = len(counts)
-    best: tuple[float, float, float] | None = None
-    for gap in range(int(size * (1 - tol)), int(size * (1 + tol)) + 1):
-        if gap >= n:
-            break
-        both = counts[:n - gap] + counts[gap:]
-        i = int(np.argmax(both))
-        # both lines must be real lines, not one line and noise
-        if min(counts[i], counts[i + gap]) < 0.25 * max(counts[i], counts[i + gap]):
-            continue
-        if best is None or both[i] > best[2]:
-            best = (lo + i, lo + i + gap, float(both[i]))
-    return best
+    gaps = np.arange(int(size * (1 - tol)), min(int(size * (1 + tol)) + 1, n))
+    if gaps.size == 0:
+        return None
+    # every gap at once: both[g, i] = counts[i] + counts[i + gap_g] (-inf past the end)
+    idx = np.arange(n)[None, :] + gaps[:, None]
+    far = np.where(idx < n, counts[np.minimum(idx, n - 1)], -np.inf)
+    both = counts[None, :] + far
+    first = np.argmax(both, axis=1)  # the first best place of each gap
+    low, high = counts[first], counts[first + gaps]
+    value = both[np.arange(gaps.size), first]
+    # both lines must be real lines, not one line and noise
+    real = np.minimum(low, high) >= 0.25 * np.maximum(low, high)
+    if not real.any():
+        return None
+    k = int(np.argmax(np.where(real, value, -np.inf)))  # the first gap of the most points
+    return lo + float(first[k]), lo + float(first[k] + gaps[k]), float(value[k])
 
 
 def _completed(centre: tuple[float, float], size: tuple[float, float], angle: float, inside: Mask,

@@ -45,3 +45,19 @@ def test_given_wrong_shapes_then_the_detections_record_says_what_it_expected(ids
                                                                             corners: np.ndarray) -> None:
     with pytest.raises(ValueError, match="must be"):
         MarkerDetections(ids.astype(np.int64), corners)
+
+
+def test_given_the_smallest_marker_size_then_the_same_markers_are_found_and_none_smaller() -> None:
+    from vision.synthetic import PinholeView, TokenPlacement, render_table_scene
+
+    layout = default_layout()
+    view = PinholeView(tilt_deg=60.0, distance_mm=900.0, target_mm=(132.0, -60.0), size_wh=(1920, 1080))
+    frame = render_table_scene(layout, view, tokens=(TokenPlacement("prophet", (100.0, -270.0), 0.0),),
+                               rng=np.random.default_rng(2)).frame_bgr
+    every = detect_markers(frame, layout.dictionary)
+    sides = np.linalg.norm(every.corners_px - np.roll(every.corners_px, -1, axis=1), axis=2).min()
+    # told half the smallest side in view, the detector finds every marker it found before
+    told = detect_markers(frame, layout.dictionary, min_side_px=0.5 * float(sides))
+    assert sorted(told.ids.tolist()) == sorted(every.ids.tolist()) and len(every.ids) >= 6
+    # told a size larger than the mat's markers, it finds none of them: the bar is applied
+    assert len(detect_markers(frame, layout.dictionary, min_side_px=3.0 * float(sides)).ids) < len(every.ids)

@@ -32,3 +32,33 @@ def test_given_a_batch_laid_touching_then_each_card_touches_the_last_and_they_ar
 def test_given_a_batch_laid_apart_then_a_fingers_width_lies_between_cards() -> None:
     centres = _positions(3)
     assert all(x1 - x0 - CARD_W_MM >= 10.0 for (x0, _), (x1, _) in zip(centres, centres[1:]))
+
+
+def test_an_arm_sweeps_from_the_players_edge_across_the_play_zone_to_the_line_and_back() -> None:
+    from calibration.layout import ZONE_MAIN_LINE
+    from dealer.make_demo import Step, arm_sweep
+    from dealer.scripted_round import QUICK_PLAN, all_labels, make_round, timeline
+
+    layout = default_layout()
+    _x0, y0, _x1, y1 = _zone_box(layout, ZONE_PLAY)
+    _lx0, ly0, _lx1, ly1 = _zone_box(layout, ZONE_MAIN_LINE)
+    for fps in (3.0, 30.0):
+        frames = arm_sweep(Step(line=("AS", "2C")), fps, layout)
+        tips = [f.arm_tip_mm for f in frames]
+        assert all(f.hand and abs(f.seconds * fps - 1.0) < 1e-9 for f in frames)
+        assert all(t is not None for t in tips)
+        ys = [t[1] for t in tips if t is not None]
+        # from the players' side (the forearm always is), over or beyond the zone, to the main line, and back
+        assert ys[0] == ys[-1] and ys[0] > ly1
+        assert fps < 10 or ys[0] > y1  # filmed finely, the first frame shows the hand at the players' edge
+        assert ly0 <= min(ys) <= ly1
+        turn = ys.index(min(ys))
+        assert all(a >= b for a, b in zip(ys[:turn], ys[1:turn + 1])) and all(a <= b for a, b in zip(ys[turn:], ys[turn + 1:]))
+        assert 1.0 <= len(frames) / fps <= 2.0  # a second or two
+    # and the round's film has such a sweep every turn once asked for
+    import random
+
+    script = make_round(random.Random(3), all_labels(), QUICK_PLAN, ("Ana", "Bo", "Cy"), "alternate-colour", hand=5)
+    plain, arms = timeline(script, 3.0), timeline(script, 3.0, arms=True)
+    assert not any(s.arm_tip_mm for s in plain.steps)
+    assert sum(1 for s in arms.steps if s.arm_tip_mm and s.arm_tip_mm[1] < y0) >= len(script.turns)

@@ -123,3 +123,28 @@ def test_the_observer_tells_a_camera_that_moves_from_a_hand_that_moves() -> None
     moved = moved_picture(still, 3.0, 1.0)
     observer.observe(moved, 0.6, 6)
     assert observer.camera_moved_within(0.6, 1.0) and not observer.camera_moved_within(2.0, 1.0)
+
+
+def test_an_arm_held_across_the_play_zone_is_a_hand_over_it_not_a_thing_to_ask_about() -> None:
+    # given the observer that has learned the empty play zone, two cards then laid in it
+    from vision.synthetic import HandPlacement
+
+    reader = CardReader(FakeClassifier(lambda img, i: CardReading(Card.parse("4C"), 0.99)))
+    observer = TableObserver(default_layout(), reader)
+    cards = (CardPlacement("4C", (60.0, 95.0), 3.0), CardPlacement("9H", (190.0, 95.0), -4.0))
+    for k in range(3):
+        observer.observe(render_scene(default_layout(), VIEW, (), (), rng=np.random.default_rng(5)).frame_bgr,
+                         k / 10.0, k)
+    for k in range(3, 5):
+        observer.observe(render_scene(default_layout(), VIEW, (), cards, rng=np.random.default_rng(5)).frame_bgr,
+                         k / 10.0, k)
+    # when a player's arm reaches across the play zone to the main line beyond it, and rests there
+    arm = render_scene(default_layout(), VIEW, (), cards, rng=np.random.default_rng(5),
+                       hands=(HandPlacement((120.0, -250.0), -5.0, reach_mm=650.0),)).frame_bgr
+    views = [observer.observe(arm, k / 10.0, k).view for k in range(5, 9)]
+    # then the dealer sees a hand over the zone in every frame, still or not, and nothing to ask about
+    assert all(v is not None and v.hand_over_play and not v.unexplained_in_play for v in views)
+    # and when the arm is gone, the two cards lie there again
+    back = [observer.observe(render_scene(default_layout(), VIEW, (), cards, rng=np.random.default_rng(5)).frame_bgr,
+                             k / 10.0, k).view for k in range(9, 12)]
+    assert back[-1] is not None and not back[-1].hand_over_play and len(back[-1].play_cards) == 2

@@ -530,3 +530,31 @@ def test_given_a_token_lying_still_in_a_dim_room_then_the_zone_is_still(conditio
     (crop, to_table), = _frames(view, light, kit, rng, 1, cards=(card,), tokens=(token,),
                                 hands=(HandPlacement((150.0, 80.0)),))
     assert not watch.look(crop, to_table, (token.centre_mm,)).occupancy.still
+
+
+@pytest.mark.parametrize(("condition", "seed"), [("plain", 41), ("lamp", 42)])
+def test_an_arm_reaching_across_the_zone_to_the_layout_is_an_arm_and_a_hand_laying_is_not(
+        condition: str, seed: int) -> None:
+    # a player's arm sweeps from the players' edge across the play zone to the main line
+    # beyond it (out of view), over the cards lying there, and comes back; a hand laying a
+    # card reaches into the zone from its edge only (issue 29: the dealer waits in silence
+    # for the arm, and still sees the hand as a thing)
+    rng = np.random.default_rng(seed)
+    light, kit = scene_condition(condition, rng)
+    view = PinholeView(tilt_deg=60.0, distance_mm=330.0, target_mm=(132.5, 93.0), size_wh=SIZE)
+    watch = _learned_watch(view, light, kit, rng)
+    cards = (CardPlacement("9C", (70.0, 95.0), 5.0), CardPlacement("4D", (200.0, 95.0), -3.0))
+    for crop, to_table in _frames(view, light, kit, rng, 2, cards=cards):
+        assert not watch.look(crop, to_table).occupancy.arm
+    arm = [watch.look(crop, to_table).occupancy
+           for tip in ((140.0, 20.0), (130.0, -120.0), (125.0, -270.0), (135.0, -60.0))
+           for crop, to_table in _frames(view, light, kit, rng, 1, cards=cards,
+                                         hands=(HandPlacement(tip, -10.0, reach_mm=400.0 - tip[1]),))]
+    assert all(seen.arm and seen.occupied for seen in arm)
+    hand = [watch.look(crop, to_table).occupancy
+            for crop, to_table in _frames(view, light, kit, rng, 2, cards=cards,
+                                          hands=(HandPlacement((130.0, 110.0), 10.0),))]
+    assert all(seen.occupied and not seen.arm for seen in hand)
+    # the arm gone, the cards are found again where they lay
+    back = [watch.look(crop, to_table).occupancy for crop, to_table in _frames(view, light, kit, rng, 3, cards=cards)]
+    assert back[-1].cards == 2 and not back[-1].arm and back[-1].still

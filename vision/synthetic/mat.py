@@ -104,6 +104,9 @@ class HandPlacement:
     angle_deg: float = 0.0
     skin_bgr: tuple[int, int, int] = SKIN_BGR
     lift_mm: float = 40.0
+    # from the fingertip to where the arm leaves the picture's table: a forearm's length, or
+    # a whole arm's reaching from the players' edge across the mat to the layout beyond it
+    reach_mm: float = 380.0
 
 
 @dataclass(frozen=True)
@@ -331,7 +334,7 @@ def hand_outline_mm(hand: HandPlacement) -> list[FloatArray]:
     parts.append(_capsule((62.0, 55.0), (38.0, 110.0), 10.0))
     palm = np.asarray(cv2.ellipse2Poly((0, 100), (44, 48), 0, 0, 360, 15), dtype=np.float64)
     parts.append(palm)
-    parts.append(np.array([[-36.0, 120.0], [36.0, 120.0], [46.0, 380.0], [-46.0, 380.0]]))
+    parts.append(np.array([[-36.0, 120.0], [36.0, 120.0], [46.0, hand.reach_mm], [-46.0, hand.reach_mm]]))
     ang = math.radians(hand.angle_deg)
     c, s = math.cos(ang), math.sin(ang)
     rot = np.array([[c, s], [-s, c]])

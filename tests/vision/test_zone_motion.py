@@ -1,4 +1,4 @@
-"""A zone's crop from frame to frame (dealer/regions.py ZoneMemory): a hand over it is a
+"""A zone's crop from frame to frame (vision/zone_motion.py ZoneMotion): a hand over it is a
 change; the camera's own movement, measured on the whole picture, is not."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from calibration.layout import default_layout
-from dealer.regions import BUSY_FRACTION, ZoneMemory
+from vision.zone_motion import BUSY_FRACTION, ZoneMotion
 from vision.synthetic import CardPlacement, HandPlacement, PinholeView, render_table_scene
 from vision.synthetic.sway import moved_picture
 
@@ -27,18 +27,18 @@ def _crop(frame: np.ndarray, box: tuple[int, int, int, int] = BOX) -> np.ndarray
 @pytest.mark.parametrize(("dx", "dy", "told"), [(1.6, -0.7, (1.5, -0.5)), (3.0, 2.0, (3.4, 1.7)), (-5.0, 0.0, (-4.6, 0.3))])
 def test_given_a_camera_that_moved_and_its_measure_then_the_zone_is_still(dx, dy, told) -> None:  # type: ignore[no-untyped-def]
     table = _table()
-    memory = ZoneMemory()
+    memory = ZoneMotion()
     memory.look(BOX, _crop(table), (0.0, 0.0))
     # measured to a few tenths of a pixel, as vision/picture_shift.py does
     assert memory.look(BOX, _crop(moved_picture(table, dx, dy)), told) < BUSY_FRACTION
     # without the measure, the same frames look like something moving over the zone
-    blind = ZoneMemory()
+    blind = ZoneMotion()
     blind.look(BOX, _crop(table))
     assert blind.look(BOX, _crop(moved_picture(table, dx, dy))) > BUSY_FRACTION
 
 
 def test_given_a_camera_that_moved_and_a_hand_then_the_hand_is_still_seen() -> None:
-    memory = ZoneMemory()
+    memory = ZoneMotion()
     memory.look(BOX, _crop(_table()), (0.0, 0.0))
     handed = moved_picture(_table((HandPlacement((130.0, 80.0), 10.0),)), 2.0, 1.0)
     assert memory.look(BOX, _crop(handed), (2.0, 1.0)) > BUSY_FRACTION
@@ -47,7 +47,7 @@ def test_given_a_camera_that_moved_and_a_hand_then_the_hand_is_still_seen() -> N
 def test_given_the_box_followed_the_camera_then_its_move_is_taken_into_account() -> None:
     # the box moved 8 px right with the homography, as the picture did: nothing moved on the table
     table = _table()
-    memory = ZoneMemory()
+    memory = ZoneMotion()
     memory.look(BOX, _crop(table), (0.0, 0.0))
     moved_box = memory.steady_box((BOX[0] + 8, BOX[1] + 1, BOX[2] + 9, BOX[3] + 1))
     assert moved_box == (BOX[0] + 8, BOX[1] + 1, BOX[2] + 8, BOX[3] + 1)  # its size kept
