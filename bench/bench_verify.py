@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dealer.recording import EVENTS_FILE, RecordingWriter, Said, Seen, load_recording  # noqa: E402
-from dealer.verify import verify_recording  # noqa: E402
+from dealer.record.recording import EVENTS_FILE, RecordingWriter, Said, Seen, load_recording  # noqa: E402
+from dealer.record.verify import verify_recording  # noqa: E402
 
 
 def main() -> None:

@@ -21,8 +21,8 @@ from pathlib import Path
 from calibration.check import zone_sights
 from calibration.layout import ZONE_PLAY, default_layout
 from calibration.table import px_per_mm_at
-from dealer.make_demo import Step, load_faces, render_steps
-from dealer.observer import TableObserver
+from bench.harness.make_demo import Step, load_faces, render_steps
+from dealer.table.observer import TableObserver
 from vision.synthetic import CardFace, PinholeView
 
 FACES = Path("/work/shared/data/real-cards/single")
@@ -32,7 +32,7 @@ def accuracy_at(faces: dict[str, CardFace], distance_mm: float, frames: int,
                 seed: int = 5, tilt_deg: float = 62.0) -> tuple[float | None, float | None, int, int]:
     """(px/mm at the play zone's centre, where the cards lie, and at its coarsest card
     place; cards read right; cards laid)."""
-    from dealer.live import default_reader
+    from dealer.app.live import default_reader
 
     rng = random.Random(seed)
     labels = sorted(faces)

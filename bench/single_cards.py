@@ -79,7 +79,7 @@ class Tally:
 def design_faces(name: str) -> list[CardFace]:
     if name == "real":
         return real_card_faces()
-    from dealer.make_demo import load_faces
+    from bench.harness.make_demo import load_faces
 
     folder = RENDERS / name
     if not (folder / "done").exists():

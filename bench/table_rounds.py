@@ -1,15 +1,15 @@
 """The round bench: scripted rounds filmed on rendered tables, dealt by `eleusis play --video`.
 
-Each round is made by the engine (dealer/scripted_round.py: 4 players, rejected chains,
+Each round is made by the engine (bench/harness/scripted_round.py: 4 players, rejected chains,
 "no play" in batches, a prophet who accepts, rejects and is overthrown), laid on the mat
 by the protocol of docs/playing-at-the-table.md (a hand lays the cards and leaves, the
 players move them to the line or below it after each verdict), rendered at 1920x1080,
-3 frames a second (dealer/make_demo.py). `eleusis judge` on the scripted record is the
-truth (dealer/round_check.py).
+3 frames a second (bench/harness/make_demo.py). `eleusis judge` on the scripted record is the
+truth (bench/harness/round_check.py).
 
 Two ways to deal it:
-- default: players who obey the dealer (dealer/scripted_table.py). The table is rendered
-  frame by frame and dealt by `eleusis play`'s own loop (dealer.live.run_live, in this
+- default: players who obey the dealer (bench/harness/scripted_table.py). The table is rendered
+  frame by frame and dealt by `eleusis play`'s own loop (dealer.app.live.run_live, in this
   process); the players hear what the dealer says between two frames, wait for its
   answer, and lay the cards again when it asks, as people at a table do. Frames per
   second are the dealer's own (rendering excluded).
@@ -33,7 +33,7 @@ play zone to the verdict (median, worst). Films and recordings stay in cache/tab
 
 ``--deck``: each round's deck is first enrolled at the same table, under the same light
 and camera (``eleusis calibrate deck``'s own steps and code: three cards at a time in the
-play zone, dealer/scripted_enrolment.py; a back is drawn when the deck has none), and the
+play zone, bench/harness/scripted_enrolment.py; a back is drawn when the deck has none), and the
 round is dealt with that profile (`eleusis play --deck`). It prints per round the cards
 enrolled of 53 and the pairs reported alike.
 
@@ -80,10 +80,10 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from dealer.make_demo import Nudge, StepRenderer, filmed, load_faces  # noqa: E402
-from dealer.round_check import RoundFigures, compare_round, play_live, play_video, write_video  # noqa: E402
-from dealer.scripted_table import ScriptedTable  # noqa: E402
-from dealer.scripted_round import FULL_PLAN, QUICK_PLAN, all_labels, make_round, timeline  # noqa: E402
+from bench.harness.make_demo import Nudge, StepRenderer, filmed, load_faces  # noqa: E402
+from bench.harness.round_check import RoundFigures, compare_round, play_live, play_video, write_video  # noqa: E402
+from bench.harness.scripted_table import ScriptedTable  # noqa: E402
+from bench.harness.scripted_round import FULL_PLAN, QUICK_PLAN, all_labels, make_round, timeline  # noqa: E402
 from vision.synthetic import CardFace, Lighting, PinholeView, scene_condition, with_shadow_of  # noqa: E402
 from vision.geometry import CARD_H_MM, CARD_W_MM  # noqa: E402
 from vision.synthetic.auto_camera import AutoCamera  # noqa: E402
@@ -217,10 +217,10 @@ class Enrolled:
 def enrol_at_table(cond: Condition, seed: int, view: PinholeView, lighting: Callable[[np.random.Generator], Lighting],
                    table: str, kit_print: str, folder: Path) -> Enrolled:
     """The round's deck shown as `eleusis calibrate deck` asks, filmed at the round's table
-    and enrolled by its code (dealer.enrolment: CardFinder, step_views,
+    and enrolled by its code (dealer.table.enrolment: CardFinder, step_views,
     gather_crops; vision.deck_profile.enrol)."""
-    from dealer.enrolment import CardFinder, enrolment_steps, gather_crops, step_views
-    from dealer.scripted_enrolment import enrolment_frames, with_back
+    from dealer.table.enrolment import CardFinder, enrolment_steps, gather_crops, step_views
+    from bench.harness.scripted_enrolment import enrolment_frames, with_back
     from vision.classify import OnnxClassifier
     from vision.deck_profile import enrol
 

@@ -23,7 +23,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "engine")]
 import test_variant_invariants as inv  # noqa: E402
 from test_rule_equivalence import DIFFERENT, SAME, _rule  # noqa: E402
 
-from dealer.guesses import guesses_at_round_end  # noqa: E402
+from dealer.record.guesses import guesses_at_round_end  # noqa: E402
 from engine.rules.equivalence import compare_rules  # noqa: E402
 
 CHECKS = {

@@ -21,9 +21,9 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from dealer.demo import shipped_video  # noqa: E402
-from dealer.mjpeg_serve import MjpegServer  # noqa: E402
-from dealer.table_view import CameraPicture, SeenOutline, ViewState, render_view, view_of_round  # noqa: E402
+from dealer.app.demo import shipped_video  # noqa: E402
+from bench.harness.mjpeg_serve import MjpegServer  # noqa: E402
+from dealer.screen.table_view import CameraPicture, SeenOutline, ViewState, render_view, view_of_round  # noqa: E402
 from engine.judging import judge_text  # noqa: E402
 from engine.rules import resolve_rule  # noqa: E402
 from vision.frames import CameraSource  # noqa: E402

@@ -2,7 +2,7 @@
 
     python3 bench/voice_latency.py [--turns 5] [--turn-s 8] [--fps 15] [--work-ms 30] [--lang en]
 
-Not a test: the figures for the voice's design (dealer/voice.py). A camera loop runs in
+Not a test: the figures for the voice's design (dealer/speech/voice.py). A camera loop runs in
 real time at ``--fps``, spending ``--work-ms`` on each frame (slept: the reading itself is
 not what is measured). Every ``--turn-s`` seconds a hand leaves the play zone and the
 dealer says that turn's verdict and whose turn it is next, as the live loop does. The
@@ -32,8 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dealer.i18n import espeak_voice  # noqa: E402
-from dealer.voice import QueuedVoice, SpeechVoice, Voice, _espeak_synthesiser  # noqa: E402
+from dealer.speech.i18n import espeak_voice  # noqa: E402
+from dealer.speech.voice import QueuedVoice, SpeechVoice, Voice, _espeak_synthesiser  # noqa: E402
 
 SENTENCES = {
     "en": [("Ana plays the four of clubs: accepted.", "Bo, your turn."),

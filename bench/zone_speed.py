@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from calibration.layout import default_layout
-from dealer.observer import TableObserver
+from dealer.table.observer import TableObserver
 from vision.classify import OnnxClassifier
 from vision.pipeline import CardReader
 from vision.synthetic import (LIGHT_CONDITIONS, CardPlacement, HandPlacement, PinholeView, real_card_faces,

@@ -2,7 +2,7 @@
 
 A :class:`Refusal` is why the round cannot take an action, as a value with its fields
 (``OutOfTurn(player='Ana', expected='Bo')``): the dealer says it in the table's language
-from those fields (dealer/narrate.py), and :meth:`Refusal.message` is the English the
+from those fields (dealer/speech/narrate.py), and :meth:`Refusal.message` is the English the
 engine writes. :class:`IllegalActionError` carries one as ``refusal``.
 
 >>> issubclass(RecordError, ValueError) and issubclass(IllegalActionError, RoundError)

@@ -1,5 +1,5 @@
 """The players' guesses judged (issue 30): a guess in the rule language against the sealed
-rule and the verdicts of a round. Structured values; dealer/guesses.py says them in words.
+rule and the verdicts of a round. Structured values; dealer/record/guesses.py says them in words.
 
 >>> from engine.judging import judge_text
 >>> from engine.rules import resolve_rule

@@ -1,6 +1,6 @@
 """Stills of decks being shown for enrolment, as `eleusis calibrate deck` asks (tests, demos).
 
-Each step of :func:`dealer.enrolment.enrolment_steps` becomes one top-down
+Each step of :func:`dealer.table.enrolment.enrolment_steps` becomes one top-down
 photo of a mat with the step's cards laid face up in rows, left to right (the back step
 shows one card face down), slightly turned and shifted, lit unevenly, JPEG-compressed.
 
@@ -59,7 +59,7 @@ def step_still(rng: np.random.Generator, design: dict[str, np.ndarray], labels: 
 
 def write_stills(out: Path, designs: Sequence[dict[str, np.ndarray]], batch: int, seed: int = 3) -> list[Path]:
     """The stills for enrolling ``designs`` (one per deck) in batches of ``batch``."""
-    from dealer.enrolment import enrolment_steps
+    from dealer.table.enrolment import enrolment_steps
 
     rng = np.random.default_rng(seed)
     out.mkdir(parents=True, exist_ok=True)

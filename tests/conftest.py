@@ -1,4 +1,4 @@
-"""Shared test setup: the round keys (dealer/envelope.py) go to a temporary key store,
+"""Shared test setup: the round keys (dealer/record/envelope.py) go to a temporary key store,
 never to the user's own ~/.local/state/eleusis/keys; the test workers keep freed memory."""
 
 import os

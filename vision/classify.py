@@ -61,7 +61,7 @@ NONE = "none"
 # recipe (models/MODEL_CARD.md: 1,000 samples a design, seed 901): 99.3 % there (plain
 # 100 %), 14-18 cards a set; 0.005 held 98.5 %. Checked after on the test designs: 99.9 %
 # hard, 100 % plain (sets of 14 and 7 cards). A card laid again that is none of them is
-# another card (dealer/table_protocol.py).
+# another card (dealer/table/protocol.py).
 MAYBE_P = 0.003
 _MODELS = Path(__file__).resolve().parent.parent / "models"
 

@@ -1,5 +1,5 @@
 """From a frame of the table and its homography to the cards of each zone: the one path the
-live dealer (dealer/observer.py) and `eleusis read` (:func:`read_table_frame`) share.
+live dealer (dealer/table/observer.py) and `eleusis read` (:func:`read_table_frame`) share.
 
 :class:`TableReader` cuts each zone of the layout out of the frame with a margin
 (:func:`vision.zone_view.crop_box`, kept steady while the homography drifts by a pixel),

@@ -155,7 +155,7 @@ def test_given_the_whole_layout_at_1920x1080_then_it_says_which_zones_it_can_rea
 
 
 def _demo_frames(count: int) -> list[np.ndarray]:
-    from dealer.demo import shipped_video
+    from dealer.app.demo import shipped_video
     from vision.frames import VideoFileSource
 
     video = shipped_video()
@@ -202,7 +202,7 @@ def test_the_check_predicts_what_the_reader_reads(distance_mm: float) -> None:
     where it says not, the reader misses many."""
     from bench.readable_scale import accuracy_at
     from calibration.check import reader_px_per_mm
-    from dealer.make_demo import load_faces
+    from bench.harness.make_demo import load_faces
 
     faces: dict = {}
     for folder in REAL_FACES:

@@ -12,7 +12,7 @@ from PIL import Image
 from calibration.doc_images import make_doc_images
 
 MODULES = ["calibration.layout", "calibration.markers", "vision.synthetic.mat", "calibration.camera",
-           "dealer.layout_watch"]
+           "dealer.table.layout_watch"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -11,12 +11,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from dealer.live import show_log_hash, show_seal
-from dealer.outlets import Outlets
-from dealer.recording import RecordingWriter, Seen, log_hash, write_record
-from dealer.session import DealerSession, SessionConfig
-from dealer.table_protocol import SeenCard, TableView
-from dealer.voice import FakeVoice
+from dealer.app.live import show_log_hash, show_seal
+from dealer.app.outlets import Outlets
+from dealer.record.recording import RecordingWriter, Seen, log_hash, write_record
+from dealer.table.session import DealerSession, SessionConfig
+from dealer.table.protocol import SeenCard, TableView
+from dealer.speech.voice import FakeVoice
 from engine.cards import Card
 
 PLAYERS = ("Ana", "Bo", "Cy")
@@ -51,7 +51,7 @@ def record_round(folder: Path, rule: str = "alternate-colour", lays: tuple[str, 
     config = SessionConfig(players=PLAYERS, rule=rule, hand_size=3, settle_s=1.0, spoken_cards=False)
     session = DealerSession(config, nonce=NONCE)
     outlets = Outlets(voice, recorder)
-    recorder.write_envelope(rule, NONCE)  # as the live loop does (dealer/live.py)
+    recorder.write_envelope(rule, NONCE)  # as the live loop does (dealer/app/live.py)
     show_seal(session.seal.commitment, folder)
     outlets.deliver(session.begin())
     t, frame, kept = 0.0, 0, 0

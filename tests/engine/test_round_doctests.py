@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["engine.deal", "engine.errors", "engine.events", "engine.game", "engine.judging", "engine.layout",
-           "engine.record", "engine.round", "engine.scoring", "engine.simulate", "dealer.narrate"]
+           "engine.record", "engine.round", "engine.scoring", "engine.simulate", "dealer.speech.narrate"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -8,8 +8,8 @@ import importlib
 import pytest
 
 MODULES = ["engine.variants", "engine.variants.spec", "engine.variants.abbott", "engine.variants.kruskal",
-           "engine.variants.simulate", "engine.rules.equivalence", "engine.rules.shape", "engine.guesses", "dealer.guesses",
-           "dealer.variant_words"]
+           "engine.variants.simulate", "engine.rules.equivalence", "engine.rules.shape", "engine.guesses", "dealer.record.guesses",
+           "dealer.speech.variant_words"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from dealer import cli
+from dealer.app import cli
 from engine.cards import Card
 from vision.classify import FakeClassifier, OnnxClassifier
 from vision.corners import (

@@ -135,7 +135,7 @@ def test_given_a_frame_of_the_mat_then_read_table_frame_reads_the_play_zone(
 
 def test_given_a_frame_of_the_mat_then_eleusis_read_says_the_zone_of_each_card(
         faces: dict[str, CardFace], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from dealer import cli
+    from dealer.app import cli
 
     shot = zone_cards_scene((faces["9S"], faces["KD"]), "bw_kit", 60.0, np.random.default_rng(41), "pair",
                             LAYOUT, SIZE)
@@ -203,7 +203,7 @@ def test_given_two_cards_looked_at_again_after_a_change_elsewhere_then_each_keep
 
 def test_given_a_table_profile_that_is_not_one_then_eleusis_read_names_it_and_exits_2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from dealer import cli
+    from dealer.app import cli
 
     image = tmp_path / "table.png"
     cv2.imwrite(str(image), np.full((360, 640, 3), 90, np.uint8))

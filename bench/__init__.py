@@ -1,0 +1,1 @@
+"""Benchmarks that print figures, and the harness they share with the tests."""

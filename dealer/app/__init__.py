@@ -1,0 +1,1 @@
+"""The application: the command line, the live loop, resuming, checks before a round."""

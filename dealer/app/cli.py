@@ -1,0 +1,119 @@
+"""The `eleusis` command line.
+
+Each subcommand lives in its own module under ``dealer/app/commands/`` and exposes
+``register(subparsers)``; the module is imported only when listed here, so a
+command's heavy imports (cv2, onnxruntime) stay out of the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.metadata
+import signal
+import sys
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+
+DISTRIBUTION = "eleusis-dealer"
+PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+
+# (module under dealer.app.commands, what it adds): order is the order of `eleusis --help`.
+COMMAND_MODULES = (
+    "play",
+    "game",
+    "judge",
+    "guess",
+    "rules",
+    "read",
+    "calibrate",
+    "print_kit",
+    "review",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="eleusis",
+        description="An automated dealer for Eleusis played with real cards on a real table.",
+    )
+    parser.add_argument("--version", action="version", version=f"eleusis {package_version()}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"dealer.app.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"dealer.app.commands.{name}":
+                continue  # not built yet
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def package_version() -> str:
+    """The installed package's version; from a checkout that was never installed, the one
+    its pyproject.toml declares (the same number, read where it is written)."""
+    try:
+        return importlib.metadata.version(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        with PYPROJECT.open("rb") as f:
+            return str(tomllib.load(f)["project"]["version"])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; bad input exits 2 with a message, Ctrl-C exits 130 with one
+    (never a traceback: a person made a mistake, the program did not)."""
+    from dealer.app.inputs import InputError, check_argv_text
+
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        check_argv_text(args_list)
+        parser = build_parser()
+        args = parser.parse_args(args_list)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return 2
+        _set_language(args)
+        code = args.run(args)
+    except InputError as exc:
+        print(f"eleusis: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\neleusis: stopped by Ctrl-C.", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `eleusis rules list | head`: the reader left, nothing to say
+        _silence_stdout()
+        return 0
+    return int(code or 0)
+
+
+def run() -> int:
+    """The ``eleusis`` program: ``main`` on ``sys.argv``, then Ctrl-C is ignored while the
+    interpreter exits. The command is done by then; without this, a Ctrl-C in the last
+    moments (after Python has reset its own handler at exit) would end the process by
+    the signal, exit status -2, instead of the command's own status."""
+    code = main()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return code
+
+
+def _set_language(args: argparse.Namespace) -> None:
+    """A command with ``--lang`` speaks it; otherwise the system locale's, then English."""
+    from dealer.speech.i18n import resolve_language, set_language
+
+    set_language(resolve_language(getattr(args, "lang", None)))
+
+
+def _silence_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

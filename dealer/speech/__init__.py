@@ -1,0 +1,1 @@
+"""What the dealer says: the voice, the narration of verdicts, and the languages."""

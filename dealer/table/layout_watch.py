@@ -1,0 +1,445 @@
+"""Layout watch: does what lies on the table match the dealer's record of the layout (P5)?
+
+After each verdict the players move the cards (P3: to the end of the main line; P4: the
+whole attempt below the line end as one side branch). The dealer compares what the
+camera sees with its record and says, in words a player understands, what is out of
+place, instead of judging the next attempt on a wrong picture.
+
+Plain data in, plain data out. Conventions of the table (docs/playing-at-the-table.md):
+the main line runs left to right in the main-line zone; a side branch hangs below the
+main-line card that was the line end when it was laid, top to bottom in the order
+played, and a later branch under the same card continues that column further down.
+Cards in the play zone or off every zone that the record does not hold are ignored (a
+new attempt may already be on its way); cards the record holds are reported wherever
+they are.
+
+>>> from engine.cards import parse_cards
+>>> record = ExpectedLayout(parse_cards("7H 4C"), (SideBranch(0, parse_cards("QD")),))
+>>> seen = [ObservedCard.at("7H", 0, 0, ZONE_MAIN_LINE), ObservedCard.at("QD", 70, 0, ZONE_MAIN_LINE),
+...         ObservedCard.at("4C", 140, 0, ZONE_MAIN_LINE)]
+>>> check_layout(record, seen).messages()
+['QD should be in the side branch under 7H, it is on the main line.']
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, main_line_folded
+from dealer.speech.i18n import N_, _
+from dealer.table.protocol import LineSight, TableView
+from engine.cards import Card
+from engine.layout import Layout
+from engine.round import Round
+
+__all__ = [
+    "Discrepancy",
+    "ExpectedLayout",
+    "LayoutCheck",
+    "LayoutNote",
+    "LayoutRecordError",
+    "LayoutWatch",
+    "ObservedCard",
+    "Problem",
+    "SideBranch",
+    "check_layout",
+]
+
+
+
+class LayoutRecordError(ValueError):
+    """An expected layout that cannot be: a side branch under a card the line does not have."""
+
+
+@dataclass(frozen=True, slots=True)
+class SideBranch:
+    """One rejected attempt (P4), laid under the main-line card ``after_index`` (0-based)."""
+
+    after_index: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectedLayout:
+    """The dealer's record: the main line in order, the side branches in the order laid,
+    and where the prophet's marker lies (after main-line card ``prophet_after``, F2)."""
+
+    main_line: tuple[Card, ...]
+    branches: tuple[SideBranch, ...] = ()
+    prophet_after: int | None = None
+
+    def __post_init__(self) -> None:
+        for k, branch in enumerate(self.branches):
+            if not 0 <= branch.after_index < len(self.main_line):
+                raise LayoutRecordError(
+                    f"side branch {k + 1} hangs under main-line card {branch.after_index}, but the "
+                    f"main line has {len(self.main_line)} cards")
+            if not branch.cards:
+                raise LayoutRecordError(f"side branch {k + 1} has no cards")
+        if self.prophet_after is not None and not 0 <= self.prophet_after < len(self.main_line):
+            raise LayoutRecordError(
+                f"the prophet's marker lies after main-line card {self.prophet_after}, but the main "
+                f"line has {len(self.main_line)} cards")
+
+    @classmethod
+    def from_engine(cls, layout: Layout, marker: int | None = None) -> ExpectedLayout:
+        """The round engine's layout; ``marker`` is the main line's length when the prophet
+        took office (F2), so the PROPHET token lies after card ``marker - 1``."""
+        branches = tuple(SideBranch(b.anchor, b.cards) for b in layout.branches)
+        return cls(layout.main, branches, None if not marker else marker - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class ObservedCard:
+    """A card read on the table: its centre in table mm and the zone holding it (or None)."""
+
+    card: Card
+    x_mm: float
+    y_mm: float
+    zone: str | None
+
+    @classmethod
+    def at(cls, label: str, x_mm: float, y_mm: float, zone: str | None) -> ObservedCard:
+        return cls(Card.parse(label), float(x_mm), float(y_mm), zone)
+
+
+class Problem(enum.Enum):
+    MISSING = "missing"
+    EXTRA = "extra"
+    WRONG_ZONE = "wrong zone"  # main line <-> side branch, or still in the play zone / off the layout
+    WRONG_BRANCH = "wrong branch"  # in a side branch, but under another main-line card
+    OUT_OF_ORDER = "out of order"  # in the right line or column, in the wrong place
+    PROPHET_MARKER = "prophet marker"
+
+
+@dataclass(frozen=True, slots=True)
+class Discrepancy:
+    problem: Problem
+    card: Card | None
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutCheck:
+    discrepancies: tuple[Discrepancy, ...]
+
+    @property
+    def matches(self) -> bool:
+        return not self.discrepancies
+
+    def messages(self) -> list[str]:
+        return [d.message for d in self.discrepancies]
+
+
+# -- the record's slots ------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Slot:
+    card: Card
+    main_index: int | None  # on the main line
+    anchor: int | None  # in the side column under this main-line index
+    column_pos: int | None = None
+
+
+def _ordinal_suffix(n: int) -> str:
+    return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
+class _Words:
+    """Names places on the record the way players say them."""
+
+    def __init__(self, expected: ExpectedLayout) -> None:
+        self.main = expected.main_line
+
+    def card_on_line(self, index: int) -> str:
+        card = self.main[index]
+        copies = [i for i, c in enumerate(self.main) if c == card]
+        if len(copies) == 1:
+            return str(card)
+        n = copies.index(index) + 1  # {suffix_}: English only (a translation writes "QS №2")
+        return _("the {n}{suffix_} {card}", n=n, suffix_=_ordinal_suffix(n), card=card)
+
+    def place(self, slot: _Slot) -> str:
+        if slot.main_index is not None:
+            if slot.main_index == 0:
+                return _("at the start of the main line")
+            return _("on the main line after {card}", card=self.card_on_line(slot.main_index - 1))
+        assert slot.anchor is not None
+        return _("in the side branch under {card}", card=self.card_on_line(slot.anchor))
+
+
+def _lcs_pairs(a: Sequence[Card], b: Sequence[Card]) -> list[tuple[int, int]]:
+    """Index pairs of a longest common subsequence of two card sequences."""
+    n, m = len(a), len(b)
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            table[i][j] = table[i + 1][j + 1] + 1 if a[i] == b[j] else max(table[i + 1][j], table[i][j + 1])
+    pairs, i, j = [], 0, 0
+    while i < n and j < m:
+        if a[i] == b[j]:
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return pairs
+
+
+def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
+                 prophet_token_x_mm: float | None = None) -> LayoutCheck:
+    """Compare the record with the cards seen; an empty result means the table matches.
+
+    ``prophet_token_x_mm`` is where the PROPHET token was seen (None: not seen); it is
+    checked only when the record has a prophet's marker.
+    """
+    words = _Words(expected)
+    slots_main = [_Slot(c, i, None) for i, c in enumerate(expected.main_line)]
+    columns: dict[int, list[_Slot]] = {}
+    for branch in expected.branches:
+        col = columns.setdefault(branch.after_index, [])
+        for card in branch.cards:
+            col.append(_Slot(card, None, branch.after_index, len(col)))
+
+    obs_main = sorted((o for o in observed if o.zone == ZONE_MAIN_LINE), key=lambda o: o.x_mm)
+    obs_side = [o for o in observed if o.zone == ZONE_SIDE_BRANCHES]
+    obs_other = [o for o in observed if o.zone not in (ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES)]
+
+    matched_slots: set[int] = set()  # id() of slots
+    matched_obs: set[int] = set()  # id() of observations
+    problems: list[Discrepancy] = []
+
+    # 1. the main line: the longest run in the record's order is in place
+    main_pairs = _lcs_pairs([s.card for s in slots_main], [o.card for o in obs_main])
+    obs_to_index: dict[int, int] = {}
+    for si, oi in main_pairs:
+        matched_slots.add(id(slots_main[si]))
+        matched_obs.add(id(obs_main[oi]))
+        obs_to_index[oi] = si
+
+    # 2. side columns: each side card hangs under the nearest main-line card (by x)
+    side_cols: dict[int | None, list[ObservedCard]] = {}
+    for o in obs_side:
+        anchor: int | None = None
+        if obs_main:
+            nearest = min(range(len(obs_main)), key=lambda k: abs(obs_main[k].x_mm - o.x_mm))
+            anchor = obs_to_index.get(nearest)
+        side_cols.setdefault(anchor, []).append(o)
+    for seen_column in side_cols.values():
+        seen_column.sort(key=lambda o: o.y_mm)
+    for anchor_index, slots in columns.items():
+        seen_col = side_cols.get(anchor_index, [])
+        pairs = _lcs_pairs([s.card for s in slots], [o.card for o in seen_col])
+        for si, oi in pairs:
+            matched_slots.add(id(slots[si]))
+            matched_obs.add(id(seen_col[oi]))
+
+    # 3. what is left: the same card elsewhere is misplaced; otherwise missing or extra
+    all_slots = slots_main + [s for a in sorted(columns) for s in columns[a]]
+    left_obs = [o for o in obs_main + obs_side + obs_other if id(o) not in matched_obs]
+    obs_anchor = {id(o): a for a, col in side_cols.items() for o in col}
+    disordered_columns: set[int] = set()
+    for slot in all_slots:
+        if id(slot) in matched_slots:
+            continue
+        found = next((o for o in left_obs if o.card == slot.card), None)
+        if found is None:
+            problems.append(Discrepancy(Problem.MISSING, slot.card, _("{card} is missing: it belongs {place}.",
+                                                                      card=slot.card, place=words.place(slot))))
+            continue
+        left_obs.remove(found)
+        problems.append(_misplaced(slot, found, obs_anchor.get(id(found)), words, disordered_columns))
+
+    for o in left_obs:
+        if o.zone in (ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES):
+            where = _("on the main line") if o.zone == ZONE_MAIN_LINE else _("among the side branches")
+            problems.append(Discrepancy(Problem.EXTRA, o.card,
+                                        _("{card} lies {where}, but the record has no {card} there: take it away.",
+                                          card=o.card, where=where)))
+
+    if expected.prophet_after is not None:
+        problems.extend(_check_prophet(expected.prophet_after, prophet_token_x_mm, obs_main, obs_to_index, words))
+    return LayoutCheck(tuple(problems))
+
+
+def _misplaced(slot: _Slot, found: ObservedCard, found_anchor: int | None, words: _Words,
+               disordered_columns: set[int]) -> Discrepancy:
+    card, should = slot.card, words.place(slot)
+    if found.zone == ZONE_PLAY:
+        return Discrepancy(Problem.WRONG_ZONE, card, f"{card} is still in the play zone: it belongs {should}.")
+    if found.zone not in (ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES):
+        return Discrepancy(Problem.WRONG_ZONE, card, _("{card} lies outside the layout: it belongs {place}.",
+                                                       card=card, place=should))
+    if slot.main_index is not None:
+        if found.zone == ZONE_MAIN_LINE:
+            return Discrepancy(Problem.OUT_OF_ORDER, card,
+                               _("{card} is out of order on the main line: it belongs {place}.", card=card, place=should))
+        return Discrepancy(Problem.WRONG_ZONE, card,
+                           _("{card} should be {place}, it is in a side branch.", card=card, place=should))
+    assert slot.anchor is not None
+    if found.zone == ZONE_MAIN_LINE:
+        return Discrepancy(Problem.WRONG_ZONE, card,
+                           _("{card} should be {place}, it is on the main line.", card=card, place=should))
+    if found_anchor == slot.anchor:
+        disordered_columns.add(slot.anchor)
+        return Discrepancy(Problem.OUT_OF_ORDER, card,
+                           _("{card} is out of order in the side branch under {anchor}: the branch reads top to "
+                             "bottom in the order played.", card=card, anchor=words.card_on_line(slot.anchor)))
+    under = _("under a card the record does not place") if found_anchor is None else \
+        _("under {card}", card=words.card_on_line(found_anchor))
+    return Discrepancy(Problem.WRONG_BRANCH, card,
+                       _("{card} should be {place}, it is {under}.", card=card, place=should, under=under))
+
+
+def _check_prophet(after: int, token_x: float | None, obs_main: list[ObservedCard],
+                   obs_to_index: dict[int, int], words: _Words) -> list[Discrepancy]:
+    place = _("on the main line just after {card}", card=words.card_on_line(after))
+    if token_x is None:
+        return [Discrepancy(Problem.PROPHET_MARKER, None,
+                            _("The PROPHET token is not on the table: lay it {place}.", place=place))]
+    left = next((o.x_mm for k, o in enumerate(obs_main) if obs_to_index.get(k) == after), None)
+    right = next((o.x_mm for k, o in enumerate(obs_main) if obs_to_index.get(k) == after + 1), None)
+    if (left is not None and token_x < left) or (right is not None and token_x > right):
+        return [Discrepancy(Problem.PROPHET_MARKER, None,
+                            _("The PROPHET token has moved: it belongs {place}.", place=place))]
+    return []
+
+
+# -- the watch during a round --------------------------------------------------------------
+# Problems a misread or an undetected card can cause are never said as wrong: a card not
+# seen is not missing (it may be unreadable from here, or still in a hand), and the
+# PROPHET token is only a reminder (the dealer keeps the marker in its record, F2).
+_REAL = frozenset({Problem.EXTRA, Problem.WRONG_ZONE, Problem.WRONG_BRANCH, Problem.OUT_OF_ORDER})
+
+
+def expected_on_table(layout: Layout, marker: int | None) -> ExpectedLayout:
+    """The part of the record that lies on the mat: when the main line reached the mat's
+    edge, its older places (cards and the PROPHET token, with their side branches) were
+    folded onto a pile beside it (calibration.layout.main_line_folded)."""
+    expected = ExpectedLayout.from_engine(layout, marker)
+    token = expected.prophet_after
+    places = len(expected.main_line) + (token is not None)
+    folded = main_line_folded(places)
+    if not folded:
+        return expected
+    token_folded = token is not None and token + 1 < folded  # the token's place is token + 1
+    gone = folded - (1 if token_folded else 0)  # main-line cards on the pile
+    branches = tuple(SideBranch(b.after_index - gone, b.cards) for b in expected.branches if b.after_index >= gone)
+    after = None if token is None or token_folded or token - gone < 0 else token - gone
+    return ExpectedLayout(expected.main_line[gone:], branches, after)
+
+
+def problems_in_sight(layout: Layout, marker: int | None, line: LineSight) -> list[Discrepancy]:
+    """What the camera shows out of place on the main line and side branches (P5), from
+    the zones it can read; [] when nothing readable is wrong."""
+    if line.main_line is None:
+        return []  # side branches hang under main-line cards: nothing to check against
+    expected = expected_on_table(layout, marker)
+    observed = [ObservedCard(c.card, c.x_mm, c.y_mm, ZONE_MAIN_LINE) for c in line.main_line if c.card]
+    if line.side_branches is None:  # unreadable from here: the branches are not checked
+        expected = ExpectedLayout(expected.main_line, (), expected.prophet_after)
+    else:
+        observed += [ObservedCard(c.card, c.x_mm, c.y_mm, ZONE_SIDE_BRANCHES) for c in line.side_branches if c.card]
+        if len(observed) > len(expected.main_line) + sum(len(b.cards) for b in expected.branches) + 3:
+            return []  # many more cards than the record: not the layout (a hand dropped, a second deck)
+    token_x = None if line.prophet_token_mm is None else line.prophet_token_mm[0]
+    return list(check_layout(expected, observed, token_x).discrepancies)
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutNote:
+    """One thing the layout watch says; ``trouble``: something is (or was) out of place, as
+    opposed to the layout being right again."""
+
+    text: str
+    trouble: bool = True
+
+
+class LayoutWatch:
+    """After each verdict, once the cards have reached their new place, compares the table
+    with the record and says a real misplacement once (P5). Until the table is right again,
+    or the players confirm it as it lies (key o, or the ACCEPT token in the empty play
+    zone), :meth:`look` holds the turn. What it cannot read never holds anything."""
+
+    RIGHT_AGAIN = N_("The layout is right again.")
+    GOING_ON = N_("Going on with the layout as it lies.")
+    # the line zones stay unchanged this long (seconds) before the cards count as placed
+    PLACED_S = 1.0
+    # a move not seen complete after this long (seconds) is checked as it lies
+    MOVE_TIMEOUT_S = 8.0
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self._due_since: float | None = None  # a verdict was given: cards are on their way
+        self._picture: tuple[tuple[Card | None, ...], ...] = ()
+        self._since = 0.0
+        self._holding: tuple[str, ...] | None = None  # the problems said, while holding
+        self._token_said = False
+
+    @property
+    def holding(self) -> bool:
+        """A misplacement was said and the table is not yet right (P5)."""
+        return self._holding is not None
+
+    def expect_move(self, t: float) -> None:
+        """A verdict was given: the players now move the cards to the layout (P3, P4)."""
+        self._due_since = t
+        self._picture, self._since = (), t
+
+    def look(self, view: TableView, rnd: Round) -> list[LayoutNote] | None:
+        """None: the turn goes on. A list (maybe empty): what to say now, and the turn is held."""
+        line = view.line
+        if self._holding is not None:
+            return self._while_holding(view, rnd)
+        if self._due_since is None or line is None:
+            return None
+        picture = (tuple(c.card for c in line.main_line or ()), tuple(c.card for c in line.side_branches or ()))
+        if picture != self._picture or line.busy or view.play_cards or view.hand_over_play:
+            self._picture, self._since = picture, view.t  # the cards are still on their way
+            if view.t - self._due_since < self.MOVE_TIMEOUT_S:
+                return None
+        waited = view.t - self._due_since >= self.MOVE_TIMEOUT_S
+        laid = len(line.main_line or ()) + len(line.side_branches or ())
+        on_table = expected_on_table(rnd.layout, rnd.state().marker)
+        due = len(on_table.main_line) + (0 if line.side_branches is None else
+                                         sum(len(b.cards) for b in on_table.branches))
+        if not waited and (view.t - self._since < self.PLACED_S or laid < due):
+            return None  # not every card has reached its place yet (P3, P4)
+        self._due_since = None
+        problems = problems_in_sight(rnd.layout, rnd.state().marker, line)
+        real = tuple(d.message for d in problems if d.problem in _REAL)
+        out = [LayoutNote(d.message) for d in problems if d.problem is Problem.PROPHET_MARKER and not self._token_said]
+        self._token_said = self._token_said or bool(out)
+        if real:
+            self._holding = real
+            return out + [LayoutNote(_("The layout does not match: {problems} Move it, or press o to go on as it "
+                                       "lies.", problems=" ".join(real)))]
+        return out or None
+
+    def _while_holding(self, view: TableView, rnd: Round) -> list[LayoutNote] | None:
+        from dealer.table.protocol import TableToken
+
+        if view.layout_as_is or (TableToken.ACCEPT in view.tokens_in_play and not view.play_cards):
+            self._holding = None
+            return [LayoutNote(_(self.GOING_ON))]
+        line = view.line
+        if line is None:
+            return []
+        picture = (tuple(c.card for c in line.main_line or ()), tuple(c.card for c in line.side_branches or ()))
+        if picture != self._picture or line.busy or view.hand_over_play:
+            self._picture, self._since = picture, view.t
+        if view.t - self._since < self.PLACED_S:
+            return []  # a card being moved, or a reading that flickers: wait until it holds
+        real = tuple(d.message for d in problems_in_sight(rnd.layout, rnd.state().marker, line)
+                     if d.problem in _REAL)
+        if not real:
+            self._holding = None
+            return [LayoutNote(_(self.RIGHT_AGAIN), trouble=False)]
+        if set(real) - set(self._holding or ()):
+            self._holding = real
+            return [LayoutNote(_("Still out of place: {problems}", problems=" ".join(real)))]
+        return []

@@ -1,0 +1,269 @@
+"""The live dealer: one round at a real table, from table views to typed happenings.
+
+It seals the rule (R2), decides the starters as they are turned over (C4), then steps
+the turn machine (dealer/table/turn.py, the one owner of the turn, held by
+:class:`~dealer.table.protocol.TableProtocol`) with every view of the table, applies the
+actions it asks for to the :class:`~engine.round.Round` and tells it the verdicts back,
+and watches the layout (P5, dealer/table/layout_watch.py: the turn waits in its own phase while
+the layout is put right). The machine's intents are values; their words are made here
+(dealer/speech/turn_words.py) as :mod:`dealer.table.happenings` records, which the live loop sends to
+the voice, the view and the recording (dealer/app/outlets.py). A turn the engine refuses (out
+of turn, a fourth copy of a card, C1) is reported as trouble, never judged on a wrong picture.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from dealer.table.happenings import (
+    AskedToLayAgain,
+    Happening,
+    Judged,
+    RuleDisclosed,
+    SealShown,
+    Spoken,
+    StarterDecided,
+    TroubleReported,
+    VerdictTakenBack,
+)
+from dealer.speech.i18n import _, capital, n_, p_
+from dealer.table.layout_watch import LayoutNote, LayoutWatch
+from dealer.speech.narrate import card_words, describe_result, describe_turn, refusal_words
+from dealer.table.protocol import SETTLE_S, TableProtocol, TableView
+from dealer.table.turn import PuttingLayoutRight
+from dealer.table.turn_input import LayoutRight, LayoutWrong
+from dealer.table.turn_intents import Judge, StarterTurned, TurnIntent
+from dealer.speech.turn_words import words
+from engine.cards import DEFAULT_DECKS, Card
+from engine.errors import RoundError
+from engine.events import DEFAULT_HAND, Attempt, BecomeProphet, NoPlay, TurnOutcome, Verdict
+from engine.record import format_record
+from engine.round import Round
+from engine.rules import RuleError, resolve_rule
+from engine.seal import seal
+
+__all__ = ["DealerSession", "SessionConfig"]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionConfig:
+    players: tuple[str, ...]
+    rule: str  # a library id or a rule text (R1)
+    hand_size: int = DEFAULT_HAND
+    decks: int = DEFAULT_DECKS
+    settle_s: float = SETTLE_S
+    spoken_cards: bool = True  # "the four of clubs" rather than "4C" for the voice
+
+
+class _RoundSoFar:
+    """The protocol's window on the round (a :class:`~dealer.table.protocol.RoundView`):
+    every answer is the engine's own, and none before the starters are laid (C4)."""
+
+    def __init__(self, session: DealerSession) -> None:
+        self._session = session
+
+    @property
+    def started(self) -> bool:
+        return self._session.round is not None
+
+    @property
+    def whose_turn(self) -> str | None:
+        rnd = self._session.round
+        return None if rnd is None else rnd.whose_turn
+
+    @property
+    def just_played(self) -> str | None:
+        rnd = self._session.round
+        return None if rnd is None else rnd.just_played
+
+    @property
+    def prophet(self) -> str | None:
+        rnd = self._session.round
+        return None if rnd is None else rnd.prophet
+
+    def hand_size(self, player: str) -> int:
+        rnd = self._session.round
+        return 0 if rnd is None else rnd.hand_size(player)
+
+
+class DealerSession:
+    """Feed it :class:`TableView` s with :meth:`observe`; it returns what happened."""
+
+    def __init__(self, config: SessionConfig, nonce: str | None = None) -> None:
+        self.config = config
+        self.rule = resolve_rule(config.rule)
+        self.nonce = nonce or secrets.token_hex(16)
+        self.seal = seal(config.rule, self.nonce)
+        self.round: Round | None = None
+        self.starters: list[Card] = []
+        self.protocol = TableProtocol(_RoundSoFar(self), settle_s=config.settle_s)
+        self.watch = LayoutWatch()
+        self._t = 0.0
+        self.revealed = False
+
+    def _card(self, card: Card) -> str:
+        return card_words(card) if self.config.spoken_cards else str(card)
+
+    # -- the round ---------------------------------------------------------------------------
+    def begin(self, t: float = 0.0) -> list[Happening]:
+        self._t = t
+        return [
+            SealShown(t, self.seal.commitment, _("The rule is sealed. Its seal begins {seal}; the whole seal is on "
+                                                 "the screen.", seal=self.seal.commitment[:8])),  # R2
+            Spoken(t, _("Turn the top card of the stock face up in the play zone: the starter.")),  # C4
+        ]
+
+    def resume(self, rnd: Round, last: Attempt | NoPlay | BecomeProphet | None, t: float) -> None:
+        """`play --resume`: go on with ``rnd`` (replayed from the log), right after ``last`` was
+        judged (None: right after the last starter), at time ``t``. The turn is the state value
+        the uninterrupted round had (:func:`dealer.table.turn.resumed`)."""
+        self.round = rnd
+        self.starters = list(rnd.start.starters)
+        self.protocol.resume_after(last, rnd.start.starters[-1], prophet_out=rnd.prophet is not None)
+        if isinstance(last, (Attempt, NoPlay)):
+            self.watch.expect_move(t)  # the cards may still be on their way
+
+    def observe(self, view: TableView) -> list[Happening]:
+        self._t = view.t
+        if self.round is not None and self.round.ended is not None:
+            return []
+        if self.round is not None:
+            held = self.watch.look(view, self.round)
+            # P5: nothing new is judged while the layout is wrong; the turn knows it waits
+            putting_right = isinstance(self.protocol.state.phase, PuttingLayoutRight)
+            if self.watch.holding and not putting_right:
+                self.protocol.tell(LayoutWrong())
+            elif putting_right and not self.watch.holding:
+                self.protocol.tell(LayoutRight())
+            if held is not None:
+                return [self._from_watch(note, view) for note in held]
+        out: list[Happening] = []
+        for intent in self.protocol.look(view):
+            out += self._handle(intent, view.frame)
+        return out
+
+    def _from_watch(self, note: LayoutNote, view: TableView) -> Happening:
+        if not note.trouble:
+            return Spoken(self._t, note.text)
+        return TroubleReported(self._t, view.frame, note.text)
+
+    def _handle(self, intent: TurnIntent, frame: int | None) -> list[Happening]:
+        """An intent of the turn machine: a starter or an action goes to the round (its
+        verdict goes back to the machine); the rest is said, in words made here."""
+        if isinstance(intent, StarterTurned):
+            return self._starter(intent.card, frame)
+        if isinstance(intent, Judge):
+            return self._judge(intent.action, frame)
+        if intent.KIND == "say":
+            return [Spoken(self._t, words(intent))]
+        kind = AskedToLayAgain if intent.KIND == "lay_again" else TroubleReported
+        return [kind(self._t, frame, words(intent))]
+
+    def _starter(self, card: Card, frame: int | None) -> list[Happening]:
+        if not self.rule.legal(tuple(self.starters), card):
+            # C4: back to the bottom of the stock, and the next card is tried.
+            return [StarterDecided(self._t, frame, card, False, capital(
+                _("{card} cannot start the line: put it at the bottom of the stock.", card=self._card(card))))]
+        self.starters.append(card)
+        if len(self.starters) == self.rule.starter_count:
+            self.round = Round.new(
+                self.rule, self.config.players, self.starters, rule_text=self.config.rule,
+                hand_size=self.config.hand_size, decks=self.config.decks,
+            )
+        # C5: the protocol calls the first player once the starter has left the play zone.
+        return [StarterDecided(self._t, frame, card, True, _("Starter {card}. Put it on the main line.",
+                                                             card=self._card(card)),
+                               deal=self.round.start if self.round is not None else None)]
+
+    def _judge(self, action: Attempt | NoPlay | BecomeProphet, frame: int | None) -> list[Happening]:
+        assert self.round is not None
+        try:
+            outcome = self.round.apply(action)
+        except RoundError as exc:
+            # Never judge on a wrong picture: say what is wrong, and let the table fix it.
+            self.protocol.judged()
+            return [TroubleReported(self._t, frame, _("I cannot take that: {error}", error=refusal_words(exc)))]
+        except RuleError:  # a rule played without the checker (--allow-rejected-rule) that cannot decide
+            self.protocol.judged()
+            return [TroubleReported(self._t, frame, _("The secret rule cannot decide this turn: it was played "
+                                                      "without the rule checker. The round ends here.")),
+                    *self.finish()]
+        sentence = describe_turn(outcome, spoken=self.config.spoken_cards)
+        out: list[Happening] = [
+            Judged(self._t, frame, action, outcome, " ".join(filter(None, (
+                sentence, "" if outcome.ended else self._placement(outcome)))))]
+        self.protocol.judged(action)
+        if not isinstance(action, BecomeProphet):
+            self.watch.expect_move(self._t)
+        if outcome.overthrown:
+            self.protocol.deposed()
+        if outcome.ended is not None:
+            out += self.finish()
+        return out
+
+    def undo_last(self, reason: str = "taken back at the table") -> list[Happening]:
+        """Take back the last verdict (a misread card, a wrong token): the round is
+        replayed from its log without it (the log is the truth)."""
+        if self.round is None or len(self.round.events) <= 1 or self.round.ended is not None:
+            return [Spoken(self._t, _("There is no verdict to take back."))]
+        last = self.round.turns[-1]
+        self.round = Round.replay(self.rule, self.round.events[:-1])
+        self.protocol.restart_turn()
+        self.watch.reset()
+        return [VerdictTakenBack(self._t, last.index, reason,
+                                 _("The verdict on {who}'s turn is taken back. Put the table back as it was; "
+                                   "{next}, play again.", who=last.player, next=self.round.whose_turn))]
+
+    @staticmethod
+    def _placement(outcome: TurnOutcome) -> str:
+        """Where the cards go now (P3, P4): the players follow the verdict by hand."""
+        n = len(outcome.cards)
+        if outcome.verdict is Verdict.ACCEPTED:
+            return n_("Put the cards at the end of the main line.", "Put the cards at the end of the main line.", n)
+        if outcome.verdict is Verdict.REJECTED:
+            return n_("Put the cards below the end of the line.", "Put the cards below the end of the line.", n)
+        if outcome.verdict is Verdict.NOPLAY_WRONG:
+            return _("That card goes to the main line; take the rest back.")
+        if outcome.verdict is Verdict.NOPLAY_RIGHT:
+            return _("The hand goes to the bottom of the stock.")
+        return ""
+
+    def finish(self) -> list[Happening]:
+        """End of the round: the result, the scores and the rule revealed (G2-G6)."""
+        if self.revealed:
+            return []
+        self.revealed = True
+        out: list[Happening] = []
+        if self.round is not None:
+            out.append(Spoken(self._t, describe_result(self.round.result())))
+        out.append(RuleDisclosed(self._t, self.config.rule, self.nonce, rule_in_words(self.config.rule)))  # R2, G6
+        return out
+
+    def game_record(self) -> str:
+        """The round so far as a game record (`eleusis judge` reads it back); until the
+        reveal its header says ``rule: sealed <commitment>`` (R2, G6)."""
+        if self.round is None:
+            return ""
+        events = self.round.events
+        if not self.revealed:
+            start = dataclasses.replace(self.round.start, rule=f"sealed {self.seal.commitment}")
+            events = (start, *events[1:])
+        return format_record(events)
+
+
+def rule_in_words(rule: str) -> str:
+    """The reveal (G6): a library rule by its id and description, else the rule text."""
+    from engine.rules import LIBRARY
+
+    entry = LIBRARY.get(rule.strip())
+    if entry is not None:
+        return _("The rule was {id}: {description}", id=entry.id, description=p_("rule description", entry.description))
+    return _("The rule was: {rule}.", rule=rule.strip())
+
+
+def players_from_text(text: str | Sequence[str]) -> tuple[str, ...]:
+    names = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return tuple(names)

@@ -1,0 +1,596 @@
+"""The turn at the table as a pure machine: ``step(state, observation) -> (state, intents)``.
+
+In the spirit of h11: no camera, no clock, no round object inside. A :class:`TurnState` is a
+frozen value; its ``phase`` is one frozen value per phase of the turn, holding what that
+phase needs: waiting for the starter (C4), waiting for a play, an attempt being laid (P1),
+a "no play" hand being shown in batches (N1, with the cards seen so far), the prophet's
+decision awaited (F3), a verdict awaited from the round, and the zone being cleared after a
+verdict (P3, P4). The observations (dealer/table/turn_input.py) are a frame of the table with the
+round's facts (:class:`~dealer.table.turn_input.Look`; the keyboard's keys arrive on it as virtual
+tokens), and what the round did (:class:`~dealer.table.turn_input.VerdictGiven`, ...). The
+intents (dealer/table/turn_intents.py) are values; their words are made at the outlets.
+
+One memory of what was seen where (:class:`Sight`: the picture, the cards read at their
+places, and the one clock that says "settled"). An observation a state cannot take (a frame
+while the round's verdict is awaited, a verdict nobody asked for) raises
+:class:`IllegalObservation`, naming both.
+
+The protocol (docs/playing-at-the-table.md), and what costs nothing:
+- Nothing is judged on a frame with a hand or an arm over the zone (an arm reaching across
+  it to the layout: the dealer waits in silence), nor before the picture has held
+  ``settle_s`` since it left.
+- Something in the zone that cannot be read is said once, in the players' words ("that card
+  is face down", "I cannot read the second card"); nothing is judged until it can be read.
+- Cards laid and taken back before the verdict (a card laid face down by mistake, "not that
+  one") are a change of mind: the turn stays with the same player, nothing is owed, and the
+  next play is judged as theirs. The turn passes only by a verdict, so no player's cards are
+  ever credited to another.
+- Cards that lay for one purpose (the starter, a judged attempt, a "no play" batch) and
+  still lie there never count for another; cards that appear where judged ones lay, the
+  zone never seen empty in between, count only once laid again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from dealer.table.turn_input import (
+    ASK_AFTER_S,
+    UNSTEADY_S,
+    LayoutRight,
+    LayoutWrong,
+    Look,
+    Observation,
+    ProphetDeposed,
+    RoundFacts,
+    SeenCard,
+    TableToken,
+    TableView,
+    VerdictGiven,
+    VerdictUndone,
+    same_place,
+)
+from dealer.table.turn_intents import (
+    AskLayAgain,
+    AskProphet,
+    Busy,
+    CannotRead,
+    FaceDown,
+    HandProgress,
+    Judge,
+    NoPlayWithdrawn,
+    Owed,
+    StarterTurned,
+    Taken,
+    TakenAway,
+    TooManyShown,
+    TurnIntent,
+    TurnNextStarter,
+    Unread,
+    YourTurn,
+    ZoneBusy,
+)
+from dealer.table.turn_state import (
+    LOST_TRACK_AFTER,
+    AwaitingProphet,
+    AwaitingStarter,
+    AwaitingVerdict,
+    Clearing,
+    Laying,
+    PhaseState,
+    Picture,
+    PuttingLayoutRight,
+    Relay,
+    ShowingHand,
+    Sight,
+    TurnState,
+    Unjudged,
+    Waiting,
+    initial,
+    resumed,
+)
+from engine.cards import Card
+from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
+
+__all__ = [
+    "AwaitingProphet",
+    "AwaitingStarter",
+    "AwaitingVerdict",
+    "Clearing",
+    "IllegalObservation",
+    "Laying",
+    "LOST_TRACK_AFTER",
+    "PhaseState",
+    "PuttingLayoutRight",
+    "Relay",
+    "ShowingHand",
+    "Sight",
+    "TurnState",
+    "Waiting",
+    "initial",
+    "resumed",
+    "step",
+]
+
+Intents = list[TurnIntent]
+
+
+class IllegalObservation(ValueError):
+    """An observation the state cannot take: a frame while the round's verdict is awaited,
+    a verdict no action asked for, anything before the starter but a frame."""
+
+    def __init__(self, state: TurnState, observation: Observation) -> None:
+        super().__init__(f"the turn machine cannot take {type(observation).__name__} while "
+                         f"{type(state.phase).__name__}: {observation!r}")
+        self.state, self.observation = state, observation
+
+
+def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[TurnIntent, ...]]:
+    """The state after ``observation``, and what the dealer should do about it."""
+    if isinstance(observation, Look):
+        if isinstance(state.phase, (AwaitingVerdict, PuttingLayoutRight)):
+            raise IllegalObservation(state, observation)
+        new, out = _look(state, observation)
+        return new, tuple(out)
+    if isinstance(state.phase, AwaitingStarter):
+        raise IllegalObservation(state, observation)
+    if isinstance(observation, VerdictGiven):
+        return _verdict(state, observation), ()
+    if isinstance(observation, ProphetDeposed):
+        return replace(state, prophet_token_seen=True), ()
+    if isinstance(observation, LayoutWrong):
+        if isinstance(state.phase, (PuttingLayoutRight, AwaitingVerdict)):
+            raise IllegalObservation(state, observation)
+        return replace(state, phase=PuttingLayoutRight(state.phase)), ()
+    if isinstance(observation, LayoutRight):
+        if not isinstance(state.phase, PuttingLayoutRight):
+            raise IllegalObservation(state, observation)
+        return replace(state, phase=state.phase.held), ()
+    if isinstance(observation, VerdictUndone):
+        return replace(state, phase=Waiting(), sight=replace(state.sight, picture=(), unexplained=False),
+                       untouched_since_unseen=False, noplay_token_laid=False, unjudged=None, relay=None,
+                       refused_laying=None, unread_asks=0, next_acted=False), ()
+    raise IllegalObservation(state, observation)
+
+
+def _verdict(state: TurnState, given: VerdictGiven) -> TurnState:
+    """The round judged (or refused) the action: wait for the zone to clear. A prophet taking
+    office (F1) judges no cards: what lies in the zone, and what is owed, stay as they were."""
+    phase = state.phase
+    laid = phase.laid_for if isinstance(phase, Clearing) else ()
+    if isinstance(given.action, BecomeProphet):
+        return replace(state, phase=Clearing(laid), untouched_since_unseen=False)
+    if given.action is not None and not isinstance(phase, AwaitingVerdict):
+        raise IllegalObservation(state, given)
+    pending = phase.action if isinstance(phase, AwaitingVerdict) else None
+    if isinstance(pending, Attempt):
+        laid = pending.cards
+    elif isinstance(pending, NoPlay) and isinstance(phase, AwaitingVerdict):
+        laid = tuple(c for c in phase.batch if c is not None)
+    return replace(state, phase=Clearing(laid), untouched_since_unseen=False, next_acted=False,
+                   noplay_token_laid=isinstance(pending, NoPlay), unjudged=None, relay=None,
+                   refused_laying=None, unread_asks=0)
+
+
+# -- one frame ---------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Now:
+    """The frame being handled: its view, its cards left to right, and whether it settled."""
+
+    view: TableView
+    ordered: tuple[SeenCard, ...]
+    settled: bool
+    empty: bool
+    busy: bool  # a hand or an arm over the zone
+    facts: RoundFacts
+
+    @property
+    def picture(self) -> Picture:
+        return tuple(c.card for c in self.ordered)
+
+    @property
+    def read(self) -> Counter[Card]:
+        return Counter(c.card for c in self.ordered if c.card is not None)
+
+    @property
+    def noplay_token(self) -> bool:
+        return TableToken.NO_PLAY in self.view.tokens_in_play
+
+
+def _steadied(sight: Sight, view: TableView, busy: bool) -> tuple[Sight, TableView]:
+    """A card read at a place keeps its reading while it lies there and no hand comes: a frame
+    where the same card is found but not read is no change of the picture. A hand (or an
+    arm) over the zone forgets every reading."""
+    if busy:
+        return replace(sight, known=()), view
+    steady: list[SeenCard] = []
+    for seen in view.play_cards:
+        if seen.card is None and not seen.face_down:
+            near = [k for k in sight.known if same_place((k.x_mm, k.y_mm), (seen.x_mm, seen.y_mm))]
+            if len(near) == 1:
+                seen = dataclasses.replace(seen, card=near[0].card)
+        steady.append(seen)
+    return (replace(sight, known=tuple(c for c in steady if c.card is not None)),
+            dataclasses.replace(view, play_cards=tuple(steady)))
+
+
+def _look(s: TurnState, look: Look) -> tuple[TurnState, Intents]:
+    view = look.view
+    busy = view.hand_over_play or view.arm_across
+    sight, view = _steadied(s.sight, view, busy)
+    ordered = tuple(sorted(view.play_cards, key=lambda c: c.x_mm))
+    picture = tuple(c.card for c in ordered)
+    if (picture, view.unexplained_in_play) != (sight.picture, sight.unexplained) or busy:
+        sight = replace(sight, picture=picture, unexplained=view.unexplained_in_play, since=view.t, said=False)
+    if view.judge_now:  # key j: the players go on with what lies there
+        sight = replace(sight, since=float("-inf"))
+        s = replace(s, relay=None, refused_laying=None)
+    settled = view.t - sight.since >= s.settle_s and not busy
+    empty = not view.play_cards and not view.unexplained_in_play and not busy
+    s = replace(s, sight=sight)
+    now = _Now(view, ordered, settled, empty, busy, look.round)
+    s, out = _unsteady(s, now)
+    laid_for = Counter(s.phase.laid_for) if isinstance(s.phase, Clearing) else Counter[Card]()
+    if settled and (now.read - laid_for or (now.noplay_token and not s.noplay_token_laid)):
+        s = replace(s, next_acted=True)  # F1: "before the next player acts"
+
+    if isinstance(s.phase, AwaitingStarter):
+        return _await_starter(s, now, out)
+    if s.untouched_since_unseen:
+        if not (view.hand_over_play or empty or view.judge_now):  # an arm reaching across lays nothing
+            return s, out  # asked already (_unseen_emptying): nothing counts until a hand lays again
+        s = replace(s, untouched_since_unseen=False)
+    s, more = _watch_prophet_token(s, now)
+    out += more
+    if isinstance(s.phase, Clearing):
+        return _await_clear(s, now, out)
+    if isinstance(s.phase, AwaitingProphet):
+        return _await_prophet(s, now, out)
+    if now.noplay_token:
+        return _noplay(s, now, out)
+    return _attempt(s, now, out)
+
+
+def _noplay(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+    if not isinstance(s.phase, ShowingHand):
+        if s.relay is not None and not s.relay.noplay:
+            # cards owed as an attempt: a "no play" now would be another player's, or a card
+            # laid as an attempt counted for a hand
+            s, asked = _once(s, now, _owed(s, now))
+            return s, out + asked
+        s = replace(s, phase=ShowingHand(), unjudged=None)
+    if now.empty:
+        if s.unjudged is not None and now.settled:
+            return _taken_unjudged(s, now, out)  # a batch taken away unread
+        assert isinstance(s.phase, ShowingHand)
+        s = replace(s, phase=replace(s.phase, batch=()))  # the zone was cleared between two batches
+    return _collect_hand(s, now, out)
+
+
+def _attempt(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+    phase = s.phase
+    if isinstance(phase, ShowingHand) and now.empty and now.settled:
+        # the NO PLAY token and the cards taken back before the hand was complete: a change
+        # of mind, unless what is owed was never seen whole
+        s = replace(s, phase=Waiting(), unjudged=None)
+        if s.relay is not None and s.relay.noplay:
+            return s, out + [_owed(s, now)]
+        return s, out + [NoPlayWithdrawn()]
+    if isinstance(phase, ShowingHand) and not now.empty:
+        # the hand is shown but the NO PLAY token is not seen: hidden by a hand for a moment,
+        # or gone; the cards are never taken for an attempt
+        if not now.settled:
+            return s, out
+        s, asked = _once(s, now, ZoneBusy(Busy.NO_PLAY_TOKEN_UNSEEN))
+        return s, out + asked
+    if now.empty:
+        if s.refused_laying is not None and s.relay is not None and now.settled:
+            s = replace(s, relay=s.relay.refusing(s.refused_laying), refused_laying=None)
+        if isinstance(phase, Laying) and s.unjudged is not None and now.settled:
+            return _taken_unjudged(s, now, out)
+        if not isinstance(phase, (Laying, ShowingHand)) or now.settled:
+            s = replace(s, phase=Waiting())  # an empty zone for a moment is no news: wait until it held
+        return s, out
+    s = replace(s, phase=Laying())
+    if not now.settled:
+        return s, out
+    s, unread = _unread_trouble(s, now)
+    if unread is not None:
+        return _note_unjudged(s, now), out + unread
+    player = now.facts.whose_turn
+    if player is None:
+        return s, out
+    # what lay unread and is no longer there was a change of mind: the turn is still this
+    # player's, and what lies there now is their play
+    if s.relay is None:
+        s = replace(s, unjudged=None)
+    if s.relay is not None and not s.relay.matches(now.picture):
+        if None not in now.picture:  # another laying, read whole: the table may have gone on
+            s = replace(s, refused_laying=tuple(now.read.elements()))
+        s, asked = _once(s, now, _owed(s, now))
+        return s, out + asked
+    return _submit(s, now, out, Attempt(player, tuple(c for c in now.picture if c is not None)))
+
+
+def _unsteady(s: TurnState, now: _Now) -> tuple[TurnState, Intents]:
+    """The picture has kept changing for ``UNSTEADY_S`` with no hand over the zone: asked
+    about once, until a hand comes."""
+    sight, t = s.sight, now.view.t
+    if now.settled or now.busy or sight.steady_at is None:
+        return replace(s, sight=replace(sight, steady_at=t,
+                                        unsteady_said=sight.unsteady_said and not now.busy)), []
+    if sight.unsteady_said or t - sight.steady_at < UNSTEADY_S:
+        return s, []
+    return replace(s, sight=replace(sight, unsteady_said=True)), [ZoneBusy(Busy.KEEPS_CHANGING)]
+
+
+def _once(s: TurnState, now: _Now, intent: TurnIntent) -> tuple[TurnState, Intents]:
+    """A trouble about the picture in view, said once until the picture changes, and only
+    once it has held ``ASK_AFTER_S`` (a hand resting at the zone's edge for a moment, a card
+    found a frame late, are no trouble)."""
+    if s.sight.said or now.view.t - s.sight.since < ASK_AFTER_S:
+        return s, []
+    return replace(s, sight=replace(s.sight, said=True)), [intent]
+
+
+def _unread_trouble(s: TurnState, now: _Now) -> tuple[TurnState, Intents | None]:
+    """None when every card in the zone is read and nothing else lies there."""
+    picture = now.picture
+    if None in picture:
+        where = picture.index(None) + 1
+        if now.ordered[where - 1].face_down:  # said as it is: no misreading to count
+            return _once(s, now, FaceDown(where))
+        what = Unread.BATCH_CARD if isinstance(s.phase, ShowingHand) else Unread.CARD
+        s, asked = _once(s, now, CannotRead(what, where, again=s.unread_asks > 0))
+        return replace(s, unread_asks=s.unread_asks + len(asked),
+                       unread_asks_in_round=s.unread_asks_in_round + len(asked)), asked
+    if now.view.unexplained_in_play:
+        return _once(s, now, CannotRead(Unread.BESIDE if picture else Unread.SOMETHING))
+    return s, None
+
+
+def _still_laid(before: Picture | None, now: Picture) -> Picture:
+    """What lies unjudged, as far as the dealer knows: the picture ``now``, and what it saw of
+    the same laying ``before`` that ``now`` does not show (a card read a moment ago that fades
+    into something unread is still laid).
+
+    >>> from engine.cards import Card
+    >>> _still_laid((Card.parse("9C"),), ())
+    (Card.parse('9C'),)
+    >>> _still_laid((None, None), (Card.parse("4H"),))
+    (Card.parse('4H'), None)
+    """
+    if before is None:
+        return now
+    missing = Counter(c for c in before if c is not None) - Counter(c for c in now if c is not None)
+    kept = now + tuple(sorted(missing.elements(), key=str))
+    return kept + (None,) * max(0, len(before) - len(kept))
+
+
+def _maybe_of(seen: Sequence[SeenCard]) -> frozenset[Card] | None:
+    """The cards the unread ones among ``seen`` may be, together; None when one of them does
+    not say (anything may be)."""
+    out: set[Card] = set()
+    for card in seen:
+        if card.card is None:
+            if card.maybe is None:
+                return None
+            out |= card.maybe
+    return frozenset(out)
+
+
+def _note_unjudged(s: TurnState, now: _Now) -> TurnState:
+    """The settled picture cannot be judged: remember it, if it is surely laid cards (a card
+    found but unread), or once the dealer has said it cannot read it."""
+    if None not in now.picture and not s.sight.said:
+        return s
+    return replace(s, unjudged=Unjudged(_still_laid(s.unjudged.picture if s.unjudged else None, now.picture)))
+
+
+def _taken_unjudged(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+    """What lay unread was taken away. Taken back before any verdict, it costs nothing, with
+    two exceptions where the dealer still needs to see it: a starter found but unread (C4),
+    and a "no play" batch with cards not yet counted (N1)."""
+    unjudged = s.unjudged.picture if s.unjudged is not None else ()
+    s = replace(s, unjudged=None)
+    if isinstance(s.phase, AwaitingStarter):
+        return s, out + ([TakenAway(Taken.STARTER)] if None in unjudged else [])
+    if isinstance(s.phase, ShowingHand):
+        counted = Counter(s.phase.shown)
+        uncounted = None in unjudged or not Counter(c for c in unjudged if c is not None) <= counted
+        return s, out + ([TakenAway(Taken.BATCH)] if uncounted else [])
+    s = replace(s, phase=Waiting())
+    if s.relay is not None:
+        # cards are owed already (_unseen_emptying): this laying, refused while they waited and
+        # now taken away, changes nothing of what is owed
+        return s, out + [_owed(s, now)]
+    return s, out
+
+
+def _owed(s: TurnState, now: _Now) -> AskLayAgain:
+    """What to ask when the cards in the zone are not the ones owed."""
+    relay = s.relay
+    assert relay is not None
+    why = (Owed.LOST_TRACK if relay.lost_track else Owed.SHOW_HAND_AGAIN if relay.noplay
+           else Owed.LAY_AGAIN_FIRST)
+    return AskLayAgain(now.facts.whose_turn or "", tuple(sorted(relay.read, key=str)), why)
+
+
+def _await_starter(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+    picture, view = now.picture, now.view
+    if now.empty:
+        if s.unjudged is not None and now.settled:
+            return _taken_unjudged(s, now, out)
+        return s, out
+    if not now.settled:
+        return s, out
+    if view.unexplained_in_play and len(picture) <= 1:
+        s, asked = _once(s, now, CannotRead(Unread.SOMETHING))  # something there that is no card read
+        return _note_unjudged(s, now), out + asked
+    if len(picture) != 1 or view.unexplained_in_play:
+        s, asked = _once(s, now, ZoneBusy(Busy.ONE_STARTER))
+        return s, out + asked
+    card = picture[0]
+    if card is None:
+        s = _note_unjudged(s, now)
+        s, asked = _once(s, now, CannotRead(Unread.STARTER))
+        return s, out + asked
+    return replace(s, phase=Clearing((card,)), unjudged=None), out + [StarterTurned(card)]
+
+
+def _await_clear(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+    assert isinstance(s.phase, Clearing)
+    view, picture = now.view, now.picture
+    if now.empty and not (s.noplay_token_laid and now.noplay_token):
+        # Empty means no card and, with the occupancy analysis, nothing unread either: a card
+        # missed for a frame still fills the zone, so it never becomes the next player's play.
+        if not now.facts.started:
+            return replace(s, phase=AwaitingStarter()), out + [TurnNextStarter()]
+        player = now.facts.whose_turn
+        return replace(s, phase=Waiting()), out + ([YourTurn(player)] if player else [])
+    laid_for = Counter(s.phase.laid_for)
+    laid = now.read
+    if now.settled and laid_for and not laid <= laid_for:
+        if None not in picture and not laid & laid_for:
+            return _unseen_emptying(s, now, out)
+        # the table did not change as the protocol says: new cards before the zone emptied
+        s, asked = _once(s, now, ZoneBusy(Busy.JUDGED_CARDS_LIE))
+        return s, out + asked
+    if now.settled and not laid and (view.unexplained_in_play or None in picture):
+        if now.noplay_token and not s.noplay_token_laid:
+            return _unseen_emptying(s, now, out)  # the next "no play" is being shown, its cards unread
+        s, asked = _once(s, now, ZoneBusy(Busy.NOT_SEEN_EMPTY))
+        return s, out + asked
+    return s, out
+
+
+def _unseen_emptying(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+    """The cards judged are gone and others lie there, but the zone was never seen empty in
+    between (the camera was nudged and re-anchored, or a hand hid the zone all the while).
+    Whose cards these are is not known: the next player is called, and they count only once
+    laid again (never credited to anyone unseen)."""
+    read = tuple(sorted(now.read.elements(), key=str))
+    s, asked = _once(s, now, AskLayAgain(now.facts.whose_turn or "", read, Owed.UNSEEN_EMPTYING))
+    if asked:
+        s = replace(s, phase=Waiting(), noplay_token_laid=False, untouched_since_unseen=True,
+                    relay=Relay(now.noplay_token, read, len(now.picture), maybe=_maybe_of(now.ordered)))
+    return s, out + asked
+
+
+def _submit(s: TurnState, now: _Now, out: Intents, action: Attempt | NoPlay) -> tuple[TurnState, Intents]:
+    batch = s.phase.batch if isinstance(s.phase, ShowingHand) else ()
+    prophet = now.facts.prophet
+    if prophet is not None:
+        return replace(s, phase=AwaitingProphet(action, batch)), out + [AskProphet(prophet)]
+    return replace(s, phase=AwaitingVerdict(action, batch)), out + [Judge(action)]
+
+
+def _await_prophet(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+    phase, view, picture = s.phase, now.view, now.picture
+    assert isinstance(phase, AwaitingProphet)
+    accept = TableToken.ACCEPT in view.tokens_in_play
+    reject = TableToken.REJECT in view.tokens_in_play
+    if not now.settled:
+        return s, out  # a hand over the zone, or the picture not held since it left
+    if view.unexplained_in_play or None in picture:
+        s, asked = _once(s, now, CannotRead(Unread.TOKEN))  # most likely the token, not seen
+        return s, out + asked
+    if accept == reject:
+        return s, out  # neither yet (or both: wait until one is taken back)
+    pending = phase.pending
+    if isinstance(pending, Attempt) and Counter(picture) != Counter(pending.cards):
+        s, asked = _once(s, now, ZoneBusy(Busy.PROPHET_DECIDING))  # never judge other cards
+        return s, out + asked
+    decision = ProphetDecision.agree() if accept else ProphetDecision.reject()
+    if isinstance(pending, NoPlay) and reject:
+        named = _card_nearest(view, view.tokens_in_play[TableToken.REJECT])
+        if named is None:
+            s, asked = _once(s, now, ZoneBusy(Busy.REJECT_NAMES_NO_CARD))
+            return s, out + asked
+        decision = ProphetDecision.reject(named)
+    action: Attempt | NoPlay
+    if isinstance(pending, Attempt):
+        action = Attempt(pending.player, pending.cards, decision)
+    else:
+        action = NoPlay(pending.player, pending.hand, decision)
+    return replace(s, phase=AwaitingVerdict(action, phase.batch)), out + [Judge(action)]
+
+
+def _card_nearest(view: TableView, at: tuple[float, float]) -> Card | None:
+    """F6: the card a rejected "no play" names is the one lying nearest the REJECT token."""
+    readable = [c for c in view.play_cards if c.card is not None]
+    if not readable:
+        return None
+    return min(readable, key=lambda c: (c.x_mm - at[0]) ** 2 + (c.y_mm - at[1]) ** 2).card
+
+
+def _collect_hand(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+    phase, view, picture = s.phase, now.view, now.picture
+    assert isinstance(phase, ShowingHand)
+    player = now.facts.whose_turn
+    if player is None or not now.settled:
+        return s, out
+    if not picture or picture == phase.batch:
+        if not view.unexplained_in_play:
+            return s, out
+        # no new card read, and something there that is none: a card of the next batch not
+        # found (the players wait for its count; never silent)
+        s, asked = _unread_trouble(s, now)
+        return _note_unjudged(s, now), out + (asked or [])
+    s, unread = _unread_trouble(s, now)
+    if unread is not None:
+        return _note_unjudged(s, now), out + unread
+    if s.unjudged is not None:
+        missed = Counter(c for c in s.unjudged.picture if c is not None)
+        if not missed <= Counter(picture):  # the unread batch was swapped for another: show it again
+            s, asked = _once(s, now, TakenAway(Taken.SWAPPED))
+            return s, out + asked
+        s = replace(s, unjudged=None)
+    # Cards still lying from the last batch are not counted again: only the new ones.
+    lying: Counter[Card | None] = Counter(phase.batch)
+    batch: list[Card] = []
+    for card in picture:
+        if lying[card] > 0:
+            lying[card] -= 1
+        elif card is not None:
+            batch.append(card)
+    phase = replace(phase, batch=picture)
+    s = replace(s, phase=phase)
+    if not batch:
+        return s, out
+    need = now.facts.hand_size
+    if len(phase.shown) + len(batch) > need:
+        return s, out + [TooManyShown(player, len(phase.shown) + len(batch), need)]
+    shown = phase.shown + tuple(batch)
+    s = replace(s, phase=replace(phase, shown=shown))
+    if len(shown) < need:
+        return s, out + [HandProgress(len(shown), need)]
+    if s.relay is not None and s.relay.noplay and not s.relay.shown_again(shown):
+        # not the hand owed: another player's
+        relay = s.relay.refusing(shown)
+        s = replace(s, relay=relay, phase=ShowingHand())
+        return s, out + [AskLayAgain(player, tuple(sorted(relay.read, key=str)),
+                                     Owed.LOST_TRACK if relay.lost_track else Owed.NOT_THE_HAND)]
+    s = replace(s, relay=None, refused_laying=None)
+    return _submit(s, now, out, NoPlay(player, shown))
+
+
+def _watch_prophet_token(s: TurnState, now: _Now) -> tuple[TurnState, Intents]:
+    view = now.view
+    if not view.prophet_token_out:
+        return replace(s, prophet_token_seen=False), []
+    if s.prophet_token_seen or not now.settled or view.unexplained_in_play:
+        return s, []  # seen already, or shown with a hand over the zone: taken once it has left
+    s = replace(s, prophet_token_seen=True)
+    if now.facts.prophet is not None:
+        return s, []  # the token of the prophet in office, seen again
+    player = now.facts.just_played
+    nothing_laid = isinstance(s.phase, (Clearing, Waiting)) or (isinstance(s.phase, Laying) and not now.picture)
+    # F1: right after your own turn, before the next player acts: cards owed are an act, and
+    # so are cards laid since the verdict, even while the zone has not been seen empty
+    if nothing_laid and not s.next_acted and player and s.relay is None:
+        return s, [Judge(BecomeProphet(player))]
+    return s, [ZoneBusy(Busy.PROPHET_TOO_LATE)]

@@ -1,0 +1,208 @@
+"""The turn's state as values: one frozen value per phase, and what is remembered across them.
+
+:func:`dealer.table.turn.step` takes a :class:`TurnState` and gives a new one; nothing here
+changes after it is made. The phases: waiting for the starter (C4), waiting for a play,
+an attempt being laid (P1), a "no play" hand shown in batches (N1, with the cards seen so
+far), the prophet's decision awaited (F3), the round's verdict awaited, the zone being
+cleared after a verdict (P3, P4), and the layout being put right (P5). :class:`Sight` is
+the one memory of what was seen where, with the one clock that says "settled".
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from dealer.table.turn_input import SETTLE_S, SeenCard
+from engine.cards import Card
+from engine.events import Attempt, BecomeProphet, NoPlay
+
+__all__ = [
+    "LOST_TRACK_AFTER",
+    "AwaitingProphet",
+    "AwaitingStarter",
+    "AwaitingVerdict",
+    "Clearing",
+    "Laying",
+    "PhaseState",
+    "Picture",
+    "PuttingLayoutRight",
+    "Relay",
+    "ShowingHand",
+    "Sight",
+    "TurnPhase",
+    "TurnState",
+    "Unjudged",
+    "Waiting",
+    "initial",
+    "resumed",
+]
+
+# Other layings, each read whole, refused while cards owed (the zone not seen empty after a
+# verdict, dealt with in :func:`_unseen_emptying`) wait to come back: after this many, the
+# table has gone on without them, and nothing is taken for them any more on their number of
+# cards alone; key j lets the players say what lies there is the play.
+LOST_TRACK_AFTER = 2
+
+Picture = tuple[Card | None, ...]  # the cards in the play zone, left to right (None: unread)
+
+
+# -- the phases --------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class AwaitingStarter:
+    """C4: the top card of the stock, turned face up alone in the play zone."""
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """The play zone is empty: the current player's turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class Laying:
+    """Cards are arriving (P1): judged once they settle."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShowingHand:
+    """N1: the NO PLAY token is out; ``shown`` the distinct cards counted so far, in order,
+    ``batch`` the batch lying there now (counted already)."""
+
+    shown: tuple[Card, ...] = ()
+    batch: Picture = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitingProphet:
+    """F3: ``pending`` lies there for the prophet's ACCEPT or REJECT."""
+
+    pending: Attempt | NoPlay
+    batch: Picture = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitingVerdict:
+    """``action`` went to the round: its :class:`VerdictGiven` comes next, before any frame."""
+
+    action: Attempt | NoPlay
+    batch: Picture = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Clearing:
+    """A starter or a verdict given: waiting for the zone to empty. ``laid_for``: the cards
+    judged (or turned) that still lie there; they count for nothing else."""
+
+    laid_for: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PuttingLayoutRight:
+    """P5: the layout does not match the record; the turn waits, in ``held`` (the phase it
+    was in), until the players put it right or go on with it as it lies."""
+
+    held: TurnPhase
+
+
+TurnPhase = AwaitingStarter | Waiting | Laying | ShowingHand | AwaitingProphet | AwaitingVerdict | Clearing
+PhaseState = TurnPhase | PuttingLayoutRight
+
+
+# -- what is remembered --------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """What was seen where, and the one clock that says "settled".
+
+    ``since``: when the picture last changed or a hand (or an arm) was over the zone;
+    ``known``: the cards read at their places since the last hand; ``said``: a trouble about
+    this picture was said already; ``steady_at``/``unsteady_said``: a picture that never holds.
+    """
+
+    picture: Picture = ()
+    unexplained: bool = False
+    since: float = 0.0
+    known: tuple[SeenCard, ...] = ()
+    steady_at: float | None = None
+    unsteady_said: bool = False
+    said: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Unjudged:
+    """A picture that lay still in the zone and could not be judged (something unread)."""
+
+    picture: Picture
+
+
+@dataclass(frozen=True, slots=True)
+class Relay:
+    """Cards that must come back before anything else counts: they lay where judged cards had
+    lain, the zone never seen empty in between (whose they are is not known)."""
+
+    noplay: bool  # a "no play" hand (shown again with the NO PLAY token), else an attempt
+    read: tuple[Card, ...]  # the cards read of it: they must be among the cards laid again
+    count: int = 0  # how many cards it had: with none of them read, as many must come again
+    refused: frozenset[tuple[Card, ...]] = frozenset()  # other layings refused while it waited
+    maybe: frozenset[Card] | None = None  # none read: what its unread ones may be
+
+    @property
+    def lost_track(self) -> bool:
+        return not self.read and len(self.refused) >= LOST_TRACK_AFTER
+
+    def refusing(self, cards: Sequence[Card]) -> Relay:
+        return replace(self, refused=self.refused | {tuple(sorted(cards, key=str))})
+
+    def matches(self, picture: Picture) -> bool:
+        """Can ``picture`` be this attempt laid again? Never when it was a "no play"."""
+        if self.noplay or self.lost_track:
+            return False
+        if not self.read:
+            return len(picture) == self.count and (
+                self.maybe is None or all(c in self.maybe for c in picture if c is not None))
+        return Counter(self.read) <= Counter(c for c in picture if c is not None)
+
+    def shown_again(self, hand: Sequence[Card]) -> bool:
+        return self.noplay and not self.lost_track and Counter(self.read) <= Counter(hand)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnState:
+    """The whole turn, as a value. ``noplay_token_laid``: the NO PLAY token of the "no play"
+    just judged lies there; ``next_acted``: F1, the next player acted since the verdict;
+    ``untouched_since_unseen``: cards that came unseen count only once a hand lays them."""
+
+    phase: PhaseState
+    settle_s: float = SETTLE_S
+    sight: Sight = Sight()
+    unjudged: Unjudged | None = None
+    relay: Relay | None = None
+    refused_laying: tuple[Card, ...] | None = None
+    noplay_token_laid: bool = False
+    next_acted: bool = False
+    prophet_token_seen: bool = False
+    untouched_since_unseen: bool = False
+    unread_asks: int = 0  # a card said unread since the last verdict
+    unread_asks_in_round: int = 0  # ... since the round began (the live loop's deck hint)
+
+
+def initial(started: bool, settle_s: float = SETTLE_S) -> TurnState:
+    """A round's first state: the starter awaited, or (starters laid) the first turn."""
+    return TurnState(Waiting() if started else AwaitingStarter(), settle_s)
+
+
+def resumed(action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card, prophet_out: bool,
+            settle_s: float = SETTLE_S) -> TurnState:
+    """`play --resume`: the state right after ``action`` was judged (None: right after the last
+    starter was laid). Its cards still lie in the zone and count for nothing new; a prophet's
+    token already out appoints no one."""
+    if isinstance(action, Attempt):
+        laid: tuple[Card, ...] = action.cards
+    elif isinstance(action, NoPlay):
+        laid = action.hand
+    elif action is None:
+        laid = (last_starter,)
+    else:
+        laid = ()
+    return TurnState(Clearing(laid), settle_s, noplay_token_laid=isinstance(action, NoPlay),
+                     prophet_token_seen=prophet_out)

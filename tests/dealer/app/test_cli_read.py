@@ -1,0 +1,138 @@
+"""`eleusis read`: JSON lines, --single, text output, bad files (exit 2, others still read)."""
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from dealer.app import cli
+from dealer.app.commands import read as read_command
+from engine.cards import Card
+from vision.classify import CardReading, FakeClassifier
+from vision.errors import ModelLoadError
+from vision.synthetic import draw_card, render_scene
+
+
+@pytest.fixture
+def fake_model(monkeypatch):
+    """Every card reads as QS with 0.97, except a dark (back) card which reads as a back."""
+
+    def answer(img: np.ndarray, _i: int) -> CardReading:
+        if img.mean() < 140:
+            return CardReading(None, 0.95, True, "back")
+        return CardReading(Card.parse("QS"), 0.97, False, "QS")
+
+    fake = FakeClassifier(answer)
+    monkeypatch.setattr(read_command, "load_classifier", lambda model, meta: fake)
+    return fake
+
+
+@pytest.fixture
+def scene_file(tmp_path: Path) -> Path:
+    scene = render_scene(np.random.default_rng(4), n_cards=3, size_wh=(960, 540), background="dark")
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), scene.bgr)
+    return path
+
+
+@pytest.fixture
+def crop_file(tmp_path: Path) -> Path:
+    face, _ = draw_card(Card.parse("QS"), px_per_mm=3.0)
+    path = tmp_path / "crop.jpg"
+    cv2.imwrite(str(path), face)
+    return path
+
+
+def test_given_a_table_photo_when_read_as_json_then_one_line_with_the_documented_shape(
+        fake_model, scene_file, capsys) -> None:
+    code = cli.main(["read", str(scene_file), "--json"])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert code == 0 and len(lines) == 1
+    obj = json.loads(lines[0])
+    assert obj["image"] == str(scene_file) and isinstance(obj["ms"], float) and obj["ms"] >= 0
+    assert len(obj["cards"]) == 3
+    for card in obj["cards"]:
+        assert card["card"] == "QS" and card["confidence"] == pytest.approx(0.97)
+        assert len(card["corners"]) == 4 and all(len(xy) == 2 for xy in card["corners"])
+
+
+def test_given_four_copies_with_three_decks_when_read_then_card_is_null_and_flagged(
+        fake_model, tmp_path, capsys) -> None:
+    scene = render_scene(np.random.default_rng(6), n_cards=4, size_wh=(960, 540), background="dark")
+    path = tmp_path / "four.png"
+    cv2.imwrite(str(path), scene.bgr)
+    assert cli.main(["read", str(path), "--json"]) == 0
+    cards = json.loads(capsys.readouterr().out)["cards"]
+    assert len(cards) == 4 and all(c["card"] is None and c["over_shoe"] for c in cards)
+    assert cli.main(["read", str(path), "--json", "--decks", "4"]) == 0
+    assert all(c["card"] == "QS" for c in json.loads(capsys.readouterr().out)["cards"])
+
+
+def test_given_a_crop_when_read_single_then_one_card_with_the_image_corners(fake_model, crop_file, capsys) -> None:
+    assert cli.main(["read", "--single", "--json", str(crop_file)]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    h, w = cv2.imread(str(crop_file)).shape[:2]
+    (card,) = obj["cards"]
+    assert card["card"] == "QS"
+    assert sorted(map(tuple, card["corners"])) == sorted([(0, 0), (w, 0), (w, h), (0, h)])
+    assert fake_model.cards_seen == 1
+
+
+def test_given_a_missing_and_a_broken_file_when_read_then_exit_2_naming_them_and_others_still_read(
+        fake_model, crop_file, tmp_path, capsys) -> None:
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\x00\x01 not a jpeg")
+    code = cli.main(["read", "--single", "--json", str(tmp_path / "missing.jpg"), str(broken), str(crop_file)])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "missing.jpg" in captured.err and "no such file" in captured.err
+    assert "broken.jpg" in captured.err and "Traceback" not in captured.err
+    lines = captured.out.strip().splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["image"] == str(crop_file)
+
+
+def test_given_no_json_flag_when_read_then_a_readable_line_per_card(fake_model, scene_file, capsys) -> None:
+    assert cli.main(["read", str(scene_file)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{scene_file}: 3 cards (")
+    assert len(out) == 4 and all("QS" in line and "0.97" in line for line in out[1:])
+
+
+@pytest.mark.parametrize("args", [["--decks", "0"], ["--decks", "three"], ["--known", "7X"]])
+def test_given_bad_options_when_read_then_exit_2_with_a_message(fake_model, crop_file, args, capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["read", str(crop_file), *args])
+    assert info.value.code == 2 and args[1] in capsys.readouterr().err
+
+
+def test_given_no_model_when_read_then_exit_2_with_a_clear_message(monkeypatch, crop_file, capsys) -> None:
+    def missing(model, meta):
+        raise ModelLoadError("'models/card_classifier.onnx': no model file")
+
+    monkeypatch.setattr(read_command, "load_classifier", missing)
+    assert cli.main(["read", str(crop_file)]) == 2
+    assert "no model file" in capsys.readouterr().err
+
+
+class _RuledFake(FakeClassifier):
+    """A fake that says which accept rule the command asked for (issue 8: --single is strict)."""
+
+    def __init__(self, asked: list[str]) -> None:
+        super().__init__(lambda _img, _i: CardReading(Card.parse("QS"), 0.97, False, "QS"))
+        self.asked = asked
+
+    def with_rule(self, rule: str) -> "_RuledFake":
+        self.asked.append(rule)
+        return self
+
+
+@pytest.mark.parametrize(("single", "asked"), [(True, ["still"]), (False, [])])
+def test_given_one_card_crop_when_read_with_single_then_the_still_image_rule_is_asked_for(
+        monkeypatch, crop_file, capsys, single, asked) -> None:
+    seen: list[str] = []
+    monkeypatch.setattr(read_command, "load_classifier", lambda model, meta: _RuledFake(seen))
+    code = cli.main(["read", str(crop_file)] + (["--single"] if single else []))
+    capsys.readouterr()
+    assert code == 0 and seen == asked

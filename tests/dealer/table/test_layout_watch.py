@@ -1,0 +1,153 @@
+"""Layout watch (P4, P5): the table matches the record, or the dealer says what is out of place."""
+
+from __future__ import annotations
+
+import pytest
+
+from calibration.layout import ZONE_MAIN_LINE as MAIN_LINE
+from calibration.layout import ZONE_PLAY as PLAY
+from calibration.layout import ZONE_SIDE_BRANCHES as SIDE_BRANCHES
+from dealer.table.layout_watch import (
+    ExpectedLayout,
+    LayoutRecordError,
+    ObservedCard,
+    Problem,
+    SideBranch,
+    check_layout,
+)
+from engine.cards import parse_cards
+
+STEP = 70.0  # mm between main-line cards
+DROP = 35.0  # mm between cards of a side column
+
+
+def record(main: str, *branches: tuple[int, str], prophet_after: int | None = None) -> ExpectedLayout:
+    return ExpectedLayout(parse_cards(main), tuple(SideBranch(a, parse_cards(c)) for a, c in branches),
+                          prophet_after)
+
+
+def laid(main: str, columns: dict[int, str] | None = None, play: str = "", off: str = "") -> list[ObservedCard]:
+    """Cards laid by the table's conventions: main line left to right, columns top to bottom."""
+    seen = [ObservedCard.at(label, STEP * i, -270.0, MAIN_LINE) for i, label in enumerate(main.split())]
+    for anchor, labels in (columns or {}).items():
+        seen += [ObservedCard.at(label, STEP * anchor + 3.0, -180.0 + DROP * k, SIDE_BRANCHES)
+                 for k, label in enumerate(labels.split())]
+    seen += [ObservedCard.at(label, 20.0 + STEP * k, 95.0, PLAY) for k, label in enumerate(play.split())]
+    seen += [ObservedCard.at(label, 600.0 + STEP * k, 400.0, None) for k, label in enumerate(off.split())]
+    return seen
+
+
+# (case, record, what lies there, expected problems, expected messages)
+CASES = [
+    ("seed 11: QD rejected under 7H, 4C 9H accepted",
+     record("7H 4C 9H", (0, "QD")), laid("7H 4C 9H", {0: "QD"}), [], []),
+    ("QD left on the main line instead of the side branch",
+     record("7H 4C", (0, "QD")), laid("7H QD 4C"),
+     [Problem.WRONG_ZONE], ["QD should be in the side branch under 7H, it is on the main line."]),
+    ("a main-line card missing",
+     record("7H 4C 9H"), laid("7H 4C"),
+     [Problem.MISSING], ["9H is missing: it belongs on the main line after 4C."]),
+    ("the first card missing",
+     record("7H 4C"), laid("4C"),
+     [Problem.MISSING], ["7H is missing: it belongs at the start of the main line."]),
+    ("two main-line cards swapped",
+     record("7H 4C 9H"), laid("7H 9H 4C"),
+     [Problem.OUT_OF_ORDER], ["4C is out of order on the main line: it belongs on the main line after 7H."]),
+    ("an accepted card still in the play zone",
+     record("7H 4C"), laid("7H", play="4C"),
+     [Problem.WRONG_ZONE], ["4C is still in the play zone: it belongs on the main line after 7H."]),
+    ("an accepted card put in a side branch",
+     record("7H 4C"), laid("7H", {0: "4C"}),
+     [Problem.WRONG_ZONE], ["4C should be on the main line after 7H, it is in a side branch."]),
+    ("a side branch under the wrong main-line card",
+     record("7H 4C 9H", (1, "QD")), laid("7H 4C 9H", {2: "QD"}),
+     [Problem.WRONG_BRANCH], ["QD should be in the side branch under 4C, it is under 9H."]),
+    ("a chain of two rejected cards laid in reverse",
+     record("7H 4C", (0, "QD 3S")), laid("7H 4C", {0: "3S QD"}),
+     [Problem.OUT_OF_ORDER], [("QD is out of order in the side branch under 7H: the branch reads top to "
+                              "bottom in the order played.")]),
+    ("two branches under one card continue the same column",
+     record("7H 4C", (0, "QD"), (0, "2H 5D")), laid("7H 4C", {0: "QD 2H 5D"}), [], []),
+    ("a card the record does not hold lies on the main line",
+     record("7H 4C"), laid("7H 4C 5C"),
+     [Problem.EXTRA], ["5C lies on the main line, but the record has no 5C there: take it away."]),
+    ("a new attempt waiting in the play zone is not a discrepancy",
+     record("7H 4C"), laid("7H 4C", play="8S 8C"), [], []),
+    ("a record card off every zone",
+     record("7H 4C"), laid("7H", off="4C"),
+     [Problem.WRONG_ZONE], ["4C lies outside the layout: it belongs on the main line after 7H."]),
+    ("three copies of 7H (C1): the second one named by its place",
+     record("7H 4C 7H 2S 7H", (2, "KD")), laid("7H 4C 7H 2S 7H", {4: "KD"}),
+     [Problem.WRONG_BRANCH], ["KD should be in the side branch under the 2nd 7H, it is under the 3rd 7H."]),
+]
+
+
+@pytest.mark.parametrize(("case", "expected", "seen", "problems", "messages"), CASES, ids=[c[0] for c in CASES])
+def test_given_a_record_and_the_table_when_checked_then_each_discrepancy_is_said(
+        case: str, expected: ExpectedLayout, seen: list[ObservedCard], problems: list[Problem],
+        messages: list[str]) -> None:
+    result = check_layout(expected, seen)
+    assert [d.problem for d in result.discrepancies] == problems
+    assert result.messages() == messages
+    assert result.matches == (not problems)
+
+
+def test_given_a_shuffled_observation_order_then_the_result_is_the_same() -> None:
+    expected = record("7H 4C 9H", (0, "QD 3S"))
+    seen = laid("7H 4C 9H", {0: "QD 3S"})
+    assert check_layout(expected, list(reversed(seen))).matches
+
+
+@pytest.mark.parametrize(
+    ("token_x", "message"),
+    [
+        (1.5 * STEP, None),  # between 4C (index 1) and 9H
+        (None, "The PROPHET token is not on the table: lay it on the main line just after 4C."),
+        (0.5 * STEP, "The PROPHET token has moved: it belongs on the main line just after 4C."),
+    ],
+)
+def test_given_a_prophet_marker_in_the_record_then_its_token_is_checked(token_x: float | None,
+                                                                         message: str | None) -> None:
+    result = check_layout(record("7H 4C 9H", prophet_after=1), laid("7H 4C 9H"), prophet_token_x_mm=token_x)
+    assert result.messages() == ([] if message is None else [message])
+
+
+@pytest.mark.parametrize(
+    ("main", "branches", "prophet_after", "needle"),
+    [
+        ("7H", ((1, "QD"),), None, "main line has 1 cards"),
+        ("7H", ((0, ""),), None, "has no cards"),
+        ("7H 4C", (), 2, "prophet"),
+    ],
+)
+def test_given_an_impossible_record_then_it_is_refused(main: str, branches: tuple[tuple[int, str], ...],
+                                                        prophet_after: int | None, needle: str) -> None:
+    with pytest.raises(LayoutRecordError, match=needle):
+        record(main, *branches, prophet_after=prophet_after)
+
+
+@pytest.mark.parametrize(("marker", "prophet_after"), [(None, None), (3, 2)])
+def test_given_the_engines_layout_then_it_becomes_the_expected_layout(marker: int | None,
+                                                                       prophet_after: int | None) -> None:
+    from engine.layout import Branch, Layout
+
+    engine_layout = Layout(main=parse_cards("7H 4C 9H"), branches=(Branch(0, parse_cards("QD 3S"), "Ana"),))
+    expected = ExpectedLayout.from_engine(engine_layout, marker)
+    assert expected == record("7H 4C 9H", (0, "QD 3S"), prophet_after=prophet_after)
+    assert check_layout(expected, laid("7H 4C 9H", {0: "QD 3S"}), prophet_token_x_mm=2.5 * STEP).matches
+
+
+def test_at_the_mat_edge_only_the_places_not_folded_are_expected_on_the_table() -> None:
+    # given a main line of 9 cards with the PROPHET token after the 6th (10 places, F2):
+    # the oldest 4 places went to the pile beside the mat, with the branch under 2H
+    from dealer.table.layout_watch import expected_on_table
+    from engine.layout import Branch, Layout
+
+    main = parse_cards("AC 2H 3C 4H 5C 6H 7C 8H 9C")
+    layout = Layout(main, (Branch(1, parse_cards("KD"), "Ana"), Branch(6, parse_cards("QS"), "Bo")))
+    on_table = expected_on_table(layout, 6)
+    assert on_table.main_line == parse_cards("5C 6H 7C 8H 9C")
+    assert on_table.branches == (SideBranch(2, parse_cards("QS")),)
+    assert on_table.prophet_after == 1  # still just after 6H
+    # and with the token among the folded places, no marker is expected on the mat
+    assert expected_on_table(Layout(main[:8]), 3) == record("4H 5C 6H 7C 8H")

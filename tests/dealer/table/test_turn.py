@@ -1,0 +1,172 @@
+"""The pure turn machine: step(state, observation) -> (state, intents), on values."""
+
+import ast
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from dealer.table.turn import (
+    AwaitingProphet,
+    AwaitingVerdict,
+    Clearing,
+    IllegalObservation,
+    Laying,
+    PuttingLayoutRight,
+    ShowingHand,
+    TurnState,
+    Waiting,
+    initial,
+    resumed,
+    step,
+)
+from dealer.table.turn_input import LayoutRight, LayoutWrong, Look, ProphetDeposed, RoundFacts, SeenCard, TableToken, TableView, VerdictGiven
+from dealer.table.turn_intents import (
+    AskLayAgain,
+    AskProphet,
+    CannotRead,
+    FaceDown,
+    HandProgress,
+    Judge,
+    Owed,
+    TurnIntent,
+    Unread,
+    YourTurn,
+)
+from dealer.speech.turn_words import words
+from engine.cards import Card, parse_cards
+from engine.events import Attempt, BecomeProphet, NoPlay
+
+ANA = RoundFacts(whose_turn="Ana", hand_size=5)
+BO = RoundFacts(whose_turn="Bo", just_played="Ana", hand_size=5)
+
+
+def cards(text: str) -> tuple[SeenCard, ...]:
+    return tuple(SeenCard(Card.parse(label), 70.0 * i, 0.0) for i, label in enumerate(text.split()))
+
+
+def feed(state: TurnState, facts: RoundFacts, *views: TableView) -> tuple[TurnState, list[TurnIntent]]:
+    out: list[TurnIntent] = []
+    for view in views:
+        state, intents = step(state, Look(view, facts))
+        out += intents
+    return state, out
+
+
+def laid(at: float, picture: tuple[SeenCard, ...], *still: float, **kw: object) -> list[TableView]:
+    return [TableView(at, picture, hand_over_play=True, **kw)] + [TableView(t, picture, **kw) for t in still]  # type: ignore[arg-type]
+
+
+def test_a_state_is_a_value_and_step_changes_nothing_it_is_given() -> None:
+    state = initial(started=True, settle_s=0.5)
+    look = Look(TableView(0.0, cards("4C")), ANA)
+    first = step(state, look)
+    assert step(state, look) == first  # pure: the same answer for the same input
+    assert state == initial(started=True, settle_s=0.5)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.phase = Clearing()  # type: ignore[misc]
+
+
+def test_the_verdict_comes_back_as_an_observation_and_its_cards_count_for_nothing_else() -> None:
+    state, out = feed(initial(True, 0.5), ANA, *laid(0.0, cards("4C 9H"), 0.5))
+    assert out == [Judge(Attempt("Ana", parse_cards("4C 9H")))]
+    assert isinstance(state.phase, AwaitingVerdict)
+    state, out2 = step(state, VerdictGiven(Attempt("Ana", parse_cards("4C 9H"))))
+    assert out2 == () and state.phase == Clearing(parse_cards("4C 9H"))
+    # the same cards lying there are not Bo's play; the zone emptied, Bo is called
+    state, out = feed(state, BO, TableView(2.0, cards("4C 9H")), TableView(3.5, cards("4C 9H")),
+                      TableView(4.0, ()))
+    assert out == [YourTurn("Bo")] and state.phase == Waiting()
+
+
+def test_an_observation_the_state_cannot_take_is_refused_by_name() -> None:
+    state, _ = feed(initial(True, 0.5), ANA, *laid(0.0, cards("4C"), 0.5))
+    with pytest.raises(IllegalObservation, match="Look while AwaitingVerdict"):
+        step(state, Look(TableView(2.0, cards("4C")), ANA))
+    with pytest.raises(IllegalObservation, match="VerdictGiven while Waiting"):
+        step(initial(True), VerdictGiven(Attempt("Ana", parse_cards("4C"))))
+    with pytest.raises(IllegalObservation, match="ProphetDeposed while AwaitingStarter"):
+        step(initial(False), ProphetDeposed())
+
+
+def test_a_face_down_card_is_said_once_as_it_is_and_taking_it_back_costs_nothing() -> None:
+    down = (SeenCard(Card.parse("4C"), 0.0, 0.0), SeenCard(None, 70.0, 0.0, face_down=True))
+    state, out = feed(initial(True, 0.5), ANA, *laid(0.0, down, 0.5, 1.1, 1.7, 2.3, 3.0, 4.0))
+    assert out == [FaceDown(2)]
+    assert "face down" in words(FaceDown(2))
+    assert state.unread_asks_in_round == 0  # no misreading: no hint to type a card's name
+    state, out = feed(state, ANA, TableView(4.5, (), hand_over_play=True), TableView(5.0, ()), TableView(5.6, ()))
+    assert out == [] and state.phase == Waiting() and state.relay is None and state.unjudged is None
+    state, out = feed(state, ANA, *laid(6.0, cards("4C 7D"), 6.5))
+    assert out == [Judge(Attempt("Ana", parse_cards("4C 7D")))]
+
+
+def test_an_unread_card_is_asked_about_by_its_place() -> None:
+    unread = (SeenCard(Card.parse("4C"), 0.0, 0.0), SeenCard(None, 70.0, 0.0))
+    state, out = feed(initial(True, 0.5), ANA, *laid(0.0, unread, 0.5, 1.1, 1.7))
+    assert out == [CannotRead(Unread.CARD, 2, again=False)] and state.unread_asks_in_round == 1
+
+
+def test_cards_that_came_unseen_after_a_verdict_are_asked_for_again_with_the_cards_read() -> None:
+    state, _ = feed(initial(True, 0.5), ANA, *laid(0.0, cards("4C"), 0.5))
+    state, _ = step(state, VerdictGiven(Attempt("Ana", parse_cards("4C"))))
+    state, out = feed(state, BO, *[TableView(t, cards("7S")) for t in (2.0, 2.6, 3.2, 4.0)])
+    assert out == [AskLayAgain("Bo", parse_cards("7S"), Owed.UNSEEN_EMPTYING)]
+
+
+def test_a_no_play_is_counted_in_batches_and_goes_to_the_prophet() -> None:
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
+    facts = RoundFacts(whose_turn="Bo", prophet="Cy", hand_size=4)
+    state, out = feed(initial(True, 0.5), facts, *laid(0.0, cards("2D 4H"), 0.5, 1.1, tokens_in_play=tok))
+    assert out == [HandProgress(2, 4)] and state.phase == ShowingHand(parse_cards("2D 4H"), parse_cards("2D 4H"))
+    state, out = feed(state, facts, *laid(2.0, cards("QC 5S"), 2.5, 3.1, tokens_in_play=tok))
+    assert out == [AskProphet("Cy")]
+    assert state.phase == AwaitingProphet(NoPlay("Bo", parse_cards("2D 4H QC 5S")), parse_cards("QC 5S"))
+
+
+def test_an_arm_across_the_zone_is_no_trouble_and_no_settling() -> None:
+    arm = [TableView(t, (), unexplained_in_play=True, arm_across=True) for t in (0.0, 1.0, 2.0, 3.0, 4.0)]
+    state, out = feed(initial(True, 0.5), ANA, *arm, TableView(4.5, ()), TableView(5.1, ()))
+    assert out == [] and state.phase == Waiting()
+
+
+def test_resume_builds_the_state_after_the_last_verdict() -> None:
+    state = resumed(NoPlay("Bo", parse_cards("2D 4H")), Card.parse("7H"), prophet_out=True)
+    assert state.phase == Clearing(parse_cards("2D 4H")) and state.noplay_token_laid and state.prophet_token_seen
+    # the prophet's token still out appoints nobody
+    state, out = feed(state, BO, TableView(0.0, (), prophet_token_out=True), TableView(1.0, (), prophet_token_out=True))
+    assert not [i for i in out if isinstance(i, Judge) and isinstance(i.action, BecomeProphet)]
+    assert resumed(None, Card.parse("7H"), prophet_out=False).phase == Clearing((Card.parse("7H"),))
+
+
+def test_the_turn_machine_assigns_nothing_to_an_attribute() -> None:
+    # the state is a value: no field is set after it is made (an exception's __init__ aside)
+    root = Path(__file__).resolve().parents[3] / "dealer" / "table"
+    for name in ("turn.py", "turn_state.py"):
+        tree = ast.parse((root / name).read_text(encoding="utf-8"))
+        inits = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "__init__"
+                 for n in ast.walk(f)}
+        targets: list[ast.expr] = []
+        for node in ast.walk(tree):
+            if id(node) in inits:
+                continue
+            if isinstance(node, ast.Assign):
+                targets += node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets.append(node.target)
+        flat = [t for target in targets for t in ast.walk(target)]
+        assert [t.lineno for t in flat if isinstance(t, ast.Attribute)] == [], name
+
+
+def test_the_turn_waits_while_the_layout_is_put_right_and_goes_on_where_it_was() -> None:
+    state, _ = feed(initial(True, 0.5), ANA, *laid(0.0, cards("4C"), 0.2))
+    held = step(state, LayoutWrong())[0]
+    assert held.phase == PuttingLayoutRight(Laying())
+    with pytest.raises(IllegalObservation, match="Look while PuttingLayoutRight"):
+        step(held, Look(TableView(1.0, cards("4C")), ANA))
+    with pytest.raises(IllegalObservation, match="LayoutRight while Laying"):
+        step(state, LayoutRight())
+    back, none = step(held, LayoutRight())
+    assert none == () and back == state
+    back, out = feed(back, ANA, TableView(1.0, cards("4C")))
+    assert out == [Judge(Attempt("Ana", parse_cards("4C")))]
