@@ -53,7 +53,7 @@ phone held over the table (MOTIONS, vision/synthetic/sway.py); ``-bridge`` a bri
 timings are in seconds, and a still table at 30 frames is ten times the work).
 
 ``--arms``: after each verdict a player's arm carries the cards from the players' edge across
-the whole play zone to the layout beyond it and comes back (1.5 s, dealer/make_demo.arm_sweep),
+the whole play zone to the layout beyond it and comes back (1.5 s, bench/harness/make_demo.arm_sweep),
 as players do every turn, instead of a hand over the zone.
 
 ``--cards DESIGN`` deals two more rounds (lamp, zone view; cold, whole layout) with another

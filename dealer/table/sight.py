@@ -31,7 +31,7 @@ ZONE_OUT = N_("I cannot see the whole play zone: the camera has moved. Point it 
 BACK = N_("I can see the table again.")
 BUSY_SAY_AFTER_S = 12.0  # something moving over the play zone this long, without a pause: say so
 # ... over cards lying in the zone this long (a hand lays cards in a second or two; players
-# who hear nothing go on after about 8 s, dealer/scripted_table.PATIENCE_S)
+# who hear nothing go on after about 8 s, bench/harness/scripted_table.PATIENCE_S)
 CARDS_BUSY_SAY_AFTER_S = 6.0
 HAND_STAYS = N_("Something keeps moving over the play zone, so I am waiting: take your hands out of it, "
                 "and I will judge what lies there.")
