@@ -32,6 +32,7 @@ __all__ = [
     "NoCardPlayed",
     "NoProphet",
     "NotAfterOwnTurn",
+    "NotInVariant",
     "OutOfTurn",
     "ProphetPlays",
     "RecordError",
@@ -80,6 +81,19 @@ class UnknownPlayer(Refusal):
 
     def message(self) -> str:
         return f"{self.player!r} is not a player of this round ({', '.join(self.players)})"
+
+
+@dataclass(frozen=True, slots=True)
+class NotInVariant(Refusal):
+    """An action the variant being played does not have (docs/rules-variants.md), e.g. a
+    prophet in express (EX4)."""
+
+    variant: str
+    action: str
+    rule: str
+
+    def message(self) -> str:
+        return f"{self.variant} has no {self.action} ({self.rule})"
 
 
 @dataclass(frozen=True, slots=True)

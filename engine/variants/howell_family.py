@@ -9,7 +9,7 @@ Everything else (deal, penalties, N2/N3, F1-F7, scores G2-G4) is Howell's, uncha
 
 from __future__ import annotations
 
-from engine.errors import IllegalActionError
+from engine.errors import IllegalActionError, NotInVariant, Refusal, RoundEnded
 from engine.events import Attempt, NoPlay, TurnOutcome
 from engine.layout import MARK_EVERY
 from engine.round import Round
@@ -49,10 +49,10 @@ class ExpressRound(Round):
     def expulsion_on(self) -> bool:
         return False  # EX5: nobody is expelled
 
-    def prophet_refusal(self, player: str) -> str | None:
+    def prophet_refusal(self, player: str) -> Refusal | None:
         if self.ended is not None:
-            return "the round has ended (G1)"
-        return "express has no prophet (EX4)"
+            return RoundEnded(self.ended.value)
+        return NotInVariant("express", "prophet", "EX4")
 
     def _attempt(self, action: Attempt) -> TurnOutcome:
         if len(action.cards) > 1:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.cards import parse_cards
-from engine.errors import IllegalActionError, RecordError
+from engine.errors import IllegalActionError, NotInVariant, RecordError
 from engine.events import Attempt, NoPlay
 from engine.judging import judge_text, judgement_json
 from engine.record import format_record, parse_record
@@ -132,7 +132,9 @@ def test_express_refuses_a_prophet_and_wikipedia_allows_one() -> None:
     rule = resolve_rule("alternate-colour")
     ex = new_round(rule, "express", ["A", "B", "C"], parse_cards("7H"))
     ex.apply(Attempt("A", parse_cards("4C")))
-    assert ex.prophet_refusal("A") == "express has no prophet (EX4)"
+    refusal = ex.prophet_refusal("A")
+    assert refusal == NotInVariant("express", "prophet", "EX4")  # a value, worded at the edge
+    assert refusal is not None and refusal.message() == "express has no prophet (EX4)"
     wk = new_round(rule, "wikipedia", ["A", "B", "C", "D"], parse_cards("7H"))
     wk.apply(Attempt("C", parse_cards("4C")))
     assert wk.prophet_refusal("C") is None
