@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from dealer.speech.i18n import Count, _, and_list, card_name, n_
+from dealer.speech.i18n import N_, Count, _, and_list, card_name, n_
 from engine.cards import Card
 from engine.errors import (
     AcceptTakesNoCard,
@@ -33,6 +33,7 @@ from engine.errors import (
     NoCardPlayed,
     NoProphet,
     NotAfterOwnTurn,
+    NotInVariant,
     OutOfTurn,
     ProphetPlays,
     Refusal,
@@ -205,7 +206,13 @@ _REFUSALS: dict[type[Refusal], Callable[[Any, bool], str]] = {
     AlreadyProphet: lambda r, s: _("{who} is prophet already (F1)", who=r.prophet),
     BeenProphet: lambda r, s: _("{who} has been prophet in this round already (F1, F4)", who=r.player),
     TooFewForProphet: lambda r, s: _("a prophet needs two other players still in the round (F1)"),
+    NotInVariant: lambda r, s: _("the game {variant} has no {action} ({rule})", variant=r.variant,
+                                 action=_(_VARIANT_ACTIONS.get(r.action, r.action)), rule=r.rule),
 }
+
+
+# What a variant may lack (docs/rules-variants.md), said in the current language.
+_VARIANT_ACTIONS = {"prophet": N_("prophet"), "no play": N_("\"no play\"")}
 
 
 # The mat tracker's status lines (calibration/table.py), printed while the table is not seen.
