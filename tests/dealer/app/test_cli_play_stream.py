@@ -186,6 +186,7 @@ def test_a_stream_that_stalls_as_the_dealer_ends_never_aborts_the_process(ending
     assert "terminate called" not in child.stderr and "FATAL" not in child.stderr
 
 
+@pytest.mark.slow  # a whole unpaced round plus the stall (12-33 s); the abort itself is caught by the tests above
 @pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
 def test_a_round_whose_stream_stalls_at_its_end_exits_0_with_its_recording_intact(tmp_path: Path) -> None:
     # given the demo round streamed as a phone sends it, whose Wi-Fi drops just after the
