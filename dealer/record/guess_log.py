@@ -31,7 +31,7 @@ from engine.guesses import GuessJudgement, VerdictClash
 from engine.rules.equivalence import Comparison, Counterexample
 
 __all__ = ["GUESSES_FILE", "GUESSES_VERSION", "NotRevealed", "StoredGuess", "answer_json", "append_guesses",
-           "load_guesses"]
+           "guesses_with_log_hash", "load_guesses"]
 
 GUESSES_FILE = "guesses.jsonl"
 GUESSES_VERSION = 1
@@ -149,7 +149,7 @@ def _stored(data: Any, where: str) -> StoredGuess:
     return StoredGuess(at, guess, GuessJudgement(guess, clash, comparison))
 
 
-def _read(path: Path) -> list[StoredGuess]:
+def _read(path: Path) -> tuple[str, list[StoredGuess]]:
     try:
         if path.stat().st_size > MAX_GUESSES_BYTES:
             raise LoadError(f"{path}: too large for a guesses file (at most {MAX_GUESSES_BYTES} bytes)")
@@ -160,6 +160,7 @@ def _read(path: Path) -> list[StoredGuess]:
         raise LoadError(f"{path}: not UTF-8 text at byte {exc.start}") from None
     stored: list[StoredGuess] = []
     header = False
+    judged_against = ""
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -172,16 +173,21 @@ def _read(path: Path) -> list[StoredGuess]:
             if not isinstance(data, dict) or data.get(HEADER_KEY) != GUESSES_VERSION:
                 raise LoadError(f"{where}: not a version {GUESSES_VERSION} guesses file "
                                 f"(the header needs {HEADER_KEY!r}: {GUESSES_VERSION})")
-            header = True
+            header, judged_against = True, str(data.get("log_hash", ""))
             continue
         stored.append(_stored(data, where))
     if not header:
         raise LoadError(f"{path}: empty file, no guesses header")
-    return stored
+    return judged_against, stored
 
 
 def load_guesses(folder: Path) -> list[StoredGuess]:
     """The guesses kept in ``folder`` (none when it has no guesses file); :class:`LoadError`
     names the file, the line and what is wrong."""
+    return guesses_with_log_hash(folder)[1]
+
+
+def guesses_with_log_hash(folder: Path) -> tuple[str, list[StoredGuess]]:
+    """The log hash the kept guesses were judged against (its header; "" without a file), and the guesses."""
     path = Path(folder) / GUESSES_FILE
-    return _read(path) if path.exists() else []
+    return _read(path) if path.exists() else ("", [])

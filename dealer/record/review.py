@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from dealer.record.games import scores_html
-from dealer.record.guess_log import StoredGuess, load_guesses
+from dealer.record.guess_log import StoredGuess, guesses_with_log_hash
 from dealer.speech.i18n import _, language, n_, p_
 from dealer.record.recording import LoadError, Recording, Seen, Trouble, Undone, VerdictLine, load_recording
 from dealer.record.verify import BrokenPlace, Verification, verify_recording
@@ -63,7 +63,7 @@ class RoundReview:
     anchored: bool = False  # the log hash shown at the table was given (dealer/record/verify.py)
     seal_given: bool = False
     guesses: tuple[StoredGuess, ...] = ()  # the players' guesses judged (guesses.jsonl), after the reveal only
-    guesses_problem: str = ""  # a guesses file that cannot be read: named, and the review goes on
+    guesses_problem: str = ""  # a guesses file unread, or judged on another log: said, and the review goes on
 
     @property
     def verified(self) -> bool:
@@ -134,9 +134,13 @@ def build_review(folder: Path, seal: str | None = None, log_hash: str | None = N
     guesses_problem = ""
     if rule is not None:  # a judgement gives the rule away: never shown before the reveal (G6)
         try:
-            guesses = load_guesses(rec.folder)
+            judged_against, guesses = guesses_with_log_hash(rec.folder)
         except LoadError as exc:
-            guesses_problem = str(exc)
+            guesses_problem = _("the guesses cannot be shown: {problem}", problem=str(exc))
+        else:
+            if guesses and judged_against != check.log_hash:  # judged on a log that has changed since
+                guesses_problem = _("the guesses were judged against another log (log hash {judged}), "
+                                    "not this one ({hash})", judged=judged_against or "?", hash=check.log_hash)
     return RoundReview(rec.folder, rule, _seal_status(check), tuple(items), tuple(rec.of_type(Trouble)),
                        check.notes, check.problems, check.log_hash, check.anchored, check.seal_shown is not None,
                        tuple(guesses), guesses_problem)
@@ -192,7 +196,7 @@ def review_text(review: RoundReview) -> str:
         lines.append(_("Guess: {rule}", rule=guess.guess))
         lines += ["    " + sentence for sentence in guess.sentences()]
     if review.guesses_problem:
-        lines.append(_("the guesses cannot be shown: {problem}", problem=review.guesses_problem))
+        lines.append(review.guesses_problem)
     lines += [_("note: {note}", note=n) for n in review.notes]
     lines.append(verdict_line(review))
     lines += ["  " + _("BROKEN {problem}", problem=p) for p in review.problems]
@@ -220,8 +224,9 @@ def _guesses_html(review: RoundReview) -> str:
         return ""
     items = "".join(f"<li><code>{esc(g.guess)}</code><br>{'<br>'.join(esc(s) for s in g.sentences())}</li>"
                     for g in review.guesses)
-    problem = (f"<p class='broken'>{esc(_('the guesses cannot be shown: {problem}', problem=review.guesses_problem))}</p>"
-               if review.guesses_problem else "")
+    problem = ""
+    if review.guesses_problem:
+        problem = f"<p class='broken'>{esc(review.guesses_problem)}</p>"
     return f"<h2 id='guesses'>{esc(_('Guesses'))}</h2><ul>{items}</ul>{problem}"
 
 

@@ -1,10 +1,11 @@
 """`eleusis guess RECORD RULE...`: the players' guesses judged (issue 30).
 
 RECORD is a game record, or a round folder (its round.eleusis) once the rule is revealed
-(G6); on a recording folder the guesses and their judgements are kept in its guesses.jsonl
-(dealer/record/guess_log.py), and before the reveal they are refused. For each guess, in the rule language or a library id: whether it agrees with every
+(G6). For each guess, in the rule language or a library id: whether it agrees with every
 verdict of the round, whether it is the sealed rule over every line that could have been
-played, and where it differs, the shortest counterexample said as cards. ``--json`` gives
+played, and where it differs, the shortest counterexample said as cards. On a recording
+folder the guesses and their judgements are kept in its guesses.jsonl
+(dealer/record/guess_log.py); before the reveal they are refused. ``--json`` gives
 the structured answers. Exit 0 when every guess was judged, 2 when the record cannot be
 read or judged or a guess does not parse.
 """

@@ -75,3 +75,16 @@ def test_a_broken_guesses_file_is_named_and_the_review_goes_on(tmp_path: Path) -
     assert "the guesses cannot be shown" in review_html(review, tmp_path / "p.html").read_text(encoding="utf-8")
     assert main(["guess", str(r.folder), "card.red"]) == 2  # never appended to a file it cannot read
     assert (r.folder / GUESSES_FILE).read_text(encoding="utf-8").count("\n") == 2
+
+
+def test_guesses_judged_against_another_log_are_shown_with_a_warning(tmp_path: Path) -> None:
+    r = record_round(tmp_path / "r")
+    assert main(["guess", str(r.folder), "card.red"]) == 0
+    path = r.folder / GUESSES_FILE
+    path.write_text(path.read_text(encoding="utf-8").replace(r.log_hash, "0" * 64), encoding="utf-8")
+    review = build_review(r.folder)
+    assert [g.guess for g in review.guesses] == ["card.red"]
+    assert f"judged against another log (log hash {'0' * 64}), not this one ({r.log_hash})" in review.guesses_problem
+    # a guess kept now is judged against this log; the file's header still names the other one
+    assert main(["guess", str(r.folder), "card.black"]) == 0
+    assert "judged against another log" in build_review(r.folder).guesses_problem
