@@ -17,8 +17,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 from dealer.record.games import scores_html
+from dealer.record.guess_log import StoredGuess, guesses_with_log_hash
 from dealer.speech.i18n import _, language, n_, p_
-from dealer.record.recording import Recording, Seen, Trouble, Undone, VerdictLine, load_recording
+from dealer.record.recording import LoadError, Recording, Seen, Trouble, Undone, VerdictLine, load_recording
 from dealer.record.verify import BrokenPlace, Verification, verify_recording
 
 __all__ = ["ReviewItem", "RoundReview", "ShownBatch", "build_review", "review_html", "review_text", "rule_words"]
@@ -61,6 +62,8 @@ class RoundReview:
     log_hash: str = ""
     anchored: bool = False  # the log hash shown at the table was given (dealer/record/verify.py)
     seal_given: bool = False
+    guesses: tuple[StoredGuess, ...] = ()  # the players' guesses judged (guesses.jsonl), after the reveal only
+    guesses_problem: str = ""  # a guesses file unread, or judged on another log: said, and the review goes on
 
     @property
     def verified(self) -> bool:
@@ -127,8 +130,20 @@ def build_review(folder: Path, seal: str | None = None, log_hash: str | None = N
                                 whys.get(id(v), ""), shown=shown))
         last_frame = v.frame if v.frame is not None else last_frame
     rule = check.revealed.rule if check.revealed is not None and check.rebuilt.rule is not None else None
+    guesses: list[StoredGuess] = []
+    guesses_problem = ""
+    if rule is not None:  # a judgement gives the rule away: never shown before the reveal (G6)
+        try:
+            judged_against, guesses = guesses_with_log_hash(rec.folder)
+        except LoadError as exc:
+            guesses_problem = _("the guesses cannot be shown: {problem}", problem=str(exc))
+        else:
+            if guesses and judged_against != check.log_hash:  # judged on a log that has changed since
+                guesses_problem = _("the guesses were judged against another log (log hash {judged}), "
+                                    "not this one ({hash})", judged=judged_against or "?", hash=check.log_hash)
     return RoundReview(rec.folder, rule, _seal_status(check), tuple(items), tuple(rec.of_type(Trouble)),
-                       check.notes, check.problems, check.log_hash, check.anchored, check.seal_shown is not None)
+                       check.notes, check.problems, check.log_hash, check.anchored, check.seal_shown is not None,
+                       tuple(guesses), guesses_problem)
 
 
 def _readings_text(readings: list[dict[str, object]]) -> str:
@@ -177,6 +192,11 @@ def review_text(review: RoundReview) -> str:
             lines.append("    " + _("why: {why}", why=item.why))
     for trouble in review.troubles:
         lines.append(_("trouble at {t}s: {text}", t=f"{trouble.t:.1f}", text=trouble.text))
+    for guess in review.guesses:
+        lines.append(_("Guess: {rule}", rule=guess.guess))
+        lines += ["    " + sentence for sentence in guess.sentences()]
+    if review.guesses_problem:
+        lines.append(review.guesses_problem)
     lines += [_("note: {note}", note=n) for n in review.notes]
     lines.append(verdict_line(review))
     lines += ["  " + _("BROKEN {problem}", problem=p) for p in review.problems]
@@ -195,6 +215,19 @@ def _img_events() -> str:
     js = _("frame file missing").replace("\\", "\\\\").replace("'", "\\'")  # a JS string inside the attribute
     missing = html.escape(js, quote=True)
     return f"onload=\"this.classList.add('loaded')\" onerror=\"this.classList.add('missing');this.alt='{missing}'\""
+
+
+def _guesses_html(review: RoundReview) -> str:
+    """The players' guesses and their judgements (issue 30), escaped like the rest of the page."""
+    esc = html.escape
+    if not review.guesses and not review.guesses_problem:
+        return ""
+    items = "".join(f"<li><code>{esc(g.guess)}</code><br>{'<br>'.join(esc(s) for s in g.sentences())}</li>"
+                    for g in review.guesses)
+    problem = ""
+    if review.guesses_problem:
+        problem = f"<p class='broken'>{esc(review.guesses_problem)}</p>"
+    return f"<h2 id='guesses'>{esc(_('Guesses'))}</h2><ul>{items}</ul>{problem}"
 
 
 def review_html(review: RoundReview, out: Path) -> Path:
@@ -233,7 +266,7 @@ tr.rejected td, tr.noplay-wrong td{{background:#fdd}} tr.accepted td, tr.noplay-
 <p id="rule"><b>{esc(_("Rule:"))}</b> {esc(rule_words(review.rule) if review.rule else _('sealed'))} &mdash; {esc(review.seal_status)}</p>
 <p class="{state}" id="verification"><b>{esc(verdict_line(review))}</b></p><ul class="broken">{problems}</ul>
 <table><tr>{heads}</tr>
-{''.join(rows)}</table><h2>{esc(_("Troubles"))}</h2><ul>{troubles or '<li>' + esc(_('none')) + '</li>'}</ul>
+{''.join(rows)}</table><h2>{esc(_("Troubles"))}</h2><ul>{troubles or '<li>' + esc(_('none')) + '</li>'}</ul>{_guesses_html(review)}
 {''.join('<p>' + esc(_('note: {note}', note=n)) + '</p>' for n in review.notes)}{scores_html(review.folder)}</body></html>"""
     out.write_text(page, encoding="utf-8")
     return out

@@ -3,7 +3,9 @@
 RECORD is a game record, or a round folder (its round.eleusis) once the rule is revealed
 (G6). For each guess, in the rule language or a library id: whether it agrees with every
 verdict of the round, whether it is the sealed rule over every line that could have been
-played, and where it differs, the shortest counterexample said as cards. ``--json`` gives
+played, and where it differs, the shortest counterexample said as cards. On a recording
+folder the guesses and their judgements are kept in its guesses.jsonl
+(dealer/record/guess_log.py); before the reveal they are refused. ``--json`` gives
 the structured answers. Exit 0 when every guess was judged, 2 when the record cannot be
 read or judged or a guess does not parse.
 """
@@ -16,7 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from dealer.record.guess_log import NotRevealed, answer_json, append_guesses
 from dealer.record.guesses import answer_guesses, describe_guess
+from dealer.record.recording import EVENTS_FILE, LoadError, RuleRevealed, load_recording
 from dealer.speech.i18n import LANGUAGES, _
 from dealer.app.inputs import InputError, read_text_file
 from engine.errors import RecordError
@@ -39,27 +43,22 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _answer_json(guess: str, judged: Any, error: str | None) -> dict[str, Any]:
-    if judged is None:
-        return {"guess": guess, "error": error}
-    clash, comparison = judged.clash, judged.comparison
-    example = comparison.counterexample
-    return {
-        "guess": guess,
-        "agrees": clash is None,
-        "clash": None if clash is None else {
-            "line": clash.line, "player": clash.player, "kind": clash.kind, "cards": [str(c) for c in clash.cards],
-            "happened": clash.happened, "guess_says": clash.guess_says},
-        "same": comparison.same,
-        "exact": comparison.exact,
-        "complete_length": comparison.complete_length,
-        "counterexample": None if example is None else {
-            "line": [str(c) for c in example.line], "card": str(example.card), "guess_allows": example.guess_allows},
-    }
+def _sealed_refusal(folder: Path) -> str | None:
+    """Why a recording folder's guesses cannot be judged yet (its rule still sealed), or None."""
+    try:
+        if not load_recording(folder).of_type(RuleRevealed):
+            return str(NotRevealed(folder))
+    except LoadError as exc:
+        return str(exc)
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
     path = args.record / "round.eleusis" if args.record.is_dir() else args.record
+    recording = args.record.is_dir() and (args.record / EVENTS_FILE).exists()
+    if recording and (refusal := _sealed_refusal(args.record)) is not None:
+        print(f"eleusis guess: {refusal}", file=sys.stderr)
+        return 2
     try:
         judgement = judge_text(read_text_file(path, "the game record"), resolve_rule)
     except InputError as exc:
@@ -69,8 +68,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"eleusis guess: {path}: {exc}", file=sys.stderr)
         return 2
     answers = answer_guesses(judgement, list(args.guesses))
+    kept = None
+    if recording:
+        try:
+            kept = append_guesses(args.record, answers)
+        except (ValueError, OSError) as exc:  # NotRevealed, LoadError, RecordingBusy
+            print(f"eleusis guess: {exc}", file=sys.stderr)
+            return 2
     if args.json:
-        print(json.dumps([_answer_json(a.guess, a.judged, a.error) for a in answers], ensure_ascii=False))
+        print(json.dumps([answer_json(a.guess, a.judged, a.error) for a in answers], ensure_ascii=False))
     else:
         for answer in answers:
             print(_("Guess: {rule}", rule=answer.guess))
@@ -79,4 +85,6 @@ def run(args: argparse.Namespace) -> int:
                 continue
             for sentence in describe_guess(answer.judged):
                 print("  " + sentence)
+    if kept is not None and not args.json:
+        print(_("Kept with the recording: {path}", path=kept))
     return 2 if any(a.judged is None for a in answers) else 0
