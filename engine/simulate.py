@@ -23,7 +23,7 @@ from engine.events import DEFAULT_HAND, ProphetDecision, TurnOutcome, Verdict
 from engine.round import Round
 from engine.rules.base import Rule
 
-__all__ = ["Temperament", "simulate_round"]
+__all__ = ["Temperament", "play_turns", "simulate_round"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,8 @@ def _remove(hand: list[Card], cards: Sequence[Card]) -> None:
         hand.remove(card)
 
 
-def _legal_chain(rule: Rule, line: list[Card], hand: list[Card], rng: random.Random, mood: Temperament) -> list[Card]:
+def _legal_chain(rule: Rule, line: list[Card], hand: list[Card], rng: random.Random, mood: Temperament,
+                 chains: bool = True) -> list[Card]:
     chain: list[Card] = []
     pool = list(hand)
     ext = list(line)
@@ -55,7 +56,7 @@ def _legal_chain(rule: Rule, line: list[Card], hand: list[Card], rng: random.Ran
         chain.append(card)
         ext.append(card)
         pool.remove(card)
-        if rng.random() >= mood.extends_chain:
+        if not chains or rng.random() >= mood.extends_chain:
             break
     return chain
 
@@ -88,6 +89,15 @@ def simulate_round(
     stock = deque(rest)
     rnd = Round.new(rule, list(players), starters, rule_text=rule_text, hand_size=hand_size, decks=decks)
 
+    play_turns(rnd, rule, hands, stock, rng, mood)
+    return rnd
+
+
+def play_turns(rnd: Round, rule: Rule, hands: dict[str, list[Card]], stock: deque[Card], rng: random.Random,
+               mood: Temperament, *, chains: bool = True, no_play: bool = True, prophet: bool = True) -> None:
+    """Play ``rnd`` at random to its end from real ``hands`` and ``stock``: Howell's round, or a
+    variant of it without chains, "no play" or a prophet (engine/variants/simulate.py)."""
+
     def draw(name: str, count: int) -> None:
         for _ in range(count):
             hands[name].append(stock.popleft())
@@ -98,14 +108,14 @@ def simulate_round(
             break
         hand = hands[player]
         line = list(rnd.line)
-        prophet = rnd.prophet
-        chain = _legal_chain(rule, line, hand, rng, mood) if rng.random() < mood.plays_legal else []
+        in_office = rnd.prophet
+        chain = _legal_chain(rule, line, hand, rng, mood, chains) if rng.random() < mood.plays_legal else []
         outcome: TurnOutcome
-        if not chain and rng.random() < mood.declares_no_play:
+        if not chain and no_play and rng.random() < mood.declares_no_play:
             shown = list(hand)
             rng.shuffle(shown)
             decision = None
-            if prophet is not None:
+            if in_office is not None:
                 legal = [c for c in shown if rule.legal(line, c)]
                 right = rng.random() < mood.prophet_right
                 if legal and right:
@@ -125,9 +135,9 @@ def simulate_round(
                 draw(player, outcome.penalty)
         else:
             if not chain:
-                chain = rng.sample(hand, min(len(hand), rng.choice((1, 1, 1, 2))))
+                chain = rng.sample(hand, min(len(hand), rng.choice((1, 1, 1, 2)) if chains else 1))
             decision = None
-            if prophet is not None:
+            if in_office is not None:
                 truly = _chain_legal(rule, line, chain)
                 right = rng.random() < mood.prophet_right
                 decision = ProphetDecision.agree() if truly == right else ProphetDecision.reject()
@@ -137,6 +147,6 @@ def simulate_round(
         if outcome.overthrown and outcome.prophet is not None:
             draw(outcome.prophet, outcome.prophet_penalty)
         assert len(stock) == rnd.stock, "the engine's stock count drifted from the real stock"
-        if rnd.ended is None and rng.random() < mood.claims_prophet and rnd.prophet_refusal(player) is None:
+        if (prophet and rnd.ended is None and rng.random() < mood.claims_prophet
+                and rnd.prophet_refusal(player) is None):
             rnd.become_prophet(player)
-    return rnd
