@@ -1,11 +1,11 @@
-"""Random rounds of every variant and the guesses' timing (issue 30).
+"""Random rounds of every variant and the guesses' timing.
 
     python3 bench/variants.py [ROUNDS]     # default 3000 rounds per variant
 
 For each variant: rounds played at random with real cards, how they ended, and the
 invariants of tests/engine/test_variant_invariants.py checked on every round. Then each
 of the 20 rule pairs of tests/engine/test_rule_equivalence.py judged as a guess: the
-seconds each comparison takes (issue 30 asks under 2 s), exact or bounded, and the
+seconds each comparison takes (a guess should be judged in under 2 s), exact or bounded, and the
 length up to which a bounded search tried every line; and guesses typed at the end of
 the demo round (examples/demo-round.eleusis), judged as the live dealer would.
 """

@@ -1,4 +1,4 @@
-"""The players' guesses judged (issue 30): a guess in the rule language against the sealed
+"""The players' guesses judged: a guess in the rule language against the sealed
 rule and the verdicts of a round. Structured values; dealer/record/guesses.py says them in words.
 
 >>> from engine.judging import judge_text

@@ -1,4 +1,4 @@
-"""The players' guesses kept with a recording (issue 30): ``guesses.jsonl`` in the round's folder.
+"""The players' guesses kept with a recording: ``guesses.jsonl`` in the round's folder.
 
 The hash-chained log (``round.jsonl``) is closed by the reveal and vouched for by the log hash
 shown at the table, so guesses never go into it: they go into a file of their own, which the

@@ -1,4 +1,4 @@
-"""The players' guesses judged, in words (issue 30): engine/guesses.py decides, this says
+"""The players' guesses judged, in words: engine/guesses.py decides, this says
 it in the reader's language. `eleusis guess` prints it; the live dealer can call
 :func:`guesses_at_round_end` with the round's record and the guesses typed or dictated.
 

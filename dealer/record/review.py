@@ -218,7 +218,7 @@ def _img_events() -> str:
 
 
 def _guesses_html(review: RoundReview) -> str:
-    """The players' guesses and their judgements (issue 30), escaped like the rest of the page."""
+    """The players' guesses and their judgements, escaped like the rest of the page."""
     esc = html.escape
     if not review.guesses and not review.guesses_problem:
         return ""

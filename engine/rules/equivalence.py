@@ -1,5 +1,5 @@
-"""Two rules compared over every line that could have been played (issue 30: the players'
-guesses judged).
+"""Two rules compared over every line that could have been played: how a player's guess is
+judged against the sealed rule.
 
 The main line only ever holds cards the sealed rule accepted, so two rules are the same
 when, after every line the sealed rule builds (the first card included, C4), they allow

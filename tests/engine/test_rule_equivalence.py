@@ -1,5 +1,5 @@
 """A guess against the sealed rule: same or different over every line that could have been
-played, with a shortest counterexample that checks out (issue 30)."""
+played, with a shortest counterexample that checks out."""
 
 from __future__ import annotations
 

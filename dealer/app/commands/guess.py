@@ -1,4 +1,4 @@
-"""`eleusis guess RECORD RULE...`: the players' guesses judged (issue 30).
+"""`eleusis guess RECORD RULE...`: the players' guesses judged.
 
 RECORD is a game record, or a round folder (its round.eleusis) once the rule is revealed
 (G6). For each guess, in the rule language or a library id: whether it agrees with every

@@ -1,4 +1,4 @@
-"""The players' guesses kept with a recording (issue 30): after the reveal only, beside the
+"""The players' guesses kept with a recording: after the reveal only, beside the
 hash-chained log (which still verifies), and shown judged on the review page."""
 
 import json
