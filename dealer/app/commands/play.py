@@ -51,6 +51,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--variant", choices=VARIANT_NAMES, default="howell",
                         help="the game's variant (docs/rules-variants.md); the live dealer deals howell, "
                         "a --record of any variant is dealt aloud (default: howell)")
+    parser.add_argument("--guess", action="append", default=None, metavar="RULE",
+                        help="a player's guess of the rule, judged and said after the reveal and kept with the "
+                        "recording (repeat it for each guess; at a terminal the dealer asks for them instead)")
     add_secret_rule_options(parser)
     add_table_options(parser)
     parser.set_defaults(run=run)
@@ -168,6 +171,16 @@ def announce_difficulty(tier: str) -> str:
              difficulty=p_("difficulty", tier))
 
 
+def _guesses_at_end(args: argparse.Namespace, voice: Any, *, record: Path | None = None,
+                    folder: Path | None = None) -> int:
+    """After the reveal: the players' guesses (``--guess``, or typed at a terminal), judged,
+    said, and kept with the recording (dealer/app/end_guesses.py)."""
+    from dealer.app.end_guesses import ask_guesses, judge_guesses_at_end
+
+    guesses = args.guess if args.guess is not None else ask_guesses() if sys.stdin.isatty() else []
+    return judge_guesses_at_end(guesses, voice, record=record, folder=folder)
+
+
 def run(args: argparse.Namespace) -> int:
     from dealer.speech.voice import VoiceError, open_voice
 
@@ -231,8 +244,9 @@ def run(args: argparse.Namespace) -> int:
     print(how, file=sys.stderr)
     try:
         if args.record is not None:
-            return demo.deal_record_aloud(args.record, voice, pace_s=args.pace,
+            code = demo.deal_record_aloud(args.record, voice, pace_s=args.pace,
                                           variant=None if args.variant == "howell" else args.variant)
+            return _guesses_at_end(args, voice, record=args.record) if code == 0 else code
         from dealer.app.live import LiveOptions, run_live
 
         try:
@@ -248,6 +262,7 @@ def run(args: argparse.Namespace) -> int:
             window=args.window, fullscreen=args.fullscreen,
             resume=resumed, deck=getattr(args, "deck", None),
         )
-        return run_live(options, voice) if reader is None else run_live(options, voice, reader)
+        code = run_live(options, voice) if reader is None else run_live(options, voice, reader)
+        return _guesses_at_end(args, voice, folder=options.out) if code == 0 else code
     finally:
         voice.close()
