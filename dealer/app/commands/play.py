@@ -49,8 +49,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--pace", type=pace_seconds, default=0.0,
                         help="with --record: seconds to wait between turns (default 0)")
     parser.add_argument("--variant", choices=VARIANT_NAMES, default="howell",
-                        help="the game's variant (docs/rules-variants.md); the live dealer deals howell, "
-                        "a --record of any variant is dealt aloud (default: howell)")
+                        help="the game's variant (docs/rules-variants.md); the live dealer deals howell and "
+                        "kruskal, a --record of any variant is dealt aloud (default: howell)")
     parser.add_argument("--guess", action="append", default=None, metavar="RULE",
                         help="a player's guess of the rule, judged and said after the reveal and kept with the "
                         "recording (repeat it for each guess; at a terminal the dealer asks for them instead)")
@@ -181,10 +181,25 @@ def _guesses_at_end(args: argparse.Namespace, voice: Any, *, record: Path | None
     return judge_guesses_at_end(guesses, voice, record=record, folder=folder)
 
 
+def _kruskal_problem(args: argparse.Namespace) -> str | None:
+    """A Kruskal round is dealt from a camera or a video of its own table (its tokens,
+    calibration/kruskal_tokens.py); the shipped recorded table is a Howell round."""
+    if args.resume is not None:
+        return _("--resume goes on with Howell's rounds only; a Kruskal round is dealt again from its start")
+    if args.camera is None and args.video is None:
+        return _("a Kruskal round is dealt from --camera or --video (the recorded demo table is Howell's game)")
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from dealer.speech.voice import VoiceError, open_voice
 
-    if args.variant != "howell" and args.record is None:
+    if args.variant == "kruskal" and args.record is None:
+        problem = _kruskal_problem(args)
+        if problem is not None:
+            print(f"eleusis play: {problem}", file=sys.stderr)
+            return 2
+    elif args.variant != "howell" and args.record is None:
         print(_("eleusis play: the live dealer deals howell only for now: give a round of {variant} with --record",
                 variant=args.variant), file=sys.stderr)
         return 2
@@ -262,7 +277,12 @@ def run(args: argparse.Namespace) -> int:
             window=args.window, fullscreen=args.fullscreen,
             resume=resumed, deck=getattr(args, "deck", None),
         )
-        code = run_live(options, voice) if reader is None else run_live(options, voice, reader)
+        if args.variant == "kruskal":
+            from dealer.app.kruskal_live import run_kruskal_live
+
+            code = run_kruskal_live(options, voice, reader)
+        else:
+            code = run_live(options, voice) if reader is None else run_live(options, voice, reader)
         return _guesses_at_end(args, voice, folder=options.out) if code == 0 else code
     finally:
         voice.close()
