@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -24,7 +25,7 @@ from calibration.kruskal_tokens import PREDICTION_STRIP, Predictions, read_predi
 from calibration.table import TableHomography
 from dealer.app.live import LiveOptions, LoopStats, _load_layout, _open_source, _pick_rule, default_reader, show_log_hash, show_seal
 from dealer.app.outlets import Outlets
-from dealer.record.recording import ENVELOPE_FILE, RECORD_FILE, RecordingWriter, write_record
+from dealer.record.recording import ENVELOPE_FILE, RECORD_FILE, RecordingWriter, Seen, write_record
 from dealer.speech.i18n import _, language
 from dealer.speech.voice import Voice
 from dealer.table.happenings import Happening
@@ -119,7 +120,7 @@ def _loop(frames: Iterable[Frame], observer: TableObserver, session: KruskalSess
             happened = session.observe(look)
             decisive = any(h.decisive for h in happened)
             if decisive:  # the frame first: a stop just after the verdict never loses it
-                _keep(recorder, frame)
+                _keep(recorder, frame, obs.play_detections.to_json_cards(), look.predictions)
             outlets.deliver(happened)
             if decisive:
                 _save_record(session, out)
@@ -150,14 +151,18 @@ def _loop(frames: Iterable[Frame], observer: TableObserver, session: KruskalSess
     return code
 
 
-def _keep(recorder: RecordingWriter, frame: Frame) -> None:
-    """The frame a decision was taken on, for the review."""
+def _keep(recorder: RecordingWriter, frame: Frame, cards: list[dict[str, Any]], predictions: Predictions | None) -> None:
+    """The frame a decision was taken on, with the play zone's reading and the tokens shown
+    (``seat1_true``: seat 1 says main line), for the review."""
     h, w = frame.bgr.shape[:2]
     scale = min(1.0, 1280.0 / max(w, h))
     small = cv2.resize(frame.bgr, (int(w * scale), int(h * scale))) if scale < 1.0 else frame.bgr
     ok, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
     if ok:
         recorder.save_frame(frame.time_s, frame.index, jpeg.tobytes())
+    shown = [] if predictions is None else [f"seat{seat}_{'true' if main else 'false'}"
+                                            for seat, main in sorted(predictions.shown.items())]
+    recorder.write(Seen(t=frame.time_s, frame=frame.index, zone="play", cards=cards, tokens=shown))
 
 
 def _save_record(session: KruskalSession, out: Path) -> None:
