@@ -60,10 +60,12 @@ def main() -> int:
     print()
     demo = (ROOT / "examples" / "demo-round.eleusis").read_text(encoding="utf-8")
     for guess in ("card.colour != prev.colour", "card.red", "if pos mod 2 == 0 then card.red else card.black",
-                  "not any(line, each == card)"):
-        started = time.perf_counter()
+                  "not any(line, each == card)", "no-three-of-a-colour",
+                  "pos < 2 or not all(last(2), each.colour == card.colour) or card.rank == 14"):
+        started, cpu = time.perf_counter(), time.process_time()
         said = guesses_at_round_end(demo, [guess])[0][1]
-        print(f"demo round, guess {guess!r}: {time.perf_counter() - started:.2f} s: {' '.join(said)}")
+        print(f"demo round, guess {guess!r}: {time.perf_counter() - started:.2f} s "
+              f"({time.process_time() - cpu:.2f} CPU s): {' '.join(said)}")
     return 0
 
 

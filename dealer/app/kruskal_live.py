@@ -30,6 +30,7 @@ from dealer.speech.i18n import _, language
 from dealer.speech.voice import Voice
 from dealer.table.happenings import Happening
 from dealer.table.kruskal_session import KruskalConfig, KruskalSession
+from dealer.table.keys import stdin_keys
 from dealer.table.kruskal_turn import KruskalLook
 from dealer.table.observer import TableObserver, ZoneReader
 from dealer.table.regions import markers_in_boxes
@@ -97,11 +98,16 @@ def run_kruskal_live(options: LiveOptions, voice: Voice, reader: ZoneReader | No
         recorder.write_envelope(config.rule, session.nonce)
     show_seal(session.seal.commitment, out)
     outlets.deliver(session.begin(first.time_s))
-    return _loop(itertools.chain([first], frames), observer, session, outlets, recorder, out, layout.dictionary)
+    keys = stdin_keys() if options.camera is not None and sys.stdin.isatty() else None
+    if keys is not None:
+        print(_("q and Enter: end the round here, scored as it stands (KR7 ends it when the deck is turned)."),
+              file=sys.stderr)
+    return _loop(itertools.chain([first], frames), observer, session, outlets, recorder, out, layout.dictionary,
+                 keys)
 
 
 def _loop(frames: Iterable[Frame], observer: TableObserver, session: KruskalSession, outlets: Outlets,
-          recorder: RecordingWriter, out: Path, dictionary: str) -> int:
+          recorder: RecordingWriter, out: Path, dictionary: str, keys: Callable[[], str] | None = None) -> int:
     from vision.errors import CameraError
 
     seats = len(session.config.players)
@@ -110,6 +116,8 @@ def _loop(frames: Iterable[Frame], observer: TableObserver, session: KruskalSess
         for frame in frames:
             started, cpu = time.perf_counter(), time.process_time()
             size = (frame.bgr.shape[1], frame.bgr.shape[0])
+            if keys is not None and keys().strip().lower() == "q":
+                break  # the round ends here and is scored as it stands
             obs = observer.observe(frame.bgr, frame.time_s, frame.index)
             if obs.view is None or obs.homography is None:
                 speed.add(started, cpu)
@@ -140,6 +148,10 @@ def _loop(frames: Iterable[Frame], observer: TableObserver, session: KruskalSess
             outlets.deliver(session.finish())
         _save_record(session, out)
         recorder.close()
+    if interrupted:  # no resume for a Kruskal round: the rule stays sealed until revealed on purpose
+        print("\n" + _("Stopped by Ctrl-C. The rule stays sealed; `eleusis reveal {folder}` reveals it.", folder=out),
+              file=sys.stderr)
+        return code
     if speed.frames:
         print(_("{frames} frames handled, {fps} frames a second ({cpu_fps} per CPU second) at {width}x{height}",
                 frames=speed.frames, fps=f"{speed.fps:.1f}", cpu_fps=f"{speed.cpu_fps:.1f}", width=size[0],

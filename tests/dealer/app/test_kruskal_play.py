@@ -18,6 +18,7 @@ from dealer.app.cli import main
 from dealer.app.kruskal_live import read_strip
 from dealer.record.guess_log import load_guesses
 from dealer.record.recording import VerdictLine, load_recording
+from dealer.record.verify import verify_recording
 from dealer.speech.i18n import set_language
 from engine.judging import judge_text
 from engine.rules import resolve_rule
@@ -87,6 +88,8 @@ def test_a_rendered_kruskal_round_is_dealt_as_judge_judges_its_script(
     else:
         assert any("The oracle turns the four of spades: the main line. Right: Ana. Points: Ana 5, Bo 2, Cy 3." in s
                    for s in said)
+    # and the recording proves itself: the chain, the frames, the seal and the record
+    assert verify_recording(load_recording(out)).problems == ()
     # and the guess typed at the end is judged after the reveal and kept
     assert [(g.guess, g.judged is not None and g.judged.comparison.same) for g in load_guesses(out)] == [
         ("card.colour != prev.colour", True)]
