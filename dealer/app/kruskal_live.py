@@ -23,7 +23,16 @@ import numpy as np
 
 from calibration.kruskal_tokens import PREDICTION_STRIP, Predictions, read_predictions
 from calibration.table import TableHomography
-from dealer.app.live import LiveOptions, LoopStats, _load_layout, _open_source, _pick_rule, default_reader, show_log_hash, show_seal
+from dealer.app.live import (
+    LiveOptions,
+    LoopStats,
+    _load_layout,
+    _open_source,
+    _pick_rule,
+    default_reader,
+    show_log_hash,
+    show_seal,
+)
 from dealer.app.outlets import Outlets
 from dealer.record.recording import ENVELOPE_FILE, RECORD_FILE, RecordingWriter, Seen, write_record
 from dealer.speech.i18n import _, language
@@ -163,7 +172,8 @@ def _loop(frames: Iterable[Frame], observer: TableObserver, session: KruskalSess
     return code
 
 
-def _keep(recorder: RecordingWriter, frame: Frame, cards: list[dict[str, Any]], predictions: Predictions | None) -> None:
+def _keep(recorder: RecordingWriter, frame: Frame, cards: list[dict[str, Any]],
+          predictions: Predictions | None) -> None:
     """The frame a decision was taken on, with the play zone's reading and the tokens shown
     (``seat1_true``: seat 1 says main line), for the review."""
     h, w = frame.bgr.shape[:2]

@@ -162,8 +162,8 @@ def test_colour_rules_are_searched_over_two_cards_and_exactly() -> None:
     # period 3 against two back: 8,165 states of whole cards, a handful of colours
     answer = compare_rules(LIBRARY["three-of-a-colour"].rule, sealed)
     assert answer.exact and not answer.same
-    worded = compare_rules(resolve_rule("pos < 2 or not (prev.colour == card.colour and line[-2].colour == card.colour)"),
-                           sealed)
+    worded = compare_rules(
+        resolve_rule("pos < 2 or not (prev.colour == card.colour and line[-2].colour == card.colour)"), sealed)
     assert worded.same and worded.exact
     # a rule that reads a card whole is tried with all 52
     assert len(representatives(resolve_rule("not any(line, each == card)"), sealed)) == 52

@@ -30,7 +30,8 @@ SPEAKER = {"en": "dealer: ", "ru": "ведущий: ", "pt": "dador: "}
 def test_the_strip_is_read_from_a_rendered_frame() -> None:
     from vision.synthetic import TokenPlacement, render_table_scene
 
-    placed = (TokenPlacement("seat1_false", strip_place(1, 3), 5.0), TokenPlacement("seat2_true", strip_place(2, 3), -6.0),
+    placed = (TokenPlacement("seat1_false", strip_place(1, 3), 5.0),
+              TokenPlacement("seat2_true", strip_place(2, 3), -6.0),
               TokenPlacement("seat3_true", strip_place(3, 3), 0.0))
     scene = render_table_scene(kruskal_layout(), KRUSKAL_VIEW, placed)
     read = read_strip(scene.frame_bgr, TableHomography(scene.table_to_px), 3, "DICT_4X4_50")

@@ -36,8 +36,8 @@ def _live_round(monkeypatch: pytest.MonkeyPatch, finish: bool = True) -> None:
 
 def _play(tmp_path: Path, *more: str) -> int:
     (tmp_path / "rule.txt").write_text("alternate-colour\n", encoding="utf-8")
-    return main(["play", "--video", str(DEMO_VIDEO), "--players", "Ana Bo Cy", "--rule-file", str(tmp_path / "rule.txt"),
-                 "--voice", "text", "--out", str(tmp_path / "rec"), *more])
+    return main(["play", "--video", str(DEMO_VIDEO), "--players", "Ana Bo Cy",
+                 "--rule-file", str(tmp_path / "rule.txt"), "--voice", "text", "--out", str(tmp_path / "rec"), *more])
 
 
 def test_guesses_given_to_play_are_judged_said_and_kept_for_the_review(
