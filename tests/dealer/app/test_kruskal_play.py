@@ -8,20 +8,34 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from bench.harness.kruskal_table import KRUSKAL_VIEW, SHORT_ROUND, kruskal_layout, kruskal_record, write_kruskal_video
-from bench.harness.make_demo import load_faces
+from bench.harness.kruskal_table import (
+    KRUSKAL_VIEW,
+    SHORT_ROUND,
+    KruskalScript,
+    kruskal_layout,
+    kruskal_record,
+    kruskal_steps,
+    write_kruskal_video,
+)
+from bench.harness.make_demo import StepRenderer, _positions, filmed, load_faces
 from calibration.kruskal_tokens import strip_place
 from calibration.table import TableHomography
 from dealer.app.cli import main
-from dealer.app.kruskal_live import read_strip
+from dealer.app.kruskal_live import read_strip, run_kruskal_live
+from dealer.app.live import LiveOptions
 from dealer.record.guess_log import load_guesses
-from dealer.record.recording import VerdictLine, load_recording
+from dealer.record.recording import Seen, VerdictLine, load_recording
 from dealer.record.verify import verify_recording
 from dealer.speech.i18n import set_language
+from dealer.speech.voice import FakeVoice
+from engine.cards import Card
 from engine.judging import judge_text
 from engine.rules import resolve_rule
+from vision.frames import Frame
+from vision.readings import CardDetections
 
 FACES = Path("/work/shared/data/real-cards/single")
 SPEAKER = {"en": "dealer: ", "ru": "ведущий: ", "pt": "dador: "}
@@ -94,3 +108,66 @@ def test_a_rendered_kruskal_round_is_dealt_as_judge_judges_its_script(
     # and the guess typed at the end is judged after the reveal and kept
     assert [(g.guess, g.judged is not None and g.judged.comparison.same) for g in load_guesses(out)] == [
         ("card.colour != prev.colour", True)]
+
+
+class ScriptReader:
+    """Reads the play zone's cards from the script (vision has its own tests): the cards of
+    the step being filmed, at their true places, for a box that holds the play zone."""
+
+    def __init__(self) -> None:
+        self.labels: tuple[str, ...] = ()
+
+    def read_region(self, frame_bgr: np.ndarray, box_xyxy: tuple[int, int, int, int]) -> CardDetections:
+        x0, y0, x1, y1 = box_xyxy
+        cx, cy = TableHomography(KRUSKAL_VIEW.table_to_px).to_px([(132.5, 95.0)])[0]  # the play zone's middle
+        if not self.labels or not (x0 <= cx <= x1 and y0 <= cy <= y1):
+            return CardDetections.empty()
+        quads = []
+        for x, y in _positions(len(self.labels)):
+            mm = np.array([[x - 31.5, y - 44, 1], [x + 31.5, y - 44, 1], [x + 31.5, y + 44, 1], [x - 31.5, y + 44, 1]])
+            px = (KRUSKAL_VIEW.table_to_px @ mm.T).T
+            quads.append(px[:, :2] / px[:, 2:])
+        return CardDetections(quad_xy=np.array(quads, np.float32), label=[Card.parse(c) for c in self.labels],
+                              confidence=np.full(len(self.labels), 0.99, np.float32))
+
+    def read_frame(self, frame_bgr: np.ndarray, image_to_table: object = None) -> CardDetections:
+        h, w = frame_bgr.shape[:2]
+        return self.read_region(frame_bgr, (0, 0, w, h))
+
+
+def test_the_live_loop_deals_a_rendered_kruskal_round_and_records_it(tmp_path: Path) -> None:
+    # given a short round filmed on the rendered table: the starter, then two cards with tokens
+    script = KruskalScript(("Ana", "Bo", "Cy"), "alternate-colour", "7H", ("QC", "2S"),
+                           ((True, False, True), (False, False, True)))
+    steps = kruskal_steps(script)
+    renderer = StepRenderer({}, 3, KRUSKAL_VIEW, layout=kruskal_layout())
+    reader = ScriptReader()
+
+    def frames():
+        for index, (step, bgr) in enumerate(filmed(renderer, steps, 2.0)):
+            reader.labels = step.cards
+            yield Frame(index, index / 2.0, bgr)
+
+    class Source:
+        name = "scripted kruskal table"
+
+        def frames(self):
+            return frames()
+
+    # when the live loop deals it
+    voice = FakeVoice()
+    code = run_kruskal_live(LiveOptions(players="Ana Bo Cy", rule="alternate-colour", out=tmp_path / "rec",
+                                        settle_s=1.0), voice, reader, frame_source=Source())
+    # then every card is judged with every seat's token, as judge judges the script
+    assert code == 0
+    truth = judge_text(kruskal_record(script), resolve_rule)
+    dealt = judge_text((tmp_path / "rec" / "round.eleusis").read_text(encoding="utf-8"), resolve_rule)
+    assert [line.action for line in dealt.record.actions] == [line.action for line in truth.record.actions]
+    assert dealt.round.result().scores == truth.round.result().scores == {"Ana": 2, "Bo": 1, "Cy": 1}
+    said = "\n".join(voice.said)
+    assert "Right: Ana and Cy." in said and "Right: Ana and Bo." in said
+    # and the recording proves itself, with the tokens seen kept beside each verdict's frame
+    rec = load_recording(tmp_path / "rec")
+    assert verify_recording(rec).problems == ()
+    assert [s.tokens for s in rec.of_type(Seen)][-2:] == [["seat1_true", "seat2_false", "seat3_true"],
+                                                         ["seat1_false", "seat2_false", "seat3_true"]]
