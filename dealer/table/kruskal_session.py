@@ -32,6 +32,7 @@ from dealer.table.kruskal_turn import (
     TokensStillOut,
     Unreadable,
     WaitingForTokens,
+    another_starter,
     initial,
     step,
 )
@@ -96,7 +97,10 @@ class KruskalSession:
 
     def _handle(self, intent: KruskalIntent, frame: int | None) -> list[Happening]:
         if isinstance(intent, StarterTurned):
-            return [self._starter(intent.card, frame)]
+            decided = self._starter(intent.card, frame)
+            if self.round is None:  # refused, or the start needs more cards (C4): the next is a starter too
+                self.state = another_starter(self.state)
+            return [decided]
         if isinstance(intent, JudgeTurn):
             return self._judge(intent, frame)
         if isinstance(intent, CardTurned):
@@ -132,8 +136,7 @@ class KruskalSession:
                               deal=self.round.start if self.round is not None else None)
 
     def _judge(self, intent: JudgeTurn, frame: int | None) -> list[Happening]:
-        if self.round is None:  # a rule whose start needs more cards: each is a starter (C4)
-            return [self._starter(intent.card, frame)]
+        assert self.round is not None  # the machine judges cards only after the starters (another_starter)
         players = self.config.players
         action = OracleTurn(intent.card, tuple((players[seat - 1], main) for seat, main in intent.tokens))
         try:

@@ -53,6 +53,7 @@ __all__ = [
     "TokensStillOut",
     "Unreadable",
     "WaitingForTokens",
+    "another_starter",
     "initial",
     "step",
 ]
@@ -102,10 +103,12 @@ class CardDown:
 @dataclass(frozen=True, slots=True)
 class Clearing:
     """A card decided (the starter, or judged): waiting for the play zone and the strip to
-    empty. ``told``: the players were reminded to take their tokens back."""
+    empty. ``told``: the players were reminded to take their tokens back;
+    ``then_starter``: the next card is a starter again (:func:`another_starter`)."""
 
     card: Card
     told: bool = False
+    then_starter: bool = False  # the line needs another starter next (C4), not a card to judge
 
 
 Phase = AwaitingStarter | AwaitingCard | CardDown | Clearing
@@ -126,6 +129,16 @@ class KruskalState:
 
 def initial(players: int, settle_s: float) -> KruskalState:
     return KruskalState(players, settle_s)
+
+
+def another_starter(state: KruskalState) -> KruskalState:
+    """After a starter the rule refused (back to the stock, C4), or one of a longer start
+    (``start 2: ...``): the next card turned is a starter too, with no tokens shown."""
+    phase = state.phase
+    card = phase.card if isinstance(phase, Clearing) else None
+    if card is None:
+        return replace(state, phase=AwaitingStarter())
+    return replace(state, phase=Clearing(card, told=True, then_starter=True))
 
 
 # -- what the machine asks for ---------------------------------------------------------------
@@ -275,7 +288,7 @@ def _clearing(state: KruskalState, phase: Clearing, look: KruskalLook,
     # empty zone, or the next card turned already, read, while the tokens were taken back.
     gone = phase.card not in look.cards and None not in look.cards
     if settled and gone and not out_seats:
-        return replace(state, phase=AwaitingCard()), []
+        return replace(state, phase=AwaitingStarter() if phase.then_starter else AwaitingCard()), []
     if settled and look.cards and phase.card not in look.cards and out_seats and not phase.told:
         return replace(state, phase=replace(phase, told=True)), [TokensStillOut(out_seats)]
     return state, []

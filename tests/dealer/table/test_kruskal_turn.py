@@ -156,3 +156,21 @@ def test_until_the_reveal_the_game_record_keeps_the_rule_sealed() -> None:
     record = session.game_record()
     assert "rule: sealed " in record and "alternate-colour" not in record
     assert "oracle: turn QC | Ana main, Bo main, Cy main" in record
+
+
+def test_a_refused_starter_goes_back_and_the_next_card_is_a_starter_with_no_tokens() -> None:
+    # C4: "a red first card": the black QC goes back to the stock, 7H starts the line
+    session = KruskalSession(KruskalConfig(("Ana", "Bo", "Cy"), "start: card.red; card.colour != prev.colour",
+                                           settle_s=1.0, spoken_cards=False))
+    out = session.begin()
+    for look in at(0, 2, (QC,)) + at(2, 2) + at(4, 2, (H7,)) + at(6, 2):
+        out += session.observe(look)
+    decided = [(h.card, h.taken) for h in out if isinstance(h, StarterDecided)]
+    assert decided == [(QC, False), (H7, True)]
+    assert session.round is not None and session.round.line == (H7,)
+    assert not any("Show your tokens" in h.text for h in out)
+    # and the next card is judged with the tokens
+    preds = Predictions({1: True, 2: True, 3: False})
+    for look in at(8, 2, (Card.parse("2S"),)) + at(10, 2, (Card.parse("2S"),), preds):
+        out += session.observe(look)
+    assert [h.outcome.verdict.value for h in out if isinstance(h, Judged)] == ["accepted"]
