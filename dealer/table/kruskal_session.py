@@ -17,7 +17,7 @@ import secrets
 from dataclasses import dataclass
 
 from dealer.speech.i18n import _, and_list, capital
-from dealer.speech.narrate import card_words
+from dealer.speech.narrate import card_words, refusal_words
 from dealer.speech.variant_words import describe_variant_result, describe_variant_turn
 from dealer.table.happenings import Happening, Judged, RuleDisclosed, SealShown, Spoken, StarterDecided, TroubleReported
 from dealer.table.kruskal_turn import (
@@ -142,7 +142,7 @@ class KruskalSession:
         try:
             outcome = self.round.apply(action)
         except RoundError as exc:
-            return [TroubleReported(self._t, frame, _("I cannot take that: {error}", error=str(exc)))]
+            return [TroubleReported(self._t, frame, _("I cannot take that: {error}", error=refusal_words(exc)))]
         except RuleError:  # a rule played without the checker that cannot decide
             return [TroubleReported(self._t, frame, _("The secret rule cannot decide this turn: it was played "
                                                       "without the rule checker. The round ends here.")),
