@@ -37,6 +37,7 @@ from dealer.app.outlets import Outlets
 from dealer.record.recording import ENVELOPE_FILE, RECORD_FILE, RecordingWriter, Seen, write_record
 from dealer.speech.i18n import _, language
 from dealer.speech.voice import Voice
+from dealer.table.camera_pause import paused_frames
 from dealer.table.happenings import Happening
 from dealer.table.kruskal_session import KruskalConfig, KruskalSession
 from dealer.table.keys import stdin_keys
@@ -44,7 +45,7 @@ from dealer.table.kruskal_turn import KruskalLook
 from dealer.table.observer import TableObserver, ZoneReader
 from dealer.table.regions import markers_in_boxes
 from dealer.table.session import players_from_text
-from vision.frames import Frame, FrameSource
+from vision.frames import CameraSource, Frame, FrameSource
 
 __all__ = ["read_strip", "run_kruskal_live"]
 
@@ -111,8 +112,13 @@ def run_kruskal_live(options: LiveOptions, voice: Voice, reader: ZoneReader | No
     if keys is not None:
         print(_("q and Enter: end the round here, scored as it stands (KR7 ends it when the deck is turned)."),
               file=sys.stderr)
-    return _loop(itertools.chain([first], frames), observer, session, outlets, recorder, out, layout.dictionary,
-                 keys)
+    stream: Iterable[Frame] = itertools.chain([first], frames)
+    if options.camera is not None and frame_source is None:  # a camera that goes away pauses the round
+        camera = source if isinstance(source, CameraSource) else None
+        device = options.camera
+        reopen = camera.frames if camera is not None else lambda: _open_source(LiveOptions(camera=device)).frames()
+        stream = paused_frames(reopen, stream, outlets.say, wait_s=options.camera_wait_s)
+    return _loop(stream, observer, session, outlets, recorder, out, layout.dictionary, keys)
 
 
 def _loop(frames: Iterable[Frame], observer: TableObserver, session: KruskalSession, outlets: Outlets,

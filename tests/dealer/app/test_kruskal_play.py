@@ -135,37 +135,50 @@ class ScriptReader:
         return self.read_region(frame_bgr, (0, 0, w, h))
 
 
-def test_the_live_loop_deals_a_rendered_kruskal_round_and_records_it(tmp_path: Path) -> None:
-    # given a short round filmed on the rendered table: the starter, then two cards with tokens
-    script = KruskalScript(("Ana", "Bo", "Cy"), "alternate-colour", "7H", ("QC", "2S"),
-                           ((True, False, True), (False, False, True)))
-    steps = kruskal_steps(script)
-    renderer = StepRenderer({}, 3, KRUSKAL_VIEW, layout=kruskal_layout())
-    reader = ScriptReader()
+SHORT = KruskalScript(("Ana", "Bo", "Cy"), "alternate-colour", "7H", ("QC", "2S"),
+                     ((True, False, True), (False, False, True)))
+RIGHT = {"en": ("Right: Ana and Cy.", "Right: Ana and Bo."), "ru": ("Угадали: Ana и Cy.", "Угадали: Ana и Bo."),
+         "pt": ("Acertaram: Ana e Cy.", "Acertaram: Ana e Bo.")}
 
-    def frames():
-        for index, (step, bgr) in enumerate(filmed(renderer, steps, 2.0)):
-            reader.labels = step.cards
-            yield Frame(index, index / 2.0, bgr)
+
+@pytest.fixture(scope="module")
+def short_film() -> list[tuple[tuple[str, ...], np.ndarray]]:
+    """The short round filmed once on the rendered table (plain drawn cards): each frame
+    with the cards lying in the play zone."""
+    renderer = StepRenderer({}, 3, KRUSKAL_VIEW, layout=kruskal_layout())
+    return [(step.cards, bgr) for step, bgr in filmed(renderer, kruskal_steps(SHORT), 2.0)]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "pt"])
+def test_the_live_loop_deals_a_rendered_kruskal_round_and_records_it(
+        lang: str, short_film: list[tuple[tuple[str, ...], np.ndarray]], tmp_path: Path) -> None:
+    # given a short round filmed on the rendered table: the starter, then two cards with tokens
+    reader = ScriptReader()
 
     class Source:
         name = "scripted kruskal table"
 
         def frames(self):
-            return frames()
+            for index, (cards, bgr) in enumerate(short_film):
+                reader.labels = cards
+                yield Frame(index, index / 2.0, bgr)
 
     # when the live loop deals it
     voice = FakeVoice()
-    code = run_kruskal_live(LiveOptions(players="Ana Bo Cy", rule="alternate-colour", out=tmp_path / "rec",
-                                        settle_s=1.0), voice, reader, frame_source=Source())
+    set_language(lang)
+    try:
+        code = run_kruskal_live(LiveOptions(players="Ana Bo Cy", rule="alternate-colour", out=tmp_path / "rec",
+                                            settle_s=1.0), voice, reader, frame_source=Source())
+    finally:
+        set_language("en")
     # then every card is judged with every seat's token, as judge judges the script
     assert code == 0
-    truth = judge_text(kruskal_record(script), resolve_rule)
+    truth = judge_text(kruskal_record(SHORT), resolve_rule)
     dealt = judge_text((tmp_path / "rec" / "round.eleusis").read_text(encoding="utf-8"), resolve_rule)
     assert [line.action for line in dealt.record.actions] == [line.action for line in truth.record.actions]
     assert dealt.round.result().scores == truth.round.result().scores == {"Ana": 2, "Bo": 1, "Cy": 1}
     said = "\n".join(voice.said)
-    assert "Right: Ana and Cy." in said and "Right: Ana and Bo." in said
+    assert all(words in said for words in RIGHT[lang])
     # and the recording proves itself, with the tokens seen kept beside each verdict's frame
     rec = load_recording(tmp_path / "rec")
     assert verify_recording(rec).problems == ()
