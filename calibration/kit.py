@@ -2,7 +2,8 @@
 
 Pages: (1) the protocol sheet in plain words, (2) the PLAY sheet (landscape) whose six
 markers fix the table frame, (3) the four tokens, (4) the two guide tiles and a 100 mm
-check bar, (5) the ChArUco board for ``eleusis calibrate camera``. All geometry comes
+check bar, (5) the ChArUco board for ``eleusis calibrate camera``, (6-9) Kruskal's TRUE and
+FALSE tokens, two seats a page (calibration/kruskal_tokens.py). All geometry comes
 from ``calibration.layout`` and ``calibration.camera``; markers are drawn as vector
 squares, so they print sharp at any resolution.
 
@@ -36,6 +37,7 @@ from calibration.layout import (
     TokenSpec,
     default_layout,
 )
+from calibration.kruskal_tokens import KRUSKAL_SEATS, TILE_WORDS, kruskal_tokens, seat_of
 from calibration.markers import marker_bits
 
 __all__ = ["PAPER_SIZES_PT", "PROTOCOL", "KitPage", "kit_pages", "write_kit_pdf"]
@@ -92,6 +94,7 @@ def kit_pages() -> tuple[KitPage, ...]:
         KitPage("Tokens", False),
         KitPage("Guide tiles and scale check", False),
         KitPage("ChArUco board for camera calibration", False),
+        *(KitPage(f"Kruskal tokens, seats {s} and {s + 1}", False) for s in range(1, KRUSKAL_SEATS, 2)),
     )
 
 
@@ -254,6 +257,46 @@ def _page_guides(c: Canvas, size: tuple[float, float], layout: TableLayout, font
     sheet.text(10.0, y + 30.0, "If the bar is not 100 mm long, print again at 100 % (actual size).", regular, 9)
 
 
+def _kruskal_tile(sheet: _Sheet, x: float, y: float, token: TokenSpec, dictionary: str,
+                  fonts: tuple[str, str]) -> None:
+    """A TRUE or FALSE tile: its marker, the seat, and the word in English, Russian and
+    Portuguese (the dealer's three languages)."""
+    regular, bold = fonts
+    seat, says_main = seat_of(token)
+    tw, th = TOKEN_TILE_MM
+    c = sheet.c
+    c.setDash(2, 2)
+    c.setStrokeGray(0.5)
+    sheet.rect(x, y, tw, th, fill=False, stroke=True)
+    c.setDash()
+    m = token.marker_size_mm
+    sheet.marker(token.marker_id, x + (tw - m) / 2.0, y + TOKEN_MARKER_TOP_MM, m, dictionary)
+    c.setFillGray(0.0)
+    words = TILE_WORDS[says_main]
+    top = y + TOKEN_MARKER_TOP_MM + m
+    sheet.text(x + tw / 2.0, top + 8.0, f"{seat} · {words[0]}", bold, 13, centre=True)
+    latin = regular == "DejaVu"  # Helvetica has no Cyrillic: the Russian words need DejaVu
+    lines = (words[1], words[2], words[3]) if latin else (words[1], words[3])
+    for k, line in enumerate(lines):
+        sheet.text(x + tw / 2.0, top + 14.0 + 5.0 * k, line, regular, 7, centre=True)
+
+
+def _page_kruskal(c: Canvas, size: tuple[float, float], first_seat: int, dictionary: str,
+                  fonts: tuple[str, str]) -> None:
+    w, h = size
+    sheet = _Sheet(c, w, h, (190.0, 265.0))
+    tw, th = TOKEN_TILE_MM
+    sheet.text(0, 5, "Kruskal's variant: each seat's TRUE (main line) and FALSE (side line) tokens. "
+               "Cut along the dashed lines.", fonts[0], 8)
+    sheet.text(0, 10, "Show one, face up, in the strip in front of the PLAY sheet before each verdict; "
+               "keep the other in your hand.", fonts[0], 8)
+    gap_x = 190.0 - 2 * tw - 20.0
+    tokens = [t for t in kruskal_tokens() if seat_of(t)[0] in (first_seat, first_seat + 1)]
+    for k, token in enumerate(tokens):
+        col, row = k % 2, k // 2
+        _kruskal_tile(sheet, 10.0 + col * (tw + gap_x), 16.0 + row * (th + 14.0), token, dictionary, fonts)
+
+
 def _page_charuco(c: Canvas, size: tuple[float, float], spec: CharucoSpec, fonts: tuple[str, str]) -> None:
     w, h = size
     sheet = _Sheet(c, w, h, (190.0, 265.0))
@@ -295,6 +338,8 @@ def write_kit_pdf(path: str | Path, paper: str = "a4", layout: TableLayout | Non
             _page_tokens(c, size, layout, fonts)
         elif page.title.startswith("Guide"):
             _page_guides(c, size, layout, fonts)
+        elif page.title.startswith("Kruskal"):
+            _page_kruskal(c, size, int(page.title.split()[3]), layout.dictionary, fonts)
         else:
             _page_charuco(c, size, charuco, fonts)
         c.showPage()

@@ -52,6 +52,9 @@ class Step:
     # an arm reaching from the players' edge across the play zone to the layout beyond it:
     # its fingertip (table mm); the hand of ``hand`` is then this arm
     arm_tip_mm: tuple[float, float] | None = None
+    # tokens lying elsewhere on the table, by name, at their tile's centre (table mm): a
+    # Kruskal round's TRUE/FALSE tokens in the prediction strip (bench/harness/kruskal_table.py)
+    placed_tokens: tuple[tuple[str, tuple[float, float]], ...] = ()
 
 
 def _lay(cards: str, note: str, tokens: tuple[str, ...] = ()) -> list[Step]:
@@ -268,6 +271,7 @@ class StepRenderer:
         cards = [_placed(label, (x, y), float(rng.uniform(-tilt, tilt)), self.art, self.card_mm)
                  for label, (x, y) in zip(step.cards, pos, strict=True)]
         tokens = [TokenPlacement(name, (token_x, token_y), float(rng.uniform(-10, 10))) for name in step.tokens]
+        tokens += [TokenPlacement(name, at, float(rng.uniform(-8, 8))) for name, at in step.placed_tokens]
         line_cards, line_tokens = _layout_placements(step, layout, self.art, rng, self.card_mm)
         hands: tuple[HandPlacement, ...] = ()
         if step.arm_tip_mm is not None:  # an arm across the zone, from beyond the players' edge

@@ -20,7 +20,7 @@ from dealer.speech.i18n import _, n_
 from dealer.table.session import DealerSession
 from engine.cards import DEFAULT_DECKS, CardParseError
 from engine.errors import RoundError
-from engine.events import DEFAULT_HAND, Action, RoundStarted
+from engine.events import DEFAULT_HAND, Action, OracleTurn, RoundStarted
 from engine.round import Round
 from vision.frames import Frame
 
@@ -96,7 +96,8 @@ def read_interrupted(folder: Path) -> Interrupted:
     return Interrupted(
         folder=folder, players=players, hand=int(header.get("hand", DEFAULT_HAND)),
         decks=int(header.get("decks", DEFAULT_DECKS)), source=str(header.get("source", "")),
-        rule=rule, nonce=nonce, sealed=sealed, start=rebuilt.start, actions=tuple(t.action for t in rebuilt.turns),
+        rule=rule, nonce=nonce, sealed=sealed, start=rebuilt.start,
+        actions=tuple(t.action for t in rebuilt.turns if not isinstance(t.action, OracleTurn)),  # Howell's only
         last_t=decisions[-1].t if decisions else None)
 
 

@@ -49,9 +49,10 @@ from dealer.record.recording import (
 )
 from engine.cards import Card, CardParseError
 from engine.errors import RecordError, RoundError, RoundSetupError
-from engine.events import Action, OracleTurn, RoundStarted, TurnOutcome
+from engine.events import OracleTurn, RecordAction, RoundStarted, TurnOutcome
 from engine.record import format_record, parse_record
 from engine.round import Round
+from engine.variants import AnyRound, round_for
 from engine.rules import resolve_rule
 from engine.rules.base import Rule
 from engine.seal import verify
@@ -101,7 +102,7 @@ class RebuiltTurn:
 
     logged: VerdictLine
     line: int
-    action: Action
+    action: RecordAction
     outcome: TurnOutcome | None = None
     why: str = ""
 
@@ -113,7 +114,7 @@ class Rebuilt:
     start: RoundStarted | None  # None before the starters were laid
     turns: tuple[RebuiltTurn, ...]
     rule: Rule | None  # the revealed rule, parsed; None while sealed
-    round: Round | None  # replayed with the revealed rule; None while sealed
+    round: AnyRound | None  # replayed with the revealed rule; None while sealed
     record_text: str | None  # the game record rebuilt from the log
 
 
@@ -268,7 +269,8 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
         problems.append(BrokenPlace(_where(rec, rec.line_of(s)), f"starters: {exc}"))
         return Rebuilt(None, (), None, None, None)
     shown_rule = rule_text if rule_text is not None else f"sealed {commitment or '(no seal)'}"
-    start = RoundStarted(tuple(s.players), shown_rule, starters, s.hand, s.decks)
+    variant = str(rec.header.get("variant", "howell"))  # a Kruskal round's recording says so (KR3)
+    start = RoundStarted(tuple(s.players), shown_rule, starters, s.hand, s.decks, variant)
     head = format_record([start])
     text = head + "".join(v.action + "\n" for v in verdicts)
     try:
@@ -279,11 +281,11 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
         problems.append(BrokenPlace(where, f"the logged action cannot be read: {exc.reason}"))
         return Rebuilt(start, (), None, None, None)
     for v, line in zip(verdicts, record.actions, strict=True):
-        if isinstance(line.action, OracleTurn):  # the live dealer logs players' actions only (a kruskal record's line)
-            problems.append(BrokenPlace(_where(rec, rec.line_of(v)), "the logged action is an oracle's turn"))
+        if isinstance(line.action, OracleTurn) != (variant == "kruskal"):  # only the oracle acts in kruskal (KR3)
+            problems.append(BrokenPlace(_where(rec, rec.line_of(v)), "the logged action is an oracle's turn"
+                                        if variant != "kruskal" else "a player's action in a kruskal round"))
             return Rebuilt(start, (), None, None, None)
-    turns = [RebuiltTurn(v, rec.line_of(v), line.action) for v, line in zip(verdicts, record.actions, strict=True)
-             if not isinstance(line.action, OracleTurn)]
+    turns = [RebuiltTurn(v, rec.line_of(v), line.action) for v, line in zip(verdicts, record.actions, strict=True)]
     for turn in turns:
         if turn.action.player != turn.logged.player:
             problems.append(BrokenPlace(_where(rec, turn.line), f"the verdict is for {turn.logged.player}, "
@@ -292,7 +294,7 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
         return Rebuilt(start, tuple(turns), None, None, text)
     try:
         rule = resolve_rule(rule_text)
-        rnd = Round(rule, start)
+        rnd: AnyRound = Round(rule, start) if variant == "howell" else round_for(rule, start)
     except (ValueError, RoundSetupError) as exc:
         problems.append(BrokenPlace(_where(rec, rec.line_of(s)), f"the round cannot be replayed: {exc}"))
         return Rebuilt(start, tuple(turns), None, None, text)
@@ -302,11 +304,16 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
             break
         line_before = rnd.line
         try:
-            outcome = rnd.apply(turn.action)
+            if isinstance(rnd, Round):
+                assert not isinstance(turn.action, OracleTurn)  # refused above: only kruskal's oracle turns cards
+                outcome = rnd.apply(turn.action)
+            else:
+                outcome = rnd.apply(turn.action)
         except RoundError as exc:
             problems.append(BrokenPlace(_where(rec, turn.line), f"the engine refuses this turn: {exc}"))
             break
-        turns[k] = dataclasses.replace(turn, outcome=outcome, why=explain_verdict(rule, line_before, turn.action))
+        why = "" if isinstance(turn.action, OracleTurn) else explain_verdict(rule, line_before, turn.action)
+        turns[k] = dataclasses.replace(turn, outcome=outcome, why=why)
         _compare(rec, turn, outcome, problems)
     return Rebuilt(start, tuple(turns), rule, rnd, text)
 

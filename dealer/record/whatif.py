@@ -21,7 +21,7 @@ from dealer.record.recording import Recording
 from dealer.record.verify import verify_recording
 from engine.cards import Card, CardParseError
 from engine.errors import RoundError
-from engine.events import Action, Attempt, NoPlay, TurnOutcome
+from engine.events import Action, Attempt, NoPlay, OracleTurn, TurnOutcome
 from engine.round import Round
 
 __all__ = ["Fix", "FixError", "parse_fix", "what_if"]
@@ -82,9 +82,14 @@ def what_if(rec: Recording, fixes: Sequence[Fix]) -> list[str]:
     if rebuilt.rule is None or rebuilt.round is None or rebuilt.start is None:
         raise FixError("the rule is still sealed (or the round cannot be replayed): "
                        "a what-if is possible only after the reveal (R2)")
+    if rebuilt.start.variant != "howell":
+        raise FixError(f"a what-if replays Howell's rounds only, not {rebuilt.start.variant}'s")
     turns = [t for t in rebuilt.turns if t.outcome is not None]
     by_turn = {t.logged.turn: k for k, t in enumerate(turns)}
-    actions = [t.action for t in turns]
+    actions: list[Action] = []
+    for t in turns:
+        assert not isinstance(t.action, OracleTurn)  # Howell's rounds only, checked above
+        actions.append(t.action)
     for fix in fixes:
         if fix.turn not in by_turn:
             raise FixError(f"--fix: there is no turn {fix.turn} (turns {turns[0].logged.turn}-"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.cards import Card
-from engine.events import Attempt, BecomeProphet, NoPlay, RoundStarted, TurnOutcome
+from engine.events import Attempt, BecomeProphet, NoPlay, OracleTurn, RoundStarted, TurnOutcome
 
 __all__ = [
     "AskedToLayAgain",
@@ -63,12 +63,13 @@ class StarterDecided:
 
 @dataclass(frozen=True, slots=True)
 class Judged:
-    """A turn judged by the round engine: the action as read and the engine's outcome."""
+    """A turn judged by the round engine: the action as read and the engine's outcome
+    (in kruskal, the oracle's card with the players' tokens, KR3)."""
 
     decisive: ClassVar[bool] = True
     t: float
     frame: int | None
-    action: Attempt | NoPlay | BecomeProphet
+    action: Attempt | NoPlay | BecomeProphet | OracleTurn
     outcome: TurnOutcome
     text: str
 

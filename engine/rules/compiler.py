@@ -108,6 +108,13 @@ _CARD_ATTRS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "face": ("bool", lambda c: c.rank >= 11),
     "prime": ("bool", lambda c: c.rank in _PRIMES),
 }
+
+
+def card_attribute(name: str) -> Callable[[Any], Any]:
+    """The getter of a card attribute of the rule language (``colour``, ``rank``, ...)."""
+    return _CARD_ATTRS[name][1]
+
+
 _OTHER_ATTRS: dict[tuple[str, str], tuple[str, Callable[[Any], Any]]] = {
     ("int", "even"): ("bool", lambda n: not n & 1),
     ("int", "odd"): ("bool", lambda n: n & 1 == 1),

@@ -12,6 +12,10 @@ shortest counterexample.
   it, and its last k cards. The search visits each such state once (one line of the
   shortest length standing for it), which is done when there are at most
   :data:`EXACT_STATES` of them.
+- Both searches try one card of each kind the two rules can tell apart
+  (engine/rules/shape.py ``card_features``): rules that read only colours try two cards,
+  rules that read ranks thirteen. A line of such cards stands for every line alike in
+  what the rules read, so the answers stay exact and the counterexample shortest.
 - Otherwise, every line the sealed rule allows up to :data:`SEARCH_LENGTH` cards, within
   :data:`SEARCH_BUDGET` decisions; the answer says up to which length it covered every
   line (a longer level begun is searched as far as the budget goes, shortest lines first).
@@ -34,9 +38,11 @@ from dataclasses import dataclass
 from engine.cards import Card, all_kinds
 from engine.rules.base import Rule
 from engine.rules.errors import RuleError
-from engine.rules.shape import Shape, rule_shape
+from engine.rules.compiler import card_attribute
+from engine.rules.shape import Shape, card_features, rule_shape
 
-__all__ = ["EXACT_STATES", "SEARCH_BUDGET", "SEARCH_LENGTH", "Comparison", "Counterexample", "compare_rules"]
+__all__ = ["EXACT_STATES", "SEARCH_BUDGET", "SEARCH_LENGTH", "Comparison", "Counterexample", "compare_rules",
+           "representatives"]
 
 EXACT_STATES = 6_000  # 52^2 contexts twice over: about as many decisions as a bounded search
 SEARCH_LENGTH = 4  # lines of up to this many cards, for rules that look at the whole line
@@ -80,10 +86,26 @@ def _joint(guess: Rule, sealed: Rule) -> Shape | None:
     return Shape(back, below, period)
 
 
-def _states(shape: Shape) -> int:
-    """At most how many states an exact search visits."""
-    contexts = int(DECK_KINDS ** shape.back)  # int ** int is typed as possibly a float
-    short = sum(min(int(DECK_KINDS ** n), contexts) for n in range(shape.below))
+def representatives(*rules: Rule) -> tuple[Card, ...]:
+    """One card of each kind the rules can tell apart, in deck order (the first of each):
+    all 52 when a rule reads some card whole."""
+    features: set[str] = set()
+    for rule in rules:
+        read = card_features(rule)
+        if read is None:
+            return _KINDS
+        features |= read
+    getters = [card_attribute(name) for name in sorted(features)]
+    kinds: dict[tuple[object, ...], Card] = {}
+    for card in _KINDS:
+        kinds.setdefault(tuple(get(card) for get in getters), card)
+    return tuple(kinds.values())
+
+
+def _states(shape: Shape, kinds: int = DECK_KINDS) -> int:
+    """At most how many states an exact search visits, trying ``kinds`` cards."""
+    contexts = int(kinds ** shape.back)  # int ** int is typed as possibly a float
+    short = sum(min(int(kinds ** n), contexts) for n in range(shape.below))
     return short + shape.period * contexts
 
 
@@ -119,8 +141,9 @@ def compare_rules(guess: Rule, sealed: Rule, *, length: int = SEARCH_LENGTH,
     """Whether ``guess`` allows the same cards as ``sealed`` after every line ``sealed``
     builds, with a shortest counterexample when not (its line is a whole line from the
     first card)."""
+    cards = representatives(guess, sealed)
     joint = _joint(guess, sealed)
-    exact = joint is not None and _states(joint) <= EXACT_STATES
+    exact = joint is not None and _states(joint, len(cards)) <= EXACT_STATES
     shape = joint if exact else None
     starts = max(guess.starter_count, sealed.starter_count)
     back = 0 if shape is None else shape.back
@@ -136,7 +159,7 @@ def compare_rules(guess: Rule, sealed: Rule, *, length: int = SEARCH_LENGTH,
         for asked, whole in level:
             if not exact and spent >= budget:  # a level begun is searched as far as the budget goes
                 return Comparison(True, False, covered)
-            for card in _KINDS:
+            for card in cards:
                 want = _decide(sealed, asked, card)
                 got = _decide(guess, asked, card)
                 spent += 1

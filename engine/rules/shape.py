@@ -37,7 +37,7 @@ from engine.rules.tree import (
     Unary,
 )
 
-__all__ = ["Shape", "rule_shape"]
+__all__ = ["Shape", "card_features", "rule_shape"]
 
 _RING = ("+", "-", "*")  # arithmetic that commutes with taking a remainder
 
@@ -207,3 +207,42 @@ def rule_shape(rule: Rule) -> Shape | None:
         return None
     # The start clause decides lines shorter than starter_count, which are told apart exactly.
     return Shape(walk.back, max(walk.below, walk.back, tree.starter_count), walk.period)
+
+
+def _features(node: Node, into: set[str]) -> bool:
+    """Add the card attributes ``node`` reads to ``into``; False when it reads a card whole
+    (``card == QH``, ``any(line, each == card)``, ``next(card)``)."""
+    if isinstance(node, Attr) and (isinstance(node.target, CardRef)
+                                   or isinstance(node.target, Name) and node.target.name == "each"):
+        into.add(node.name)
+        index = node.target.index if isinstance(node.target, CardRef) else None
+        return index is None or _features(index, into)
+    if isinstance(node, CardRef) or isinstance(node, Name) and node.name == "each":
+        return False
+    for value in (getattr(node, f) for f in getattr(node, "__slots__", ())):
+        for child in (value if isinstance(value, tuple) else (value,)):
+            if isinstance(child, Node) and not _features(child, into):
+                return False
+    return True
+
+
+def card_features(rule: Rule) -> frozenset[str] | None:
+    """The card attributes (``colour``, ``rank``, ...) through which alone the rule reads
+    every card, or None when it reads some card whole or is not written in the rule
+    language. Two cards alike in these attributes are the same to the rule, wherever they
+    lie: a search over lines may try one card of each kind.
+
+    >>> from engine.rules import resolve_rule
+    >>> sorted(card_features(resolve_rule('pos < 2 or not all(last(2), each.colour == card.colour)')))
+    ['colour']
+    >>> card_features(resolve_rule('not any(line, each == card)')) is None
+    True
+    """
+    tree = getattr(rule, "tree", None)
+    if not isinstance(tree, RuleTree):
+        return None
+    found: set[str] = set()
+    for node in (tree.starter, tree.main):
+        if node is not None and not _features(node, found):
+            return None
+    return frozenset(found)

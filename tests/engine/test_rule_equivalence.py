@@ -117,3 +117,53 @@ def test_a_finite_state_rule_decides_a_long_line_as_its_stand_in(rule_id: str) -
         _key, size = _state_of(line, shape, rule.starter_count)
         stand_in = _stand_in(line, size, shape.back)
         assert [rule.legal(line, c) for c in all_kinds()] == [rule.legal(stand_in, c) for c in all_kinds()]
+
+
+@pytest.mark.parametrize("rule_id", sorted(LIBRARY))
+def test_a_card_of_the_same_kind_gets_the_same_verdict(rule_id: str) -> None:
+    # the search tries one card of each kind the rule tells apart (its card_features):
+    # a line of stand-ins must get the same verdicts as the real line, every card tried
+    import random
+
+    from engine.cards import all_kinds
+    from engine.rules.equivalence import representatives
+    from engine.rules.shape import card_features
+
+    rule = LIBRARY[rule_id].rule
+    features = card_features(rule)
+    kinds = representatives(rule)
+    if features is None:
+        assert len(kinds) == 52
+        return
+    from engine.rules.compiler import card_attribute
+
+    def kind_of(card):  # the representative of the card's kind
+        key = [card_attribute(name)(card) for name in sorted(features)]
+        return next(k for k in kinds if [card_attribute(name)(k) for name in sorted(features)] == key)
+
+    rng = random.Random(rule_id)
+    for _ in range(15):
+        line: tuple = ()
+        for _ in range(rng.randrange(0, 10)):
+            legal = [c for c in all_kinds() if rule.legal(line, c)]
+            if not legal:
+                break
+            line += (rng.choice(legal),)
+        stand_in = tuple(kind_of(c) for c in line)
+        for card in all_kinds():
+            assert rule.legal(line, card) == rule.legal(stand_in, kind_of(card)), (line, card)
+
+
+def test_colour_rules_are_searched_over_two_cards_and_exactly() -> None:
+    from engine.rules.equivalence import representatives
+
+    sealed = LIBRARY["no-three-of-a-colour"].rule
+    assert len(representatives(sealed)) == 2 and len({c.colour for c in representatives(sealed)}) == 2
+    # period 3 against two back: 8,165 states of whole cards, a handful of colours
+    answer = compare_rules(LIBRARY["three-of-a-colour"].rule, sealed)
+    assert answer.exact and not answer.same
+    worded = compare_rules(
+        resolve_rule("pos < 2 or not (prev.colour == card.colour and line[-2].colour == card.colour)"), sealed)
+    assert worded.same and worded.exact
+    # a rule that reads a card whole is tried with all 52
+    assert len(representatives(resolve_rule("not any(line, each == card)"), sealed)) == 52

@@ -49,8 +49,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--pace", type=pace_seconds, default=0.0,
                         help="with --record: seconds to wait between turns (default 0)")
     parser.add_argument("--variant", choices=VARIANT_NAMES, default="howell",
-                        help="the game's variant (docs/rules-variants.md); the live dealer deals howell, "
-                        "a --record of any variant is dealt aloud (default: howell)")
+                        help="the game's variant (docs/rules-variants.md); the live dealer deals howell and "
+                        "kruskal, a --record of any variant is dealt aloud (default: howell)")
+    parser.add_argument("--guess", action="append", default=None, metavar="RULE",
+                        help="a player's guess of the rule, judged and said after the reveal and kept with the "
+                        "recording (repeat it for each guess; at a terminal the dealer asks for them instead)")
     add_secret_rule_options(parser)
     add_table_options(parser)
     parser.set_defaults(run=run)
@@ -168,10 +171,35 @@ def announce_difficulty(tier: str) -> str:
              difficulty=p_("difficulty", tier))
 
 
+def _guesses_at_end(args: argparse.Namespace, voice: Any, *, record: Path | None = None,
+                    folder: Path | None = None) -> int:
+    """After the reveal: the players' guesses (``--guess``, or typed at a terminal), judged,
+    said, and kept with the recording (dealer/app/end_guesses.py)."""
+    from dealer.app.end_guesses import ask_guesses, judge_guesses_at_end
+
+    guesses = args.guess if args.guess is not None else ask_guesses() if sys.stdin.isatty() else []
+    return judge_guesses_at_end(guesses, voice, record=record, folder=folder)
+
+
+def _kruskal_problem(args: argparse.Namespace) -> str | None:
+    """A Kruskal round is dealt from a camera or a video of its own table (its tokens,
+    calibration/kruskal_tokens.py); the shipped recorded table is a Howell round."""
+    if args.resume is not None:
+        return _("--resume goes on with Howell's rounds only; a Kruskal round is dealt again from its start")
+    if args.camera is None and args.video is None:
+        return _("a Kruskal round is dealt from --camera or --video (the recorded demo table is Howell's game)")
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from dealer.speech.voice import VoiceError, open_voice
 
-    if args.variant != "howell" and args.record is None:
+    if args.variant == "kruskal" and args.record is None:
+        problem = _kruskal_problem(args)
+        if problem is not None:
+            print(f"eleusis play: {problem}", file=sys.stderr)
+            return 2
+    elif args.variant != "howell" and args.record is None:
         print(_("eleusis play: the live dealer deals howell only for now: give a round of {variant} with --record",
                 variant=args.variant), file=sys.stderr)
         return 2
@@ -231,8 +259,9 @@ def run(args: argparse.Namespace) -> int:
     print(how, file=sys.stderr)
     try:
         if args.record is not None:
-            return demo.deal_record_aloud(args.record, voice, pace_s=args.pace,
+            code = demo.deal_record_aloud(args.record, voice, pace_s=args.pace,
                                           variant=None if args.variant == "howell" else args.variant)
+            return _guesses_at_end(args, voice, record=args.record) if code == 0 else code
         from dealer.app.live import LiveOptions, run_live
 
         try:
@@ -248,6 +277,12 @@ def run(args: argparse.Namespace) -> int:
             window=args.window, fullscreen=args.fullscreen,
             resume=resumed, deck=getattr(args, "deck", None),
         )
-        return run_live(options, voice) if reader is None else run_live(options, voice, reader)
+        if args.variant == "kruskal":
+            from dealer.app.kruskal_live import run_kruskal_live
+
+            code = run_kruskal_live(options, voice, reader)
+        else:
+            code = run_live(options, voice) if reader is None else run_live(options, voice, reader)
+        return _guesses_at_end(args, voice, folder=options.out) if code == 0 else code
     finally:
         voice.close()

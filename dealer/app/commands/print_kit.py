@@ -14,7 +14,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "print-kit", help="write the printable kit (mat, tokens, board, protocol) as a PDF",
         description="Write the kit: the protocol sheet, the PLAY sheet with its markers, the tokens "
-                    "(NO PLAY, PROPHET, ACCEPT, REJECT), the guide tiles and the ChArUco board. "
+                    "(NO PLAY, PROPHET, ACCEPT, REJECT), the guide tiles, the ChArUco board and Kruskal's "
+                    "TRUE/FALSE tokens for 8 seats. "
                     "Print it at 100 %% (actual size).")
     parser.add_argument("out", metavar="OUT.pdf", help="the PDF file to write")
     parser.add_argument("--paper", choices=sorted(PAPER_SIZES_PT), default="a4", help="paper size (default a4)")

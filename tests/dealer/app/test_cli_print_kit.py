@@ -18,7 +18,7 @@ def test_given_a_paper_when_the_kit_is_printed_then_a_pdf_of_that_size_is_writte
     out = tmp_path / "kit.pdf"
     assert main(["print-kit", str(out), "--paper", paper]) == 0
     said = capsys.readouterr().out
-    assert "5 pages" in said and "100 %" in said
+    assert "9 pages" in said and "100 %" in said and "Kruskal tokens, seats 7 and 8" in said
     data = out.read_bytes()
     assert data.startswith(b"%PDF")
     boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
