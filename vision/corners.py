@@ -20,8 +20,10 @@ Each proposal is cut out upright as the corner box of a rectified card
 model's heads that read an index (:func:`corner_probs`): a first look at both ways up, since
 which glyph is the rank is not known, then :data:`VIEWS` (a few scales and shifts) of the
 better one. A proposal is read when the mean probability of its best card reaches
-:data:`CORNER_ACCEPT`; the two indices of one card, and the same
-index proposed twice, are one card (:func:`merge_corners`).
+:data:`CORNER_ACCEPT` and the card its index implies is the size of the photo's other cards
+(:func:`agree_in_size`: two pips of a card's face look like an index of a card twice as
+big; an unsure index is read again at the others' size); the two indices of one card, and the same index proposed twice, are one card
+(:func:`merge_corners`).
 
 >>> import numpy as np
 >>> len(propose_corners(np.full((120, 160, 3), 200, np.uint8)))
@@ -30,6 +32,7 @@ index proposed twice, are one card (:func:`merge_corners`).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -48,7 +51,10 @@ __all__ = [
     "CornerProposal",
     "CornerReading",
     "CornerReader",
+    "agree_in_size",
     "card_quad_of",
+    "card_width_of",
+    "typical_width",
     "corner_boxes",
     "corner_detections",
     "corner_probs",
@@ -85,6 +91,16 @@ FIRST_LOOK = 0.25
 # gnome anglo design: 1 wrong at 0.55, pips of a card's face). bench/real_tables.py
 # reports the held-out photos.
 CORNER_ACCEPT = 0.6
+# One deck on one table: the cards of a photo are about one size. Two pips of a card's face
+# read as an index imply a card about twice its real size (pips are bigger than the index),
+# so an index whose implied card is more than SIZE_SPREAD times wider than the photo's
+# typical card is no index. Smaller is allowed: a far card in a slanted view is two thirds
+# the size of a near one, and a court card's compact index implies a card a little small.
+# The typical card: the median width of the cards read whole and of the indices read at
+# least SURE_SIZE.
+SIZE_SPREAD = 1.5
+SURE_SIZE = 0.8
+RESIZE_OVER = 0.1  # an unsure index sized this share off the typical card is read again at its size
 _INK_RATIO = 0.62  # ink is darker than this share of the paper around it
 _MIN_PAPER = 120  # grey level: dimmer "paper" is no paper
 _MAX_PAPER_SAT = 90  # HSV saturation: paper is not coloured
@@ -325,8 +341,9 @@ def score_proposals(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPr
 
 
 def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal] | None = None,
-                 accept: float = CORNER_ACCEPT) -> list[CornerReading]:
-    """The indices read in ``bgr`` (one per card: :func:`merge_corners`).
+                 accept: float = CORNER_ACCEPT, whole: CardDetections | None = None) -> list[CornerReading]:
+    """The indices read in ``bgr`` (one per card: :func:`merge_corners`), of cards the size
+    of the others (:func:`agree_in_size`, with the cards ``whole`` read by their outline).
 
     ``classifier``: an :class:`vision.classify.OnnxClassifier` of a model with a corner head
     (``corner_logits``); a classifier without one reads no corners."""
@@ -334,18 +351,59 @@ def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPropo
         return []
     props = propose_corners(bgr) if proposals is None else list(proposals)
     kept, mean = score_proposals(classifier, bgr, props)
-    return accepted_corners(kept, mean, classifier.meta.classes, accept)
+    classes = classifier.meta.classes
+    read = accepted_corners(kept, mean, classes, accept, whole)
+    typical = typical_width(read, whole)
+    if typical is None or not len(mean):
+        return read
+    # the index's size is the deck's: an index the pair of glyphs sized wrong (a 10's two
+    # digits, a glyph merged with a pip's edge) is read again at the size of the others
+    unsure = [p for p, m in zip(kept, mean, strict=True) if m.max() < accept
+              and abs(RECT_W * p.scale / typical - 1) > RESIZE_OVER]
+    if not unsure:
+        return read
+    resized = [dataclasses.replace(p, scale=typical / RECT_W) for p in unsure]
+    again = corner_probs(classifier, corner_boxes(bgr, resized)).mean(axis=1)
+    return accepted_corners(list(kept) + resized, np.concatenate([mean, again]), classes, accept, whole)
 
 
 def accepted_corners(proposals: Sequence[CornerProposal], mean: npt.NDArray[np.float64], classes: Sequence[str],
-                     accept: float = CORNER_ACCEPT) -> list[CornerReading]:
-    """The proposals whose best card (in ``mean``, [N, C]) reaches ``accept``, one per card."""
+                     accept: float = CORNER_ACCEPT, whole: CardDetections | None = None) -> list[CornerReading]:
+    """The proposals whose best card (in ``mean``, [N, C]) reaches ``accept`` and whose card
+    is the size of the others, one per card."""
     found: list[CornerReading] = []
     for i in np.flatnonzero(mean.max(axis=1) >= accept) if len(mean) else []:
         name = classes[int(mean[i].argmax())]
         if name not in ("back", "none"):
             found.append(CornerReading(Card.parse(name), float(mean[i].max()), proposals[int(i)]))
-    return merge_corners(found)
+    return merge_corners(agree_in_size(found, whole))
+
+
+def card_width_of(reading: CornerReading) -> float:
+    """The width in image pixels of the card an index implies."""
+    return float(RECT_W * reading.proposal.scale)
+
+
+def agree_in_size(readings: Sequence[CornerReading], whole: CardDetections | None = None) -> list[CornerReading]:
+    """The readings whose implied card is at most :data:`SIZE_SPREAD` times the photo's
+    typical card width (see there); all of them when fewer than two cards tell it."""
+    typical = typical_width(readings, whole)
+    if typical is None:
+        return list(readings)
+    return [r for r in readings if card_width_of(r) <= SIZE_SPREAD * typical]
+
+
+def typical_width(readings: Sequence[CornerReading], whole: CardDetections | None = None) -> float | None:
+    """The median width in image pixels of the cards read whole and of the indices read at
+    least :data:`SURE_SIZE`; None when fewer than two cards tell it."""
+    widths = [card_width_of(r) for r in readings if r.confidence >= SURE_SIZE]
+    if whole is not None:
+        for i in range(len(whole)):
+            if whole.label[i] is not None:
+                q = whole.quad_xy[i].astype(np.float64)
+                sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+                widths.append(float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2))
+    return float(np.median(widths)) if len(widths) >= 2 else None
 
 
 def merge_corners(readings: Sequence[CornerReading]) -> list[CornerReading]:
@@ -417,7 +475,7 @@ def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections) -> 
     An index of *another* card on a card read whole stays: an outline around an overlapped
     column is often one card's outline grown over the cards under it (read by its top
     index), and the indices under it are those cards."""
-    readings = read_corners(classifier, bgr)
+    readings = read_corners(classifier, bgr, whole=whole)
     fresh = [r for r in readings if not any(whole.label[i] == r.card and _on(whole.quad_xy[i], r.index_xy)
                                             for i in range(len(whole)))]
     if not fresh:
