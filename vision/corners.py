@@ -101,6 +101,11 @@ CORNER_ACCEPT = 0.6
 SIZE_SPREAD = 1.5
 SURE_SIZE = 0.8
 RESIZE_OVER = 0.1  # an unsure index sized this share off the typical card is read again at its size
+# a proposal is looked at only when this share of its corner box is paper (the glyphs of a
+# real index cover about a quarter of it), sampled on a grid inside the box
+PAPER_SHARE = 0.5
+_PAPER_SAMPLES = np.array([[x, y, 1.0] for x in np.linspace(6, CORNER_BOX_W - 6, 5)
+                           for y in np.linspace(6, CORNER_BOX_H - 6, 6)]).T
 _INK_RATIO = 0.62  # ink is darker than this share of the paper around it
 _MIN_PAPER = 120  # grey level: dimmer "paper" is no paper
 _MAX_PAPER_SAT = 90  # HSV saturation: paper is not coloured
@@ -154,7 +159,7 @@ class CornerReader(Protocol):
 
 
 def _ink(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Ink on paper, and which ink is red."""
+    """Ink on paper, and the paper (pale and grey)."""
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (window, window))  # separable: fast
@@ -166,7 +171,7 @@ def _ink(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray
     b, g, r = (bgr[..., k].astype(np.int16) for k in range(3))
     red = (r - np.maximum(g, b) > 40) & (hsv[..., 1] > 80)
     red_ink = red & (grey.astype(np.float32) < 0.85 * paper.astype(np.float32)) & paper_ok
-    return ink | red_ink, red
+    return ink | red_ink, pale
 
 
 def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
@@ -180,7 +185,7 @@ def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
     short = min(h, w)
     lo, hi = glyph_px if glyph_px is not None else (max(6.0, 0.006 * short), max(12.0, 0.08 * short))
     window = int(2 * round(1.5 * hi) + 1)
-    ink, red = _ink(bgr, window)
+    ink, pale = _ink(bgr, window)
     n, labels, stats, centres = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     if n <= 1:
         return []
@@ -211,7 +216,21 @@ def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
                                       (float(down[0]), float(down[1])), d / _PAIR_BOX))
         if len(out) >= max_proposals:
             break
-    return out
+    return [p for p in out if _on_paper(p, pale)]
+
+
+def _on_paper(proposal: CornerProposal, pale: npt.NDArray[np.bool_]) -> bool:
+    """Whether the proposal's corner box lies on paper: an index is printed in a card's
+    corner, so around its glyphs the box is the card's own paper. A pair of glyphs taken
+    the wrong way up puts the box off the card (onto the table, unless another card lies
+    there), and so does a pair sized far too big."""
+    m = proposal.box_to_image()
+    xy = m @ _PAPER_SAMPLES
+    x, y = np.round(xy[0]).astype(int), np.round(xy[1]).astype(int)
+    inside = (x >= 0) & (y >= 0) & (x < pale.shape[1]) & (y < pale.shape[0])
+    on = np.zeros(x.shape, bool)
+    on[inside] = pale[y[inside], x[inside]]
+    return float(on.mean()) >= PAPER_SHARE
 
 
 def _shape_signatures(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32],

@@ -1,7 +1,9 @@
-"""vision.corners: an index's size is its deck's, so the cards of one photo agree in size.
+"""vision.corners: an index is the card's own, so it agrees with the card around it.
 
-Pips of a card's face read as an index imply a card about twice the real one; an index
-whose glyph pair was sized wrong (a 10's two digits) is read again at the others' size.
+Its corner box lies on the card's paper (a glyph pair taken the wrong way up puts it on the
+table), and its size is its deck's: pips of a card's face read as an index imply a card
+about twice the real one, and an index whose glyph pair was sized wrong is read again at the
+others' size.
 """
 
 from __future__ import annotations
@@ -115,3 +117,16 @@ def test_given_an_index_sized_wrong_when_the_others_tell_the_size_then_it_is_rea
     again = next(r for r in read if r.card == cards[2])
     assert again.proposal.scale == pytest.approx(np.median([card_width_of(r) for r in read if r.card != cards[2]])
                                                  / RECT_W, rel=0.05)
+
+
+def test_given_an_index_at_a_card_s_corner_on_a_dark_table_when_proposed_then_only_the_way_up_on_paper() -> None:
+    image = np.full((320, 320, 3), 40, np.uint8)
+    cv2.rectangle(image, (40, 40), (190, 250), (225, 225, 225), -1)
+    cv2.putText(image, "7", (46, 66), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (30, 30, 30), 2)
+    cv2.circle(image, (52, 84), 6, (30, 30, 30), -1)
+    downs = [p.down for p in propose_corners(image)]
+    # the 7 over the pip, card below: kept; the pip over the 7 would put the box off the card
+    assert len(downs) == 1 and downs[0][1] > 0.95, downs
+    # the same index on a pale table: both ways up lie on paper and are looked at
+    image[image == 40] = 215
+    assert len(propose_corners(image)) == 2
