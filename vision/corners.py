@@ -13,7 +13,8 @@ table: it looks for the card's own evidence, ink on paper.
    or two apart: a rank over its suit. The line from rank to suit is the card's "down"; the
    card's body lies to its right (both indices of a card are printed this way, the second
    one turned 180 degrees), so the pair says where the card's corner is and how big the
-   card is, whatever way it lies.
+   card is, whatever way it lies. The corner box it implies must lie on paper
+   (:data:`PAPER_SHARE`): taken the wrong way up, it lies off the card.
 
 Each proposal is cut out upright as the corner box of a rectified card
 (:data:`vision.preprocess.CORNER_BOX_W` x ``CORNER_BOX_H`` of 200 x 280) and read by the
