@@ -22,8 +22,8 @@ after (plus the cards read by an index corner: :func:`vision.corners.with_corner
   card counts as read when its name is read, and a name read that is not on the table, or
   read more often than it lies there, is wrong.
 
-Run: ``python3 bench/real_tables.py [--deals 1-7|none] [--frames 3] [--blackjack all|tuning|held-out|none]`` (about half a minute a
-photo on 2 busy cores).
+Run: ``python3 bench/real_tables.py [--deals 1-7|none] [--frames 3]
+[--blackjack all|tuning|held-out|none] [--only NAME]`` (2-15 s a photo on 2 busy cores).
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ which glyph is the rank is not known, then :data:`VIEWS` (a few scales and shift
 better one. A proposal is read when the mean probability of its best card reaches
 :data:`CORNER_ACCEPT` and the card its index implies is the size of the photo's other cards
 (:func:`agree_in_size`: two pips of a card's face look like an index of a card twice as
-big; an unsure index is read again at the others' size); the two indices of one card, and the same index proposed twice, are one card
-(:func:`merge_corners`).
+big; an unsure index is read again at the others' size); the two indices of one card, and
+the same index proposed twice, are one card (:func:`merge_corners`).
 
 >>> import numpy as np
 >>> len(propose_corners(np.full((120, 160, 3), 200, np.uint8)))
@@ -55,7 +55,6 @@ __all__ = [
     "agree_in_size",
     "card_quad_of",
     "card_width_of",
-    "typical_width",
     "corner_boxes",
     "corner_detections",
     "corner_probs",
@@ -63,6 +62,7 @@ __all__ = [
     "merge_corners",
     "propose_corners",
     "read_corners",
+    "typical_width",
 ]
 
 BgrImage = npt.NDArray[np.uint8]
@@ -376,8 +376,9 @@ def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPropo
     typical = typical_width(read, whole)
     if typical is None or not len(mean):
         return read
-    # the index's size is the deck's: an index the pair of glyphs sized wrong (a 10's two
-    # digits, a glyph merged with a pip's edge) is read again at the size of the others
+    # the index's size is the deck's, and a pair of glyphs measures it only roughly (a glyph
+    # merged with its neighbour, a rank of two digits): an unsure index sized off the others
+    # is read again at their size
     unsure = [p for p, m in zip(kept, mean, strict=True) if m.max() < accept
               and abs(RECT_W * p.scale / typical - 1) > RESIZE_OVER]
     if not unsure:

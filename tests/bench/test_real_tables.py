@@ -29,7 +29,7 @@ def _found(readings: list[tuple[str | None, float, float]]) -> CardDetections:
                           confidence=np.full(len(readings), 0.9, np.float32))
 
 
-def test_given_readings_on_their_cards_a_wrong_one_and_one_on_the_printed_aces_when_scored_then_each_counts_where_it_belongs() -> None:
+def test_given_right_wrong_and_printed_ace_readings_when_scored_then_each_counts_apart() -> None:
     tally = Tally()
     said = score_photo(_found([("7S", 205, 195), ("QH", 500 + NEAR_PX * 0.9, 200), ("7S", 810, 200),
                                ("AS", 1100, 200), (None, 800, 200)]), LABELS, tally)

@@ -40,7 +40,8 @@ def _reading(card: str, x: float, scale: float, confidence: float = 0.9) -> Corn
 
 
 def _whole(widths: list[float]) -> CardDetections:
-    quads = [[[x, 0], [x + w, 0], [x + w, 1.4 * w], [x, 1.4 * w]] for x, w in zip(range(0, 4000, 400), widths)]
+    quads = np.array([[[x, 0.0], [x + w, 0.0], [x + w, 1.4 * w], [x, 1.4 * w]]
+                      for x, w in zip(range(0, 4000, 400), widths)], np.float32)
     return CardDetections(quad_xy=quads, label=[Card.parse("2C")] * len(widths))
 
 
@@ -82,7 +83,8 @@ def test_given_an_oversized_reading_when_accepted_then_it_neither_stands_nor_blo
 @pytest.fixture(scope="module")
 def three_cards() -> tuple[np.ndarray, list[CornerProposal], list[Card]]:
     """Three upright cards apart on wood, and the proposal at each one's top-left index."""
-    faces = [(Card.parse(p.name.split("_")[0]), cv2.imread(str(p))) for p in sorted(FACES.glob("*.jpg"))]
+    faces = [(Card.parse(p.name.split("_")[0]), np.asarray(cv2.imread(str(p)), np.uint8))
+             for p in sorted(FACES.glob("*.jpg"))]
     rng = np.random.default_rng(5)
     bgr = None
     chosen: list[CornerProposal] = []
@@ -119,7 +121,7 @@ def test_given_an_index_sized_wrong_when_the_others_tell_the_size_then_it_is_rea
                                                  / RECT_W, rel=0.05)
 
 
-def test_given_an_index_at_a_card_s_corner_on_a_dark_table_when_proposed_then_only_the_way_up_on_paper() -> None:
+def test_given_an_index_on_a_dark_table_when_proposed_then_only_the_way_up_whose_box_is_on_paper() -> None:
     image = np.full((320, 320, 3), 40, np.uint8)
     cv2.rectangle(image, (40, 40), (190, 250), (225, 225, 225), -1)
     cv2.putText(image, "7", (46, 66), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (30, 30, 30), 2)
