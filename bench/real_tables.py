@@ -10,13 +10,20 @@ after (plus the cards read by an index corner: :func:`vision.corners.with_corner
   none of its card's boxes is wrong. The labels do not say which cards lie alone: almost
   all overlap, so every labelled card counts as one whose index shows. Deal 1 chose
   :data:`vision.corners.CORNER_ACCEPT`; deals 2-7 are held out and printed apart.
+- ``blackjack``: the 57 photos of ``../shared/data/real-tables/blackjack`` (a dark felt
+  table, 1920x1080, cards about 140 px wide lying apart, chips, a shoe), labelled by eye in
+  ``bench/data/blackjack-labels.json`` (each face-up card's centre and how it lies). A card
+  counts as read when a reading of its name lies on it (its centre inside the reading's
+  outline grown by a quarter, or within :data:`NEAR_PX` of the outline's centre); any other
+  reading is wrong, except on the aces printed on the felt (counted apart). The labels fix a
+  split by hand, before any scoring: the tuning photos and the held-out ones print apart.
 - ``webcam``: frames of ``../shared/data/real-tables/webcam-720p/table.mp4`` (a fixed
   layout: 5 board cards alone, three overlapping pairs); the labels give names only, so a
   card counts as read when its name is read, and a name read that is not on the table, or
   read more often than it lies there, is wrong.
 
-Run: ``python3 bench/real_tables.py [--deals 1-7] [--frames 3]`` (about half a minute a
-photo on 2 busy cores).
+Run: ``python3 bench/real_tables.py [--deals 1-7|none] [--frames 3]
+[--blackjack all|tuning|held-out|none] [--only NAME]`` (2-15 s a photo on 2 busy cores).
 """
 
 from __future__ import annotations
@@ -26,7 +33,9 @@ import json
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -42,6 +51,9 @@ SHARED = next((up / "shared" / "data" for up in Path(__file__).resolve().parents
                if (up / "shared" / "data").is_dir()), Path("../shared/data"))
 DEALS = SHARED / "real-cards" / "deals"
 WEBCAM = SHARED / "real-tables" / "webcam-720p"
+BLACKJACK = SHARED / "real-tables" / "blackjack"
+BLACKJACK_LABELS = Path(__file__).resolve().parent / "data" / "blackjack-labels.json"
+NEAR_PX = 90.0  # a reading this close to a labelled card's centre is of that card (cards ~140 x 190 px)
 
 
 def _deal_boxes(path: Path, size: tuple[int, int]) -> list[tuple[Card, float, float]]:
@@ -50,9 +62,9 @@ def _deal_boxes(path: Path, size: tuple[int, int]) -> list[tuple[Card, float, fl
              item["relative_coordinates"]["center_y"] * h) for item in json.loads(path.read_text())]
 
 
-def _covers(quad: np.ndarray, x: float, y: float) -> bool:
+def _covers(quad: np.ndarray, x: float, y: float, grow: float = 1.1) -> bool:
     centre = quad.mean(axis=0)
-    grown = (centre + 1.1 * (quad - centre)).astype(np.float32).reshape(-1, 1, 2)
+    grown = (centre + grow * (quad - centre)).astype(np.float32).reshape(-1, 1, 2)
     return cv2.pointPolygonTest(grown, (x, y), False) >= 0
 
 
@@ -81,7 +93,93 @@ def score_names(found: CardDetections, alone: list[Card], paired: list[Card]) ->
     return sum(1 for c in alone if read[c]), sum(1 for c in paired if read[c]), wrong
 
 
+@dataclass
+class Tally:
+    """Counts over photos of one split: cards by how they lie, read, wrong, time."""
+
+    photos: int = 0
+    cards: Counter[str] = field(default_factory=Counter)
+    read: Counter[str] = field(default_factory=Counter)
+    wrong: int = 0
+    printed: int = 0
+    wall_s: float = 0.0
+    cpu_s: float = 0.0
+
+    def line(self, name: str) -> str:
+        parts = [f"{lies} read {self.read[lies]}/{n} ({100 * self.read[lies] / n:.1f} %)"
+                 for lies, n in sorted(self.cards.items()) if n]
+        return (f"{name}, {self.photos} photos: {'; '.join(parts)}; wrong {self.wrong}; on the printed aces "
+                f"{self.printed}; {self.wall_s / max(self.photos, 1):.1f} s a photo "
+                f"({self.cpu_s / max(self.photos, 1):.1f} CPU s)")
+
+
+def score_photo(found: CardDetections, labels: dict[str, Any], tally: Tally) -> list[str]:
+    """Add one labelled photo's readings to ``tally``; what was read wrong, said."""
+    cards = [(Card.parse(c["card"]), float(c["xy"][0]), float(c["xy"][1]), str(c["lies"])) for c in labels["cards"]]
+    printed = [tuple(float(v) for v in box) for box in labels.get("printed_cards", [])]
+    hit: set[int] = set()
+    said: list[str] = []
+    for i in range(len(found)):
+        card = found.label[i]
+        if card is None:
+            continue
+        quad = found.quad_xy[i]
+        cx, cy = (float(v) for v in quad.mean(axis=0))
+        on = [k for k, (c, x, y, _) in enumerate(cards) if c == card and (
+            _covers(quad, x, y, 1.25) or np.hypot(x - cx, y - cy) <= NEAR_PX)]
+        if on:
+            hit.update(on)
+        elif any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in printed):
+            tally.printed += 1
+        else:
+            tally.wrong += 1
+            near = [str(c) for c, x, y, _ in cards if np.hypot(x - cx, y - cy) <= 2 * NEAR_PX]
+            said.append(f"{card} at ({cx:.0f}, {cy:.0f}), {found.confidence[i]:.2f}; labelled near: {near}")
+    tally.photos += 1
+    for k, (_, _, _, lies) in enumerate(cards):
+        tally.cards[lies] += 1
+        tally.read[lies] += k in hit
+    return said
+
+
+def run_blackjack(classifier: OnnxClassifier, reader: CardReader, which: str, only: str = "") -> None:
+    """Score the blackjack photos of the split ``which`` (all, tuning, held-out) whose names
+    contain ``only``, before and after."""
+    doc = json.loads(BLACKJACK_LABELS.read_text())
+    tallies: dict[str, dict[str, Tally]] = {"before": {}, "after": {}}
+    for name, labels in doc["photos"].items():
+        split = str(labels["split"])
+        if (which != "all" and split != which.replace("-", " ")) or only not in name:
+            continue
+        loaded = cv2.imread(str(BLACKJACK / f"{name}.jpg"))
+        if loaded is None:
+            raise SystemExit(f"no photo {name}.jpg in {BLACKJACK}")
+        image = np.asarray(loaded, np.uint8)
+        wall, cpu = time.perf_counter(), time.process_time()
+        before = read_closeup(reader, image)
+        mid_wall, mid_cpu = time.perf_counter(), time.process_time()
+        after = with_corner_cards(classifier, image, before)
+        end_wall, end_cpu = time.perf_counter(), time.process_time()
+        for stage, found, w, c in (("before", before, mid_wall - wall, mid_cpu - cpu),
+                                   ("after", after, end_wall - wall, end_cpu - cpu)):
+            tally = tallies[stage].setdefault(split, Tally())
+            tally.wall_s += w
+            tally.cpu_s += c
+            was = sum(tally.read.values())
+            said = score_photo(found, labels, tally)
+            if stage == "after":
+                print(f"{name} ({split}): read {sum(tally.read.values()) - was} of {len(labels['cards'])}; "
+                      f"{w:.1f} s ({c:.1f} CPU s)", flush=True)
+                for line in said:
+                    print(f"  wrong: {line}")
+    for stage, by_split in tallies.items():
+        for split, tally in sorted(by_split.items()):
+            print(tally.line(f"blackjack {split}, {stage}"))
+
+
 def _parse_range(text: str) -> list[int]:
+    if text == "none":
+        return []
     lo, _, hi = text.partition("-")
     return list(range(int(lo), int(hi or lo) + 1))
 
@@ -90,6 +188,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", default="1-7", help="which deals, e.g. 1-7 or 3")
     parser.add_argument("--frames", type=int, default=3, help="webcam frames, spread over the clip (0: none)")
+    parser.add_argument("--blackjack", default="all", choices=("all", "tuning", "held-out", "none"),
+                        help="which split of the labelled blackjack photos")
+    parser.add_argument("--only", default="", help="only the blackjack photos whose names contain this")
     args = parser.parse_args(argv)
     classifier = OnnxClassifier()
     reader = CardReader(classifier)
@@ -119,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         if n:
             print(f"deals, {group}: read {b}/{n} ({100 * b / n:.1f} %) before, {a}/{n} ({100 * a / n:.1f} %) "
                   f"after; wrong {bw} before, {aw} after")
+    if args.blackjack != "none":
+        run_blackjack(classifier, reader, args.blackjack, args.only)
     if args.frames:
         labels = json.loads((WEBCAM / "labels.json").read_text())
         alone = [Card.parse(c) for c in labels["board"]]

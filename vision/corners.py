@@ -13,15 +13,18 @@ table: it looks for the card's own evidence, ink on paper.
    or two apart: a rank over its suit. The line from rank to suit is the card's "down"; the
    card's body lies to its right (both indices of a card are printed this way, the second
    one turned 180 degrees), so the pair says where the card's corner is and how big the
-   card is, whatever way it lies.
+   card is, whatever way it lies. The corner box it implies must lie on paper
+   (:data:`PAPER_SHARE`): taken the wrong way up, it lies off the card.
 
 Each proposal is cut out upright as the corner box of a rectified card
 (:data:`vision.preprocess.CORNER_BOX_W` x ``CORNER_BOX_H`` of 200 x 280) and read by the
 model's heads that read an index (:func:`corner_probs`): a first look at both ways up, since
 which glyph is the rank is not known, then :data:`VIEWS` (a few scales and shifts) of the
 better one. A proposal is read when the mean probability of its best card reaches
-:data:`CORNER_ACCEPT`; the two indices of one card, and the same
-index proposed twice, are one card (:func:`merge_corners`).
+:data:`CORNER_ACCEPT` and the card its index implies is the size of the photo's other cards
+(:func:`agree_in_size`: two pips of a card's face look like an index of a card twice as
+big; an unsure index is read again at the others' size); the two indices of one card, and
+the same index proposed twice, are one card (:func:`merge_corners`).
 
 >>> import numpy as np
 >>> len(propose_corners(np.full((120, 160, 3), 200, np.uint8)))
@@ -30,6 +33,7 @@ index proposed twice, are one card (:func:`merge_corners`).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -48,7 +52,9 @@ __all__ = [
     "CornerProposal",
     "CornerReading",
     "CornerReader",
+    "agree_in_size",
     "card_quad_of",
+    "card_width_of",
     "corner_boxes",
     "corner_detections",
     "corner_probs",
@@ -56,6 +62,7 @@ __all__ = [
     "merge_corners",
     "propose_corners",
     "read_corners",
+    "typical_width",
 ]
 
 BgrImage = npt.NDArray[np.uint8]
@@ -85,6 +92,21 @@ FIRST_LOOK = 0.25
 # gnome anglo design: 1 wrong at 0.55, pips of a card's face). bench/real_tables.py
 # reports the held-out photos.
 CORNER_ACCEPT = 0.6
+# One deck on one table: the cards of a photo are about one size. Two pips of a card's face
+# read as an index imply a card about twice its real size (pips are bigger than the index),
+# so an index whose implied card is more than SIZE_SPREAD times wider than the photo's
+# typical card is no index. Smaller is allowed: a far card in a slanted view is two thirds
+# the size of a near one, and a court card's compact index implies a card a little small.
+# The typical card: the median width of the cards read whole and of the indices read at
+# least SURE_SIZE.
+SIZE_SPREAD = 1.5
+SURE_SIZE = 0.8
+RESIZE_OVER = 0.1  # an unsure index sized this share off the typical card is read again at its size
+# a proposal is looked at only when this share of its corner box is paper (the glyphs of a
+# real index cover about a quarter of it), sampled on a grid inside the box
+PAPER_SHARE = 0.5
+_PAPER_SAMPLES = np.array([[x, y, 1.0] for x in np.linspace(6, CORNER_BOX_W - 6, 5)
+                           for y in np.linspace(6, CORNER_BOX_H - 6, 6)]).T
 _INK_RATIO = 0.62  # ink is darker than this share of the paper around it
 _MIN_PAPER = 120  # grey level: dimmer "paper" is no paper
 _MAX_PAPER_SAT = 90  # HSV saturation: paper is not coloured
@@ -138,7 +160,7 @@ class CornerReader(Protocol):
 
 
 def _ink(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Ink on paper, and which ink is red."""
+    """Ink on paper, and the paper (pale and grey)."""
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (window, window))  # separable: fast
@@ -150,7 +172,7 @@ def _ink(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray
     b, g, r = (bgr[..., k].astype(np.int16) for k in range(3))
     red = (r - np.maximum(g, b) > 40) & (hsv[..., 1] > 80)
     red_ink = red & (grey.astype(np.float32) < 0.85 * paper.astype(np.float32)) & paper_ok
-    return ink | red_ink, red
+    return ink | red_ink, pale
 
 
 def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
@@ -164,7 +186,7 @@ def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
     short = min(h, w)
     lo, hi = glyph_px if glyph_px is not None else (max(6.0, 0.006 * short), max(12.0, 0.08 * short))
     window = int(2 * round(1.5 * hi) + 1)
-    ink, red = _ink(bgr, window)
+    ink, pale = _ink(bgr, window)
     n, labels, stats, centres = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     if n <= 1:
         return []
@@ -195,7 +217,21 @@ def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
                                       (float(down[0]), float(down[1])), d / _PAIR_BOX))
         if len(out) >= max_proposals:
             break
-    return out
+    return [p for p in out if _on_paper(p, pale)]
+
+
+def _on_paper(proposal: CornerProposal, pale: npt.NDArray[np.bool_]) -> bool:
+    """Whether the proposal's corner box lies on paper: an index is printed in a card's
+    corner, so around its glyphs the box is the card's own paper. A pair of glyphs taken
+    the wrong way up puts the box off the card (onto the table, unless another card lies
+    there), and so does a pair sized far too big."""
+    m = proposal.box_to_image()
+    xy = m @ _PAPER_SAMPLES
+    x, y = np.round(xy[0]).astype(int), np.round(xy[1]).astype(int)
+    inside = (x >= 0) & (y >= 0) & (x < pale.shape[1]) & (y < pale.shape[0])
+    on = np.zeros(x.shape, bool)
+    on[inside] = pale[y[inside], x[inside]]
+    return float(on.mean()) >= PAPER_SHARE
 
 
 def _shape_signatures(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32],
@@ -325,8 +361,9 @@ def score_proposals(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPr
 
 
 def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal] | None = None,
-                 accept: float = CORNER_ACCEPT) -> list[CornerReading]:
-    """The indices read in ``bgr`` (one per card: :func:`merge_corners`).
+                 accept: float = CORNER_ACCEPT, whole: CardDetections | None = None) -> list[CornerReading]:
+    """The indices read in ``bgr`` (one per card: :func:`merge_corners`), of cards the size
+    of the others (:func:`agree_in_size`, with the cards ``whole`` read by their outline).
 
     ``classifier``: an :class:`vision.classify.OnnxClassifier` of a model with a corner head
     (``corner_logits``); a classifier without one reads no corners."""
@@ -334,18 +371,60 @@ def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPropo
         return []
     props = propose_corners(bgr) if proposals is None else list(proposals)
     kept, mean = score_proposals(classifier, bgr, props)
-    return accepted_corners(kept, mean, classifier.meta.classes, accept)
+    classes = classifier.meta.classes
+    read = accepted_corners(kept, mean, classes, accept, whole)
+    typical = typical_width(read, whole)
+    if typical is None or not len(mean):
+        return read
+    # the index's size is the deck's, and a pair of glyphs measures it only roughly (a glyph
+    # merged with its neighbour, a rank of two digits): an unsure index sized off the others
+    # is read again at their size
+    unsure = [p for p, m in zip(kept, mean, strict=True) if m.max() < accept
+              and abs(RECT_W * p.scale / typical - 1) > RESIZE_OVER]
+    if not unsure:
+        return read
+    resized = [dataclasses.replace(p, scale=typical / RECT_W) for p in unsure]
+    again = corner_probs(classifier, corner_boxes(bgr, resized)).mean(axis=1)
+    return accepted_corners(list(kept) + resized, np.concatenate([mean, again]), classes, accept, whole)
 
 
 def accepted_corners(proposals: Sequence[CornerProposal], mean: npt.NDArray[np.float64], classes: Sequence[str],
-                     accept: float = CORNER_ACCEPT) -> list[CornerReading]:
-    """The proposals whose best card (in ``mean``, [N, C]) reaches ``accept``, one per card."""
+                     accept: float = CORNER_ACCEPT, whole: CardDetections | None = None) -> list[CornerReading]:
+    """The proposals whose best card (in ``mean``, [N, C]) reaches ``accept`` and whose card
+    is the size of the others, one per card."""
     found: list[CornerReading] = []
     for i in np.flatnonzero(mean.max(axis=1) >= accept) if len(mean) else []:
         name = classes[int(mean[i].argmax())]
         if name not in ("back", "none"):
             found.append(CornerReading(Card.parse(name), float(mean[i].max()), proposals[int(i)]))
-    return merge_corners(found)
+    return merge_corners(agree_in_size(found, whole))
+
+
+def card_width_of(reading: CornerReading) -> float:
+    """The width in image pixels of the card an index implies."""
+    return float(RECT_W * reading.proposal.scale)
+
+
+def agree_in_size(readings: Sequence[CornerReading], whole: CardDetections | None = None) -> list[CornerReading]:
+    """The readings whose implied card is at most :data:`SIZE_SPREAD` times the photo's
+    typical card width (see there); all of them when fewer than two cards tell it."""
+    typical = typical_width(readings, whole)
+    if typical is None:
+        return list(readings)
+    return [r for r in readings if card_width_of(r) <= SIZE_SPREAD * typical]
+
+
+def typical_width(readings: Sequence[CornerReading], whole: CardDetections | None = None) -> float | None:
+    """The median width in image pixels of the cards read whole and of the indices read at
+    least :data:`SURE_SIZE`; None when fewer than two cards tell it."""
+    widths = [card_width_of(r) for r in readings if r.confidence >= SURE_SIZE]
+    if whole is not None:
+        for i in range(len(whole)):
+            if whole.label[i] is not None:
+                q = whole.quad_xy[i].astype(np.float64)
+                sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+                widths.append(float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2))
+    return float(np.median(widths)) if len(widths) >= 2 else None
 
 
 def merge_corners(readings: Sequence[CornerReading]) -> list[CornerReading]:
@@ -417,7 +496,7 @@ def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections) -> 
     An index of *another* card on a card read whole stays: an outline around an overlapped
     column is often one card's outline grown over the cards under it (read by its top
     index), and the indices under it are those cards."""
-    readings = read_corners(classifier, bgr)
+    readings = read_corners(classifier, bgr, whole=whole)
     fresh = [r for r in readings if not any(whole.label[i] == r.card and _on(whole.quad_xy[i], r.index_xy)
                                             for i in range(len(whole)))]
     if not fresh:
