@@ -139,6 +139,11 @@ class AbbottRound:
         return ()  # AB3
 
     @property
+    def just_played(self) -> str | None:
+        """The player of the last turn (None before the first)."""
+        return None if self._seat < 0 else self.players[self._seat]
+
+    @property
     def whose_turn(self) -> str | None:
         if self._ended is not None:
             return None

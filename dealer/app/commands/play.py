@@ -49,8 +49,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--pace", type=pace_seconds, default=0.0,
                         help="with --record: seconds to wait between turns (default 0)")
     parser.add_argument("--variant", choices=VARIANT_NAMES, default="howell",
-                        help="the game's variant (docs/rules-variants.md); the live dealer deals howell, "
-                        "a --record of any variant is dealt aloud (default: howell)")
+                        help="the game's variant (docs/rules-variants.md); the live dealer deals all but "
+                        "kruskal, a --record of any variant is dealt aloud (default: howell)")
     add_secret_rule_options(parser)
     add_table_options(parser)
     parser.set_defaults(run=run)
@@ -106,12 +106,14 @@ def input_problem(args: argparse.Namespace) -> str | None:
                 return ("--rule: the rule checker rejects this rule (" + "; ".join(report.problems) + "); "
                         "`eleusis rules check` says more, --allow-rejected-rule plays it anyway")
     if args.players and args.hand is not None:
-        from engine.cards import DECK_SIZE, DEFAULT_DECKS
+        from engine.cards import DECK_SIZE
+        from engine.variants import spec_for
 
         seats = len(args.players.replace(",", " ").split())
-        if seats and args.hand * seats + 1 > DEFAULT_DECKS * DECK_SIZE:
+        decks = spec_for(getattr(args, "variant", "howell")).decks_for(seats)  # WK1, EX1, AB1
+        if seats and args.hand * seats + 1 > decks * DECK_SIZE:
             return (f"--hand {args.hand}: {seats} hands of {args.hand} and a starter need more than "
-                    f"{DEFAULT_DECKS * DECK_SIZE} cards (C1, C3)")
+                    f"{decks * DECK_SIZE} cards (C1, C3)")
     return None
 
 
@@ -171,9 +173,15 @@ def announce_difficulty(tier: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from dealer.speech.voice import VoiceError, open_voice
 
-    if args.variant != "howell" and args.record is None:
-        print(_("eleusis play: the live dealer deals howell only for now: give a round of {variant} with --record",
+    from dealer.table.table_rules import LIVE_VARIANTS
+
+    if args.variant not in LIVE_VARIANTS and args.record is None:
+        print(_("eleusis play: the live dealer does not deal {variant} yet: give a round of it with --record",
                 variant=args.variant), file=sys.stderr)
+        return 2
+    if args.variant != "howell" and args.resume is not None:
+        print(_("eleusis play: --resume goes on with Howell's rounds only; a round of {variant} cannot be resumed "
+                "yet", variant=args.variant), file=sys.stderr)
         return 2
     if (args.rule or args.rule_file) and args.difficulty:
         print(_("eleusis play: give --rule or --difficulty, not both"), file=sys.stderr)
@@ -246,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
             camera=args.camera, video=args.video, players=args.players, rule=args.rule,
             hand=args.hand, profile=args.profile, out=args.out or _default_out(), settle_s=args.settle,
             window=args.window, fullscreen=args.fullscreen,
-            resume=resumed, deck=getattr(args, "deck", None),
+            resume=resumed, deck=getattr(args, "deck", None), variant=args.variant,
         )
         return run_live(options, voice) if reader is None else run_live(options, voice, reader)
     finally:

@@ -70,9 +70,10 @@ def test_judge_says_abbott_and_kruskal_turns_their_own_way(capsys: pytest.Captur
     assert "line 9: The oracle turns 2S: a side line. Right: Ana and Bo." in capsys.readouterr().out
 
 
-def test_play_deals_a_variant_record_and_refuses_a_live_variant(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--variant", "express", "--camera", "0", "--players", "Ana Bo Cy"]) == 2
-    assert "the live dealer deals howell only for now" in capsys.readouterr().err
+def test_play_deals_a_variant_record_and_refuses_kruskal_live(capsys: pytest.CaptureFixture[str]) -> None:
+    # KR3: the oracle turns the cards; the live dealer deals the variants where players lay them
+    assert main(["play", "--variant", "kruskal", "--camera", "0", "--players", "Ana Bo Cy"]) == 2
+    assert "the live dealer does not deal kruskal yet" in capsys.readouterr().err
     assert main(["play", "--voice", "text", "--record", str(EXAMPLES / "variant-kruskal.eleusis")]) == 0
     assert "The oracle turns the two of spades: a side line." in capsys.readouterr().out
 
