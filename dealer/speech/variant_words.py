@@ -158,5 +158,5 @@ def prophet_bonus(result: RoundResult) -> str:
     """WK8: the prophet in office at the end is paid for the cards after the first black marker."""
     if result.prophet is None:
         return ""
-    return _("The prophet {who} is still in office: 1 point for each main-line card and 2 for each side card "
-             "after the first black marker.", who=result.prophet)
+    return _("Prophet {who}'s bonus: 1 point for each main-line card and 2 for each side card after the first "
+             "black marker.", who=result.prophet)

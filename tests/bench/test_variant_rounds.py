@@ -1,0 +1,136 @@
+"""A short round of each variant the players lay (wikipedia, express, abbott-1959) filmed on
+the rendered mat and dealt by the real `eleusis play --video --variant NAME --lang L`, in
+English, Russian and Portuguese: every verdict and the scores must be `eleusis judge`'s on
+the scripted record (the same in every language), and the dealer must say the variant's own
+sentences in that language (docs/rules-variants.md: WK*, EX*, AB*).
+
+The films are small (960x540, 3 frames a second, a few turns) and rendered once per module;
+each deal takes about half a minute here, so the films' tests are slow. The scripts
+themselves are checked in the suite."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bench.harness.make_demo import load_faces, render_steps
+from bench.harness.round_check import compare_round, play_video, write_video
+from bench.harness.scripted_round import ScriptedRound, Timeline, all_labels, make_round, timeline
+from dealer.speech.i18n import use_language
+from dealer.speech.variant_words import announce_variant
+from engine.variants.abbott import AbbottRound
+from vision.synthetic import CardFace, PinholeView
+
+REPO = Path(__file__).resolve().parents[2]
+FACE_FOLDERS = (REPO.parent / "shared" / "data" / "real-cards" / "single",
+                Path("/work/shared/data/real-cards/single"), REPO / "cache" / "cards" / "gnome-anglo")
+PLAYERS = ("Ana", "Bo", "Cy")
+FPS = 3.0
+SIZE = (960, 540)
+# Each plan runs until the round ends (hands of 2): what the variant does differently, short.
+PLANS = {
+    # WK: a chain rejected (penalty as Howell's), a prophet who judges to the end (WK8's bonus)
+    "wikipedia": ("accept", "reject_chain", "prophet", "p_accept_right", "p_accept_right", "accept", "accept"),
+    # EX2-EX6: one card a turn, a wrong card to the side line with two drawn
+    "express": ("accept", "reject", "accept", "accept", "accept", "accept"),
+    # AB5-AB9: error cards in front, every hand emptied (AB7), an error card shed to the end
+    "abbott-1959": ("reject", "accept", "reject", "accept", "reject", "accept", "accept", "accept", "accept"),
+}
+LANGS = ("en", "ru", "pt")
+
+
+def _script(variant: str, labels: list[str]) -> ScriptedRound:
+    return make_round(random.Random(7), labels, PLANS[variant], PLAYERS, "alternate-colour", hand=2, variant=variant)
+
+
+# -- the scripts (no film) -------------------------------------------------------------------
+@pytest.mark.parametrize("variant", sorted(PLANS))
+def test_each_variant_script_plays_a_whole_round_its_own_way(variant: str) -> None:
+    script = _script(variant, all_labels())
+    rnd = script.round
+    assert rnd.ended is not None and rnd.start.variant == variant
+    assert f"variant: {variant}" in script.record_text()
+    if variant != "wikipedia":  # EX2, AB2: one card a turn
+        assert all(len(getattr(t.action, "cards", ())) <= 1 for t in script.turns)
+    if variant == "wikipedia":
+        assert [t.verdict for t in script.turns][:3] == ["accepted", "rejected", "prophet"]
+        assert rnd.result().prophet == "Cy"  # WK8: still in office at the end
+    if variant == "abbott-1959":
+        assert isinstance(rnd, AbbottRound) and rnd.first_scoring is not None  # AB7: every hand was emptied
+        shed = script.turns[6:]
+        assert shed and all(t.verdict == "accepted" for t in shed)  # AB8: an error card goes on the line
+        assert rnd.result().scores[rnd.result().emptied or ""] == 6 + 2  # AB9: 6 and the others' two
+
+
+@pytest.mark.parametrize("variant", sorted(PLANS))
+def test_the_check_finds_a_variant_record_changed_by_one_verdict(variant: str, tmp_path: Path) -> None:
+    # the comparison the films rely on must be able to fail: the last turn's card swapped
+    script = _script(variant, all_labels())
+    text = script.record_text().rstrip("\n").splitlines()
+    out = tmp_path / "recording"
+    out.mkdir()
+    (out / "round.eleusis").write_text("\n".join(text) + "\n", encoding="utf-8")
+    same = compare_round(script, timeline(script), out, tmp_path)
+    assert (same.right, same.wrong, same.missing, same.scores_match) == (len(script.turns), 0, 0, True)
+    (out / "round.eleusis").write_text("\n".join(text[:-1]) + "\n", encoding="utf-8")
+    cut = compare_round(script, timeline(script), out, tmp_path)
+    assert (cut.right, cut.missing, cut.scores_match) == (len(script.turns) - 1, 1, False)
+
+
+# -- the films, dealt in each language -------------------------------------------------------
+def _faces() -> dict[str, CardFace]:
+    for folder in FACE_FOLDERS:
+        faces = load_faces(folder)
+        if len(faces) == 52:
+            return faces
+    pytest.skip("no card faces: neither the real photographed cards nor cache/cards/gnome-anglo "
+                "(python -m models.render_cards)")
+
+
+@dataclass(frozen=True)
+class Film:
+    script: ScriptedRound
+    line: Timeline
+    video: Path
+
+
+@pytest.fixture(scope="module")
+def films(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Film]:
+    """Each variant's film, rendered on first use (cached for the module)."""
+    return {}
+
+
+def _film(films: dict[str, Film], variant: str, tmp_path_factory: pytest.TempPathFactory) -> Film:
+    if variant not in films:
+        faces = _faces()
+        script = _script(variant, sorted(faces))
+        line = timeline(script, FPS, whole_layout=False)
+        video = tmp_path_factory.mktemp(variant) / "table.mp4"
+        view = PinholeView(tilt_deg=62.0, distance_mm=490.0, target_mm=(132.5, 60.0), size_wh=SIZE)
+        write_video(render_steps(tuple(line.steps), faces, seed=7, view=view, fps=FPS), video, FPS)
+        films[variant] = Film(script, line, video)
+    return films[variant]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("variant", sorted(PLANS))
+def test_given_a_variant_film_when_dealt_in_a_language_then_judge_agrees_and_the_words_are_its_own(
+        variant: str, lang: str, films: dict[str, Film], tmp_path_factory: pytest.TempPathFactory) -> None:
+    film = _film(films, variant, tmp_path_factory)
+    work = tmp_path_factory.mktemp(f"{variant}-{lang}")
+    _wall, said = play_video(film.video, film.script, work / "recording", timeout=600.0, lang=lang)
+    figures = compare_round(film.script, film.line, work / "recording", work)
+    assert (figures.right, figures.wrong, figures.missing) == (figures.turns, 0, 0), (figures.diff, said[-3000:])
+    assert figures.scores_match, (figures.scripted_scores, figures.played_scores)
+    assert figures.troubles == [], figures.troubles
+    with use_language(lang):
+        announced = announce_variant(variant)
+    assert announced and announced in said  # the variant's own opening, in the language asked for
+    if lang != "en":
+        with use_language("en"):
+            english = announce_variant(variant)
+        assert english and english not in said
