@@ -68,6 +68,16 @@ def _source_of(recorded: str, args: argparse.Namespace) -> None:
         args.video = Path(recorded)
 
 
+def _recorded_variant(folder: Path) -> str:
+    """The variant a recording was dealt in (its header's ``variant``; Howell's when absent)."""
+    from dealer.record.recording import LoadError, load_recording
+
+    try:
+        return str(load_recording(folder).header.get("variant", "howell"))
+    except LoadError:
+        return "howell"  # read_interrupted said what it could of this folder already
+
+
 def _default_out() -> Path:
     return Path("recordings") / time.strftime("%Y%m%d-%H%M%S")
 
@@ -208,9 +218,17 @@ def run(args: argparse.Namespace) -> int:
         except ResumeError as exc:
             print(f"eleusis play: {exc}", file=sys.stderr)
             return 2
+        recorded_variant = _recorded_variant(args.resume)
+        if recorded_variant != "howell":
+            print(_("eleusis play: --resume goes on with Howell's rounds only; a round of {variant} cannot be resumed "
+                    "yet", variant=recorded_variant), file=sys.stderr)
+            return 2
         _source_of(resumed.source, args)
         args.players, args.hand, args.out = " ".join(resumed.players), resumed.hand, args.resume
     wav_dir = args.wav_dir
+    if args.camera is None and args.video is None and args.record is None and args.variant != "howell":
+        args.record = demo.shipped_record(args.variant)  # Howell's demo film is no round of another game
+        print(_("No camera given: dealing the example round {record}.", record=args.record), file=sys.stderr)
     if args.camera is None and args.video is None and args.record is None:
         video = demo.shipped_video()
         if video is not None:

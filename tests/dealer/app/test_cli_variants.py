@@ -78,6 +78,14 @@ def test_play_deals_a_variant_record_and_refuses_kruskal_live(capsys: pytest.Cap
     assert "The oracle turns the two of spades: a side line." in capsys.readouterr().out
 
 
+def test_play_with_a_variant_and_no_source_deals_its_example_round(capsys: pytest.CaptureFixture[str]) -> None:
+    # Howell's demo film is no round of another game: the variant's own example is dealt aloud
+    assert main(["play", "--variant", "abbott-1959", "--voice", "text"]) == 0
+    captured = capsys.readouterr()
+    assert "variant-abbott-1959.eleusis" in captured.err
+    assert "A plays the queen of diamonds: rejected; it lies face up in front of A." in captured.out  # AB5
+
+
 def test_guess_says_agreement_sameness_and_a_counterexample(capsys: pytest.CaptureFixture[str]) -> None:
     record = str(EXAMPLES / "worked-example.eleusis")
     assert main(["guess", record, "card.colour != prev.colour", "card.black"]) == 0
