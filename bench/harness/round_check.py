@@ -96,7 +96,7 @@ def play_live(table: ScriptedTable, script: ScriptedRound, out: Path, reader: Zo
 
     stats = LoopStats()
     options = LiveOptions(players=" ".join(script.players), rule=script.rule, hand=script.hand, out=out,
-                          window=False)
+                          window=False, variant=script.variant)
     out.parent.mkdir(parents=True, exist_ok=True)
     with (out.parent / "play.log").open("w", encoding="utf-8") as log, contextlib.redirect_stderr(log), \
             use_language("en"):

@@ -3,7 +3,9 @@
 It seals the rule (R2), decides the starters as they are turned over (C4), then steps
 the turn machine (dealer/table/turn.py, the one owner of the turn, held by
 :class:`~dealer.table.protocol.TableProtocol`) with every view of the table, applies the
-actions it asks for to the :class:`~engine.round.Round` and tells it the verdicts back,
+actions it asks for to the round of the variant dealt (:class:`~engine.round.Round` for
+Howell's; engine/variants/ for the others, whose table's side is a
+:class:`~dealer.table.table_rules.TableRules`) and tells it the verdicts back,
 and watches the layout (P5, dealer/table/layout_watch.py: the turn waits in its own phase while
 the layout is put right). The machine's intents are values; their words are made here
 (dealer/speech/turn_words.py) as :mod:`dealer.table.happenings` records, which the live loop sends to
@@ -31,7 +33,7 @@ from dealer.table.happenings import (
 )
 from dealer.speech.i18n import _, capital, n_, p_
 from dealer.table.layout_watch import LayoutNote, LayoutWatch
-from dealer.speech.narrate import card_words, describe_result, describe_turn, refusal_words
+from dealer.speech.narrate import card_words, refusal_words
 from dealer.table.protocol import SETTLE_S, TableProtocol, TableView
 from dealer.table.turn import PuttingLayoutRight
 from dealer.table.turn_input import LayoutRight, LayoutWrong
@@ -48,8 +50,7 @@ from dealer.speech.variant_words import (
 from dealer.table.table_rules import TableRules, WrongCard
 from engine.cards import DEFAULT_DECKS, Card
 from engine.errors import RoundError
-from engine.events import DEFAULT_HAND, Attempt, BecomeProphet, NoPlay, TurnOutcome, Verdict
-from engine.events import RecordEvent
+from engine.events import DEFAULT_HAND, Attempt, BecomeProphet, NoPlay, RecordEvent, TurnOutcome, Verdict
 from engine.record import format_record
 from engine.round import Round
 from engine.rules import RuleError, resolve_rule
@@ -200,9 +201,7 @@ class DealerSession:
 
     def _judge(self, action: Attempt | NoPlay | BecomeProphet, frame: int | None) -> list[Happening]:
         assert self.round is not None
-        markers = self.round.markers if isinstance(self.round, WikipediaRound) else None
-        expelling = isinstance(self.round, Round) and self.round.expulsion_on
-        held = isinstance(self.round, AbbottRound) and any(self.round.hands().values())
+        before = _Before.of(self.round)
         try:
             outcome = self.round.apply(action)
         except RoundError as exc:
@@ -216,12 +215,7 @@ class DealerSession:
                     *self.finish()]
         sentence = describe_variant_turn(outcome, self.table.variant, spoken=self.config.spoken_cards,
                                          ended=self.round.ended)
-        news = ""
-        if isinstance(self.round, WikipediaRound) and markers is not None and not outcome.ended:
-            news = marker_news(markers, self.round.markers, self.round.expulsion_on and not expelling)
-        elif isinstance(self.round, AbbottRound) and held and self.round.ended is None \
-                and self.round.first_scoring is not None:  # AB7: this turn emptied the last hand
-            news = every_hand_empty(dealer_score(self.round.first_scoring))
+        news = before.news(self.round)
         out: list[Happening] = [
             Judged(self._t, frame, action, outcome, " ".join(filter(None, (
                 sentence, "" if self.round.ended else self._placement(outcome), news))))]
@@ -287,6 +281,32 @@ class DealerSession:
             start = dataclasses.replace(self.round.start, rule=f"sealed {self.seal.commitment}")
             events = (start, *events[1:])
         return format_record(events)
+
+
+@dataclass(frozen=True, slots=True)
+class _Before:
+    """What a variant says about a turn once judged, from the round just before it: the
+    markers (WK3) and expulsion (WK4) in wikipedia, the last hand emptied in abbott-1959 (AB7)."""
+
+    markers: tuple[int, int] | None = None
+    expelling: bool = False
+    hands_held: bool = False
+
+    @classmethod
+    def of(cls, rnd: LiveRound) -> _Before:
+        if isinstance(rnd, AbbottRound):
+            return cls(hands_held=any(rnd.hands().values()))
+        return cls(rnd.markers if isinstance(rnd, WikipediaRound) else None, rnd.expulsion_on)
+
+    def news(self, rnd: LiveRound) -> str:
+        """The variant's sentence about the turn just judged ("" when it has none)."""
+        if rnd.ended is not None:
+            return ""
+        if isinstance(rnd, WikipediaRound) and self.markers is not None:
+            return marker_news(self.markers, rnd.markers, rnd.expulsion_on and not self.expelling)
+        if isinstance(rnd, AbbottRound) and self.hands_held and rnd.first_scoring is not None:
+            return every_hand_empty(dealer_score(rnd.first_scoring))  # AB7: this turn emptied the last hand
+        return ""
 
 
 def _replayed(rule: Rule, events: Sequence[RecordEvent]) -> LiveRound:
