@@ -55,6 +55,8 @@ from engine.round import Round
 from engine.rules import resolve_rule
 from engine.rules.base import Rule
 from engine.seal import verify
+from engine.variants import DEFAULT_VARIANT, round_for
+from engine.variants.abbott import AbbottRound
 
 __all__ = ["AnchorError", "BrokenPlace", "Rebuilt", "RebuiltTurn", "Verification", "CaughtUp", "catch_up_record", "read_anchor", "rebuild", "verify_recording"]
 
@@ -113,7 +115,7 @@ class Rebuilt:
     start: RoundStarted | None  # None before the starters were laid
     turns: tuple[RebuiltTurn, ...]
     rule: Rule | None  # the revealed rule, parsed; None while sealed
-    round: Round | None  # replayed with the revealed rule; None while sealed
+    round: Round | AbbottRound | None  # replayed with the revealed rule (the header's variant); None while sealed
     record_text: str | None  # the game record rebuilt from the log
 
 
@@ -268,7 +270,8 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
         problems.append(BrokenPlace(_where(rec, rec.line_of(s)), f"starters: {exc}"))
         return Rebuilt(None, (), None, None, None)
     shown_rule = rule_text if rule_text is not None else f"sealed {commitment or '(no seal)'}"
-    start = RoundStarted(tuple(s.players), shown_rule, starters, s.hand, s.decks)
+    variant = str(rec.header.get("variant", DEFAULT_VARIANT))  # the live dealer's header (Howell's when absent)
+    start = RoundStarted(tuple(s.players), shown_rule, starters, s.hand, s.decks, variant)
     head = format_record([start])
     text = head + "".join(v.action + "\n" for v in verdicts)
     try:
@@ -292,7 +295,7 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
         return Rebuilt(start, tuple(turns), None, None, text)
     try:
         rule = resolve_rule(rule_text)
-        rnd = Round(rule, start)
+        rnd = replay_start(rule, start)
     except (ValueError, RoundSetupError) as exc:
         problems.append(BrokenPlace(_where(rec, rec.line_of(s)), f"the round cannot be replayed: {exc}"))
         return Rebuilt(start, tuple(turns), None, None, text)
@@ -309,6 +312,15 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
         turns[k] = dataclasses.replace(turn, outcome=outcome, why=explain_verdict(rule, line_before, turn.action))
         _compare(rec, turn, outcome, problems)
     return Rebuilt(start, tuple(turns), rule, rnd, text)
+
+
+def replay_start(rule: Rule, start: RoundStarted) -> Round | AbbottRound:
+    """A fresh round of ``start``'s variant, as the live dealer dealt it (never kruskal's: its
+    oracle turns are refused above)."""
+    rnd = round_for(rule, start)
+    if not isinstance(rnd, (Round, AbbottRound)):
+        raise ValueError(f"variant {start.variant}: the live dealer does not deal it")
+    return rnd
 
 
 def _compare(rec: Recording, turn: RebuiltTurn, outcome: TurnOutcome, problems: list[BrokenPlace]) -> None:

@@ -18,11 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dealer.record.recording import Recording
-from dealer.record.verify import verify_recording
+from dealer.record.verify import replay_start, verify_recording
 from engine.cards import Card, CardParseError
 from engine.errors import RoundError
 from engine.events import Action, Attempt, NoPlay, TurnOutcome
-from engine.round import Round
 
 __all__ = ["Fix", "FixError", "parse_fix", "what_if"]
 
@@ -93,7 +92,7 @@ def what_if(rec: Recording, fixes: Sequence[Fix]) -> list[str]:
         actions[k] = _corrected(actions[k], fix)
     lines: list[str] = []
     changed = False
-    fixed = Round(rebuilt.rule, rebuilt.start)
+    fixed = replay_start(rebuilt.rule, rebuilt.start)  # the recording's variant
     for turn, action in zip(turns, actions, strict=True):
         assert turn.outcome is not None
         if fixed.ended is not None:

@@ -19,6 +19,8 @@ import pytest
 from bench.harness.make_demo import load_faces, render_steps
 from bench.harness.round_check import compare_round, play_video, write_video
 from bench.harness.scripted_round import ScriptedRound, Timeline, all_labels, make_round, timeline
+from dealer.record.recording import load_recording
+from dealer.record.verify import verify_recording
 from dealer.speech.i18n import use_language
 from dealer.speech.variant_words import announce_variant
 from engine.variants.abbott import AbbottRound
@@ -127,6 +129,8 @@ def test_given_a_variant_film_when_dealt_in_a_language_then_judge_agrees_and_the
     assert (figures.right, figures.wrong, figures.missing) == (figures.turns, 0, 0), (figures.diff, said[-3000:])
     assert figures.scores_match, (figures.scripted_scores, figures.played_scores)
     assert figures.troubles == [], figures.troubles
+    check = verify_recording(load_recording(work / "recording"))  # review replays the header's variant
+    assert check.ok, check.problems
     with use_language(lang):
         announced = announce_variant(variant)
     assert announced and announced in said  # the variant's own opening, in the language asked for

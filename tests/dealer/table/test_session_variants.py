@@ -6,6 +6,7 @@ own sentences."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 
@@ -136,6 +137,36 @@ def test_abbott_error_cards_lie_in_front_then_are_shed_to_the_end() -> None:
                                                           "Cy": (Card.parse("10D"),)}
     assert "Put the card" not in said.split("Ana plays QD: rejected")[1].split("\n")[0]  # never to the side line
     _judged_alike(session)
+
+
+def test_a_recorded_abbott_round_verifies_with_its_variant(tmp_path: Path) -> None:
+    # the recording's header names the variant, so verify and review replay AB5's error cards
+    # as dealt (Howell's round would refuse the first shed card as out of turn)
+    from dealer.app.outlets import Outlets
+    from dealer.record.recording import RecordingWriter, load_recording, write_record
+    from dealer.record.verify import verify_recording
+
+    voice = FakeVoice()
+    rec = RecordingWriter(tmp_path, {"players": ["Ana", "Bo", "Cy"], "hand": 2, "decks": 1,
+                                     "variant": "abbott-1959"}, fsync=False)
+    outlets = Outlets(voice, rec)
+    config = SessionConfig(players=("Ana", "Bo", "Cy"), rule="alternate-colour", hand_size=2, decks=1,
+                           settle_s=1.0, spoken_cards=False, variant="abbott-1959")
+    session = DealerSession(config, nonce="fixed-nonce-0123456789")
+    outlets.deliver(session.begin())
+    t = 0.0
+    for labels in ("7H", "QD", "4C", "9S", "5H", "8D", "10D", "QD", "8D", "9S", "QD"):
+        for shown in (labels, ""):
+            for _ in range(6 if shown else 2):
+                t += 0.5
+                cards = tuple(SeenCard(Card.parse(lab), 70.0 * i, 0.0) for i, lab in enumerate(shown.split()))
+                outlets.deliver(session.observe(TableView(t, cards, frame=int(t * 2))))
+    assert session.revealed
+    write_record(tmp_path, session.game_record())
+    rec.close()
+    check = verify_recording(load_recording(tmp_path))
+    assert check.ok, check.problems
+    assert isinstance(check.rebuilt.round, AbbottRound) and check.rebuilt.round.result().scores["Ana"] == 8
 
 
 def test_wikipedia_says_its_markers_and_deals_chains() -> None:
