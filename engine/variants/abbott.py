@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.cards import DECK_SIZE, Card
-from engine.errors import IllegalActionError, RoundSetupError
+from engine.errors import IllegalActionError, NotAnErrorCard, RoundSetupError
 from engine.events import Attempt, EndReason, RecordAction, RecordEvent, RoundStarted, TurnOutcome, VariantEnd, Verdict
 from engine.layout import LaidCard, Layout
 from engine.rules.base import Rule
@@ -200,9 +200,7 @@ class AbbottRound:
         errors = self._errors[player]
         shedding = self._hands[player] == 0
         if shedding and card not in errors:
-            shown = " ".join(str(c) for c in errors)
-            raise IllegalActionError(f"{player}'s hand is empty: they shed one of their error cards ({shown}), "
-                                     f"not {card} (AB8)")
+            raise IllegalActionError(NotAnErrorCard(player, card, tuple(errors)))
         if not shedding:
             in_sight = self._main + [c for cards in self._errors.values() for c in cards]
             check_copies(self.start.decks, in_sight, (card,), "playing")

@@ -169,6 +169,24 @@ def test_a_recorded_abbott_round_verifies_with_its_variant(tmp_path: Path) -> No
     assert isinstance(check.rebuilt.round, AbbottRound) and check.rebuilt.round.result().scores["Ana"] == 8
 
 
+@pytest.mark.parametrize("lang,words", [
+    ("en", "I cannot take that: Ana's hand is empty: shed one of your own error cards (QD), not 9H (AB8)"),
+    ("ru", "рука игрока Ana пуста: сбросьте одну из своих ошибочных карт (QD), а не 9H (AB8)"),
+    ("pt", "a mão de Ana está vazia: descarte uma das suas cartas de erro (QD), não 9H (AB8)"),
+])
+def test_abbott_a_shed_card_not_in_front_of_the_player_is_refused_in_their_language(lang: str, words: str) -> None:
+    # AB8: every hand is empty and Ana's one error card is QD; she lays 9H
+    from dealer.speech.i18n import use_language
+
+    with use_language(lang):
+        session, voice, table = _deal("abbott-1959", hand=2, decks=1)
+        for labels in ("7H", "QD", "4C", "9S", "5H", "8D", "10D", "9H"):
+            table.lay(labels)
+    said = "\n".join(voice.said)
+    assert words in said
+    assert session.round is not None and len(session.round.turns) == 6  # nothing judged on the refused card
+
+
 def test_wikipedia_says_its_markers_and_deals_chains() -> None:
     # WK3: the 10th card on the table (main line and side lines) gets a white marker
     session, voice, table = _deal("wikipedia", hand=6, decks=2)
