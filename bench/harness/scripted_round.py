@@ -39,7 +39,8 @@ from engine.rules import resolve_rule
 from engine.variants import DEFAULT_VARIANT, new_round, round_for, spec_for
 from engine.variants.abbott import AbbottRound
 
-__all__ = ["FULL_PLAN", "QUICK_PLAN", "all_labels", "ScriptedRound", "ScriptedTurn", "Timeline", "make_round", "replayed", "timeline"]
+__all__ = ["FULL_PLAN", "QUICK_PLAN", "all_labels", "ScriptedRound", "ScriptedTurn", "Timeline", "VARIANT_PLANS", "make_round", "replayed",
+           "timeline", "variant_round"]
 
 # Kinds of turn a plan may ask for. "p_*" need a prophet in office; "prophet" makes the
 # player who just played the prophet (F1).
@@ -52,6 +53,20 @@ QUICK_PLAN: tuple[str, ...] = ("accept", "reject_chain", "noplay_right", "accept
 
 # The rounds a script plays: Howell's and the variants whose players lay the cards.
 PlayedRound = Round | AbbottRound
+
+# A short round of each such variant, played to its end by three players with hands of 2
+# (variant_round): what each does differently from Howell's, in a few turns.
+VARIANT_PLANS: dict[str, tuple[str, ...]] = {
+    # WK: a chain rejected (drawn as Howell's), a prophet who judges to the end (WK8's bonus)
+    "wikipedia": ("accept", "reject_chain", "prophet", "p_accept_right", "p_accept_right", "accept", "accept"),
+    # EX2-EX6: one card a turn, a wrong card to the side line with two drawn
+    "express": ("accept", "reject", "accept", "accept", "accept", "accept"),
+    # AB5-AB9: error cards in front, every hand emptied (AB7), an error card shed to the end
+    "abbott-1959": ("reject", "accept", "reject", "accept", "reject", "accept", "accept", "accept", "accept"),
+}
+VARIANT_PLAYERS = ("Ana", "Bo", "Cy")
+VARIANT_RULE = "alternate-colour"
+VARIANT_HAND = 2
 
 # Seconds of each table state (the bench films at about 3 frames a second, like the trial).
 HAND_S = 0.7  # a hand over the play zone, laying or taking cards
@@ -249,6 +264,12 @@ def make_round(rng: random.Random, labels: Sequence[str], plan: Sequence[str], p
             batches = tuple(tuple(shown[i:i + NO_PLAY_BATCH]) for i in range(0, len(shown), NO_PLAY_BATCH))
         turns.append(ScriptedTurn(player, kind, action, outcome.verdict.value, batches))
     return ScriptedRound(players, rule, hand, tuple(str(c) for c in starter), tuple(turns), rnd, variant)
+
+
+def variant_round(variant: str, labels: Sequence[str], seed: int = 7) -> ScriptedRound:
+    """``variant``'s short round (VARIANT_PLANS) with cards from ``labels``."""
+    return make_round(random.Random(seed), labels, VARIANT_PLANS[variant], VARIANT_PLAYERS, VARIANT_RULE,
+                      VARIANT_HAND, variant)
 
 
 @dataclass

@@ -10,7 +10,6 @@ themselves are checked in the suite."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import pytest
 
 from bench.harness.make_demo import load_faces, render_steps
 from bench.harness.round_check import compare_round, play_video, write_video
-from bench.harness.scripted_round import ScriptedRound, Timeline, all_labels, make_round, timeline
+from bench.harness.scripted_round import VARIANT_PLANS, ScriptedRound, Timeline, all_labels, timeline, variant_round
 from dealer.record.recording import load_recording
 from dealer.record.verify import verify_recording
 from dealer.speech.i18n import use_language
@@ -29,27 +28,17 @@ from vision.synthetic import CardFace, PinholeView
 REPO = Path(__file__).resolve().parents[2]
 FACE_FOLDERS = (REPO.parent / "shared" / "data" / "real-cards" / "single",
                 Path("/work/shared/data/real-cards/single"), REPO / "cache" / "cards" / "gnome-anglo")
-PLAYERS = ("Ana", "Bo", "Cy")
 FPS = 3.0
 SIZE = (960, 540)
-# Each plan runs until the round ends (hands of 2): what the variant does differently, short.
-PLANS = {
-    # WK: a chain rejected (penalty as Howell's), a prophet who judges to the end (WK8's bonus)
-    "wikipedia": ("accept", "reject_chain", "prophet", "p_accept_right", "p_accept_right", "accept", "accept"),
-    # EX2-EX6: one card a turn, a wrong card to the side line with two drawn
-    "express": ("accept", "reject", "accept", "accept", "accept", "accept"),
-    # AB5-AB9: error cards in front, every hand emptied (AB7), an error card shed to the end
-    "abbott-1959": ("reject", "accept", "reject", "accept", "reject", "accept", "accept", "accept", "accept"),
-}
 LANGS = ("en", "ru", "pt")
 
 
 def _script(variant: str, labels: list[str]) -> ScriptedRound:
-    return make_round(random.Random(7), labels, PLANS[variant], PLAYERS, "alternate-colour", hand=2, variant=variant)
+    return variant_round(variant, labels)
 
 
 # -- the scripts (no film) -------------------------------------------------------------------
-@pytest.mark.parametrize("variant", sorted(PLANS))
+@pytest.mark.parametrize("variant", sorted(VARIANT_PLANS))
 def test_each_variant_script_plays_a_whole_round_its_own_way(variant: str) -> None:
     script = _script(variant, all_labels())
     rnd = script.round
@@ -67,7 +56,7 @@ def test_each_variant_script_plays_a_whole_round_its_own_way(variant: str) -> No
         assert rnd.result().scores[rnd.result().emptied or ""] == 6 + 2  # AB9: 6 and the others' two
 
 
-@pytest.mark.parametrize("variant", sorted(PLANS))
+@pytest.mark.parametrize("variant", sorted(VARIANT_PLANS))
 def test_the_check_finds_a_variant_record_changed_by_one_verdict(variant: str, tmp_path: Path) -> None:
     # the comparison the films rely on must be able to fail: the last turn's card swapped
     script = _script(variant, all_labels())
@@ -119,7 +108,7 @@ def _film(films: dict[str, Film], variant: str, tmp_path_factory: pytest.TempPat
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("variant", sorted(PLANS))
+@pytest.mark.parametrize("variant", sorted(VARIANT_PLANS))
 def test_given_a_variant_film_when_dealt_in_a_language_then_judge_agrees_and_the_words_are_its_own(
         variant: str, lang: str, films: dict[str, Film], tmp_path_factory: pytest.TempPathFactory) -> None:
     film = _film(films, variant, tmp_path_factory)
