@@ -127,3 +127,31 @@ def test_given_a_variant_film_when_dealt_in_a_language_then_judge_agrees_and_the
         with use_language("en"):
             english = announce_variant(variant)
         assert english and english not in said
+
+
+@pytest.mark.slow
+def test_given_an_express_film_when_a_game_deals_it_then_the_totals_are_the_rounds_scores(
+        films: dict[str, Film], tmp_path_factory: pytest.TempPathFactory) -> None:
+    # `eleusis game --variant express`: the machine is God in round 1 and Cy, whose turn it is
+    # to deal, plays seated last: the seats are the film's Ana, Bo, Cy (G5, EX7)
+    import json
+    import os
+    import subprocess
+    import sys
+
+    film = _film(films, "express", tmp_path_factory)
+    work = tmp_path_factory.mktemp("game")
+    (work / "rule.txt").write_text(film.script.rule, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, "-m", "dealer", "game", "--variant", "express", "--players", "Cy Ana Bo",
+                           "--rounds", "1", "--video", str(film.video), "--hand", str(film.script.hand),
+                           "--rule-file", str(work / "rule.txt"), "--voice", "text", "--out", str(work / "game")],
+                          capture_output=True, text=True, cwd=REPO, env=env, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    scores = film.script.round.result().scores
+    saved = json.loads((work / "game" / "game.json").read_text(encoding="utf-8"))
+    assert saved["variant"] == "express" and [r["folder"] for r in saved["played"]] == ["round-1"]
+    said = proc.stdout
+    assert "We play Eleusis Express" in said
+    totals = ", ".join(f"{name} {points}" for name, points in sorted(scores.items(), key=lambda kv: -kv[1]))
+    assert f"Totals after round 1 of 1: {totals}." in said, said[-1500:]

@@ -78,6 +78,14 @@ def test_play_deals_a_variant_record_and_refuses_kruskal_live(capsys: pytest.Cap
     assert "The oracle turns the two of spades: a side line." in capsys.readouterr().out
 
 
+def test_game_refuses_kruskal_live_before_any_round_is_recorded(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["game", "--variant", "kruskal", "--players", "Ana Bo Cy", "--camera", "0", "--voice", "text",
+                 "--out", str(tmp_path / "game")]) == 2
+    assert "the live dealer does not deal kruskal yet: give its rounds with --record" in capsys.readouterr().err
+    assert not list((tmp_path / "game").glob("round-*"))
+
+
 def test_play_with_a_variant_and_no_source_deals_its_example_round(capsys: pytest.CaptureFixture[str]) -> None:
     # Howell's demo film is no round of another game: the variant's own example is dealt aloud
     assert main(["play", "--variant", "abbott-1959", "--voice", "text"]) == 0
