@@ -238,9 +238,9 @@ def enrol_at_table(cond: Condition, seed: int, view: PinholeView, lighting: Call
 
 def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool, film: bool,
                   deck: bool = False, size_wh: tuple[int, int] | None = None, fps: float = FPS,
-                  arms: bool = False) -> tuple[RoundFigures, Enrolled | None]:
+                  arms: bool = False, variant: str = "howell") -> tuple[RoundFigures, Enrolled | None]:
     rng = random.Random(f"{seed}-{cond.name}")
-    script = make_round(rng, all_labels(), plan, PLAYERS, rng.choice(RULES), hand=5)
+    script = make_round(rng, all_labels(), plan, PLAYERS, rng.choice(RULES), hand=5, variant=variant)
     folder = WORK / cond.name
     folder.mkdir(parents=True, exist_ok=True)
     lighting, table, kit_print = _light_of(cond.scene, np.random.default_rng(seed), cond.lean)
@@ -308,6 +308,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="run only this condition (repeatable): one of the rounds, or any CARDS-SCENE-VIEW[-touching] "
                              "of real, gnome-bellot, kde-penguins and the scenes and views here (e.g. real-flicker-zone)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--variant", choices=("howell", "wikipedia", "express", "abbott-1959"), default="howell",
+                        help="deal the plan as this variant's round (docs/rules-variants.md; default howell)")
     parser.add_argument("--film", action="store_true",
                         help="deaf players: film each round in advance and deal it with `eleusis play --video`")
     parser.add_argument("--keep", action="store_true", help="keep the films in cache/table-rounds/ (--film)")
@@ -344,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[tuple[Condition, RoundFigures]] = []
     for cond in conditions:
         fig, enrolled = run_condition(cond, args.seed, plan, args.keep, args.film, args.deck, args.size, args.fps,
-                                      args.arms)
+                                      args.arms, args.variant)
         rows.append((cond, fig))
         if enrolled is not None:
             alike = sum("look alike" in line for line in enrolled.problems)

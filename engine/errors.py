@@ -32,6 +32,7 @@ __all__ = [
     "NoCardPlayed",
     "NoProphet",
     "NotAfterOwnTurn",
+    "NotAnErrorCard",
     "NotInVariant",
     "OutOfTurn",
     "ProphetPlays",
@@ -94,6 +95,20 @@ class NotInVariant(Refusal):
 
     def message(self) -> str:
         return f"{self.variant} has no {self.action} ({self.rule})"
+
+
+@dataclass(frozen=True, slots=True)
+class NotAnErrorCard(Refusal):
+    """AB8: a player whose hand is empty sheds one of their own error cards (``errors``), and
+    ``card`` is none of them."""
+
+    player: str
+    card: Card
+    errors: tuple[Card, ...]
+
+    def message(self) -> str:
+        shown = " ".join(str(c) for c in self.errors)
+        return f"{self.player}'s hand is empty: they shed one of their error cards ({shown}), not {self.card} (AB8)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -341,11 +341,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEMO_VIDEO)
     parser.add_argument("--design", default="gnome-anglo", help="a folder under --renders")
     parser.add_argument("--renders", type=Path, default=Path("cache/cards"))
+    parser.add_argument("--variant", choices=("wikipedia", "express", "abbott-1959"), default=None,
+                        help="film a short round of this variant instead (960x540, 3 fps; --out names the file)")
     args = parser.parse_args(argv)
     art = _card_art(args.renders / args.design)
     if not art:
         print(f"no card renders in {args.renders / args.design}: drawing plain cards "
               "(run python -m models.render_cards for real art)", file=sys.stderr)
+    if args.variant is not None:
+        return _film_variant(args.variant, art, args.out)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     fourcc = cv2.VideoWriter.fourcc(*"mp4v")
     writer = cv2.VideoWriter(str(args.out), fourcc, FPS, (1280, 720))
@@ -360,6 +364,24 @@ def main(argv: list[str] | None = None) -> int:
     size = args.out.stat().st_size / 1e6
     print(f"{args.out}: {frames} frames at {FPS} fps, {size:.1f} MB; players {DEMO_PLAYERS}, "
           f"rule {DEMO_RULE}, hands of {DEMO_HAND}")
+    return 0
+
+
+def _film_variant(variant: str, art: dict[str, CardFace], out: Path) -> int:
+    """A short scripted round of ``variant`` (bench/harness/scripted_round.py VARIANT_PLANS), filmed
+    as the players lay it; says how `eleusis play` deals it."""
+    from bench.harness.round_check import write_video
+    from bench.harness.scripted_round import VARIANT_HAND, VARIANT_PLAYERS, VARIANT_RULE, timeline, variant_round
+    from engine.cards import all_kinds
+
+    script = variant_round(variant, sorted(art) if len(art) == 52 else [str(c) for c in all_kinds()])
+    line = timeline(script, 3.0, whole_layout=False)
+    view = PinholeView(tilt_deg=62.0, distance_mm=490.0, target_mm=(132.5, 60.0), size_wh=(960, 540))
+    frames = write_video(render_steps(tuple(line.steps), art, seed=7, view=view, fps=3.0), out, 3.0)
+    print(f"{out}: {frames} frames at 3 fps, {out.stat().st_size / 1e6:.1f} MB; {variant}, players "
+          f"{' '.join(VARIANT_PLAYERS)}, rule {VARIANT_RULE}, hands of {VARIANT_HAND}. Deal it with: echo "
+          f"{VARIANT_RULE} > rule.txt; eleusis play --video {out} --variant {variant} --players "
+          f"'{' '.join(VARIANT_PLAYERS)}' --hand {VARIANT_HAND} --rule-file rule.txt")
     return 0
 
 

@@ -64,15 +64,18 @@ def _run(args: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
 
 
 def play_video(video: Path, script: ScriptedRound, out: Path, deck: Path | None = None,
-               timeout: float = 900.0) -> tuple[float, str]:
-    """``eleusis play --video`` on the film (``--deck`` when given); returns (wall seconds, its output)."""
+               timeout: float = 900.0, lang: str | None = None) -> tuple[float, str]:
+    """``eleusis play --video`` on the film (``--deck``, ``--lang`` when given; ``--variant`` the
+    script's); returns (wall seconds, its output)."""
     with tempfile.TemporaryDirectory() as secret:  # the rule never goes on a command line (R2)
         rule_file = Path(secret) / "rule.txt"
         rule_file.write_text(script.rule, encoding="utf-8")
         start = time.perf_counter()
         proc = _run(["play", "--video", str(video), "--players", " ".join(script.players), "--rule-file",
                      str(rule_file), "--hand", str(script.hand), "--out", str(out), "--voice", "text",
-                     *(["--deck", str(deck)] if deck is not None else [])], timeout)
+                     *(["--deck", str(deck)] if deck is not None else []),
+                     *(["--lang", lang] if lang is not None else []),
+                     *(["--variant", script.variant] if script.variant != "howell" else [])], timeout)
         wall = time.perf_counter() - start
     if proc.returncode not in (0, 3):
         raise RuntimeError(f"eleusis play exited {proc.returncode}: {proc.stderr[-2000:]}")
@@ -93,7 +96,7 @@ def play_live(table: ScriptedTable, script: ScriptedRound, out: Path, reader: Zo
 
     stats = LoopStats()
     options = LiveOptions(players=" ".join(script.players), rule=script.rule, hand=script.hand, out=out,
-                          window=False)
+                          window=False, variant=script.variant)
     out.parent.mkdir(parents=True, exist_ok=True)
     with (out.parent / "play.log").open("w", encoding="utf-8") as log, contextlib.redirect_stderr(log), \
             use_language("en"):

@@ -32,11 +32,15 @@ from bench.harness.make_demo import Step, arm_sweep
 from engine.cards import Card, all_kinds
 from engine.errors import RoundError
 from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision, TurnOutcome, Verdict
+from engine.events import RecordEvent
 from engine.record import format_record
 from engine.round import Round
 from engine.rules import resolve_rule
+from engine.variants import DEFAULT_VARIANT, new_round, round_for, spec_for
+from engine.variants.abbott import AbbottRound
 
-__all__ = ["FULL_PLAN", "QUICK_PLAN", "all_labels", "ScriptedRound", "ScriptedTurn", "Timeline", "make_round", "timeline"]
+__all__ = ["FULL_PLAN", "QUICK_PLAN", "all_labels", "ScriptedRound", "ScriptedTurn", "Timeline", "VARIANT_PLANS", "make_round", "replayed",
+           "timeline", "variant_round"]
 
 # Kinds of turn a plan may ask for. "p_*" need a prophet in office; "prophet" makes the
 # player who just played the prophet (F1).
@@ -46,6 +50,23 @@ FULL_PLAN: tuple[str, ...] = (
     "reject_chain", "accept", "noplay_wrong", "accept",
 )
 QUICK_PLAN: tuple[str, ...] = ("accept", "reject_chain", "noplay_right", "accept")
+
+# The rounds a script plays: Howell's and the variants whose players lay the cards.
+PlayedRound = Round | AbbottRound
+
+# A short round of each such variant, played to its end by three players with hands of 2
+# (variant_round): what each does differently from Howell's, in a few turns.
+VARIANT_PLANS: dict[str, tuple[str, ...]] = {
+    # WK: a chain rejected (drawn as Howell's), a prophet who judges to the end (WK8's bonus)
+    "wikipedia": ("accept", "reject_chain", "prophet", "p_accept_right", "p_accept_right", "accept", "accept"),
+    # EX2-EX6: one card a turn, a wrong card to the side line with two drawn
+    "express": ("accept", "reject", "accept", "accept", "accept", "accept"),
+    # AB5-AB9: error cards in front, every hand emptied (AB7), an error card shed to the end
+    "abbott-1959": ("reject", "accept", "reject", "accept", "reject", "accept", "accept", "accept", "accept"),
+}
+VARIANT_PLAYERS = ("Ana", "Bo", "Cy")
+VARIANT_RULE = "alternate-colour"
+VARIANT_HAND = 2
 
 # Seconds of each table state (the bench films at about 3 frames a second, like the trial).
 HAND_S = 0.7  # a hand over the play zone, laying or taking cards
@@ -72,7 +93,8 @@ class ScriptedRound:
     hand: int
     starters: tuple[str, ...]
     turns: tuple[ScriptedTurn, ...]
-    round: Round = field(repr=False, compare=False)
+    round: PlayedRound = field(repr=False, compare=False)
+    variant: str = DEFAULT_VARIANT  # docs/rules-variants.md
 
     def record_text(self) -> str:
         return format_record(self.round.events)
@@ -102,19 +124,34 @@ class _Pool:
         return None
 
 
-def _try(rnd: Round, action: Attempt | NoPlay | BecomeProphet) -> TurnOutcome | None:
+def replayed(rnd: PlayedRound, events: Sequence[RecordEvent] | None = None) -> PlayedRound:
+    """A new round of ``rnd``'s variant folded from ``events`` (default: all of its own)."""
+    log = rnd.events if events is None else events
+    trial = round_for(rnd.rule, rnd.start)
+    assert isinstance(trial, (Round, AbbottRound))
+    for event in log[1:]:
+        trial.apply(event)  # type: ignore[arg-type]
+    return trial
+
+
+def _try(rnd: PlayedRound, action: Attempt | NoPlay | BecomeProphet) -> TurnOutcome | None:
     """The outcome the engine would give, without changing ``rnd``."""
-    trial = Round.replay(rnd.rule, rnd.events)
+    trial = replayed(rnd)
     try:
         return trial.apply(action)
     except RoundError:
         return None
 
 
-def _fill(kind: str, rnd: Round, pool: _Pool, player: str, rng: random.Random) -> tuple[Attempt | NoPlay, str] | None:
+def _fill(kind: str, rnd: PlayedRound, pool: _Pool, player: str, rng: random.Random
+          ) -> tuple[Attempt | NoPlay, str] | None:
     """Cards that make the engine give the kind's verdict, or None when the pool has none."""
     rule = rnd.rule
     line = tuple(rnd.line)
+    if isinstance(rnd, AbbottRound) and rnd.hand_size(player) == 0:  # AB8: the player sheds an error card
+        fits = kind.startswith("accept")
+        shed = [c for c in rnd.errors[player] if rule.legal(line, c) == fits]
+        return (Attempt(player, tuple(shed[:1])), "accepted" if fits else "rejected") if shed else None
 
     def legal_after(extra: Sequence[Card]) -> CardTest:
         return lambda chosen, card: rule.legal(line + tuple(extra) + tuple(chosen), card)
@@ -123,6 +160,8 @@ def _fill(kind: str, rnd: Round, pool: _Pool, player: str, rng: random.Random) -
         return not rule.legal(line + tuple(chosen), card)
 
     prophet = rnd.prophet is not None
+    if not spec_for(rnd.start.variant).chains:
+        kind = {"accept_chain": "accept", "accept_chain3": "accept", "reject_chain": "reject"}.get(kind, kind)
     if kind in ("accept", "p_accept_right"):
         cards = pool.find(legal_after(()), 1)
         want = "accepted"
@@ -169,21 +208,29 @@ def _fill(kind: str, rnd: Round, pool: _Pool, player: str, rng: random.Random) -
 
 
 def make_round(rng: random.Random, labels: Sequence[str], plan: Sequence[str], players: tuple[str, ...],
-               rule: str, hand: int) -> ScriptedRound:
-    """Play ``plan`` on the engine with cards from ``labels``; kinds that cannot be filled
-    (no such cards left, a hand too big to show) become a plain accepted or rejected card."""
+               rule: str, hand: int, variant: str = DEFAULT_VARIANT) -> ScriptedRound:
+    """Play ``plan`` on the engine's round of ``variant`` with cards from ``labels``; kinds that
+    cannot be filled (no such cards left, a hand too big to show, a chain or a "no play" the
+    variant does not have) become a plain accepted or rejected card."""
     pool = _Pool(labels, rng)
+    spec = spec_for(variant)
     resolved = resolve_rule(rule)
     starter = pool.find(lambda chosen, card: resolved.legal((), card), 1)
     if starter is None or resolved.starter_count != 1:
         raise ValueError(f"rule {rule!r}: the bench needs one starter card that some pool card satisfies")
     pool.take(starter)
-    rnd = Round.new(resolved, players, starter, rule_text=rule, hand_size=hand)
+    made = new_round(resolved, variant, players, starter, rule_text=rule, hand_size=hand)
+    assert isinstance(made, (Round, AbbottRound)), f"{variant}: nobody lays cards in it"
+    rnd: PlayedRound = made
     turns: list[ScriptedTurn] = []
     for kind in plan:
         if rnd.ended is not None:
             break
+        if kind.startswith("noplay") and not spec.no_play:
+            kind = "accept"  # EX3, AB3
         if kind == "prophet":
+            if not isinstance(rnd, Round) or not spec.prophet:
+                continue  # EX4, AB3
             last = rnd.turns[-1].player if rnd.turns else None
             if last is None or rnd.prophet_refusal(last) is not None:
                 continue
@@ -206,15 +253,23 @@ def make_round(rng: random.Random, labels: Sequence[str], plan: Sequence[str], p
         if filled is None:
             break
         action, _want = filled
+        shedding = isinstance(rnd, AbbottRound) and rnd.hand_size(player) == 0
         outcome = rnd.apply(action)
         cards = action.cards if isinstance(action, Attempt) else action.hand
-        pool.take(cards)
+        if not shedding:  # a shed card left the pool when it was first played (AB8)
+            pool.take(cards)
         batches: tuple[tuple[str, ...], ...] = ()
         if isinstance(action, NoPlay):
             shown = [str(c) for c in action.hand]
             batches = tuple(tuple(shown[i:i + NO_PLAY_BATCH]) for i in range(0, len(shown), NO_PLAY_BATCH))
         turns.append(ScriptedTurn(player, kind, action, outcome.verdict.value, batches))
-    return ScriptedRound(players, rule, hand, tuple(str(c) for c in starter), tuple(turns), rnd)
+    return ScriptedRound(players, rule, hand, tuple(str(c) for c in starter), tuple(turns), rnd, variant)
+
+
+def variant_round(variant: str, labels: Sequence[str], seed: int = 7) -> ScriptedRound:
+    """``variant``'s short round (VARIANT_PLANS) with cards from ``labels``."""
+    return make_round(random.Random(seed), labels, VARIANT_PLANS[variant], VARIANT_PLAYERS, VARIANT_RULE,
+                      VARIANT_HAND, variant)
 
 
 @dataclass
@@ -290,7 +345,7 @@ def timeline(script: ScriptedRound, fps: float = 3.0, whole_layout: bool = True,
         add(HAND_S, hand=True)
         table.line.append(card)
         add(GAP_S)
-    rnd = Round.replay(script.round.rule, script.round.events[:1])
+    rnd = replayed(script.round, script.round.events[:1])
     for turn in script.turns:
         outcome = rnd.apply(turn.action)
         if isinstance(turn.action, BecomeProphet):
@@ -347,8 +402,9 @@ def timeline(script: ScriptedRound, fps: float = 3.0, whole_layout: bool = True,
     return Timeline(steps, fps, leave, hand_frames)
 
 
-def _follow(table: _Table, rnd: Round, outcome: TurnOutcome) -> None:
-    """The table after the players followed the verdict: the engine's layout (P3, P4, N3)."""
+def _follow(table: _Table, rnd: PlayedRound, outcome: TurnOutcome) -> None:
+    """The table after the players followed the verdict: the engine's layout (P3, P4, N3). An
+    abbott-1959 error card goes off the mat, face up in front of its player (AB5)."""
     layout = rnd.layout
     table.line = [str(c) for c in layout.main]
     table.branches = [(b.anchor, tuple(str(c) for c in b.cards)) for b in layout.branches]

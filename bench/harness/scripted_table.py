@@ -32,9 +32,18 @@ import numpy as np
 
 from dealer.table.happenings import AskedToLayAgain, Happening, Judged, Spoken, StarterDecided
 from bench.harness.make_demo import Step, StepRenderer, arm_sweep
-from bench.harness.scripted_round import BATCH_WAIT_S, GAP_S, HAND_S, WAIT_S, ScriptedRound, _follow, _frames, _Table
+from bench.harness.scripted_round import (
+    BATCH_WAIT_S,
+    GAP_S,
+    HAND_S,
+    WAIT_S,
+    ScriptedRound,
+    _follow,
+    _frames,
+    _Table,
+    replayed,
+)
 from engine.events import Attempt, BecomeProphet
-from engine.round import Round
 from vision.frames import Frame
 
 __all__ = ["MAX_RELAYS", "PATIENCE_S", "ScriptedTable"]
@@ -186,7 +195,7 @@ class ScriptedTable:
             yield from self._show(self._step(hand=True), HAND_S)
             self._table.line.append(card)
             yield from self._show(self._step(), GAP_S)
-        rnd = Round.replay(script.round.rule, script.round.events[:1])
+        rnd = replayed(script.round, script.round.events[:1])
         for turn in script.turns:
             outcome = rnd.apply(turn.action)
             self.leave_s.append(self._now_s)

@@ -46,7 +46,13 @@ def shipped_video() -> Path | None:
     return DEMO_VIDEO if DEMO_VIDEO.exists() else None
 
 
-def shipped_record() -> Path:
+def shipped_record(variant: str = "howell") -> Path:
+    """The example round shipped for ``variant`` (Howell's demo round by default)."""
+    if variant != "howell":
+        path = HERE.parent / "examples" / f"variant-{variant}.eleusis"
+        if path.exists():
+            return path
+        raise FileNotFoundError(f"no shipped example round of {variant}: expected {path}")
     for path in DEMO_RECORD_NAMES:
         if path.exists():
             return path

@@ -35,8 +35,8 @@ from dealer.table.protocol import SETTLE_S, TableToken, same_place
 from dealer.table.sight import TableSight
 from dealer.screen.view_outlet import ViewOutlet, camera_picture
 from dealer.speech.voice import Voice
-from engine.cards import DEFAULT_DECKS, Card
-from engine.events import DEFAULT_HAND
+from engine.cards import Card
+from engine.round import Round
 from vision.frames import CameraSource, Frame, FrameSource
 from vision.readings import CardDetections
 
@@ -61,6 +61,7 @@ class LiveOptions:
     resume: Interrupted | None = None  # `play --resume`: the round read back from its recording
     camera_wait_s: float = DEFAULT_WAIT_S  # a lost camera pauses the round this long at most
     deck: Path | None = None  # the deck profile the reader was made from (`play --deck`), if any
+    variant: str = "howell"  # docs/rules-variants.md (dealer/table/table_rules.py: the live ones)
 
 
 @dataclass
@@ -142,9 +143,15 @@ def run_live(options: LiveOptions, voice: Voice, reader: ZoneReader | None = Non
         return 2
     resumed = options.resume
     rule = resumed.rule if resumed is not None and resumed.rule is not None else _pick_rule(options.rule)
-    config = SessionConfig(players=players_from_text(options.players), rule=rule,
-                           hand_size=options.hand or DEFAULT_HAND, settle_s=options.settle_s,
-                           decks=resumed.decks if resumed is not None else DEFAULT_DECKS)
+    from engine.variants import spec_for
+
+    seats = players_from_text(options.players)
+    spec = spec_for(options.variant)  # WK1, EX1, AB1: the variant's shoe and hands
+    config = SessionConfig(players=seats, rule=rule,
+                           hand_size=options.hand or spec.hand_for(len(seats)),
+                           settle_s=options.settle_s,
+                           decks=resumed.decks if resumed is not None else spec.decks_for(len(seats)),
+                           variant=options.variant)
     try:
         check_players(config.players)
         resolve_rule(config.rule)
@@ -167,9 +174,12 @@ def run_live(options: LiveOptions, voice: Voice, reader: ZoneReader | None = Non
             recorder = RecordingWriter.resume(out)
         else:
             discard_unstarted(out)  # a round stopped before its seal: nothing was dealt, start again
-            recorder = RecordingWriter(out, {"players": list(config.players), "hand": config.hand_size,
-                                             "decks": config.decks, "source": str(options.video or options.camera or source.name),
-                                             "lang": language()})  # the review speaks it by default
+            header = {"players": list(config.players), "hand": config.hand_size, "decks": config.decks,
+                      "source": str(options.video or options.camera or source.name),
+                      "lang": language()}  # the review speaks it by default
+            if config.variant != "howell":
+                header["variant"] = config.variant
+            recorder = RecordingWriter(out, header)
     except (FileExistsError, OSError, ValueError) as exc:
         print(f"eleusis play: {exc}", file=sys.stderr)
         return 2
@@ -214,7 +224,9 @@ def _view(options: LiveOptions, session: DealerSession, recorder: RecordingWrite
         print(_("the view of the table is in its window"), file=sys.stderr)
     elif window.why_headless:
         print(_("no window for the view of the table: {why}", why=window.why_headless), file=sys.stderr)
-    return ViewOutlet(lambda: session.round, window, recorder.save_view, options.title, options.notes)
+    # the view draws Howell's layout and its variants'; an abbott-1959 round is shown by its camera picture only
+    return ViewOutlet(lambda: session.round if isinstance(session.round, Round) else None, window,
+                      recorder.save_view, options.title, options.notes)
 
 
 def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSession,

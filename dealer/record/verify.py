@@ -52,10 +52,10 @@ from engine.errors import RecordError, RoundError, RoundSetupError
 from engine.events import OracleTurn, RecordAction, RoundStarted, TurnOutcome
 from engine.record import format_record, parse_record
 from engine.round import Round
-from engine.variants import AnyRound, round_for
 from engine.rules import resolve_rule
 from engine.rules.base import Rule
 from engine.seal import verify
+from engine.variants import DEFAULT_VARIANT, AnyRound, round_for
 
 __all__ = ["AnchorError", "BrokenPlace", "Rebuilt", "RebuiltTurn", "Verification", "CaughtUp", "catch_up_record", "read_anchor", "rebuild", "verify_recording"]
 
@@ -269,7 +269,7 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
         problems.append(BrokenPlace(_where(rec, rec.line_of(s)), f"starters: {exc}"))
         return Rebuilt(None, (), None, None, None)
     shown_rule = rule_text if rule_text is not None else f"sealed {commitment or '(no seal)'}"
-    variant = str(rec.header.get("variant", "howell"))  # a Kruskal round's recording says so (KR3)
+    variant = str(rec.header.get("variant", DEFAULT_VARIANT))  # the live dealer's header (Howell's when absent)
     start = RoundStarted(tuple(s.players), shown_rule, starters, s.hand, s.decks, variant)
     head = format_record([start])
     text = head + "".join(v.action + "\n" for v in verdicts)
@@ -294,7 +294,7 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
         return Rebuilt(start, tuple(turns), None, None, text)
     try:
         rule = resolve_rule(rule_text)
-        rnd: AnyRound = Round(rule, start) if variant == "howell" else round_for(rule, start)
+        rnd = replay_start(rule, start)
     except (ValueError, RoundSetupError) as exc:
         problems.append(BrokenPlace(_where(rec, rec.line_of(s)), f"the round cannot be replayed: {exc}"))
         return Rebuilt(start, tuple(turns), None, None, text)
@@ -316,6 +316,11 @@ def rebuild(rec: Recording, rule_text: str | None, commitment: str | None, probl
         turns[k] = dataclasses.replace(turn, outcome=outcome, why=why)
         _compare(rec, turn, outcome, problems)
     return Rebuilt(start, tuple(turns), rule, rnd, text)
+
+
+def replay_start(rule: Rule, start: RoundStarted) -> AnyRound:
+    """A fresh round of ``start``'s variant, as the live dealer dealt it."""
+    return round_for(rule, start)
 
 
 def _compare(rec: Recording, turn: RebuiltTurn, outcome: TurnOutcome, problems: list[BrokenPlace]) -> None:

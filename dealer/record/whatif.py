@@ -18,11 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dealer.record.recording import Recording
-from dealer.record.verify import verify_recording
+from dealer.record.verify import replay_start, verify_recording
 from engine.cards import Card, CardParseError
 from engine.errors import RoundError
 from engine.events import Action, Attempt, NoPlay, OracleTurn, TurnOutcome
-from engine.round import Round
 
 __all__ = ["Fix", "FixError", "parse_fix", "what_if"]
 
@@ -82,13 +81,13 @@ def what_if(rec: Recording, fixes: Sequence[Fix]) -> list[str]:
     if rebuilt.rule is None or rebuilt.round is None or rebuilt.start is None:
         raise FixError("the rule is still sealed (or the round cannot be replayed): "
                        "a what-if is possible only after the reveal (R2)")
-    if rebuilt.start.variant != "howell":
-        raise FixError(f"a what-if replays Howell's rounds only, not {rebuilt.start.variant}'s")
+    if rebuilt.start.variant == "kruskal":
+        raise FixError("a what-if replays the players' turns; a Kruskal round has the oracle's only (KR2)")
     turns = [t for t in rebuilt.turns if t.outcome is not None]
     by_turn = {t.logged.turn: k for k, t in enumerate(turns)}
     actions: list[Action] = []
     for t in turns:
-        assert not isinstance(t.action, OracleTurn)  # Howell's rounds only, checked above
+        assert not isinstance(t.action, OracleTurn)  # no Kruskal round, checked above
         actions.append(t.action)
     for fix in fixes:
         if fix.turn not in by_turn:
@@ -98,7 +97,7 @@ def what_if(rec: Recording, fixes: Sequence[Fix]) -> list[str]:
         actions[k] = _corrected(actions[k], fix)
     lines: list[str] = []
     changed = False
-    fixed = Round(rebuilt.rule, rebuilt.start)
+    fixed = replay_start(rebuilt.rule, rebuilt.start)  # the recording's variant
     for turn, action in zip(turns, actions, strict=True):
         assert turn.outcome is not None
         if fixed.ended is not None:

@@ -33,6 +33,7 @@ from engine.errors import (
     NoCardPlayed,
     NoProphet,
     NotAfterOwnTurn,
+    NotAnErrorCard,
     NotInVariant,
     OutOfTurn,
     ProphetPlays,
@@ -206,13 +207,16 @@ _REFUSALS: dict[type[Refusal], Callable[[Any, bool], str]] = {
     AlreadyProphet: lambda r, s: _("{who} is prophet already (F1)", who=r.prophet),
     BeenProphet: lambda r, s: _("{who} has been prophet in this round already (F1, F4)", who=r.player),
     TooFewForProphet: lambda r, s: _("a prophet needs two other players still in the round (F1)"),
+    NotAnErrorCard: lambda r, s: _("{who}'s hand is empty: shed one of your own error cards ({cards}), not {card} "
+                                   "(AB8)", who=r.player, cards=and_list(_card(c, s) for c in r.errors),
+                                   card=_card(r.card, s)),
     NotInVariant: lambda r, s: _("the game {variant} has no {action} ({rule})", variant=r.variant,
                                  action=_(_VARIANT_ACTIONS.get(r.action, r.action)), rule=r.rule),
 }
 
 
 # What a variant may lack (docs/rules-variants.md), said in the current language.
-_VARIANT_ACTIONS = {"prophet": N_("prophet"), "no play": N_("\"no play\"")}
+_VARIANT_ACTIONS: dict[str, str] = {"prophet": N_("prophet"), "no play": N_("\"no play\"")}
 
 
 # The mat tracker's status lines (calibration/table.py), printed while the table is not seen.

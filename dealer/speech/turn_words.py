@@ -15,7 +15,9 @@ from dealer.table.turn_intents import (
     FaceDown,
     HandProgress,
     Judge,
+    Missing,
     NoPlayWithdrawn,
+    NotInGame,
     Owed,
     StarterTurned,
     TakenAway,
@@ -111,6 +113,15 @@ def _owed(intent: AskLayAgain) -> str:
              "them).", who=who, cards=and_list(card_name(c) for c in sorted(intent.cards_read)))
 
 
+def _not_in_game(what: Missing) -> str:
+    """A variant without chains, "no play" or prophet (EX2-EX4, AB2-AB3)."""
+    if what is Missing.CHAIN:
+        return _("In this game a turn is one card: leave one card in the play zone and take the others back.")
+    if what is Missing.NO_PLAY:
+        return _("There is no \"no play\" in this game: take the NO PLAY token away and play a card.")
+    return _("There is no prophet in this game: take the PROPHET token away.")
+
+
 def words(intent: TurnIntent) -> str:
     """The sentence the players hear for ``intent`` ("" for a starter or an action: the
     session words those with the round's verdict)."""
@@ -141,6 +152,8 @@ def words(intent: TurnIntent) -> str:
         return _("I could not read that batch before it was taken away: show it again.")
     if isinstance(intent, AskLayAgain):
         return _owed(intent)
+    if isinstance(intent, NotInGame):
+        return _not_in_game(intent.what)
     assert isinstance(intent, TooManyShown), intent
     return _("I have seen {seen} cards but {who} holds {need}: {over} too many. Show the hand again.",
              seen=Count(intent.seen), who=intent.player, need=Count(intent.need),

@@ -22,7 +22,7 @@ from engine.scoring import RoundResult
 from engine.variants.abbott import AbbottRound
 from engine.variants.kruskal import KruskalRound
 
-__all__ = ["announce_stop", "describe_variant_end", "describe_variant_result", "describe_variant_turn",
+__all__ = ["announce_stop", "announce_variant", "every_hand_empty", "marker_news", "prophet_bonus", "describe_variant_end", "describe_variant_result", "describe_variant_turn",
            "judgement_sentences"]
 
 OWN_WORDS = ("abbott-1959", "kruskal")  # the variants whose turns Howell's sentences would misstate
@@ -113,3 +113,50 @@ def judgement_sentences(judgement: Judgement, spoken: bool = False) -> list[tupl
     first = rnd.first_scoring if isinstance(rnd, AbbottRound) else None
     out.append((0, describe_variant_result(rnd.result(), variant, first)))
     return out
+
+
+# -- the live dealer's own sentences for a variant (dealer/table/session.py) ----------------
+def announce_variant(variant: str) -> str | None:
+    """What the dealer says before the starter: which game, and how it differs from Howell's
+    (None for Howell's own)."""
+    if variant == "wikipedia":
+        return _("We play Eleusis as the Russian Wikipedia article has it: two decks, chains, \"no play\" and a "
+                 "prophet as usual. A white marker goes on every tenth card played, a black one on every tenth card "
+                 "after the prophet's marker; after the fourth marker a wrong play expels its player. A prophet "
+                 "still in office at the end scores a bonus for the cards after the first black marker.")  # WK1-WK8
+    if variant == "express":
+        return _("We play Eleusis Express: one card a turn, no \"no play\", no prophet, and nobody is expelled. "
+                 "A wrong card goes below the line and its player draws two.")  # EX2-EX6
+    if variant == "abbott-1959":
+        return _("We play Abbott's Eleusis of 1959: one card a turn, no \"no play\" and no prophet. A wrong card "
+                 "lies face up in front of its player, and nobody draws a penalty. Once your hand is empty, shed "
+                 "your error cards, one a turn.")  # AB2-AB8
+    return None
+
+
+def marker_news(before: tuple[int, int], after: tuple[int, int], expulsion_began: bool) -> str:
+    """WK3-WK4: the marker a turn laid, (white, black) counts before and after it (black takes
+    priority), and expulsion beginning; "" when nothing changed."""
+    parts: list[str] = []
+    if after[1] > before[1]:
+        parts.append(n_("A black marker: {n} after the prophet's marker.",
+                        "A black marker: {n} after the prophet's marker.", after[1]))
+    elif after[0] > before[0]:
+        parts.append(n_("A white marker: {n} on the table.", "A white marker: {n} on the table.", after[0]))
+    if expulsion_began:
+        parts.append(_("From now on a wrong play expels its player."))
+    return " ".join(parts)
+
+
+def every_hand_empty(dealer: int) -> str:
+    """AB7: the last hand emptied; the dealer is scored, and the error cards are shed."""
+    return n_("Every hand is empty: the dealer scores {n}. Now shed your error cards, one a turn.",
+              "Every hand is empty: the dealer scores {n}. Now shed your error cards, one a turn.", dealer)
+
+
+def prophet_bonus(result: RoundResult) -> str:
+    """WK8: the prophet in office at the end is paid for the cards after the first black marker."""
+    if result.prophet is None:
+        return ""
+    return _("Prophet {who}'s bonus: 1 point for each main-line card and 2 for each side card after the first "
+             "black marker.", who=result.prophet)

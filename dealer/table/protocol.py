@@ -30,6 +30,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from dealer.table.table_rules import TableRules
 from dealer.table.turn import (
     AwaitingProphet,
     AwaitingStarter,
@@ -144,9 +145,9 @@ class TableProtocol:
     """The current :class:`~dealer.table.turn.TurnState` of a round, stepped one observation at a
     time: the machine's only mutable cell (``state`` is replaced, never changed)."""
 
-    def __init__(self, round_view: RoundView, settle_s: float = SETTLE_S) -> None:
+    def __init__(self, round_view: RoundView, settle_s: float = SETTLE_S, rules: TableRules = TableRules()) -> None:
         self.round = round_view
-        self.state = initial(round_view.started, settle_s)
+        self.state = initial(round_view.started, settle_s, rules)
 
     @property
     def phase(self) -> Phase:
@@ -185,4 +186,4 @@ class TableProtocol:
     def resume_after(self, action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card,
                      prophet_out: bool) -> None:
         """`play --resume`: the state right after ``action`` was judged (see :func:`dealer.table.turn.resumed`)."""
-        self.state = resumed(action, last_starter, prophet_out, self.state.settle_s)
+        self.state = resumed(action, last_starter, prophet_out, self.state.settle_s, self.state.rules)

@@ -3,7 +3,9 @@
 It seals the rule (R2), decides the starters as they are turned over (C4), then steps
 the turn machine (dealer/table/turn.py, the one owner of the turn, held by
 :class:`~dealer.table.protocol.TableProtocol`) with every view of the table, applies the
-actions it asks for to the :class:`~engine.round.Round` and tells it the verdicts back,
+actions it asks for to the round of the variant dealt (:class:`~engine.round.Round` for
+Howell's; engine/variants/ for the others, whose table's side is a
+:class:`~dealer.table.table_rules.TableRules`) and tells it the verdicts back,
 and watches the layout (P5, dealer/table/layout_watch.py: the turn waits in its own phase while
 the layout is put right). The machine's intents are values; their words are made here
 (dealer/speech/turn_words.py) as :mod:`dealer.table.happenings` records, which the live loop sends to
@@ -31,21 +33,36 @@ from dealer.table.happenings import (
 )
 from dealer.speech.i18n import _, capital, n_, p_
 from dealer.table.layout_watch import LayoutNote, LayoutWatch
-from dealer.speech.narrate import card_words, describe_result, describe_turn, refusal_words
+from dealer.speech.narrate import card_words, refusal_words
 from dealer.table.protocol import SETTLE_S, TableProtocol, TableView
 from dealer.table.turn import PuttingLayoutRight
 from dealer.table.turn_input import LayoutRight, LayoutWrong
 from dealer.table.turn_intents import Judge, StarterTurned, TurnIntent
 from dealer.speech.turn_words import words
+from dealer.speech.variant_words import (
+    announce_variant,
+    describe_variant_result,
+    describe_variant_turn,
+    every_hand_empty,
+    marker_news,
+    prophet_bonus,
+)
+from dealer.table.table_rules import TableRules, WrongCard
 from engine.cards import DEFAULT_DECKS, Card
 from engine.errors import RoundError
-from engine.events import DEFAULT_HAND, Attempt, BecomeProphet, NoPlay, TurnOutcome, Verdict
+from engine.events import DEFAULT_HAND, Attempt, BecomeProphet, NoPlay, RecordEvent, TurnOutcome, Verdict
 from engine.record import format_record
 from engine.round import Round
 from engine.rules import RuleError, resolve_rule
+from engine.rules.base import Rule
 from engine.seal import seal
+from engine.variants import DEFAULT_VARIANT, new_round, round_for
+from engine.variants.abbott import AbbottRound, dealer_score
+from engine.variants.howell_family import WikipediaRound
 
-__all__ = ["DealerSession", "SessionConfig"]
+__all__ = ["DealerSession", "LiveRound", "SessionConfig"]
+
+LiveRound = Round | AbbottRound  # the rounds the live dealer deals (dealer/table/table_rules.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +73,7 @@ class SessionConfig:
     decks: int = DEFAULT_DECKS
     settle_s: float = SETTLE_S
     spoken_cards: bool = True  # "the four of clubs" rather than "4C" for the voice
+    variant: str = DEFAULT_VARIANT  # docs/rules-variants.md; its table's side is a TableRules
 
 
 class _RoundSoFar:
@@ -97,9 +115,10 @@ class DealerSession:
         self.rule = resolve_rule(config.rule)
         self.nonce = nonce or secrets.token_hex(16)
         self.seal = seal(config.rule, self.nonce)
-        self.round: Round | None = None
+        self.table = TableRules.of(config.variant)
+        self.round: LiveRound | None = None
         self.starters: list[Card] = []
-        self.protocol = TableProtocol(_RoundSoFar(self), settle_s=config.settle_s)
+        self.protocol = TableProtocol(_RoundSoFar(self), settle_s=config.settle_s, rules=self.table)
         self.watch = LayoutWatch()
         self._t = 0.0
         self.revealed = False
@@ -110,9 +129,11 @@ class DealerSession:
     # -- the round ---------------------------------------------------------------------------
     def begin(self, t: float = 0.0) -> list[Happening]:
         self._t = t
+        game = announce_variant(self.table.variant)
         return [
             SealShown(t, self.seal.commitment, _("The rule is sealed. Its seal begins {seal}; the whole seal is on "
                                                  "the screen.", seal=self.seal.commitment[:8])),  # R2
+            *([Spoken(t, game)] if game else []),
             Spoken(t, _("Turn the top card of the stock face up in the play zone: the starter.")),  # C4
         ]
 
@@ -130,7 +151,7 @@ class DealerSession:
         self._t = view.t
         if self.round is not None and self.round.ended is not None:
             return []
-        if self.round is not None:
+        if isinstance(self.round, Round):  # an abbott-1959 line has no side branches nor marker to watch
             held = self.watch.look(view, self.round)
             # P5: nothing new is judged while the layout is wrong; the turn knows it waits
             putting_right = isinstance(self.protocol.state.phase, PuttingLayoutRight)
@@ -169,10 +190,10 @@ class DealerSession:
                 _("{card} cannot start the line: put it at the bottom of the stock.", card=self._card(card))))]
         self.starters.append(card)
         if len(self.starters) == self.rule.starter_count:
-            self.round = Round.new(
-                self.rule, self.config.players, self.starters, rule_text=self.config.rule,
-                hand_size=self.config.hand_size, decks=self.config.decks,
-            )
+            rnd = new_round(self.rule, self.table.variant, self.config.players, self.starters,
+                            rule_text=self.config.rule, hand_size=self.config.hand_size, decks=self.config.decks)
+            assert isinstance(rnd, (Round, AbbottRound))  # TableRules.of refused kruskal
+            self.round = rnd
         # C5: the protocol calls the first player once the starter has left the play zone.
         return [StarterDecided(self._t, frame, card, True, _("Starter {card}. Put it on the main line.",
                                                              card=self._card(card)),
@@ -180,6 +201,7 @@ class DealerSession:
 
     def _judge(self, action: Attempt | NoPlay | BecomeProphet, frame: int | None) -> list[Happening]:
         assert self.round is not None
+        before = _Before.of(self.round)
         try:
             outcome = self.round.apply(action)
         except RoundError as exc:
@@ -191,16 +213,18 @@ class DealerSession:
             return [TroubleReported(self._t, frame, _("The secret rule cannot decide this turn: it was played "
                                                       "without the rule checker. The round ends here.")),
                     *self.finish()]
-        sentence = describe_turn(outcome, spoken=self.config.spoken_cards)
+        sentence = describe_variant_turn(outcome, self.table.variant, spoken=self.config.spoken_cards,
+                                         ended=self.round.ended)
+        news = before.news(self.round)
         out: list[Happening] = [
             Judged(self._t, frame, action, outcome, " ".join(filter(None, (
-                sentence, "" if outcome.ended else self._placement(outcome)))))]
+                sentence, "" if self.round.ended else self._placement(outcome), news))))]
         self.protocol.judged(action)
         if not isinstance(action, BecomeProphet):
             self.watch.expect_move(self._t)
         if outcome.overthrown:
             self.protocol.deposed()
-        if outcome.ended is not None:
+        if self.round.ended is not None:
             out += self.finish()
         return out
 
@@ -210,17 +234,18 @@ class DealerSession:
         if self.round is None or len(self.round.events) <= 1 or self.round.ended is not None:
             return [Spoken(self._t, _("There is no verdict to take back."))]
         last = self.round.turns[-1]
-        self.round = Round.replay(self.rule, self.round.events[:-1])
+        self.round = _replayed(self.rule, self.round.events[:-1])
         self.protocol.restart_turn()
         self.watch.reset()
         return [VerdictTakenBack(self._t, last.index, reason,
                                  _("The verdict on {who}'s turn is taken back. Put the table back as it was; "
                                    "{next}, play again.", who=last.player, next=self.round.whose_turn))]
 
-    @staticmethod
-    def _placement(outcome: TurnOutcome) -> str:
-        """Where the cards go now (P3, P4): the players follow the verdict by hand."""
+    def _placement(self, outcome: TurnOutcome) -> str:
+        """Where the cards go now (P3, P4, AB5): the players follow the verdict by hand."""
         n = len(outcome.cards)
+        if outcome.verdict is Verdict.REJECTED and self.table.wrong_card is WrongCard.IN_FRONT:
+            return _("No card is drawn as a penalty.")  # AB5: the verdict said where it lies
         if outcome.verdict is Verdict.ACCEPTED:
             return n_("Put the cards at the end of the main line.", "Put the cards at the end of the main line.", n)
         if outcome.verdict is Verdict.REJECTED:
@@ -238,7 +263,11 @@ class DealerSession:
         self.revealed = True
         out: list[Happening] = []
         if self.round is not None:
-            out.append(Spoken(self._t, describe_result(self.round.result())))
+            result = self.round.result()
+            first = self.round.first_scoring if isinstance(self.round, AbbottRound) else None
+            bonus = prophet_bonus(result) if isinstance(self.round, WikipediaRound) else ""  # WK8
+            out.append(Spoken(self._t, " ".join(filter(None, (
+                bonus, describe_variant_result(result, self.table.variant, first))))))
         out.append(RuleDisclosed(self._t, self.config.rule, self.nonce, rule_in_words(self.config.rule)))  # R2, G6
         return out
 
@@ -252,6 +281,41 @@ class DealerSession:
             start = dataclasses.replace(self.round.start, rule=f"sealed {self.seal.commitment}")
             events = (start, *events[1:])
         return format_record(events)
+
+
+@dataclass(frozen=True, slots=True)
+class _Before:
+    """What a variant says about a turn once judged, from the round just before it: the
+    markers (WK3) and expulsion (WK4) in wikipedia, the last hand emptied in abbott-1959 (AB7)."""
+
+    markers: tuple[int, int] | None = None
+    expelling: bool = False
+    hands_held: bool = False
+
+    @classmethod
+    def of(cls, rnd: LiveRound) -> _Before:
+        if isinstance(rnd, AbbottRound):
+            return cls(hands_held=any(rnd.hands().values()))
+        return cls(rnd.markers if isinstance(rnd, WikipediaRound) else None, rnd.expulsion_on)
+
+    def news(self, rnd: LiveRound) -> str:
+        """The variant's sentence about the turn just judged ("" when it has none)."""
+        if rnd.ended is not None:
+            return ""
+        if isinstance(rnd, WikipediaRound) and self.markers is not None:
+            return marker_news(self.markers, rnd.markers, rnd.expulsion_on and not self.expelling)
+        if isinstance(rnd, AbbottRound) and self.hands_held and rnd.first_scoring is not None:
+            return every_hand_empty(dealer_score(rnd.first_scoring))  # AB7: this turn emptied the last hand
+        return ""
+
+
+def _replayed(rule: Rule, events: Sequence[RecordEvent]) -> LiveRound:
+    """The round of ``events`` folded again (the log is the truth), whatever its variant."""
+    rnd = round_for(rule, events[0])  # type: ignore[arg-type]
+    assert isinstance(rnd, (Round, AbbottRound))
+    for event in events[1:]:
+        rnd.apply(event)  # type: ignore[arg-type]
+    return rnd
 
 
 def rule_in_words(rule: str) -> str:

@@ -61,7 +61,9 @@ from dealer.table.turn_intents import (
     FaceDown,
     HandProgress,
     Judge,
+    Missing,
     NoPlayWithdrawn,
+    NotInGame,
     Owed,
     StarterTurned,
     Taken,
@@ -255,6 +257,9 @@ def _look(s: TurnState, look: Look) -> tuple[TurnState, Intents]:
 
 
 def _noplay(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+    if not s.rules.no_play:  # EX3, AB3: said once; nothing is collected
+        s, asked = _once(s, now, NotInGame(Missing.NO_PLAY, s.rules.variant))
+        return s, out + asked
     if not isinstance(s.phase, ShowingHand):
         if s.relay is not None and not s.relay.noplay:
             # cards owed as an attempt: a "no play" now would be another player's, or a card
@@ -311,6 +316,9 @@ def _attempt(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]
         if None not in now.picture:  # another laying, read whole: the table may have gone on
             s = replace(s, refused_laying=tuple(now.read.elements()))
         s, asked = _once(s, now, _owed(s, now))
+        return s, out + asked
+    if not s.rules.chains and len(now.picture) > 1:  # EX2, AB2: one card a turn
+        s, asked = _once(s, now, NotInGame(Missing.CHAIN, s.rules.variant))
         return s, out + asked
     return _submit(s, now, out, Attempt(player, tuple(c for c in now.picture if c is not None)))
 
@@ -585,6 +593,8 @@ def _watch_prophet_token(s: TurnState, now: _Now) -> tuple[TurnState, Intents]:
     if s.prophet_token_seen or not now.settled or view.unexplained_in_play:
         return s, []  # seen already, or shown with a hand over the zone: taken once it has left
     s = replace(s, prophet_token_seen=True)
+    if not s.rules.prophet:  # EX4, AB3
+        return s, [NotInGame(Missing.PROPHET, s.rules.variant)]
     if now.facts.prophet is not None:
         return s, []  # the token of the prophet in office, seen again
     player = now.facts.just_played

@@ -27,8 +27,10 @@ __all__ = [
     "FaceDown",
     "HandProgress",
     "Judge",
+    "Missing",
     "Kind",
     "NoPlayWithdrawn",
+    "NotInGame",
     "Owed",
     "StarterTurned",
     "TakenAway",
@@ -203,5 +205,22 @@ class TooManyShown:
     KIND: ClassVar[Kind] = "trouble"
 
 
+class Missing(enum.Enum):
+    """What a variant's table does not have (dealer/table/table_rules.py)."""
+
+    CHAIN = "chain"  # EX2, AB2: one card a turn
+    NO_PLAY = "no play"  # EX3, AB3
+    PROPHET = "prophet"  # EX4, AB3
+
+
+@dataclass(frozen=True, slots=True)
+class NotInGame:
+    """The table did what ``variant`` does not have (``what``): nothing is judged; said once."""
+
+    what: Missing
+    variant: str
+    KIND: ClassVar[Kind] = "trouble"
+
+
 TurnIntent = (StarterTurned | Judge | TurnNextStarter | YourTurn | AskProphet | HandProgress | NoPlayWithdrawn
-              | ZoneBusy | CannotRead | FaceDown | TakenAway | AskLayAgain | TooManyShown)
+              | ZoneBusy | CannotRead | FaceDown | TakenAway | AskLayAgain | TooManyShown | NotInGame)

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from dealer.table.table_rules import TableRules
 from dealer.table.turn_input import SETTLE_S, SeenCard
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay
@@ -184,15 +185,16 @@ class TurnState:
     untouched_since_unseen: bool = False
     unread_asks: int = 0  # a card said unread since the last verdict
     unread_asks_in_round: int = 0  # ... since the round began (the live loop's deck hint)
+    rules: TableRules = TableRules()  # what the variant's table may do (chains, "no play", prophet)
 
 
-def initial(started: bool, settle_s: float = SETTLE_S) -> TurnState:
+def initial(started: bool, settle_s: float = SETTLE_S, rules: TableRules = TableRules()) -> TurnState:
     """A round's first state: the starter awaited, or (starters laid) the first turn."""
-    return TurnState(Waiting() if started else AwaitingStarter(), settle_s)
+    return TurnState(Waiting() if started else AwaitingStarter(), settle_s, rules=rules)
 
 
 def resumed(action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card, prophet_out: bool,
-            settle_s: float = SETTLE_S) -> TurnState:
+            settle_s: float = SETTLE_S, rules: TableRules = TableRules()) -> TurnState:
     """`play --resume`: the state right after ``action`` was judged (None: right after the last
     starter was laid). Its cards still lie in the zone and count for nothing new; a prophet's
     token already out appoints no one."""
@@ -205,4 +207,4 @@ def resumed(action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card,
     else:
         laid = ()
     return TurnState(Clearing(laid), settle_s, noplay_token_laid=isinstance(action, NoPlay),
-                     prophet_token_seen=prophet_out)
+                     prophet_token_seen=prophet_out, rules=rules)

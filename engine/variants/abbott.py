@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.cards import DECK_SIZE, Card
-from engine.errors import IllegalActionError, RoundSetupError
+from engine.errors import IllegalActionError, NotAnErrorCard, RoundSetupError
 from engine.events import Attempt, EndReason, RecordAction, RecordEvent, RoundStarted, TurnOutcome, VariantEnd, Verdict
 from engine.layout import LaidCard, Layout
 from engine.rules.base import Rule
@@ -139,6 +139,11 @@ class AbbottRound:
         return ()  # AB3
 
     @property
+    def just_played(self) -> str | None:
+        """The player of the last turn (None before the first)."""
+        return None if self._seat < 0 else self.players[self._seat]
+
+    @property
     def whose_turn(self) -> str | None:
         if self._ended is not None:
             return None
@@ -195,9 +200,7 @@ class AbbottRound:
         errors = self._errors[player]
         shedding = self._hands[player] == 0
         if shedding and card not in errors:
-            shown = " ".join(str(c) for c in errors)
-            raise IllegalActionError(f"{player}'s hand is empty: they shed one of their error cards ({shown}), "
-                                     f"not {card} (AB8)")
+            raise IllegalActionError(NotAnErrorCard(player, card, tuple(errors)))
         if not shedding:
             in_sight = self._main + [c for cards in self._errors.values() for c in cards]
             check_copies(self.start.decks, in_sight, (card,), "playing")

@@ -33,6 +33,13 @@ class WikipediaRound(Round):
     """Howell's round with WK3-WK4's expulsion."""
 
     @property
+    def markers(self) -> tuple[int, int]:
+        """WK3: the white markers on the table now, and the black ones (while a prophet is in
+        office; a deposed prophet's are taken off, WK5)."""
+        black = 0 if self._prophet is None else black_markers(len(self._laid) - self._marker_table)
+        return white_markers(len(self._laid)), black
+
+    @property
     def expulsion_on(self) -> bool:
         """WK4, checked before the turn like E2: the fourth marker is down. While a prophet
         is in office only black markers count (WK3: black takes priority); a deposed

@@ -169,10 +169,13 @@ def _play(game: GameFolder, args: argparse.Namespace, voice: Voice, reader: Any 
                 voice.say(stop)
             return 0
         voice.say(announce_round(index, game.game.planned, dealer, seats, game.game.turn_to_deal(index)))
-        resumed = _interrupted_round(game, seats) if args.record is None else None
+        # a variant's round cut short is dealt again in a fresh folder: resuming replays Howell's rounds only
+        resumed = _interrupted_round(game, seats) if args.record is None and game.game.variant == "howell" else None
         folder = resumed.folder if resumed is not None else game.next_round_folder()
-        if args.record is None and game.game.variant != "howell":
-            return _error(_("the live dealer deals howell only for now: give a round of {variant} with --record",
+        from dealer.table.table_rules import LIVE_VARIANTS
+
+        if args.record is None and game.game.variant not in LIVE_VARIANTS:
+            return _error(_("the live dealer does not deal {variant} yet: give its rounds with --record",
                             variant=game.game.variant))
         if args.record is not None:
             code = _deal_record(sources.pop(0), folder, seats, voice, game.game.variant)
@@ -276,7 +279,7 @@ def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, deale
                           hand=args.hand, profile=args.profile, out=folder, window=args.window,
                           fullscreen=args.fullscreen, settle_s=args.settle,
                           title=_("Round {n} of {planned}", n=index + 1, planned=game.game.planned),
-                          notes=notes, deck=args.deck)
+                          notes=notes, deck=args.deck, variant=game.game.variant)
     return run_live(options, voice, reader)
 
 

@@ -49,8 +49,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--pace", type=pace_seconds, default=0.0,
                         help="with --record: seconds to wait between turns (default 0)")
     parser.add_argument("--variant", choices=VARIANT_NAMES, default="howell",
-                        help="the game's variant (docs/rules-variants.md); the live dealer deals howell and "
-                        "kruskal, a --record of any variant is dealt aloud (default: howell)")
+                        help="the game's variant (docs/rules-variants.md); the live dealer deals every "
+                        "variant, and a --record of any variant is dealt aloud (default: howell)")
     parser.add_argument("--guess", action="append", default=None, metavar="RULE",
                         help="a player's guess of the rule, judged and said after the reveal and kept with the "
                         "recording (repeat it for each guess; at a terminal the dealer asks for them instead)")
@@ -69,6 +69,16 @@ def _source_of(recorded: str, args: argparse.Namespace) -> None:
         args.camera = camera_from_text(recorded)
     else:
         args.video = Path(recorded)
+
+
+def _recorded_variant(folder: Path) -> str:
+    """The variant a recording was dealt in (its header's ``variant``; Howell's when absent)."""
+    from dealer.record.recording import LoadError, load_recording
+
+    try:
+        return str(load_recording(folder).header.get("variant", "howell"))
+    except LoadError:
+        return "howell"  # read_interrupted said what it could of this folder already
 
 
 def _default_out() -> Path:
@@ -109,12 +119,14 @@ def input_problem(args: argparse.Namespace) -> str | None:
                 return ("--rule: the rule checker rejects this rule (" + "; ".join(report.problems) + "); "
                         "`eleusis rules check` says more, --allow-rejected-rule plays it anyway")
     if args.players and args.hand is not None:
-        from engine.cards import DECK_SIZE, DEFAULT_DECKS
+        from engine.cards import DECK_SIZE
+        from engine.variants import spec_for
 
         seats = len(args.players.replace(",", " ").split())
-        if seats and args.hand * seats + 1 > DEFAULT_DECKS * DECK_SIZE:
+        decks = spec_for(getattr(args, "variant", "howell")).decks_for(seats)  # WK1, EX1, AB1
+        if seats and args.hand * seats + 1 > decks * DECK_SIZE:
             return (f"--hand {args.hand}: {seats} hands of {args.hand} and a starter need more than "
-                    f"{DEFAULT_DECKS * DECK_SIZE} cards (C1, C3)")
+                    f"{decks * DECK_SIZE} cards (C1, C3)")
     return None
 
 
@@ -194,14 +206,20 @@ def _kruskal_problem(args: argparse.Namespace) -> str | None:
 def run(args: argparse.Namespace) -> int:
     from dealer.speech.voice import VoiceError, open_voice
 
+    from dealer.table.table_rules import LIVE_VARIANTS
+
     if args.variant == "kruskal" and args.record is None:
         problem = _kruskal_problem(args)
         if problem is not None:
             print(f"eleusis play: {problem}", file=sys.stderr)
             return 2
-    elif args.variant != "howell" and args.record is None:
-        print(_("eleusis play: the live dealer deals howell only for now: give a round of {variant} with --record",
+    elif args.variant not in LIVE_VARIANTS and args.record is None:
+        print(_("eleusis play: the live dealer does not deal {variant} yet: give a round of it with --record",
                 variant=args.variant), file=sys.stderr)
+        return 2
+    if args.variant != "howell" and args.resume is not None:
+        print(_("eleusis play: --resume goes on with Howell's rounds only; a round of {variant} cannot be resumed "
+                "yet", variant=args.variant), file=sys.stderr)
         return 2
     if (args.rule or args.rule_file) and args.difficulty:
         print(_("eleusis play: give --rule or --difficulty, not both"), file=sys.stderr)
@@ -228,9 +246,17 @@ def run(args: argparse.Namespace) -> int:
         except ResumeError as exc:
             print(f"eleusis play: {exc}", file=sys.stderr)
             return 2
+        recorded_variant = _recorded_variant(args.resume)
+        if recorded_variant != "howell":
+            print(_("eleusis play: --resume goes on with Howell's rounds only; a round of {variant} cannot be resumed "
+                    "yet", variant=recorded_variant), file=sys.stderr)
+            return 2
         _source_of(resumed.source, args)
         args.players, args.hand, args.out = " ".join(resumed.players), resumed.hand, args.resume
     wav_dir = args.wav_dir
+    if args.camera is None and args.video is None and args.record is None and args.variant != "howell":
+        args.record = demo.shipped_record(args.variant)  # Howell's demo film is no round of another game
+        print(_("No camera given: dealing the example round {record}.", record=args.record), file=sys.stderr)
     if args.camera is None and args.video is None and args.record is None:
         video = demo.shipped_video()
         if video is not None:
@@ -275,7 +301,7 @@ def run(args: argparse.Namespace) -> int:
             camera=args.camera, video=args.video, players=args.players, rule=args.rule,
             hand=args.hand, profile=args.profile, out=args.out or _default_out(), settle_s=args.settle,
             window=args.window, fullscreen=args.fullscreen,
-            resume=resumed, deck=getattr(args, "deck", None),
+            resume=resumed, deck=getattr(args, "deck", None), variant=args.variant,
         )
         if args.variant == "kruskal":
             from dealer.app.kruskal_live import run_kruskal_live

@@ -180,7 +180,8 @@ def run_reveal(args: argparse.Namespace) -> int:
     """Reveal an interrupted round's rule from its envelope (dealer/record/envelope.py), then verify."""
     from dealer.record.envelope import EnvelopeError
     from dealer.app.live import show_log_hash
-    from dealer.speech.narrate import describe_result
+    from dealer.speech.variant_words import describe_variant_result
+    from engine.variants.abbott import AbbottRound
     from dealer.record.recording import (
         LoadError,
         RecordingBusy,
@@ -206,7 +207,9 @@ def run_reveal(args: argparse.Namespace) -> int:
         return 2
     rebuilt = rebuild(rec, rule, None, [])
     t = rec.events[-1].t if rec.events else 0.0
-    said = [describe_result(rebuilt.round.result())] if rebuilt.round is not None else []
+    rnd = rebuilt.round
+    said = [] if rnd is None else [describe_variant_result(
+        rnd.result(), rnd.start.variant, rnd.first_scoring if isinstance(rnd, AbbottRound) else None)]
     try:
         writer = RecordingWriter.resume(rec.folder)  # one writer: refused while a dealer records here
     except (RecordingBusy, OSError) as exc:

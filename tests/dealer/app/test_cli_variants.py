@@ -70,11 +70,29 @@ def test_judge_says_abbott_and_kruskal_turns_their_own_way(capsys: pytest.Captur
     assert "line 9: The oracle turns 2S: a side line. Right: Ana and Bo." in capsys.readouterr().out
 
 
-def test_play_deals_a_variant_record_and_refuses_a_live_variant(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--variant", "express", "--camera", "0", "--players", "Ana Bo Cy"]) == 2
-    assert "the live dealer deals howell only for now" in capsys.readouterr().err
+def test_play_deals_a_variant_record_and_kruskal_live_only_from_its_own_table(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # KR3: the oracle turns the cards and the players show tokens: the shipped demo table is Howell's
+    assert main(["play", "--variant", "kruskal", "--players", "Ana Bo Cy"]) == 2
+    assert "a Kruskal round is dealt from --camera or --video" in capsys.readouterr().err
     assert main(["play", "--voice", "text", "--record", str(EXAMPLES / "variant-kruskal.eleusis")]) == 0
     assert "The oracle turns the two of spades: a side line." in capsys.readouterr().out
+
+
+def test_game_refuses_kruskal_live_before_any_round_is_recorded(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["game", "--variant", "kruskal", "--players", "Ana Bo Cy", "--camera", "0", "--voice", "text",
+                 "--out", str(tmp_path / "game")]) == 2
+    assert "the live dealer does not deal kruskal yet: give its rounds with --record" in capsys.readouterr().err
+    assert not list((tmp_path / "game").glob("round-*"))
+
+
+def test_play_with_a_variant_and_no_source_deals_its_example_round(capsys: pytest.CaptureFixture[str]) -> None:
+    # Howell's demo film is no round of another game: the variant's own example is dealt aloud
+    assert main(["play", "--variant", "abbott-1959", "--voice", "text"]) == 0
+    captured = capsys.readouterr()
+    assert "variant-abbott-1959.eleusis" in captured.err
+    assert "A plays the queen of diamonds: rejected; it lies face up in front of A." in captured.out  # AB5
 
 
 def test_guess_says_agreement_sameness_and_a_counterexample(capsys: pytest.CaptureFixture[str]) -> None:
