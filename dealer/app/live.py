@@ -23,7 +23,7 @@ import numpy as np
 from calibration.layout import TableLayout
 from dealer.table.happenings import Happening, Spoken
 from dealer.speech.i18n import _, language, n_
-from dealer.table.keys import KEY_HELP, KeyState, NamedCard, stdin_keys
+from dealer.table.keys import KEY_HELP, Command, NamedCard, key_of, stdin_keys
 from dealer.speech.narrate import status_words
 from dealer.table.observer import ZoneReader, Observation, TableObserver
 from dealer.table.camera_pause import DEFAULT_WAIT_S, paused_frames
@@ -227,7 +227,7 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
     and, when the dealer was slower than the ``camera``, how many of its frames it dropped."""
     from vision.errors import CameraError
 
-    state, kept = KeyState(), set[int]()
+    kept, undo = set[int](), False
     speed = stats if stats is not None else LoopStats()
     frame_size = (0, 0)
     if resumed is not None:
@@ -247,10 +247,11 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
             started, cpu_started = time.perf_counter(), time.process_time()
             frames += 1
             frame_size = (frame.bgr.shape[1], frame.bgr.shape[0])
-            if keys is not None:
-                state.press(keys())
-            if state.quit or (options.max_frames is not None and frames > options.max_frames):
+            pressed = key_of(keys(), frame.time_s) if keys is not None else None
+            if pressed is Command.QUIT or (options.max_frames is not None and frames > options.max_frames):
                 break
+            undo = undo or pressed is Command.UNDO  # taken back on the next frame the table is seen
+            key_said = session.press(pressed) if pressed is not None and not isinstance(pressed, Command) else []
             obs = observer.observe(frame.bgr, frame.time_s, frame.index)
             if view is not None:
                 view.see(frame.index, frame.time_s, camera_picture(frame.bgr, obs.play_detections,
@@ -261,7 +262,8 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 last_message = obs.message
                 unseen = sight.unseen(frame.time_s, obs.message)
                 if unseen is not None:  # never silent: the players hear that nothing is judged
-                    outlets.deliver([Spoken(frame.time_s, unseen)])
+                    key_said.append(Spoken(frame.time_s, unseen))
+                outlets.deliver(key_said)
                 speed.add(started, cpu_started)
                 continue
             last_message = obs.message
@@ -269,19 +271,19 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
             busy = sight.busy(frame.time_s, obs.view.hand_over_play, observer.camera_moved_within(frame.time_s, 1.0),
                               cards_lie=bool(obs.view.play_cards) or obs.view.unexplained_in_play)
             happened: list[Happening] = [Spoken(frame.time_s, text) for text in (back, busy) if text is not None]
-            happened += session.undo_last() if state.take_undo() else []
-            seen = state.apply(obs.view)
-            happened += [Spoken(obs.view.t, text) for text in state.take_said()]
-            answered = session.observe(seen)
+            happened += key_said
+            happened += session.undo_last() if undo else []
+            undo = False
+            answered = session.observe(obs.view)
             happened += answered
             decisive = any(h.decisive for h in happened)
+            named = session.protocol.state.keyed.named
             if decisive:  # the frame first: a stop just after the verdict line never loses it
-                _keep(outlets.recorder, frame, obs, kept, state.named)
+                _keep(outlets.recorder, frame, obs, kept, named)
             elif answered and TableToken.NO_PLAY in obs.view.tokens_in_play:
-                _keep(outlets.recorder, frame, obs, kept, state.named)  # a batch of a hand shown (N1): reviewed too
+                _keep(outlets.recorder, frame, obs, kept, named)  # a batch of a hand shown (N1): reviewed too
             outlets.deliver(happened)
             if decisive:
-                state.after_verdict()
                 _save_record(session, out)
             speed.add(started, cpu_started)
             if session.round is not None and session.round.ended is not None:

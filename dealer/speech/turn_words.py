@@ -12,10 +12,12 @@ from dealer.table.turn_intents import (
     AskProphet,
     Busy,
     CannotRead,
+    CardNamedAs,
     FaceDown,
     HandProgress,
     Judge,
     NoPlayWithdrawn,
+    NothingToName,
     Owed,
     StarterTurned,
     TakenAway,
@@ -127,6 +129,11 @@ def words(intent: TurnIntent) -> str:
                  need=Count(intent.need), left=Count(intent.need - intent.shown))
     if isinstance(intent, NoPlayWithdrawn):
         return _("No play withdrawn.")
+    if isinstance(intent, CardNamedAs):
+        return _("The {where} card in the play zone is {card}, as you named it.",
+                 where=ordinal(intent.where), card=card_name(intent.card))
+    if isinstance(intent, NothingToName):
+        return _("I can read every card in the play zone: {card} names none of them.", card=card_name(intent.card))
     if isinstance(intent, ZoneBusy):
         return _busy(intent.reason)
     if isinstance(intent, CannotRead):

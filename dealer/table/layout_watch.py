@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, main_line_folded
 from dealer.speech.i18n import N_, _
 from dealer.table.protocol import LineSight, TableView
+from dealer.table.turn_state import Steady
 from engine.cards import Card
 from engine.layout import Layout
 from engine.round import Round
@@ -355,13 +356,18 @@ class LayoutNote:
 
     text: str
     trouble: bool = True
+    marker: bool = False  # where the PROPHET token belongs (said once: the turn's ProphetToken.reminded)
+
+
+_LinePicture = tuple[tuple[Card | None, ...], tuple[Card | None, ...]]  # the main line, the side branches
 
 
 class LayoutWatch:
     """After each verdict, once the cards have reached their new place, compares the table
     with the record and says a real misplacement once (P5). Until the table is right again,
     or the players confirm it as it lies (key o, or the ACCEPT token in the empty play
-    zone), :meth:`look` holds the turn. What it cannot read never holds anything."""
+    zone), :meth:`look` holds the turn. What it cannot read never holds anything. How long
+    the line zones have held is the table's one clock (:class:`~dealer.table.turn_state.Steady`)."""
 
     RIGHT_AGAIN = N_("The layout is right again.")
     GOING_ON = N_("Going on with the layout as it lies.")
@@ -374,11 +380,9 @@ class LayoutWatch:
         self.reset()
 
     def reset(self) -> None:
-        self._due_since: float | None = None  # a verdict was given: cards are on their way
-        self._picture: tuple[tuple[Card | None, ...], ...] = ()
-        self._since = 0.0
+        self._due: Steady[None] | None = None  # a verdict was given: cards are on their way
+        self._clock: Steady[_LinePicture] = Steady(0.0, ((), ()))
         self._holding: tuple[str, ...] | None = None  # the problems said, while holding
-        self._token_said = False
 
     @property
     def holding(self) -> bool:
@@ -387,33 +391,47 @@ class LayoutWatch:
 
     def expect_move(self, t: float) -> None:
         """A verdict was given: the players now move the cards to the layout (P3, P4)."""
-        self._due_since = t
-        self._picture, self._since = (), t
+        self._due = Steady(t, None)
+        self._clock = Steady(t, ((), ()))
 
-    def look(self, view: TableView, rnd: Round) -> list[LayoutNote] | None:
-        """None: the turn goes on. A list (maybe empty): what to say now, and the turn is held."""
+    def camera_back(self, t: float) -> None:
+        """The camera was gone: what the line zones showed before counts as held from now."""
+        self._clock = Steady(t, self._clock.what)
+
+    def go_on(self) -> LayoutNote | None:
+        """The players go on with the layout as it lies (key o): said, and the turn no longer held."""
+        if self._holding is None:
+            return None
+        self._holding = None
+        return LayoutNote(_(self.GOING_ON))
+
+    def look(self, view: TableView, rnd: Round, marker_said: bool = False) -> list[LayoutNote] | None:
+        """None: the turn goes on. A list (maybe empty): what to say now, and the turn is held.
+        ``marker_said``: where the PROPHET token belongs was said already (said once)."""
         line = view.line
         if self._holding is not None:
             return self._while_holding(view, rnd)
-        if self._due_since is None or line is None:
+        if self._due is None or line is None:
             return None
         picture = (tuple(c.card for c in line.main_line or ()), tuple(c.card for c in line.side_branches or ()))
-        if picture != self._picture or line.busy or view.play_cards or view.hand_over_play:
-            self._picture, self._since = picture, view.t  # the cards are still on their way
-            if view.t - self._due_since < self.MOVE_TIMEOUT_S:
+        moving = line.busy or bool(view.play_cards) or view.hand_over_play
+        clock = Steady(view.t, picture) if moving else self._clock.seeing(picture, view.t)
+        if clock is not self._clock:
+            self._clock = clock  # the cards are still on their way
+            if not self._due.held(view.t, self.MOVE_TIMEOUT_S):
                 return None
-        waited = view.t - self._due_since >= self.MOVE_TIMEOUT_S
+        waited = self._due.held(view.t, self.MOVE_TIMEOUT_S)
         laid = len(line.main_line or ()) + len(line.side_branches or ())
         on_table = expected_on_table(rnd.layout, rnd.state().marker)
         due = len(on_table.main_line) + (0 if line.side_branches is None else
                                          sum(len(b.cards) for b in on_table.branches))
-        if not waited and (view.t - self._since < self.PLACED_S or laid < due):
+        if not waited and (not self._clock.held(view.t, self.PLACED_S) or laid < due):
             return None  # not every card has reached its place yet (P3, P4)
-        self._due_since = None
+        self._due = None
         problems = problems_in_sight(rnd.layout, rnd.state().marker, line)
         real = tuple(d.message for d in problems if d.problem in _REAL)
-        out = [LayoutNote(d.message) for d in problems if d.problem is Problem.PROPHET_MARKER and not self._token_said]
-        self._token_said = self._token_said or bool(out)
+        out = [LayoutNote(d.message, marker=True) for d in problems
+               if d.problem is Problem.PROPHET_MARKER and not marker_said]
         if real:
             self._holding = real
             return out + [LayoutNote(_("The layout does not match: {problems} Move it, or press o to go on as it "
@@ -423,16 +441,16 @@ class LayoutWatch:
     def _while_holding(self, view: TableView, rnd: Round) -> list[LayoutNote] | None:
         from dealer.table.protocol import TableToken
 
-        if view.layout_as_is or (TableToken.ACCEPT in view.tokens_in_play and not view.play_cards):
+        if TableToken.ACCEPT in view.tokens_in_play and not view.play_cards:
             self._holding = None
             return [LayoutNote(_(self.GOING_ON))]
         line = view.line
         if line is None:
             return []
         picture = (tuple(c.card for c in line.main_line or ()), tuple(c.card for c in line.side_branches or ()))
-        if picture != self._picture or line.busy or view.hand_over_play:
-            self._picture, self._since = picture, view.t
-        if view.t - self._since < self.PLACED_S:
+        moving = line.busy or view.hand_over_play
+        self._clock = Steady(view.t, picture) if moving else self._clock.seeing(picture, view.t)
+        if not self._clock.held(view.t, self.PLACED_S):
             return []  # a card being moved, or a reading that flickers: wait until it holds
         real = tuple(d.message for d in problems_in_sight(rnd.layout, rnd.state().marker, line)
                      if d.problem in _REAL)

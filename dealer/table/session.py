@@ -33,8 +33,17 @@ from dealer.speech.i18n import _, capital, n_, p_
 from dealer.table.layout_watch import LayoutNote, LayoutWatch
 from dealer.speech.narrate import card_words, describe_result, describe_turn, refusal_words
 from dealer.table.protocol import SETTLE_S, TableProtocol, TableView
-from dealer.table.turn import PuttingLayoutRight
-from dealer.table.turn_input import LayoutRight, LayoutWrong
+from dealer.table.turn import PuttingLayoutRight, TurnState
+from dealer.table.turn_input import (
+    CameraBack,
+    CameraLost,
+    CardNamed,
+    Key,
+    KeyPressed,
+    LayoutRight,
+    LayoutWrong,
+    MarkerReminded,
+)
 from dealer.table.turn_intents import Judge, StarterTurned, TurnIntent
 from dealer.speech.turn_words import words
 from engine.cards import DEFAULT_DECKS, Card
@@ -102,6 +111,7 @@ class DealerSession:
         self.protocol = TableProtocol(_RoundSoFar(self), settle_s=config.settle_s)
         self.watch = LayoutWatch()
         self._t = 0.0
+        self._zone_empty = True  # no card in the play zone at the last view
         self.revealed = False
 
     def _card(self, card: Card) -> str:
@@ -126,12 +136,39 @@ class DealerSession:
         if isinstance(last, (Attempt, NoPlay)):
             self.watch.expect_move(t)  # the cards may still be on their way
 
+    def press(self, pressed: KeyPressed | CardNamed) -> list[Happening]:
+        """A key at the table (dealer/table/keys.py): the turn machine takes it as the token it
+        stands for. Key o, or key a with the play zone empty, while the layout watch holds the
+        turn: the players go on with the layout as it lies (P5)."""
+        if self.round is not None and self.round.ended is not None:
+            return []
+        if (isinstance(pressed, KeyPressed) and self.watch.holding
+                and (pressed.key is Key.LAYOUT_AS_IS or (pressed.key is Key.ACCEPT and self._zone_empty))):
+            note = self.watch.go_on()
+            if isinstance(self.protocol.state.phase, PuttingLayoutRight):
+                self.protocol.tell(LayoutRight())
+            return [] if note is None else [self._from_watch(note, None)]
+        self.protocol.tell(pressed)
+        return []
+
+    def camera(self, event: CameraLost | CameraBack) -> None:
+        """The camera went away (the turn pauses where it is) or came back (it goes on, its
+        clocks started afresh): dealer/table/camera_pause.py."""
+        if self.round is not None and self.round.ended is not None:
+            return
+        self.protocol.tell(event)
+        if isinstance(event, CameraBack):
+            self.watch.camera_back(event.t)
+
     def observe(self, view: TableView) -> list[Happening]:
         self._t = view.t
+        self._zone_empty = not view.play_cards
         if self.round is not None and self.round.ended is not None:
             return []
         if self.round is not None:
-            held = self.watch.look(view, self.round)
+            held = self.watch.look(view, self.round, marker_said=self.protocol.state.prophet.reminded)
+            if held is not None and any(note.marker for note in held):
+                self.protocol.tell(MarkerReminded())
             # P5: nothing new is judged while the layout is wrong; the turn knows it waits
             putting_right = isinstance(self.protocol.state.phase, PuttingLayoutRight)
             if self.watch.holding and not putting_right:
@@ -145,10 +182,10 @@ class DealerSession:
             out += self._handle(intent, view.frame)
         return out
 
-    def _from_watch(self, note: LayoutNote, view: TableView) -> Happening:
+    def _from_watch(self, note: LayoutNote, view: TableView | None) -> Happening:
         if not note.trouble:
             return Spoken(self._t, note.text)
-        return TroubleReported(self._t, view.frame, note.text)
+        return TroubleReported(self._t, None if view is None else view.frame, note.text)
 
     def _handle(self, intent: TurnIntent, frame: int | None) -> list[Happening]:
         """An intent of the turn machine: a starter or an action goes to the round (its

@@ -5,14 +5,18 @@ frozen value; its ``phase`` is one frozen value per phase of the turn, holding w
 phase needs: waiting for the starter (C4), waiting for a play, an attempt being laid (P1),
 a "no play" hand being shown in batches (N1, with the cards seen so far), the prophet's
 decision awaited (F3), a verdict awaited from the round, and the zone being cleared after a
-verdict (P3, P4). The observations (dealer/table/turn_input.py) are a frame of the table with the
-round's facts (:class:`~dealer.table.turn_input.Look`; the keyboard's keys arrive on it as virtual
-tokens), and what the round did (:class:`~dealer.table.turn_input.VerdictGiven`, ...). The
-intents (dealer/table/turn_intents.py) are values; their words are made at the outlets.
+verdict (P3, P4), and paused while the camera is gone. The observations
+(dealer/table/turn_input.py) are a frame of the table with the round's facts
+(:class:`~dealer.table.turn_input.Look`), a key pressed (:class:`~dealer.table.turn_input.KeyPressed`:
+the same kind of observation as the token it stands for, kept in :class:`Keyed` and laid
+with the next frame's tokens), the camera lost and back, and what the round did
+(:class:`~dealer.table.turn_input.VerdictGiven`, ...). The intents (dealer/table/turn_intents.py)
+are values; their words are made at the outlets.
 
-One memory of what was seen where (:class:`Sight`: the picture, the cards read at their
-places, and the one clock that says "settled"). An observation a state cannot take (a frame
-while the round's verdict is awaited, a verdict nobody asked for) raises
+One memory of what was seen where (:class:`Sight`: the cards read at their places, and the
+one clock, a :class:`Steady`, that says "settled"); one memory of the PROPHET token
+(:class:`ProphetToken`). An observation a state cannot take (a frame while the round's
+verdict is awaited or the camera is gone, a verdict nobody asked for) raises
 :class:`IllegalObservation`, naming both.
 
 The protocol (docs/playing-at-the-table.md), and what costs nothing:
@@ -40,9 +44,15 @@ from dataclasses import dataclass, replace
 from dealer.table.turn_input import (
     ASK_AFTER_S,
     UNSTEADY_S,
+    CameraBack,
+    CameraLost,
+    CardNamed,
+    Key,
+    KeyPressed,
     LayoutRight,
     LayoutWrong,
     Look,
+    MarkerReminded,
     Observation,
     ProphetDeposed,
     RoundFacts,
@@ -58,10 +68,12 @@ from dealer.table.turn_intents import (
     AskProphet,
     Busy,
     CannotRead,
+    CardNamedAs,
     FaceDown,
     HandProgress,
     Judge,
     NoPlayWithdrawn,
+    NothingToName,
     Owed,
     StarterTurned,
     Taken,
@@ -79,13 +91,18 @@ from dealer.table.turn_state import (
     AwaitingStarter,
     AwaitingVerdict,
     Clearing,
+    Keyed,
     Laying,
+    NamedCard,
+    Paused,
     PhaseState,
     Picture,
+    ProphetToken,
     PuttingLayoutRight,
     Relay,
     ShowingHand,
     Sight,
+    Steady,
     TurnState,
     Unjudged,
     Waiting,
@@ -101,13 +118,18 @@ __all__ = [
     "AwaitingVerdict",
     "Clearing",
     "IllegalObservation",
+    "Keyed",
     "Laying",
     "LOST_TRACK_AFTER",
+    "NamedCard",
+    "Paused",
     "PhaseState",
+    "ProphetToken",
     "PuttingLayoutRight",
     "Relay",
     "ShowingHand",
     "Sight",
+    "Steady",
     "TurnState",
     "Waiting",
     "initial",
@@ -131,18 +153,24 @@ class IllegalObservation(ValueError):
 def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[TurnIntent, ...]]:
     """The state after ``observation``, and what the dealer should do about it."""
     if isinstance(observation, Look):
-        if isinstance(state.phase, (AwaitingVerdict, PuttingLayoutRight)):
+        if isinstance(state.phase, (AwaitingVerdict, PuttingLayoutRight, Paused)):
             raise IllegalObservation(state, observation)
         new, out = _look(state, observation)
         return new, tuple(out)
+    if isinstance(observation, (KeyPressed, CardNamed)):
+        return _key(state, observation), ()
+    if isinstance(observation, (CameraLost, CameraBack)):
+        return _camera(state, observation), ()
+    if isinstance(observation, MarkerReminded):
+        return replace(state, prophet=replace(state.prophet, reminded=True)), ()
     if isinstance(state.phase, AwaitingStarter):
         raise IllegalObservation(state, observation)
     if isinstance(observation, VerdictGiven):
         return _verdict(state, observation), ()
     if isinstance(observation, ProphetDeposed):
-        return replace(state, prophet_token_seen=True), ()
+        return replace(state, prophet=replace(state.prophet, seen=True)), ()
     if isinstance(observation, LayoutWrong):
-        if isinstance(state.phase, (PuttingLayoutRight, AwaitingVerdict)):
+        if isinstance(state.phase, (PuttingLayoutRight, AwaitingVerdict, Paused)):
             raise IllegalObservation(state, observation)
         return replace(state, phase=PuttingLayoutRight(state.phase)), ()
     if isinstance(observation, LayoutRight):
@@ -150,10 +178,50 @@ def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[T
             raise IllegalObservation(state, observation)
         return replace(state, phase=state.phase.held), ()
     if isinstance(observation, VerdictUndone):
-        return replace(state, phase=Waiting(), sight=replace(state.sight, picture=(), unexplained=False),
+        if isinstance(state.phase, Paused):
+            raise IllegalObservation(state, observation)
+        nothing: Picture = ()
+        clock = Steady(state.sight.since, (nothing, False))
+        return replace(state, phase=Waiting(), sight=replace(state.sight, clock=clock),
                        untouched_since_unseen=False, noplay_token_laid=False, unjudged=None, relay=None,
-                       refused_laying=None, unread_asks=0, next_acted=False), ()
+                       refused_laying=None, unread_asks=0, next_acted=False, keyed=Keyed(),
+                       prophet=replace(state.prophet, reminded=False)), ()
     raise IllegalObservation(state, observation)
+
+
+def _key(state: TurnState, pressed: KeyPressed | CardNamed) -> TurnState:
+    """A key stands for its token (laid with the next frame's, :func:`_keyed_view`): NO PLAY
+    and PROPHET are laid and taken back by pressing again; a decision replaces the last one.
+    "Go on with the layout as it lies" is the layout watch's (dealer/table/session.py)."""
+    keyed = state.keyed
+    if isinstance(pressed, CardNamed):
+        return replace(state, keyed=replace(keyed, naming=pressed.card))
+    key = pressed.key
+    if key is Key.NO_PLAY:
+        return replace(state, keyed=replace(keyed, no_play=not keyed.no_play))
+    if key is Key.PROPHET:
+        return replace(state, prophet=replace(state.prophet, keyed=not state.prophet.keyed))
+    if key in (Key.ACCEPT, Key.REJECT):
+        token = TableToken.ACCEPT if key is Key.ACCEPT else TableToken.REJECT
+        index = pressed.card_index if key is Key.REJECT else None
+        return replace(state, keyed=replace(keyed, decision=token, card_index=index))
+    if key is Key.JUDGE_NOW:
+        return replace(state, keyed=replace(keyed, judge_now=True))
+    return state
+
+
+def _camera(state: TurnState, event: CameraLost | CameraBack) -> TurnState:
+    """The camera gone: the turn pauses in its phase. Back: it goes on there, with the clock
+    started afresh and no card's reading kept across the gap (the table may have changed)."""
+    phase = state.phase
+    if isinstance(event, CameraLost):
+        if isinstance(phase, (Paused, AwaitingVerdict)):
+            raise IllegalObservation(state, event)
+        return replace(state, phase=Paused(phase))
+    if not isinstance(phase, Paused):
+        raise IllegalObservation(state, event)
+    sight = replace(state.sight, clock=Steady(event.t, state.sight.clock.what), known=(), steady_at=None)
+    return replace(state, phase=phase.held, sight=sight)
 
 
 def _verdict(state: TurnState, given: VerdictGiven) -> TurnState:
@@ -162,7 +230,7 @@ def _verdict(state: TurnState, given: VerdictGiven) -> TurnState:
     phase = state.phase
     laid = phase.laid_for if isinstance(phase, Clearing) else ()
     if isinstance(given.action, BecomeProphet):
-        return replace(state, phase=Clearing(laid), untouched_since_unseen=False)
+        return replace(state, phase=Clearing(laid), untouched_since_unseen=False, keyed=state.keyed.after_verdict())
     if given.action is not None and not isinstance(phase, AwaitingVerdict):
         raise IllegalObservation(state, given)
     pending = phase.action if isinstance(phase, AwaitingVerdict) else None
@@ -172,7 +240,7 @@ def _verdict(state: TurnState, given: VerdictGiven) -> TurnState:
         laid = tuple(c for c in phase.batch if c is not None)
     return replace(state, phase=Clearing(laid), untouched_since_unseen=False, next_acted=False,
                    noplay_token_laid=isinstance(pending, NoPlay), unjudged=None, relay=None,
-                   refused_laying=None, unread_asks=0)
+                   refused_laying=None, unread_asks=0, keyed=state.keyed.after_verdict())
 
 
 # -- one frame ---------------------------------------------------------------------------
@@ -186,6 +254,7 @@ class _Now:
     empty: bool
     busy: bool  # a hand or an arm over the zone
     facts: RoundFacts
+    judge_now: bool = False  # key j: the players go on with what lies there
 
     @property
     def picture(self) -> Picture:
@@ -217,22 +286,58 @@ def _steadied(sight: Sight, view: TableView, busy: bool) -> tuple[Sight, TableVi
             dataclasses.replace(view, play_cards=tuple(steady)))
 
 
+def _keyed_view(s: TurnState, view: TableView) -> tuple[TurnState, TableView, Intents]:
+    """The frame with the tokens the keys stand for laid on it, and a card's name typed
+    given to the leftmost card the camera found but cannot read (never while a hand is over
+    the zone: the card it was typed for may be on its way). The name is said back; with no
+    such card, it is said that nothing needs a name."""
+    keyed, out = s.keyed, Intents()
+    if keyed.naming is not None and not view.hand_over_play:
+        cards = sorted(view.play_cards, key=lambda c: c.x_mm)
+        unread = [i for i, seen in enumerate(cards) if seen.card is None]
+        if not unread:
+            out.append(NothingToName(keyed.naming))
+        else:
+            place = cards[unread[0]]
+            out.append(CardNamedAs(unread[0] + 1, keyed.naming))
+            keyed = replace(keyed, named=keyed.named + (NamedCard(keyed.naming, place.x_mm, place.y_mm),))
+            named = dataclasses.replace(place, card=keyed.naming)
+            view = dataclasses.replace(view, play_cards=tuple(named if c is place else c for c in view.play_cards))
+        keyed = replace(keyed, naming=None)
+    tokens = dict(view.tokens_in_play)
+    if keyed.no_play:
+        tokens.setdefault(TableToken.NO_PLAY, (0.0, 0.0))
+    if keyed.decision is not None:
+        cards = sorted(view.play_cards, key=lambda c: c.x_mm)
+        index = keyed.card_index
+        where = (cards[index].x_mm, cards[index].y_mm) if index is not None and index < len(cards) else (0.0, 0.0)
+        tokens = {**tokens, keyed.decision: where}
+    if tokens != view.tokens_in_play or (s.prophet.keyed and not view.prophet_token_out):
+        view = dataclasses.replace(view, tokens_in_play=tokens,
+                                   prophet_token_out=view.prophet_token_out or s.prophet.keyed)
+    return replace(s, keyed=keyed), view, out
+
+
 def _look(s: TurnState, look: Look) -> tuple[TurnState, Intents]:
-    view = look.view
+    s, view, out = _keyed_view(s, look.view)
     busy = view.hand_over_play or view.arm_across
     sight, view = _steadied(s.sight, view, busy)
     ordered = tuple(sorted(view.play_cards, key=lambda c: c.x_mm))
     picture = tuple(c.card for c in ordered)
-    if (picture, view.unexplained_in_play) != (sight.picture, sight.unexplained) or busy:
-        sight = replace(sight, picture=picture, unexplained=view.unexplained_in_play, since=view.t, said=False)
-    if view.judge_now:  # key j: the players go on with what lies there
-        sight = replace(sight, since=float("-inf"))
-        s = replace(s, relay=None, refused_laying=None)
-    settled = view.t - sight.since >= s.settle_s and not busy
+    what = (picture, view.unexplained_in_play)
+    clock = Steady(view.t, what) if busy else sight.clock.seeing(what, view.t)
+    if clock is not sight.clock:
+        sight = replace(sight, clock=clock, said=False)
+    judge_now = s.keyed.judge_now
+    if judge_now:  # key j: the players go on with what lies there
+        sight = replace(sight, clock=Steady(float("-inf"), what))
+        s = replace(s, relay=None, refused_laying=None, keyed=replace(s.keyed, judge_now=False))
+    settled = sight.clock.held(view.t, s.settle_s) and not busy
     empty = not view.play_cards and not view.unexplained_in_play and not busy
     s = replace(s, sight=sight)
-    now = _Now(view, ordered, settled, empty, busy, look.round)
-    s, out = _unsteady(s, now)
+    now = _Now(view, ordered, settled, empty, busy, look.round, judge_now)
+    s, more = _unsteady(s, now)
+    out += more
     laid_for = Counter(s.phase.laid_for) if isinstance(s.phase, Clearing) else Counter[Card]()
     if settled and (now.read - laid_for or (now.noplay_token and not s.noplay_token_laid)):
         s = replace(s, next_acted=True)  # F1: "before the next player acts"
@@ -240,7 +345,7 @@ def _look(s: TurnState, look: Look) -> tuple[TurnState, Intents]:
     if isinstance(s.phase, AwaitingStarter):
         return _await_starter(s, now, out)
     if s.untouched_since_unseen:
-        if not (view.hand_over_play or empty or view.judge_now):  # an arm reaching across lays nothing
+        if not (view.hand_over_play or empty or judge_now):  # an arm reaching across lays nothing
             return s, out  # asked already (_unseen_emptying): nothing counts until a hand lays again
         s = replace(s, untouched_since_unseen=False)
     s, more = _watch_prophet_token(s, now)
@@ -331,7 +436,7 @@ def _once(s: TurnState, now: _Now, intent: TurnIntent) -> tuple[TurnState, Inten
     """A trouble about the picture in view, said once until the picture changes, and only
     once it has held ``ASK_AFTER_S`` (a hand resting at the zone's edge for a moment, a card
     found a frame late, are no trouble)."""
-    if s.sight.said or now.view.t - s.sight.since < ASK_AFTER_S:
+    if s.sight.said or not s.sight.clock.held(now.view.t, ASK_AFTER_S):
         return s, []
     return replace(s, sight=replace(s.sight, said=True)), [intent]
 
@@ -438,7 +543,8 @@ def _await_starter(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, In
         s = _note_unjudged(s, now)
         s, asked = _once(s, now, CannotRead(Unread.STARTER))
         return s, out + asked
-    return replace(s, phase=Clearing((card,)), unjudged=None), out + [StarterTurned(card)]
+    return (replace(s, phase=Clearing((card,)), unjudged=None, keyed=s.keyed.after_verdict()),
+            out + [StarterTurned(card)])
 
 
 def _await_clear(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
@@ -447,10 +553,11 @@ def _await_clear(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Inte
     if now.empty and not (s.noplay_token_laid and now.noplay_token):
         # Empty means no card and, with the occupancy analysis, nothing unread either: a card
         # missed for a frame still fills the zone, so it never becomes the next player's play.
+        keyed = replace(s.keyed, named=())  # the names went with their cards
         if not now.facts.started:
-            return replace(s, phase=AwaitingStarter()), out + [TurnNextStarter()]
+            return replace(s, phase=AwaitingStarter(), keyed=keyed), out + [TurnNextStarter()]
         player = now.facts.whose_turn
-        return replace(s, phase=Waiting()), out + ([YourTurn(player)] if player else [])
+        return replace(s, phase=Waiting(), keyed=keyed), out + ([YourTurn(player)] if player else [])
     laid_for = Counter(s.phase.laid_for)
     laid = now.read
     if now.settled and laid_for and not laid <= laid_for:
@@ -581,10 +688,10 @@ def _collect_hand(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Int
 def _watch_prophet_token(s: TurnState, now: _Now) -> tuple[TurnState, Intents]:
     view = now.view
     if not view.prophet_token_out:
-        return replace(s, prophet_token_seen=False), []
-    if s.prophet_token_seen or not now.settled or view.unexplained_in_play:
+        return replace(s, prophet=replace(s.prophet, seen=False)), []
+    if s.prophet.seen or not now.settled or view.unexplained_in_play:
         return s, []  # seen already, or shown with a hand over the zone: taken once it has left
-    s = replace(s, prophet_token_seen=True)
+    s = replace(s, prophet=replace(s.prophet, seen=True))
     if now.facts.prophet is not None:
         return s, []  # the token of the prophet in office, seen again
     player = now.facts.just_played

@@ -24,11 +24,13 @@ __all__ = [
     "AskProphet",
     "Busy",
     "CannotRead",
+    "CardNamedAs",
     "FaceDown",
     "HandProgress",
     "Judge",
     "Kind",
     "NoPlayWithdrawn",
+    "NothingToName",
     "Owed",
     "StarterTurned",
     "TakenAway",
@@ -96,6 +98,24 @@ class HandProgress:
 class NoPlayWithdrawn:
     """The NO PLAY token and the cards were taken back before the hand was complete."""
 
+    KIND: ClassVar[Kind] = "say"
+
+
+@dataclass(frozen=True, slots=True)
+class CardNamedAs:
+    """The players named ``card`` (a key): the card at ``where`` (1-based from the left) that
+    the camera cannot read is taken to be it, while it lies there."""
+
+    where: int
+    card: Card
+    KIND: ClassVar[Kind] = "say"
+
+
+@dataclass(frozen=True, slots=True)
+class NothingToName:
+    """The players named ``card``, but every card in the play zone is read: it names none."""
+
+    card: Card
     KIND: ClassVar[Kind] = "say"
 
 
@@ -204,4 +224,5 @@ class TooManyShown:
 
 
 TurnIntent = (StarterTurned | Judge | TurnNextStarter | YourTurn | AskProphet | HandProgress | NoPlayWithdrawn
-              | ZoneBusy | CannotRead | FaceDown | TakenAway | AskLayAgain | TooManyShown)
+              | CardNamedAs | NothingToName | ZoneBusy | CannotRead | FaceDown | TakenAway | AskLayAgain
+              | TooManyShown)

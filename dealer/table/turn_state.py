@@ -4,8 +4,12 @@
 changes after it is made. The phases: waiting for the starter (C4), waiting for a play,
 an attempt being laid (P1), a "no play" hand shown in batches (N1, with the cards seen so
 far), the prophet's decision awaited (F3), the round's verdict awaited, the zone being
-cleared after a verdict (P3, P4), and the layout being put right (P5). :class:`Sight` is
-the one memory of what was seen where, with the one clock that says "settled".
+cleared after a verdict (P3, P4), the layout being put right (P5), and paused while the
+camera is gone. :class:`Sight` is the one memory of what was seen where; :class:`Steady` is
+the one clock that says how long something has held (the turn's picture here, and the line
+zones and the camera's view in dealer/table/layout_watch.py and dealer/table/sight.py).
+:class:`ProphetToken` is the one memory of the PROPHET token, :class:`Keyed` what the keys
+stand for.
 """
 
 from __future__ import annotations
@@ -13,8 +17,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
 
-from dealer.table.turn_input import SETTLE_S, SeenCard
+from dealer.table.turn_input import SETTLE_S, SeenCard, TableToken
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay
 
@@ -24,13 +29,18 @@ __all__ = [
     "AwaitingStarter",
     "AwaitingVerdict",
     "Clearing",
+    "Keyed",
     "Laying",
+    "NamedCard",
+    "Paused",
     "PhaseState",
     "Picture",
+    "ProphetToken",
     "PuttingLayoutRight",
     "Relay",
     "ShowingHand",
     "Sight",
+    "Steady",
     "TurnPhase",
     "TurnState",
     "Unjudged",
@@ -105,8 +115,44 @@ class PuttingLayoutRight:
     held: TurnPhase
 
 
+@dataclass(frozen=True, slots=True)
+class Paused:
+    """The camera is gone: nothing is judged until it is back, and then the turn goes on in
+    ``held`` (the phase it was in), its clock started afresh."""
+
+    held: TurnPhase | PuttingLayoutRight
+
+
 TurnPhase = AwaitingStarter | Waiting | Laying | ShowingHand | AwaitingProphet | AwaitingVerdict | Clearing
-PhaseState = TurnPhase | PuttingLayoutRight
+PhaseState = TurnPhase | PuttingLayoutRight | Paused
+
+
+# -- the one clock ---------------------------------------------------------------------------
+What = TypeVar("What")
+
+
+@dataclass(frozen=True, slots=True)
+class Steady(Generic[What]):
+    """``what`` has held since ``since`` (seconds): the one answer to "has this held long
+    enough?" at the table. A new ``what`` (or a hand over it) starts it again.
+
+    >>> clock = Steady(1.0, "7H")
+    >>> clock.seeing("7H", 2.0) is clock, clock.seeing("8H", 2.0)
+    (True, Steady(since=2.0, what='8H'))
+    >>> clock.held(1.3, 0.3), clock.held(1.2, 0.3)
+    (True, False)
+    """
+
+    since: float
+    what: What
+
+    def seeing(self, what: What, t: float) -> Steady[What]:
+        """The clock at ``t``, when ``what`` is seen: kept while it is the same, else restarted."""
+        return self if what == self.what else Steady(t, what)
+
+    def held(self, t: float, for_s: float) -> bool:
+        """``what`` has held ``for_s`` seconds at ``t``."""
+        return t - self.since >= for_s
 
 
 # -- what is remembered --------------------------------------------------------------------
@@ -114,18 +160,68 @@ PhaseState = TurnPhase | PuttingLayoutRight
 class Sight:
     """What was seen where, and the one clock that says "settled".
 
-    ``since``: when the picture last changed or a hand (or an arm) was over the zone;
-    ``known``: the cards read at their places since the last hand; ``said``: a trouble about
-    this picture was said already; ``steady_at``/``unsteady_said``: a picture that never holds.
+    ``clock``: the picture (and whether something unexplained lies beside it) and since when
+    it has held, started again whenever a hand (or an arm) is over the zone; ``known``: the
+    cards read (or named by the players) at their places since the last hand; ``said``: a
+    trouble about this picture was said already; ``steady_at``/``unsteady_said``: when the
+    picture last held, for a picture that never holds.
     """
 
-    picture: Picture = ()
-    unexplained: bool = False
-    since: float = 0.0
+    clock: Steady[tuple[Picture, bool]] = Steady(0.0, ((), False))
     known: tuple[SeenCard, ...] = ()
     steady_at: float | None = None
     unsteady_said: bool = False
     said: bool = False
+
+    @property
+    def picture(self) -> Picture:
+        return self.clock.what[0]
+
+    @property
+    def since(self) -> float:
+        return self.clock.since
+
+
+@dataclass(frozen=True, slots=True)
+class ProphetToken:
+    """The one memory of the PROPHET token (F1, F2): ``seen``, the token lying out was taken
+    for what it means (an appointment, or the prophet in office), and a token left out
+    appoints no one again; ``keyed``, key p lays it out; ``reminded``, the players were told
+    once where it belongs on the layout."""
+
+    seen: bool = False
+    keyed: bool = False
+    reminded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NamedCard:
+    """A card the players named for a card the camera found but could not read, where it lay
+    (table millimetres)."""
+
+    card: Card
+    x_mm: float
+    y_mm: float
+
+
+@dataclass(frozen=True, slots=True)
+class Keyed:
+    """What the keys stand for this turn: the NO PLAY token (``no_play``), the prophet's
+    decision token (``decision``, with the card a REJECT names, ``card_index`` from the
+    left), a "judge now" not yet used, a card's name typed and not yet given (``naming``),
+    and the namings given to the cards that lie in the zone (``named``, for the recording)."""
+
+    no_play: bool = False
+    decision: TableToken | None = None
+    card_index: int | None = None
+    judge_now: bool = False
+    naming: Card | None = None
+    named: tuple[NamedCard, ...] = ()
+
+    def after_verdict(self) -> Keyed:
+        """A decision and a NO PLAY belong to one turn; the names stay with their cards
+        until those leave the zone."""
+        return Keyed(named=self.named)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +276,8 @@ class TurnState:
     refused_laying: tuple[Card, ...] | None = None
     noplay_token_laid: bool = False
     next_acted: bool = False
-    prophet_token_seen: bool = False
+    prophet: ProphetToken = ProphetToken()
+    keyed: Keyed = Keyed()
     untouched_since_unseen: bool = False
     unread_asks: int = 0  # a card said unread since the last verdict
     unread_asks_in_round: int = 0  # ... since the round began (the live loop's deck hint)
@@ -205,4 +302,4 @@ def resumed(action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card,
     else:
         laid = ()
     return TurnState(Clearing(laid), settle_s, noplay_token_laid=isinstance(action, NoPlay),
-                     prophet_token_seen=prophet_out)
+                     prophet=ProphetToken(seen=prophet_out))

@@ -132,7 +132,7 @@ def test_an_arm_across_the_zone_is_no_trouble_and_no_settling() -> None:
 
 def test_resume_builds_the_state_after_the_last_verdict() -> None:
     state = resumed(NoPlay("Bo", parse_cards("2D 4H")), Card.parse("7H"), prophet_out=True)
-    assert state.phase == Clearing(parse_cards("2D 4H")) and state.noplay_token_laid and state.prophet_token_seen
+    assert state.phase == Clearing(parse_cards("2D 4H")) and state.noplay_token_laid and state.prophet.seen
     # the prophet's token still out appoints nobody
     state, out = feed(state, BO, TableView(0.0, (), prophet_token_out=True), TableView(1.0, (), prophet_token_out=True))
     assert not [i for i in out if isinstance(i, Judge) and isinstance(i.action, BecomeProphet)]
@@ -169,4 +169,17 @@ def test_the_turn_waits_while_the_layout_is_put_right_and_goes_on_where_it_was()
     back, none = step(held, LayoutRight())
     assert none == () and back == state
     back, out = feed(back, ANA, TableView(1.0, cards("4C")))
+    assert out == [Judge(Attempt("Ana", parse_cards("4C")))]
+
+
+def test_the_reader_and_the_turn_remember_places_with_one_tolerance() -> None:
+    # the reader pools its looks at a card, the turn keeps a card's reading: one place memory
+    from vision.geometry import SAME_PLACE_MM
+    from vision.pipeline import ReaderConfig
+
+    assert ReaderConfig().same_place_mm == SAME_PLACE_MM
+    # a card read, then found unread 12 mm away (the camera re-anchored), no hand in between
+    state, _ = feed(initial(True), ANA, TableView(0.0, cards("4C"), hand_over_play=True), TableView(0.1, cards("4C")))
+    moved = (SeenCard(None, 12.0, 0.0),)
+    state, out = feed(state, ANA, TableView(0.2, moved), TableView(0.6, moved))
     assert out == [Judge(Attempt("Ana", parse_cards("4C")))]
