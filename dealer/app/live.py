@@ -192,7 +192,7 @@ def run_live(options: LiveOptions, voice: Voice, reader: ZoneReader | None = Non
         device = options.camera
         # the same camera reopened: its report counts the frames dropped over the whole round
         reopen = camera.frames if camera is not None else lambda: _open_source(LiveOptions(camera=device)).frames()
-        stream = paused_frames(reopen, stream, outlets.say, wait_s=options.camera_wait_s)
+        stream = paused_frames(reopen, stream, outlets.say, wait_s=options.camera_wait_s, tell=session.camera)
     view = _view(options, session, recorder)
     outlets.listeners.append(view)
     if view.window is not None and not view.window.headless:  # keys pressed in the view's window count too

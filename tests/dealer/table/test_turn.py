@@ -12,6 +12,7 @@ from dealer.table.turn import (
     Clearing,
     IllegalObservation,
     Laying,
+    Paused,
     PuttingLayoutRight,
     ShowingHand,
     TurnState,
@@ -20,7 +21,19 @@ from dealer.table.turn import (
     resumed,
     step,
 )
-from dealer.table.turn_input import LayoutRight, LayoutWrong, Look, ProphetDeposed, RoundFacts, SeenCard, TableToken, TableView, VerdictGiven
+from dealer.table.turn_input import (
+    CameraBack,
+    CameraLost,
+    LayoutRight,
+    LayoutWrong,
+    Look,
+    ProphetDeposed,
+    RoundFacts,
+    SeenCard,
+    TableToken,
+    TableView,
+    VerdictGiven,
+)
 from dealer.table.turn_intents import (
     AskLayAgain,
     AskProphet,
@@ -182,4 +195,22 @@ def test_the_reader_and_the_turn_remember_places_with_one_tolerance() -> None:
     state, _ = feed(initial(True), ANA, TableView(0.0, cards("4C"), hand_over_play=True), TableView(0.1, cards("4C")))
     moved = (SeenCard(None, 12.0, 0.0),)
     state, out = feed(state, ANA, TableView(0.2, moved), TableView(0.6, moved))
+    assert out == [Judge(Attempt("Ana", parse_cards("4C")))]
+
+
+def test_a_lost_camera_pauses_the_turn_and_nothing_is_judged_across_the_gap() -> None:
+    # given 4C laid and still at 0.1 s (settled at 0.6 s), when the camera is lost at 0.2 s
+    state, _ = feed(initial(True, 0.5), ANA, *laid(0.0, cards("4C"), 0.1))
+    paused, none = step(state, CameraLost(0.2))
+    assert none == () and paused.phase == Paused(Laying())
+    with pytest.raises(IllegalObservation, match="Look while Paused"):
+        step(paused, Look(TableView(1.0, cards("4C")), ANA))
+    with pytest.raises(IllegalObservation, match="CameraBack while Laying"):
+        step(state, CameraBack(3.0))
+    # then back at 3.0 s: the same picture counts only once it has held settle_s since then
+    back, _ = step(paused, CameraBack(3.0))
+    assert back.phase == Laying() and back.sight.known == ()
+    back, out = feed(back, ANA, TableView(3.1, cards("4C")))
+    assert out == []
+    back, out = feed(back, ANA, TableView(3.5, cards("4C")))
     assert out == [Judge(Attempt("Ana", parse_cards("4C")))]
