@@ -175,15 +175,15 @@ def run_live(options: LiveOptions, voice: Voice, reader: ZoneReader | None = Non
         return 2
     print(_("recording to {folder}", folder=out), file=sys.stderr)
     observer = TableObserver(layout, reader or default_reader())
-    session = DealerSession(config, nonce=resumed.nonce if resumed is not None else None)
-    opening = None
+    point, opening = None, None
     if resumed is not None and resumed.sealed:
         try:
-            opening = restore(session, resumed, now=first.time_s if options.camera is not None else None)
+            point, opening = restore(config, resumed, now=first.time_s if options.camera is not None else None)
         except ResumeError as exc:
             recorder.close()
             print(f"eleusis play: {exc}", file=sys.stderr)
             return 2
+    session = DealerSession(config, nonce=resumed.nonce if resumed is not None else None, at=point)
     keys = stdin_keys() if options.camera is not None and sys.stdin.isatty() else None
     outlets = Outlets(voice, recorder, listeners=list(listeners))
     stream: Iterable[Frame] = itertools.chain([first], frames)

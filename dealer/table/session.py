@@ -54,7 +54,7 @@ from engine.round import Round
 from engine.rules import RuleError, resolve_rule
 from engine.seal import seal
 
-__all__ = ["DealerSession", "SessionConfig"]
+__all__ = ["DealerSession", "ResumePoint", "SessionConfig"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +65,18 @@ class SessionConfig:
     decks: int = DEFAULT_DECKS
     settle_s: float = SETTLE_S
     spoken_cards: bool = True  # "the four of clubs" rather than "4C" for the voice
+
+
+@dataclass(frozen=True, slots=True)
+class ResumePoint:
+    """Where an interrupted round goes on (`play --resume`, dealer/app/resume.py): the round
+    replayed from its log, the turn's state right after its last decision
+    (:func:`dealer.table.turn.resumed`), and since when the cards of that decision may still
+    be on their way to the layout (None: nothing was moved, P3, P4)."""
+
+    round: Round
+    turn: TurnState
+    moving_since: float | None = None
 
 
 class _RoundSoFar:
@@ -101,15 +113,19 @@ class _RoundSoFar:
 class DealerSession:
     """Feed it :class:`TableView` s with :meth:`observe`; it returns what happened."""
 
-    def __init__(self, config: SessionConfig, nonce: str | None = None) -> None:
+    def __init__(self, config: SessionConfig, nonce: str | None = None, at: ResumePoint | None = None) -> None:
+        """``at``: go on with an interrupted round from there (`play --resume`)."""
         self.config = config
         self.rule = resolve_rule(config.rule)
         self.nonce = nonce or secrets.token_hex(16)
         self.seal = seal(config.rule, self.nonce)
-        self.round: Round | None = None
-        self.starters: list[Card] = []
-        self.protocol = TableProtocol(_RoundSoFar(self), settle_s=config.settle_s)
+        self.round: Round | None = None if at is None else at.round
+        self.starters: list[Card] = [] if at is None else list(at.round.start.starters)
+        self.protocol = TableProtocol(_RoundSoFar(self), settle_s=config.settle_s,
+                                      state=None if at is None else at.turn)
         self.watch = LayoutWatch()
+        if at is not None and at.moving_since is not None:
+            self.watch.expect_move(at.moving_since)  # the cards may still be on their way
         self._t = 0.0
         self._zone_empty = True  # no card in the play zone at the last view
         self.revealed = False
@@ -125,16 +141,6 @@ class DealerSession:
                                                  "the screen.", seal=self.seal.commitment[:8])),  # R2
             Spoken(t, _("Turn the top card of the stock face up in the play zone: the starter.")),  # C4
         ]
-
-    def resume(self, rnd: Round, last: Attempt | NoPlay | BecomeProphet | None, t: float) -> None:
-        """`play --resume`: go on with ``rnd`` (replayed from the log), right after ``last`` was
-        judged (None: right after the last starter), at time ``t``. The turn is the state value
-        the uninterrupted round had (:func:`dealer.table.turn.resumed`)."""
-        self.round = rnd
-        self.starters = list(rnd.start.starters)
-        self.protocol.resume_after(last, rnd.start.starters[-1], prophet_out=rnd.prophet is not None)
-        if isinstance(last, (Attempt, NoPlay)):
-            self.watch.expect_move(t)  # the cards may still be on their way
 
     def press(self, pressed: KeyPressed | CardNamed) -> list[Happening]:
         """A key at the table (dealer/table/keys.py): the turn machine takes it as the token it
