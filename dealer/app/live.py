@@ -25,14 +25,14 @@ from dealer.table.happenings import Happening, Spoken
 from dealer.speech.i18n import _, language, n_
 from dealer.table.keys import KEY_HELP, Command, NamedCard, key_of, stdin_keys
 from dealer.speech.narrate import status_words
-from dealer.table.observer import ZoneReader, Observation, TableObserver
+from dealer.table.observer import PLAY_ZONE_NOT_WHOLE, ZoneReader, Observation, TableObserver
 from dealer.table.camera_pause import DEFAULT_WAIT_S, paused_frames
 from dealer.app.outlets import Outlets
 from dealer.record.recording import ENVELOPE_FILE, LOG_HASH_QR, RECORD_FILE, SEAL_QR, RecordingWriter, Seen, log_hash, write_record
 from dealer.app.resume import Interrupted, ResumeError, discard_unstarted, frames_after, restore
 from dealer.table.session import DealerSession, SessionConfig, players_from_text
 from dealer.table.protocol import SETTLE_S, TableToken, same_place
-from dealer.table.sight import TableSight
+from dealer.table.turn_input import Unseen
 from dealer.screen.view_outlet import ViewOutlet, camera_picture
 from dealer.speech.voice import Voice
 from engine.cards import DEFAULT_DECKS, Card
@@ -241,7 +241,6 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
     if keys is not None:
         print(_(KEY_HELP), file=sys.stderr)
     code, frames, last_message, interrupted = 0, 0, "", False
-    sight = TableSight()
     try:
         for frame in frames_in:
             started, cpu_started = time.perf_counter(), time.process_time()
@@ -260,17 +259,13 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 if obs.message != last_message:
                     print(_("table: {status}", status=status_words(obs.message)), file=sys.stderr)
                 last_message = obs.message
-                unseen = sight.unseen(frame.time_s, obs.message)
-                if unseen is not None:  # never silent: the players hear that nothing is judged
-                    key_said.append(Spoken(frame.time_s, unseen))
-                outlets.deliver(key_said)
+                why = Unseen.ZONE_OUT if obs.message.startswith(PLAY_ZONE_NOT_WHOLE) else Unseen.NO_MAT
+                # never silent: the players hear that nothing is judged
+                outlets.deliver(key_said + session.unseen(frame.time_s, why))
                 speed.add(started, cpu_started)
                 continue
             last_message = obs.message
-            back = sight.seen(frame.time_s)
-            busy = sight.busy(frame.time_s, obs.view.hand_over_play, observer.camera_moved_within(frame.time_s, 1.0),
-                              cards_lie=bool(obs.view.play_cards) or obs.view.unexplained_in_play)
-            happened: list[Happening] = [Spoken(frame.time_s, text) for text in (back, busy) if text is not None]
+            happened = session.seen(obs.view, camera_moving=observer.camera_moved_within(frame.time_s, 1.0))
             happened += key_said
             happened += session.undo_last() if undo else []
             undo = False

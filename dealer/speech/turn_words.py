@@ -7,6 +7,8 @@ session calls it when it hands a happening to the voice, the view and the record
 from __future__ import annotations
 
 from dealer.speech.i18n import N_, Count, _, and_list, card_name, p_
+from dealer.table.sight import BACK, CAMERA_MOVES, HAND_STAYS, NO_MAT, ZONE_OUT
+from dealer.table.turn_input import Unseen
 from dealer.table.turn_intents import (
     AskLayAgain,
     AskProphet,
@@ -16,10 +18,13 @@ from dealer.table.turn_intents import (
     FaceDown,
     HandProgress,
     Judge,
+    KeepsMoving,
     NoPlayWithdrawn,
     NothingToName,
     Owed,
     StarterTurned,
+    TableNotSeen,
+    TableSeenAgain,
     TakenAway,
     Taken,
     TooManyShown,
@@ -129,6 +134,12 @@ def words(intent: TurnIntent) -> str:
                  need=Count(intent.need), left=Count(intent.need - intent.shown))
     if isinstance(intent, NoPlayWithdrawn):
         return _("No play withdrawn.")
+    if isinstance(intent, TableNotSeen):
+        return _(ZONE_OUT) if intent.why is Unseen.ZONE_OUT else _(NO_MAT)
+    if isinstance(intent, TableSeenAgain):
+        return _(BACK)
+    if isinstance(intent, KeepsMoving):
+        return _(CAMERA_MOVES) if intent.camera else _(HAND_STAYS)
     if isinstance(intent, CardNamedAs):
         return _("The {where} card in the play zone is {card}, as you named it.",
                  where=ordinal(intent.where), card=card_name(intent.card))

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, main_line_folded
 from dealer.speech.i18n import N_, _
 from dealer.table.protocol import LineSight, TableView
-from dealer.table.turn_state import Steady
+from dealer.table.steady import Steady
 from engine.cards import Card
 from engine.layout import Layout
 from engine.round import Round

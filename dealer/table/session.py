@@ -43,6 +43,9 @@ from dealer.table.turn_input import (
     LayoutRight,
     LayoutWrong,
     MarkerReminded,
+    TableSeen,
+    TableUnseen,
+    Unseen,
 )
 from dealer.table.turn_intents import Judge, StarterTurned, TurnIntent
 from dealer.speech.turn_words import words
@@ -165,6 +168,18 @@ class DealerSession:
         self.protocol.tell(event)
         if isinstance(event, CameraBack):
             self.watch.camera_back(event.t)
+
+    def unseen(self, t: float, why: Unseen) -> list[Happening]:
+        """A frame that gave no view of the table: nothing is judged, and the players hear why
+        once it lasts (dealer/table/sight.py)."""
+        return [Spoken(t, words(i)) for i in self.protocol.tell(TableUnseen(t, why))]
+
+    def seen(self, view: TableView, camera_moving: bool = False) -> list[Happening]:
+        """A frame that gave a view, before it is judged (:meth:`observe`): the table seen again
+        after an outage that was said, or something that keeps moving over the play zone."""
+        cards_lie = bool(view.play_cards) or view.unexplained_in_play
+        return [Spoken(view.t, words(i))
+                for i in self.protocol.tell(TableSeen(view.t, view.hand_over_play, camera_moving, cards_lie))]
 
     def observe(self, view: TableView) -> list[Happening]:
         self._t = view.t

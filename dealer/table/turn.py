@@ -41,6 +41,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from dealer.table import sight as table_sight
 from dealer.table.turn_input import (
     ASK_AFTER_S,
     UNSTEADY_S,
@@ -57,7 +58,9 @@ from dealer.table.turn_input import (
     ProphetDeposed,
     RoundFacts,
     SeenCard,
+    TableSeen,
     TableToken,
+    TableUnseen,
     TableView,
     VerdictGiven,
     VerdictUndone,
@@ -163,6 +166,12 @@ def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[T
         return _camera(state, observation), ()
     if isinstance(observation, MarkerReminded):
         return replace(state, prophet=replace(state.prophet, reminded=True)), ()
+    if isinstance(observation, TableUnseen):
+        timers, said = table_sight.unseen(state.table, observation)
+        return replace(state, table=timers), (() if said is None else (said,))
+    if isinstance(observation, TableSeen):
+        timers, told = table_sight.seen(state.table, observation)
+        return replace(state, table=timers), tuple(told)
     if isinstance(state.phase, AwaitingStarter):
         raise IllegalObservation(state, observation)
     if isinstance(observation, VerdictGiven):

@@ -42,8 +42,11 @@ __all__ = [
     "RoundFacts",
     "RoundView",
     "SeenCard",
+    "TableSeen",
     "TableToken",
+    "TableUnseen",
     "TableView",
+    "Unseen",
     "VerdictGiven",
     "VerdictUndone",
     "same_place",
@@ -246,5 +249,32 @@ class MarkerReminded:
     """The players were told where the PROPHET token belongs (F2, the layout watch): once."""
 
 
+class Unseen(enum.Enum):
+    """Why a frame gave no view of the table (dealer/table/observer.py)."""
+
+    NO_MAT = "no mat"  # the mat's markers are not found (covered, the camera turned away)
+    ZONE_OUT = "zone out"  # the play zone is not whole in view
+
+
+@dataclass(frozen=True, slots=True)
+class TableUnseen:
+    """The frame at ``t`` gave no view of the table, for ``why``: nothing is judged."""
+
+    t: float
+    why: Unseen
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeen:
+    """The frame at ``t`` gave a view: whether something moved over the play zone, whether
+    the camera itself has been moving, and whether cards (or something unread) lie in the
+    zone. Told on every frame seen, the layout being put right or not (dealer/table/sight.py)."""
+
+    t: float
+    moving_over_play: bool = False
+    camera_moving: bool = False
+    cards_lie: bool = False
+
+
 Observation = (Look | VerdictGiven | ProphetDeposed | VerdictUndone | LayoutWrong | LayoutRight | KeyPressed
-               | CardNamed | CameraLost | CameraBack | MarkerReminded)
+               | CardNamed | CameraLost | CameraBack | MarkerReminded | TableUnseen | TableSeen)

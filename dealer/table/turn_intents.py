@@ -16,6 +16,7 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from dealer.table.turn_input import Unseen
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay
 
@@ -28,11 +29,14 @@ __all__ = [
     "FaceDown",
     "HandProgress",
     "Judge",
+    "KeepsMoving",
     "Kind",
     "NoPlayWithdrawn",
     "NothingToName",
     "Owed",
     "StarterTurned",
+    "TableNotSeen",
+    "TableSeenAgain",
     "TakenAway",
     "TooManyShown",
     "TurnIntent",
@@ -116,6 +120,30 @@ class NothingToName:
     """The players named ``card``, but every card in the play zone is read: it names none."""
 
     card: Card
+    KIND: ClassVar[Kind] = "say"
+
+
+@dataclass(frozen=True, slots=True)
+class TableNotSeen:
+    """The table has not been seen for a while (``why``): nothing is judged until it is."""
+
+    why: Unseen
+    KIND: ClassVar[Kind] = "say"
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeenAgain:
+    """The table is seen again, after the dealer said it was not."""
+
+    KIND: ClassVar[Kind] = "say"
+
+
+@dataclass(frozen=True, slots=True)
+class KeepsMoving:
+    """Something has kept moving over the play zone for long: the dealer waits, and says why
+    (``camera``: the camera itself keeps moving)."""
+
+    camera: bool
     KIND: ClassVar[Kind] = "say"
 
 
@@ -224,5 +252,5 @@ class TooManyShown:
 
 
 TurnIntent = (StarterTurned | Judge | TurnNextStarter | YourTurn | AskProphet | HandProgress | NoPlayWithdrawn
-              | CardNamedAs | NothingToName | ZoneBusy | CannotRead | FaceDown | TakenAway | AskLayAgain
+              | CardNamedAs | NothingToName | TableNotSeen | TableSeenAgain | KeepsMoving | ZoneBusy | CannotRead | FaceDown | TakenAway | AskLayAgain
               | TooManyShown)

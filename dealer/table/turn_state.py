@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Generic, TypeVar
 
+from dealer.table.sight import SightTimers
+from dealer.table.steady import Steady
 from dealer.table.turn_input import SETTLE_S, SeenCard, TableToken
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay
@@ -40,6 +41,7 @@ __all__ = [
     "Relay",
     "ShowingHand",
     "Sight",
+    "SightTimers",
     "Steady",
     "TurnPhase",
     "TurnState",
@@ -125,34 +127,6 @@ class Paused:
 
 TurnPhase = AwaitingStarter | Waiting | Laying | ShowingHand | AwaitingProphet | AwaitingVerdict | Clearing
 PhaseState = TurnPhase | PuttingLayoutRight | Paused
-
-
-# -- the one clock ---------------------------------------------------------------------------
-What = TypeVar("What")
-
-
-@dataclass(frozen=True, slots=True)
-class Steady(Generic[What]):
-    """``what`` has held since ``since`` (seconds): the one answer to "has this held long
-    enough?" at the table. A new ``what`` (or a hand over it) starts it again.
-
-    >>> clock = Steady(1.0, "7H")
-    >>> clock.seeing("7H", 2.0) is clock, clock.seeing("8H", 2.0)
-    (True, Steady(since=2.0, what='8H'))
-    >>> clock.held(1.3, 0.3), clock.held(1.2, 0.3)
-    (True, False)
-    """
-
-    since: float
-    what: What
-
-    def seeing(self, what: What, t: float) -> Steady[What]:
-        """The clock at ``t``, when ``what`` is seen: kept while it is the same, else restarted."""
-        return self if what == self.what else Steady(t, what)
-
-    def held(self, t: float, for_s: float) -> bool:
-        """``what`` has held ``for_s`` seconds at ``t``."""
-        return t - self.since >= for_s
 
 
 # -- what is remembered --------------------------------------------------------------------
@@ -278,6 +252,7 @@ class TurnState:
     next_acted: bool = False
     prophet: ProphetToken = ProphetToken()
     keyed: Keyed = Keyed()
+    table: SightTimers = SightTimers()  # the camera's view of the table: unseen, or busy for long
     untouched_since_unseen: bool = False
     unread_asks: int = 0  # a card said unread since the last verdict
     unread_asks_in_round: int = 0  # ... since the round began (the live loop's deck hint)
