@@ -155,7 +155,7 @@ def test_resume_builds_the_state_after_the_last_verdict() -> None:
 def test_the_turn_machine_assigns_nothing_to_an_attribute() -> None:
     # the state is a value: no field is set after it is made (an exception's __init__ aside)
     root = Path(__file__).resolve().parents[3] / "dealer" / "table"
-    for name in ("turn.py", "turn_state.py"):
+    for name in ("turn.py", "turn_state.py", "steady.py", "sight.py"):
         tree = ast.parse((root / name).read_text(encoding="utf-8"))
         inits = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "__init__"
                  for n in ast.walk(f)}
@@ -214,3 +214,17 @@ def test_a_lost_camera_pauses_the_turn_and_nothing_is_judged_across_the_gap() ->
     assert out == []
     back, out = feed(back, ANA, TableView(3.5, cards("4C")))
     assert out == [Judge(Attempt("Ana", parse_cards("4C")))]
+
+
+def test_no_code_compares_a_sentence_to_decide_anything() -> None:
+    # sentences are made at the outlets: deciding on them would tie the game to one language
+    root = Path(__file__).resolve().parents[3] / "dealer"
+
+    def sentence(node: ast.expr) -> bool:
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("_", "N_", "n_", "p_"))
+
+    found = [f"{path.relative_to(root)}:{node.lineno}" for path in sorted(root.rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Compare) and any(map(sentence, [node.left, *node.comparators]))]
+    assert found == []
