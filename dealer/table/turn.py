@@ -229,7 +229,7 @@ def _camera(state: TurnState, event: CameraLost | CameraBack) -> TurnState:
         return replace(state, phase=Paused(phase))
     if not isinstance(phase, Paused):
         raise IllegalObservation(state, event)
-    sight = replace(state.sight, clock=Steady(event.t, state.sight.clock.what), known=(), steady_at=None)
+    sight = replace(state.sight, clock=Steady(event.t, state.sight.clock.what), known=(), unsteady=None)
     return replace(state, phase=phase.held, sight=sight)
 
 
@@ -433,10 +433,10 @@ def _unsteady(s: TurnState, now: _Now) -> tuple[TurnState, Intents]:
     """The picture has kept changing for ``UNSTEADY_S`` with no hand over the zone: asked
     about once, until a hand comes."""
     sight, t = s.sight, now.view.t
-    if now.settled or now.busy or sight.steady_at is None:
-        return replace(s, sight=replace(sight, steady_at=t,
+    if now.settled or now.busy or sight.unsteady is None:
+        return replace(s, sight=replace(sight, unsteady=Steady(t, None),
                                         unsteady_said=sight.unsteady_said and not now.busy)), []
-    if sight.unsteady_said or t - sight.steady_at < UNSTEADY_S:
+    if sight.unsteady_said or not sight.unsteady.held(t, UNSTEADY_S):
         return s, []
     return replace(s, sight=replace(sight, unsteady_said=True)), [ZoneBusy(Busy.KEEPS_CHANGING)]
 

@@ -137,13 +137,13 @@ class Sight:
     ``clock``: the picture (and whether something unexplained lies beside it) and since when
     it has held, started again whenever a hand (or an arm) is over the zone; ``known``: the
     cards read (or named by the players) at their places since the last hand; ``said``: a
-    trouble about this picture was said already; ``steady_at``/``unsteady_said``: when the
-    picture last held, for a picture that never holds.
+    trouble about this picture was said already; ``unsteady``: since the picture last held
+    (for a picture that never holds), and ``unsteady_said``: that was said.
     """
 
     clock: Steady[tuple[Picture, bool]] = Steady(0.0, ((), False))
     known: tuple[SeenCard, ...] = ()
-    steady_at: float | None = None
+    unsteady: Steady[None] | None = None
     unsteady_said: bool = False
     said: bool = False
 
