@@ -38,17 +38,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from dealer.table import sight as table_sight
+from dealer.table.turn_events import IllegalObservation, keyed_view, on_camera, on_key
 from dealer.table.turn_input import (
     ASK_AFTER_S,
     UNSTEADY_S,
     CameraBack,
     CameraLost,
     CardNamed,
-    Key,
     KeyPressed,
     LayoutRight,
     LayoutWrong,
@@ -71,12 +70,10 @@ from dealer.table.turn_intents import (
     AskProphet,
     Busy,
     CannotRead,
-    CardNamedAs,
     FaceDown,
     HandProgress,
     Judge,
     NoPlayWithdrawn,
-    NothingToName,
     Owed,
     StarterTurned,
     Taken,
@@ -110,7 +107,9 @@ from dealer.table.turn_state import (
     Unjudged,
     Waiting,
     initial,
+    maybe_of,
     resumed,
+    still_laid,
 )
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
@@ -143,16 +142,6 @@ __all__ = [
 Intents = list[TurnIntent]
 
 
-class IllegalObservation(ValueError):
-    """An observation the state cannot take: a frame while the round's verdict is awaited,
-    a verdict no action asked for, anything before the starter but a frame."""
-
-    def __init__(self, state: TurnState, observation: Observation) -> None:
-        super().__init__(f"the turn machine cannot take {type(observation).__name__} while "
-                         f"{type(state.phase).__name__}: {observation!r}")
-        self.state, self.observation = state, observation
-
-
 def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[TurnIntent, ...]]:
     """The state after ``observation``, and what the dealer should do about it."""
     if isinstance(observation, Look):
@@ -161,9 +150,9 @@ def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[T
         new, out = _look(state, observation)
         return new, tuple(out)
     if isinstance(observation, (KeyPressed, CardNamed)):
-        return _key(state, observation), ()
+        return on_key(state, observation), ()
     if isinstance(observation, (CameraLost, CameraBack)):
-        return _camera(state, observation), ()
+        return on_camera(state, observation), ()
     if isinstance(observation, MarkerReminded):
         return replace(state, prophet=replace(state.prophet, reminded=True)), ()
     if isinstance(observation, TableUnseen):
@@ -196,41 +185,6 @@ def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[T
                        refused_laying=None, unread_asks=0, next_acted=False, keyed=Keyed(),
                        prophet=replace(state.prophet, reminded=False)), ()
     raise IllegalObservation(state, observation)
-
-
-def _key(state: TurnState, pressed: KeyPressed | CardNamed) -> TurnState:
-    """A key stands for its token (laid with the next frame's, :func:`_keyed_view`): NO PLAY
-    and PROPHET are laid and taken back by pressing again; a decision replaces the last one.
-    "Go on with the layout as it lies" is the layout watch's (dealer/table/session.py)."""
-    keyed = state.keyed
-    if isinstance(pressed, CardNamed):
-        return replace(state, keyed=replace(keyed, naming=pressed.card))
-    key = pressed.key
-    if key is Key.NO_PLAY:
-        return replace(state, keyed=replace(keyed, no_play=not keyed.no_play))
-    if key is Key.PROPHET:
-        return replace(state, prophet=replace(state.prophet, keyed=not state.prophet.keyed))
-    if key in (Key.ACCEPT, Key.REJECT):
-        token = TableToken.ACCEPT if key is Key.ACCEPT else TableToken.REJECT
-        index = pressed.card_index if key is Key.REJECT else None
-        return replace(state, keyed=replace(keyed, decision=token, card_index=index))
-    if key is Key.JUDGE_NOW:
-        return replace(state, keyed=replace(keyed, judge_now=True))
-    return state
-
-
-def _camera(state: TurnState, event: CameraLost | CameraBack) -> TurnState:
-    """The camera gone: the turn pauses in its phase. Back: it goes on there, with the clock
-    started afresh and no card's reading kept across the gap (the table may have changed)."""
-    phase = state.phase
-    if isinstance(event, CameraLost):
-        if isinstance(phase, (Paused, AwaitingVerdict)):
-            raise IllegalObservation(state, event)
-        return replace(state, phase=Paused(phase))
-    if not isinstance(phase, Paused):
-        raise IllegalObservation(state, event)
-    sight = replace(state.sight, clock=Steady(event.t, state.sight.clock.what), known=(), unsteady=None)
-    return replace(state, phase=phase.held, sight=sight)
 
 
 def _verdict(state: TurnState, given: VerdictGiven) -> TurnState:
@@ -295,40 +249,8 @@ def _steadied(sight: Sight, view: TableView, busy: bool) -> tuple[Sight, TableVi
             dataclasses.replace(view, play_cards=tuple(steady)))
 
 
-def _keyed_view(s: TurnState, view: TableView) -> tuple[TurnState, TableView, Intents]:
-    """The frame with the tokens the keys stand for laid on it, and a card's name typed
-    given to the leftmost card the camera found but cannot read (never while a hand is over
-    the zone: the card it was typed for may be on its way). The name is said back; with no
-    such card, it is said that nothing needs a name."""
-    keyed, out = s.keyed, Intents()
-    if keyed.naming is not None and not view.hand_over_play:
-        cards = sorted(view.play_cards, key=lambda c: c.x_mm)
-        unread = [i for i, seen in enumerate(cards) if seen.card is None]
-        if not unread:
-            out.append(NothingToName(keyed.naming))
-        else:
-            place = cards[unread[0]]
-            out.append(CardNamedAs(unread[0] + 1, keyed.naming))
-            keyed = replace(keyed, named=keyed.named + (NamedCard(keyed.naming, place.x_mm, place.y_mm),))
-            named = dataclasses.replace(place, card=keyed.naming)
-            view = dataclasses.replace(view, play_cards=tuple(named if c is place else c for c in view.play_cards))
-        keyed = replace(keyed, naming=None)
-    tokens = dict(view.tokens_in_play)
-    if keyed.no_play:
-        tokens.setdefault(TableToken.NO_PLAY, (0.0, 0.0))
-    if keyed.decision is not None:
-        cards = sorted(view.play_cards, key=lambda c: c.x_mm)
-        index = keyed.card_index
-        where = (cards[index].x_mm, cards[index].y_mm) if index is not None and index < len(cards) else (0.0, 0.0)
-        tokens = {**tokens, keyed.decision: where}
-    if tokens != view.tokens_in_play or (s.prophet.keyed and not view.prophet_token_out):
-        view = dataclasses.replace(view, tokens_in_play=tokens,
-                                   prophet_token_out=view.prophet_token_out or s.prophet.keyed)
-    return replace(s, keyed=keyed), view, out
-
-
 def _look(s: TurnState, look: Look) -> tuple[TurnState, Intents]:
-    s, view, out = _keyed_view(s, look.view)
+    s, view, out = keyed_view(s, look.view)
     busy = view.hand_over_play or view.arm_across
     sight, view = _steadied(s.sight, view, busy)
     ordered = tuple(sorted(view.play_cards, key=lambda c: c.x_mm))
@@ -466,42 +388,12 @@ def _unread_trouble(s: TurnState, now: _Now) -> tuple[TurnState, Intents | None]
     return s, None
 
 
-def _still_laid(before: Picture | None, now: Picture) -> Picture:
-    """What lies unjudged, as far as the dealer knows: the picture ``now``, and what it saw of
-    the same laying ``before`` that ``now`` does not show (a card read a moment ago that fades
-    into something unread is still laid).
-
-    >>> from engine.cards import Card
-    >>> _still_laid((Card.parse("9C"),), ())
-    (Card.parse('9C'),)
-    >>> _still_laid((None, None), (Card.parse("4H"),))
-    (Card.parse('4H'), None)
-    """
-    if before is None:
-        return now
-    missing = Counter(c for c in before if c is not None) - Counter(c for c in now if c is not None)
-    kept = now + tuple(sorted(missing.elements(), key=str))
-    return kept + (None,) * max(0, len(before) - len(kept))
-
-
-def _maybe_of(seen: Sequence[SeenCard]) -> frozenset[Card] | None:
-    """The cards the unread ones among ``seen`` may be, together; None when one of them does
-    not say (anything may be)."""
-    out: set[Card] = set()
-    for card in seen:
-        if card.card is None:
-            if card.maybe is None:
-                return None
-            out |= card.maybe
-    return frozenset(out)
-
-
 def _note_unjudged(s: TurnState, now: _Now) -> TurnState:
     """The settled picture cannot be judged: remember it, if it is surely laid cards (a card
     found but unread), or once the dealer has said it cannot read it."""
     if None not in now.picture and not s.sight.said:
         return s
-    return replace(s, unjudged=Unjudged(_still_laid(s.unjudged.picture if s.unjudged else None, now.picture)))
+    return replace(s, unjudged=Unjudged(still_laid(s.unjudged.picture if s.unjudged else None, now.picture)))
 
 
 def _taken_unjudged(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
@@ -592,7 +484,7 @@ def _unseen_emptying(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, 
     s, asked = _once(s, now, AskLayAgain(now.facts.whose_turn or "", read, Owed.UNSEEN_EMPTYING))
     if asked:
         s = replace(s, phase=Waiting(), noplay_token_laid=False, untouched_since_unseen=True,
-                    relay=Relay(now.noplay_token, read, len(now.picture), maybe=_maybe_of(now.ordered)))
+                    relay=Relay(now.noplay_token, read, len(now.picture), maybe=maybe_of(now.ordered)))
     return s, out + asked
 
 

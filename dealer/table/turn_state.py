@@ -48,7 +48,9 @@ __all__ = [
     "Unjudged",
     "Waiting",
     "initial",
+    "maybe_of",
     "resumed",
+    "still_laid",
 ]
 
 # Other layings, each read whole, refused while cards owed (the zone not seen empty after a
@@ -256,6 +258,36 @@ class TurnState:
     untouched_since_unseen: bool = False
     unread_asks: int = 0  # a card said unread since the last verdict
     unread_asks_in_round: int = 0  # ... since the round began (the live loop's deck hint)
+
+
+def still_laid(before: Picture | None, now: Picture) -> Picture:
+    """What lies unjudged, as far as the dealer knows: the picture ``now``, and what it saw of
+    the same laying ``before`` that ``now`` does not show (a card read a moment ago that fades
+    into something unread is still laid).
+
+    >>> from engine.cards import Card
+    >>> still_laid((Card.parse("9C"),), ())
+    (Card.parse('9C'),)
+    >>> still_laid((None, None), (Card.parse("4H"),))
+    (Card.parse('4H'), None)
+    """
+    if before is None:
+        return now
+    missing = Counter(c for c in before if c is not None) - Counter(c for c in now if c is not None)
+    kept = now + tuple(sorted(missing.elements(), key=str))
+    return kept + (None,) * max(0, len(before) - len(kept))
+
+
+def maybe_of(seen: Sequence[SeenCard]) -> frozenset[Card] | None:
+    """The cards the unread ones among ``seen`` may be, together; None when one of them does
+    not say (anything may be)."""
+    out: set[Card] = set()
+    for card in seen:
+        if card.card is None:
+            if card.maybe is None:
+                return None
+            out |= card.maybe
+    return frozenset(out)
 
 
 def initial(started: bool, settle_s: float = SETTLE_S) -> TurnState:
