@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from calibration.layout import TableLayout
-from dealer.table.happenings import Happening, Spoken
+from dealer.table.happenings import Happening
 from dealer.speech.i18n import _, language, n_
 from dealer.table.keys import KEY_HELP, Command, NamedCard, key_of, stdin_keys
 from dealer.speech.narrate import status_words
