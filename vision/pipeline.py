@@ -22,7 +22,7 @@ from vision.classify import CardReading, Classifier, combine_readings, union_of_
 from vision.consistency import flag_over_shoe
 from vision.detect import DetectConfig, detect_cards, side_ratio
 from vision.frames import Frame, FrameSource
-from vision.geometry import CARD_SIZE_TOLERANCE, card_sized_mm
+from vision.geometry import CARD_SIZE_TOLERANCE, SAME_PLACE_MM, card_sized_mm
 from vision.occupancy import Occupancy, OccupancyConfig, ZoneWatch
 from vision.readings import CardDetections
 from vision.rectify import rectify_cards, rectify_whole_image, whole_image_quad
@@ -52,7 +52,7 @@ class ReaderConfig:
     # most this many times (each read ~1 ms); the looks are pooled (:func:`pool_looks`)
     looks_per_card: int = 8
     # a card is the same card at the same place when its centre moved less than this (mm)
-    same_place_mm: float = 6.0
+    same_place_mm: float = SAME_PLACE_MM
     # an unsure card is looked at again with its outline grown by this much (mm): a side
     # found a little inside the rim trims the index (on average 0.5 mm on the real
     # photos, ~0 on rendered decks; single sides up to 1.5 mm)

@@ -21,18 +21,18 @@ import cv2
 import numpy as np
 
 from calibration.layout import TableLayout
-from dealer.table.happenings import Happening, Spoken
+from dealer.table.happenings import Happening
 from dealer.speech.i18n import _, language, n_
-from dealer.table.keys import KEY_HELP, KeyState, NamedCard, stdin_keys
+from dealer.table.keys import KEY_HELP, Command, NamedCard, key_of, stdin_keys
 from dealer.speech.narrate import status_words
-from dealer.table.observer import ZoneReader, Observation, TableObserver
+from dealer.table.observer import PLAY_ZONE_NOT_WHOLE, ZoneReader, Observation, TableObserver
 from dealer.table.camera_pause import DEFAULT_WAIT_S, paused_frames
 from dealer.app.outlets import Outlets
 from dealer.record.recording import ENVELOPE_FILE, LOG_HASH_QR, RECORD_FILE, SEAL_QR, RecordingWriter, Seen, log_hash, write_record
 from dealer.app.resume import Interrupted, ResumeError, discard_unstarted, frames_after, restore
 from dealer.table.session import DealerSession, SessionConfig, players_from_text
 from dealer.table.protocol import SETTLE_S, TableToken, same_place
-from dealer.table.sight import TableSight
+from dealer.table.turn_input import Unseen
 from dealer.screen.view_outlet import ViewOutlet, camera_picture
 from dealer.speech.voice import Voice
 from engine.cards import Card
@@ -185,15 +185,15 @@ def run_live(options: LiveOptions, voice: Voice, reader: ZoneReader | None = Non
         return 2
     print(_("recording to {folder}", folder=out), file=sys.stderr)
     observer = TableObserver(layout, reader or default_reader())
-    session = DealerSession(config, nonce=resumed.nonce if resumed is not None else None)
-    opening = None
+    point, opening = None, None
     if resumed is not None and resumed.sealed:
         try:
-            opening = restore(session, resumed, now=first.time_s if options.camera is not None else None)
+            point, opening = restore(config, resumed, now=first.time_s if options.camera is not None else None)
         except ResumeError as exc:
             recorder.close()
             print(f"eleusis play: {exc}", file=sys.stderr)
             return 2
+    session = DealerSession(config, nonce=resumed.nonce if resumed is not None else None, at=point)
     keys = stdin_keys() if options.camera is not None and sys.stdin.isatty() else None
     outlets = Outlets(voice, recorder, listeners=list(listeners))
     stream: Iterable[Frame] = itertools.chain([first], frames)
@@ -202,7 +202,7 @@ def run_live(options: LiveOptions, voice: Voice, reader: ZoneReader | None = Non
         device = options.camera
         # the same camera reopened: its report counts the frames dropped over the whole round
         reopen = camera.frames if camera is not None else lambda: _open_source(LiveOptions(camera=device)).frames()
-        stream = paused_frames(reopen, stream, outlets.say, wait_s=options.camera_wait_s)
+        stream = paused_frames(reopen, stream, outlets.say, wait_s=options.camera_wait_s, tell=session.camera)
     view = _view(options, session, recorder)
     outlets.listeners.append(view)
     if view.window is not None and not view.window.headless:  # keys pressed in the view's window count too
@@ -239,7 +239,7 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
     and, when the dealer was slower than the ``camera``, how many of its frames it dropped."""
     from vision.errors import CameraError
 
-    state, kept = KeyState(), set[int]()
+    kept, undo = set[int](), False
     speed = stats if stats is not None else LoopStats()
     frame_size = (0, 0)
     if resumed is not None:
@@ -253,16 +253,16 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
     if keys is not None:
         print(_(KEY_HELP), file=sys.stderr)
     code, frames, last_message, interrupted = 0, 0, "", False
-    sight = TableSight()
     try:
         for frame in frames_in:
             started, cpu_started = time.perf_counter(), time.process_time()
             frames += 1
             frame_size = (frame.bgr.shape[1], frame.bgr.shape[0])
-            if keys is not None:
-                state.press(keys())
-            if state.quit or (options.max_frames is not None and frames > options.max_frames):
+            pressed = key_of(keys(), frame.time_s) if keys is not None else None
+            if pressed is Command.QUIT or (options.max_frames is not None and frames > options.max_frames):
                 break
+            undo = undo or pressed is Command.UNDO  # taken back on the next frame the table is seen
+            key_said = session.press(pressed) if pressed is not None and not isinstance(pressed, Command) else []
             obs = observer.observe(frame.bgr, frame.time_s, frame.index)
             if view is not None:
                 view.see(frame.index, frame.time_s, camera_picture(frame.bgr, obs.play_detections,
@@ -271,29 +271,26 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 if obs.message != last_message:
                     print(_("table: {status}", status=status_words(obs.message)), file=sys.stderr)
                 last_message = obs.message
-                unseen = sight.unseen(frame.time_s, obs.message)
-                if unseen is not None:  # never silent: the players hear that nothing is judged
-                    outlets.deliver([Spoken(frame.time_s, unseen)])
+                why = Unseen.ZONE_OUT if obs.message.startswith(PLAY_ZONE_NOT_WHOLE) else Unseen.NO_MAT
+                # never silent: the players hear that nothing is judged
+                outlets.deliver(key_said + session.unseen(frame.time_s, why))
                 speed.add(started, cpu_started)
                 continue
             last_message = obs.message
-            back = sight.seen(frame.time_s)
-            busy = sight.busy(frame.time_s, obs.view.hand_over_play, observer.camera_moved_within(frame.time_s, 1.0),
-                              cards_lie=bool(obs.view.play_cards) or obs.view.unexplained_in_play)
-            happened: list[Happening] = [Spoken(frame.time_s, text) for text in (back, busy) if text is not None]
-            happened += session.undo_last() if state.take_undo() else []
-            seen = state.apply(obs.view)
-            happened += [Spoken(obs.view.t, text) for text in state.take_said()]
-            answered = session.observe(seen)
+            happened = session.seen(obs.view, camera_moving=observer.camera_moved_within(frame.time_s, 1.0))
+            happened += key_said
+            happened += session.undo_last() if undo else []
+            undo = False
+            answered = session.observe(obs.view)
             happened += answered
             decisive = any(h.decisive for h in happened)
+            named = session.protocol.state.keyed.named
             if decisive:  # the frame first: a stop just after the verdict line never loses it
-                _keep(outlets.recorder, frame, obs, kept, state.named)
+                _keep(outlets.recorder, frame, obs, kept, named)
             elif answered and TableToken.NO_PLAY in obs.view.tokens_in_play:
-                _keep(outlets.recorder, frame, obs, kept, state.named)  # a batch of a hand shown (N1): reviewed too
+                _keep(outlets.recorder, frame, obs, kept, named)  # a batch of a hand shown (N1): reviewed too
             outlets.deliver(happened)
             if decisive:
-                state.after_verdict()
                 _save_record(session, out)
             speed.add(started, cpu_started)
             if session.round is not None and session.round.ended is not None:

@@ -3,9 +3,10 @@
 The log is the truth. After kill -9, a power cut or Ctrl-C, the recording holds the setup
 (``started``), every verdict (``verdict``, less those ``undone``) and the rule sealed in its
 envelope. :func:`read_interrupted` reads them back; :func:`restore` replays them into a
-fresh :class:`~dealer.table.session.DealerSession` (same rule, same nonce, so the same seal) and
-puts the turn protocol where the uninterrupted round had it, right after the last
-decision. A video goes on with the frames after that decision; a camera with what it sees
+:class:`~dealer.table.session.ResumePoint`, a value: the round, and the turn's state where the
+uninterrupted round had it, right after the last decision; a fresh
+:class:`~dealer.table.session.DealerSession` is made from it (same rule, same nonce, so the
+same seal). A video goes on with the frames after that decision; a camera with what it sees
 now. A verdict is in the log or it is not: none is lost, none is counted twice.
 """
 
@@ -17,11 +18,13 @@ from pathlib import Path
 
 from dealer.table.happenings import Happening, Spoken
 from dealer.speech.i18n import _, n_
-from dealer.table.session import DealerSession
+from dealer.table.session import ResumePoint, SessionConfig
+from dealer.table.turn import resumed
 from engine.cards import DEFAULT_DECKS, CardParseError
 from engine.errors import RoundError
-from engine.events import DEFAULT_HAND, Action, OracleTurn, RoundStarted
+from engine.events import DEFAULT_HAND, Action, Attempt, NoPlay, OracleTurn, RoundStarted
 from engine.round import Round
+from engine.rules import resolve_rule
 from vision.frames import Frame
 
 __all__ = ["Interrupted", "ResumeError", "discard_unstarted", "frames_after", "read_interrupted", "restore"]
@@ -101,26 +104,30 @@ def read_interrupted(folder: Path) -> Interrupted:
         last_t=decisions[-1].t if decisions else None)
 
 
-def restore(session: DealerSession, state: Interrupted, now: float | None = None) -> list[Happening]:
-    """Replay the standing verdicts into ``session`` (made with the sealed rule and nonce)
-    and put its turn protocol and layout watch where the round left them; returns what to
-    say now. A session whose round had not started is left as it is (the starter phase).
-    ``now``: the time of the first frame to come, when its clock is not the recording's
-    (a camera opened again starts from 0)."""
+def restore(config: SessionConfig, state: Interrupted, now: float | None = None
+            ) -> tuple[ResumePoint | None, list[Happening]]:
+    """Replay the standing verdicts (``config`` holds the sealed rule) and build where the
+    round goes on: the round, the turn's state right after the last decision, and since when
+    its cards may still be moving to the layout; with what to say now. None when the round
+    had not started (a fresh session starts in the starter phase). ``now``: the time of the
+    first frame to come, when its clock is not the recording's (a camera opened again
+    starts from 0)."""
     if state.start is None:
-        return [Spoken(0.0, _("The round goes on: the starter has not been laid yet."))]
-    start = RoundStarted(state.start.players, session.config.rule, state.start.starters,
+        return None, [Spoken(0.0, _("The round goes on: the starter has not been laid yet."))]
+    start = RoundStarted(state.start.players, config.rule, state.start.starters,
                          state.start.hand_size, state.start.decks)
     try:
-        rnd = Round.replay(session.rule, (start, *state.actions))
+        rnd = Round.replay(resolve_rule(config.rule), (start, *state.actions))
     except (RoundError, CardParseError) as exc:
         raise ResumeError(f"{state.folder}: the verdicts in the log do not replay ({exc})") from None
     t = state.last_t or 0.0
-    session.resume(rnd, state.last_action, t if now is None else now)
+    last = state.last_action
+    turn = resumed(last, rnd.start.starters[-1], prophet_out=rnd.prophet is not None, settle_s=config.settle_s)
+    point = ResumePoint(rnd, turn, (t if now is None else now) if isinstance(last, Attempt | NoPlay) else None)
     said = n_("The round goes on after {n} turn.", "The round goes on after {n} turns.", len(state.actions))
     if rnd.whose_turn is not None:
         said += " " + _("When the play zone is clear, it is {who}'s turn.", who=rnd.whose_turn)
-    return [Spoken(t, said)]
+    return point, [Spoken(t, said)]
 
 
 def discard_unstarted(folder: Path) -> bool:

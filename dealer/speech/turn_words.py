@@ -7,19 +7,26 @@ session calls it when it hands a happening to the voice, the view and the record
 from __future__ import annotations
 
 from dealer.speech.i18n import N_, Count, _, and_list, card_name, p_
+from dealer.table.sight import BACK, CAMERA_MOVES, HAND_STAYS, NO_MAT, ZONE_OUT
+from dealer.table.turn_input import Unseen
 from dealer.table.turn_intents import (
     AskLayAgain,
     AskProphet,
     Busy,
     CannotRead,
+    CardNamedAs,
     FaceDown,
     HandProgress,
     Judge,
+    KeepsMoving,
     Missing,
     NoPlayWithdrawn,
     NotInGame,
+    NothingToName,
     Owed,
     StarterTurned,
+    TableNotSeen,
+    TableSeenAgain,
     TakenAway,
     Taken,
     TooManyShown,
@@ -138,6 +145,17 @@ def words(intent: TurnIntent) -> str:
                  need=Count(intent.need), left=Count(intent.need - intent.shown))
     if isinstance(intent, NoPlayWithdrawn):
         return _("No play withdrawn.")
+    if isinstance(intent, TableNotSeen):
+        return _(ZONE_OUT) if intent.why is Unseen.ZONE_OUT else _(NO_MAT)
+    if isinstance(intent, TableSeenAgain):
+        return _(BACK)
+    if isinstance(intent, KeepsMoving):
+        return _(CAMERA_MOVES) if intent.camera else _(HAND_STAYS)
+    if isinstance(intent, CardNamedAs):
+        return _("The {where} card in the play zone is {card}, as you named it.",
+                 where=ordinal(intent.where), card=card_name(intent.card))
+    if isinstance(intent, NothingToName):
+        return _("I can read every card in the play zone: {card} names none of them.", card=card_name(intent.card))
     if isinstance(intent, ZoneBusy):
         return _busy(intent.reason)
     if isinstance(intent, CannotRead):

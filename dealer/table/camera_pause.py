@@ -3,8 +3,12 @@
 :func:`paused_frames` passes a camera's frames through. When the camera is lost
 (:class:`~vision.errors.CameraLost`: unplugged, the phone's stream dropped) it says so,
 tries to open the camera again every ``retry_s`` seconds, and goes on with the new
-frames when it is back, saying that too. If it stays away ``wait_s`` seconds, the loss is
-raised as it was: the round ends as it always did (scored as it stands, exit 3).
+frames when it is back, saying that too. The turn machine is told both, as observations
+(``tell``: :class:`dealer.table.turn_input.CameraLost` with the last frame's time, then
+:class:`~dealer.table.turn_input.CameraBack` with the first new frame's): it pauses in its
+phase and goes on there, judging nothing across the gap. If the camera stays away ``wait_s``
+seconds, the loss is raised as it was: the round ends as it always did (scored as it
+stands, exit 3).
 
 The clock and the sleep are parameters, so tests pause and resume without waiting.
 """
@@ -15,6 +19,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 
 from dealer.speech.i18n import N_, _
+from dealer.table import turn_input
 from vision.errors import CameraError, CameraLost
 from vision.frames import Frame
 
@@ -28,7 +33,9 @@ CAMERA_BACK = N_("The camera is back: the round goes on.")
 def paused_frames(open_frames: Callable[[], Iterable[Frame]], first: Iterable[Frame],
                   say: Callable[[str], None], wait_s: float = DEFAULT_WAIT_S, retry_s: float = 1.0,
                   clock: Callable[[], float] = time.monotonic,
-                  sleep: Callable[[float], None] = time.sleep) -> Iterator[Frame]:
+                  sleep: Callable[[float], None] = time.sleep,
+                  tell: Callable[[turn_input.CameraLost | turn_input.CameraBack], None] | None = None,
+                  ) -> Iterator[Frame]:
     """``first``'s frames, then, after each loss, those of ``open_frames()`` once it gives one.
 
     Frame times and numbers keep increasing across a pause (a reopened camera starts both
@@ -47,6 +54,8 @@ def paused_frames(open_frames: Callable[[], Iterable[Frame]], first: Iterable[Fr
             return
         except CameraLost as lost:
             say(_(CAMERA_GONE))
+            if tell is not None:
+                tell(turn_input.CameraLost(last_t))
             gone_at = clock()
             while True:
                 if clock() - gone_at >= wait_s:
@@ -60,6 +69,8 @@ def paused_frames(open_frames: Callable[[], Iterable[Frame]], first: Iterable[Fr
                 say(_(CAMERA_BACK))
                 offset = last_t - frame.time_s + (clock() - gone_at)
                 shift = last_index + 1 - frame.index
+                if tell is not None:
+                    tell(turn_input.CameraBack(frame.time_s + offset))
                 frames = _chain_first(frame, reopened)
                 break
 

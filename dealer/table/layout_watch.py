@@ -23,13 +23,15 @@ they are.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, main_line_folded
 from dealer.speech.i18n import N_, _
 from dealer.table.protocol import LineSight, TableView
+from dealer.table.steady import Steady
 from engine.cards import Card
 from engine.layout import Layout
 from engine.round import Round
@@ -40,11 +42,15 @@ __all__ = [
     "LayoutCheck",
     "LayoutNote",
     "LayoutRecordError",
+    "LayoutState",
     "LayoutWatch",
     "ObservedCard",
     "Problem",
     "SideBranch",
     "check_layout",
+    "go_on",
+    "layout_look",
+    "moving",
 ]
 
 
@@ -116,9 +122,14 @@ class Problem(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Discrepancy:
+    """What is wrong with which card; ``found_zone`` and ``found_under`` (a main-line index)
+    say where a misplaced card was seen, so that two discrepancies are told apart by value."""
+
     problem: Problem
     card: Card | None
     message: str
+    found_zone: str | None = None
+    found_under: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +261,9 @@ def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
                                                                       card=slot.card, place=words.place(slot))))
             continue
         left_obs.remove(found)
-        problems.append(_misplaced(slot, found, obs_anchor.get(id(found)), words, disordered_columns))
+        anchor = obs_anchor.get(id(found))
+        problems.append(dataclasses.replace(_misplaced(slot, found, anchor, words, disordered_columns),
+                                            found_zone=found.zone, found_under=anchor))
 
     for o in left_obs:
         if o.zone in (ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES):
@@ -355,91 +368,150 @@ class LayoutNote:
 
     text: str
     trouble: bool = True
+    marker: bool = False  # where the PROPHET token belongs (said once: the turn's ProphetToken.reminded)
+
+
+_LinePicture = tuple[tuple[Card | None, ...], tuple[Card | None, ...]]  # the main line, the side branches
+
+RIGHT_AGAIN = N_("The layout is right again.")
+GOING_ON = N_("Going on with the layout as it lies.")
+# the line zones stay unchanged this long (seconds) before the cards count as placed
+PLACED_S = 1.0
+# a move not seen complete after this long (seconds) is checked as it lies
+MOVE_TIMEOUT_S = 8.0
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutState:
+    """The layout watch as a value: since when the cards of a verdict are on their way
+    (``due``; None: nothing is moving), how long the line zones have held (``clock``, the
+    table's one clock), and the misplacements said while the turn is held (``holding``)."""
+
+    due: Steady[None] | None = None
+    clock: Steady[_LinePicture] = Steady(0.0, ((), ()))
+    holding: tuple[Discrepancy, ...] | None = None
+
+
+def _line_picture(line: LineSight) -> _LinePicture:
+    return tuple(c.card for c in line.main_line or ()), tuple(c.card for c in line.side_branches or ())
+
+
+def _same(a: Sequence[Discrepancy], b: Sequence[Discrepancy]) -> bool:
+    """No misplacement in ``a`` that ``b`` has not: by what is wrong with which card, and
+    where it was seen (never by their words)."""
+    def key(d: Discrepancy) -> tuple[Problem, Card | None, str | None, int | None]:
+        return d.problem, d.card, d.found_zone, d.found_under
+    return {key(d) for d in a} <= {key(d) for d in b}
+
+
+def moving(state: LayoutState, t: float) -> LayoutState:
+    """A verdict was given at ``t``: the players now move the cards to the layout (P3, P4)."""
+    return replace(state, due=Steady(t, None), clock=Steady(t, ((), ())))
+
+
+def layout_look(state: LayoutState, view: TableView, rnd: Round, marker_said: bool = False
+                ) -> tuple[LayoutState, list[LayoutNote] | None]:
+    """One frame: None, the turn goes on; a list (maybe empty), what to say now, and the
+    turn is held. ``marker_said``: where the PROPHET token belongs was said already."""
+    line = view.line
+    if state.holding is not None:
+        return _while_holding(state, view, rnd)
+    if state.due is None or line is None:
+        return state, None
+    picture = _line_picture(line)
+    busy = line.busy or bool(view.play_cards) or view.hand_over_play
+    clock = Steady(view.t, picture) if busy else state.clock.seeing(picture, view.t)
+    waited = state.due.held(view.t, MOVE_TIMEOUT_S)
+    changed = clock is not state.clock
+    state = replace(state, clock=clock)
+    if changed and not waited:
+        return state, None  # the cards are still on their way
+    laid = len(line.main_line or ()) + len(line.side_branches or ())
+    on_table = expected_on_table(rnd.layout, rnd.state().marker)
+    due = len(on_table.main_line) + (0 if line.side_branches is None else
+                                     sum(len(b.cards) for b in on_table.branches))
+    if not waited and (not clock.held(view.t, PLACED_S) or laid < due):
+        return state, None  # not every card has reached its place yet (P3, P4)
+    state = replace(state, due=None)
+    problems = problems_in_sight(rnd.layout, rnd.state().marker, line)
+    real = tuple(d for d in problems if d.problem in _REAL)
+    out = [LayoutNote(d.message, marker=True) for d in problems
+           if d.problem is Problem.PROPHET_MARKER and not marker_said]
+    if real:
+        return replace(state, holding=real), out + [LayoutNote(_(
+            "The layout does not match: {problems} Move it, or press o to go on as it lies.",
+            problems=" ".join(d.message for d in real)))]
+    return state, out or None
+
+
+def go_on(state: LayoutState) -> tuple[LayoutState, LayoutNote | None]:
+    """The players go on with the layout as it lies (key o): said, and the turn no longer held."""
+    if state.holding is None:
+        return state, None
+    return replace(state, holding=None), LayoutNote(_(GOING_ON))
+
+
+def _while_holding(state: LayoutState, view: TableView, rnd: Round) -> tuple[LayoutState, list[LayoutNote]]:
+    from dealer.table.protocol import TableToken
+
+    if TableToken.ACCEPT in view.tokens_in_play and not view.play_cards:
+        return replace(state, holding=None), [LayoutNote(_(GOING_ON))]
+    line = view.line
+    if line is None:
+        return state, []
+    picture = _line_picture(line)
+    clock = Steady(view.t, picture) if line.busy or view.hand_over_play else state.clock.seeing(picture, view.t)
+    state = replace(state, clock=clock)
+    if not clock.held(view.t, PLACED_S):
+        return state, []  # a card being moved, or a reading that flickers: wait until it holds
+    real = tuple(d for d in problems_in_sight(rnd.layout, rnd.state().marker, line) if d.problem in _REAL)
+    if not real:
+        return replace(state, holding=None), [LayoutNote(_(RIGHT_AGAIN), trouble=False)]
+    if not _same(real, state.holding or ()):
+        return replace(state, holding=real), [LayoutNote(_("Still out of place: {problems}",
+                                                           problems=" ".join(d.message for d in real)))]
+    return state, []
 
 
 class LayoutWatch:
     """After each verdict, once the cards have reached their new place, compares the table
     with the record and says a real misplacement once (P5). Until the table is right again,
     or the players confirm it as it lies (key o, or the ACCEPT token in the empty play
-    zone), :meth:`look` holds the turn. What it cannot read never holds anything."""
+    zone), :meth:`look` holds the turn. What it cannot read never holds anything.
 
-    RIGHT_AGAIN = N_("The layout is right again.")
-    GOING_ON = N_("Going on with the layout as it lies.")
-    # the line zones stay unchanged this long (seconds) before the cards count as placed
-    PLACED_S = 1.0
-    # a move not seen complete after this long (seconds) is checked as it lies
-    MOVE_TIMEOUT_S = 8.0
+    The one cell of the watch: its :class:`LayoutState` is replaced by the pure functions
+    above, never changed."""
+
+    RIGHT_AGAIN = RIGHT_AGAIN
+    GOING_ON = GOING_ON
+    PLACED_S = PLACED_S
+    MOVE_TIMEOUT_S = MOVE_TIMEOUT_S
 
     def __init__(self) -> None:
-        self.reset()
+        self.state = LayoutState()
 
     def reset(self) -> None:
-        self._due_since: float | None = None  # a verdict was given: cards are on their way
-        self._picture: tuple[tuple[Card | None, ...], ...] = ()
-        self._since = 0.0
-        self._holding: tuple[str, ...] | None = None  # the problems said, while holding
-        self._token_said = False
+        self.state = LayoutState()
 
     @property
     def holding(self) -> bool:
         """A misplacement was said and the table is not yet right (P5)."""
-        return self._holding is not None
+        return self.state.holding is not None
 
     def expect_move(self, t: float) -> None:
         """A verdict was given: the players now move the cards to the layout (P3, P4)."""
-        self._due_since = t
-        self._picture, self._since = (), t
+        self.state = moving(self.state, t)
 
-    def look(self, view: TableView, rnd: Round) -> list[LayoutNote] | None:
+    def camera_back(self, t: float) -> None:
+        """The camera was gone: what the line zones showed before counts as held from now."""
+        self.state = replace(self.state, clock=Steady(t, self.state.clock.what))
+
+    def go_on(self) -> LayoutNote | None:
+        """The players go on with the layout as it lies (key o)."""
+        self.state, note = go_on(self.state)
+        return note
+
+    def look(self, view: TableView, rnd: Round, marker_said: bool = False) -> list[LayoutNote] | None:
         """None: the turn goes on. A list (maybe empty): what to say now, and the turn is held."""
-        line = view.line
-        if self._holding is not None:
-            return self._while_holding(view, rnd)
-        if self._due_since is None or line is None:
-            return None
-        picture = (tuple(c.card for c in line.main_line or ()), tuple(c.card for c in line.side_branches or ()))
-        if picture != self._picture or line.busy or view.play_cards or view.hand_over_play:
-            self._picture, self._since = picture, view.t  # the cards are still on their way
-            if view.t - self._due_since < self.MOVE_TIMEOUT_S:
-                return None
-        waited = view.t - self._due_since >= self.MOVE_TIMEOUT_S
-        laid = len(line.main_line or ()) + len(line.side_branches or ())
-        on_table = expected_on_table(rnd.layout, rnd.state().marker)
-        due = len(on_table.main_line) + (0 if line.side_branches is None else
-                                         sum(len(b.cards) for b in on_table.branches))
-        if not waited and (view.t - self._since < self.PLACED_S or laid < due):
-            return None  # not every card has reached its place yet (P3, P4)
-        self._due_since = None
-        problems = problems_in_sight(rnd.layout, rnd.state().marker, line)
-        real = tuple(d.message for d in problems if d.problem in _REAL)
-        out = [LayoutNote(d.message) for d in problems if d.problem is Problem.PROPHET_MARKER and not self._token_said]
-        self._token_said = self._token_said or bool(out)
-        if real:
-            self._holding = real
-            return out + [LayoutNote(_("The layout does not match: {problems} Move it, or press o to go on as it "
-                                       "lies.", problems=" ".join(real)))]
-        return out or None
-
-    def _while_holding(self, view: TableView, rnd: Round) -> list[LayoutNote] | None:
-        from dealer.table.protocol import TableToken
-
-        if view.layout_as_is or (TableToken.ACCEPT in view.tokens_in_play and not view.play_cards):
-            self._holding = None
-            return [LayoutNote(_(self.GOING_ON))]
-        line = view.line
-        if line is None:
-            return []
-        picture = (tuple(c.card for c in line.main_line or ()), tuple(c.card for c in line.side_branches or ()))
-        if picture != self._picture or line.busy or view.hand_over_play:
-            self._picture, self._since = picture, view.t
-        if view.t - self._since < self.PLACED_S:
-            return []  # a card being moved, or a reading that flickers: wait until it holds
-        real = tuple(d.message for d in problems_in_sight(rnd.layout, rnd.state().marker, line)
-                     if d.problem in _REAL)
-        if not real:
-            self._holding = None
-            return [LayoutNote(_(self.RIGHT_AGAIN), trouble=False)]
-        if set(real) - set(self._holding or ()):
-            self._holding = real
-            return [LayoutNote(_("Still out of place: {problems}", problems=" ".join(real)))]
-        return []
+        self.state, notes = layout_look(self.state, view, rnd, marker_said)
+        return notes

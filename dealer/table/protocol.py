@@ -42,7 +42,6 @@ from dealer.table.turn import (
     TurnState,
     Waiting,
     initial,
-    resumed,
     step,
 )
 from dealer.table.turn_input import (
@@ -145,9 +144,12 @@ class TableProtocol:
     """The current :class:`~dealer.table.turn.TurnState` of a round, stepped one observation at a
     time: the machine's only mutable cell (``state`` is replaced, never changed)."""
 
-    def __init__(self, round_view: RoundView, settle_s: float = SETTLE_S, rules: TableRules = TableRules()) -> None:
+    def __init__(self, round_view: RoundView, settle_s: float = SETTLE_S, rules: TableRules = TableRules(),
+                 state: TurnState | None = None) -> None:
+        """``state``: where the turn stands (a resumed round's, :func:`dealer.table.turn.resumed`);
+        by default a round's first state, under the variant's ``rules``."""
         self.round = round_view
-        self.state = initial(round_view.started, settle_s, rules)
+        self.state = initial(round_view.started, settle_s, rules) if state is None else state
 
     @property
     def phase(self) -> Phase:
@@ -182,8 +184,3 @@ class TableProtocol:
     def deposed(self) -> None:
         """The prophet was overthrown (F4): a token left out must not re-appoint anyone."""
         self.tell(ProphetDeposed())
-
-    def resume_after(self, action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card,
-                     prophet_out: bool) -> None:
-        """`play --resume`: the state right after ``action`` was judged (see :func:`dealer.table.turn.resumed`)."""
-        self.state = resumed(action, last_starter, prophet_out, self.state.settle_s, self.state.rules)

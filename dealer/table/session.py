@@ -35,8 +35,20 @@ from dealer.speech.i18n import _, capital, n_, p_
 from dealer.table.layout_watch import LayoutNote, LayoutWatch
 from dealer.speech.narrate import card_words, refusal_words
 from dealer.table.protocol import SETTLE_S, TableProtocol, TableView
-from dealer.table.turn import PuttingLayoutRight
-from dealer.table.turn_input import LayoutRight, LayoutWrong
+from dealer.table.turn import PuttingLayoutRight, TurnState
+from dealer.table.turn_input import (
+    CameraBack,
+    CameraLost,
+    CardNamed,
+    Key,
+    KeyPressed,
+    LayoutRight,
+    LayoutWrong,
+    MarkerReminded,
+    TableSeen,
+    TableUnseen,
+    Unseen,
+)
 from dealer.table.turn_intents import Judge, StarterTurned, TurnIntent
 from dealer.speech.turn_words import words
 from dealer.speech.variant_words import (
@@ -60,7 +72,7 @@ from engine.variants import DEFAULT_VARIANT, new_round, round_for
 from engine.variants.abbott import AbbottRound, dealer_score
 from engine.variants.howell_family import WikipediaRound
 
-__all__ = ["DealerSession", "LiveRound", "SessionConfig"]
+__all__ = ["DealerSession", "LiveRound", "ResumePoint", "SessionConfig"]
 
 LiveRound = Round | AbbottRound  # the rounds the live dealer deals (dealer/table/table_rules.py)
 
@@ -74,6 +86,18 @@ class SessionConfig:
     settle_s: float = SETTLE_S
     spoken_cards: bool = True  # "the four of clubs" rather than "4C" for the voice
     variant: str = DEFAULT_VARIANT  # docs/rules-variants.md; its table's side is a TableRules
+
+
+@dataclass(frozen=True, slots=True)
+class ResumePoint:
+    """Where an interrupted round goes on (`play --resume`, dealer/app/resume.py): the round
+    replayed from its log, the turn's state right after its last decision
+    (:func:`dealer.table.turn.resumed`), and since when the cards of that decision may still
+    be on their way to the layout (None: nothing was moved, P3, P4)."""
+
+    round: Round
+    turn: TurnState
+    moving_since: float | None = None
 
 
 class _RoundSoFar:
@@ -110,17 +134,22 @@ class _RoundSoFar:
 class DealerSession:
     """Feed it :class:`TableView` s with :meth:`observe`; it returns what happened."""
 
-    def __init__(self, config: SessionConfig, nonce: str | None = None) -> None:
+    def __init__(self, config: SessionConfig, nonce: str | None = None, at: ResumePoint | None = None) -> None:
+        """``at``: go on with an interrupted round from there (`play --resume`)."""
         self.config = config
         self.rule = resolve_rule(config.rule)
         self.nonce = nonce or secrets.token_hex(16)
         self.seal = seal(config.rule, self.nonce)
         self.table = TableRules.of(config.variant)
-        self.round: LiveRound | None = None
-        self.starters: list[Card] = []
-        self.protocol = TableProtocol(_RoundSoFar(self), settle_s=config.settle_s, rules=self.table)
+        self.round: LiveRound | None = None if at is None else at.round
+        self.starters: list[Card] = [] if at is None else list(at.round.start.starters)
+        self.protocol = TableProtocol(_RoundSoFar(self), settle_s=config.settle_s, rules=self.table,
+                                      state=None if at is None else at.turn)
         self.watch = LayoutWatch()
+        if at is not None and at.moving_since is not None:
+            self.watch.expect_move(at.moving_since)  # the cards may still be on their way
         self._t = 0.0
+        self._zone_empty = True  # no card in the play zone at the last view
         self.revealed = False
 
     def _card(self, card: Card) -> str:
@@ -137,22 +166,51 @@ class DealerSession:
             Spoken(t, _("Turn the top card of the stock face up in the play zone: the starter.")),  # C4
         ]
 
-    def resume(self, rnd: Round, last: Attempt | NoPlay | BecomeProphet | None, t: float) -> None:
-        """`play --resume`: go on with ``rnd`` (replayed from the log), right after ``last`` was
-        judged (None: right after the last starter), at time ``t``. The turn is the state value
-        the uninterrupted round had (:func:`dealer.table.turn.resumed`)."""
-        self.round = rnd
-        self.starters = list(rnd.start.starters)
-        self.protocol.resume_after(last, rnd.start.starters[-1], prophet_out=rnd.prophet is not None)
-        if isinstance(last, (Attempt, NoPlay)):
-            self.watch.expect_move(t)  # the cards may still be on their way
+    def press(self, pressed: KeyPressed | CardNamed) -> list[Happening]:
+        """A key at the table (dealer/table/keys.py): the turn machine takes it as the token it
+        stands for. Key o, or key a with the play zone empty, while the layout watch holds the
+        turn: the players go on with the layout as it lies (P5)."""
+        if self.round is not None and self.round.ended is not None:
+            return []
+        if (isinstance(pressed, KeyPressed) and self.watch.holding
+                and (pressed.key is Key.LAYOUT_AS_IS or (pressed.key is Key.ACCEPT and self._zone_empty))):
+            note = self.watch.go_on()
+            if isinstance(self.protocol.state.phase, PuttingLayoutRight):
+                self.protocol.tell(LayoutRight())
+            return [] if note is None else [self._from_watch(note, None)]
+        self.protocol.tell(pressed)
+        return []
+
+    def camera(self, event: CameraLost | CameraBack) -> None:
+        """The camera went away (the turn pauses where it is) or came back (it goes on, its
+        clocks started afresh): dealer/table/camera_pause.py."""
+        if self.round is not None and self.round.ended is not None:
+            return
+        self.protocol.tell(event)
+        if isinstance(event, CameraBack):
+            self.watch.camera_back(event.t)
+
+    def unseen(self, t: float, why: Unseen) -> list[Happening]:
+        """A frame that gave no view of the table: nothing is judged, and the players hear why
+        once it lasts (dealer/table/sight.py)."""
+        return [Spoken(t, words(i)) for i in self.protocol.tell(TableUnseen(t, why))]
+
+    def seen(self, view: TableView, camera_moving: bool = False) -> list[Happening]:
+        """A frame that gave a view, before it is judged (:meth:`observe`): the table seen again
+        after an outage that was said, or something that keeps moving over the play zone."""
+        cards_lie = bool(view.play_cards) or view.unexplained_in_play
+        return [Spoken(view.t, words(i))
+                for i in self.protocol.tell(TableSeen(view.t, view.hand_over_play, camera_moving, cards_lie))]
 
     def observe(self, view: TableView) -> list[Happening]:
         self._t = view.t
+        self._zone_empty = not view.play_cards
         if self.round is not None and self.round.ended is not None:
             return []
         if isinstance(self.round, Round):  # an abbott-1959 line has no side branches nor marker to watch
-            held = self.watch.look(view, self.round)
+            held = self.watch.look(view, self.round, marker_said=self.protocol.state.prophet.reminded)
+            if held is not None and any(note.marker for note in held):
+                self.protocol.tell(MarkerReminded())
             # P5: nothing new is judged while the layout is wrong; the turn knows it waits
             putting_right = isinstance(self.protocol.state.phase, PuttingLayoutRight)
             if self.watch.holding and not putting_right:
@@ -166,10 +224,10 @@ class DealerSession:
             out += self._handle(intent, view.frame)
         return out
 
-    def _from_watch(self, note: LayoutNote, view: TableView) -> Happening:
+    def _from_watch(self, note: LayoutNote, view: TableView | None) -> Happening:
         if not note.trouble:
             return Spoken(self._t, note.text)
-        return TroubleReported(self._t, view.frame, note.text)
+        return TroubleReported(self._t, None if view is None else view.frame, note.text)
 
     def _handle(self, intent: TurnIntent, frame: int | None) -> list[Happening]:
         """An intent of the turn machine: a starter or an action goes to the round (its

@@ -17,10 +17,15 @@ one after a few seconds: it is said sooner (``CARDS_BUSY_SAY_AFTER_S``).
 
 from __future__ import annotations
 
-from dealer.speech.i18n import N_, _
-from dealer.table.observer import PLAY_ZONE_NOT_WHOLE
+from dataclasses import dataclass, replace
 
-__all__ = ["CARDS_BUSY_SAY_AFTER_S", "TableSight"]
+from dealer.speech.i18n import N_
+from dealer.table.steady import Steady
+from dealer.table.turn_input import TableSeen, TableUnseen
+from dealer.table.turn_intents import KeepsMoving, TableNotSeen, TableSeenAgain
+
+__all__ = ["BUSY_SAY_AFTER_S", "CARDS_BUSY_SAY_AFTER_S", "SAY_AFTER_S", "SAY_AGAIN_S", "SightTimers", "seen",
+           "unseen"]
 SAY_AFTER_S = 3.0  # unseen this long: say so
 SAY_AGAIN_S = 30.0  # and again this often while it lasts
 
@@ -39,54 +44,47 @@ CAMERA_MOVES = N_("The camera keeps moving, so the whole play zone seems to move
                   "Fix the camera so that it stays still.")
 
 
-class TableSight:
-    """Frame by frame: whether the table was seen; what to say about it, if anything."""
+@dataclass(frozen=True, slots=True)
+class SightTimers:
+    """Since when the table has been unseen (``unseen``) and when that was last said; since
+    when something has moved over the play zone (``busy``), over cards lying there
+    (``busy_over_cards``), and when that was last said."""
 
-    def __init__(self, say_after_s: float = SAY_AFTER_S, say_again_s: float = SAY_AGAIN_S,
-                 busy_after_s: float = BUSY_SAY_AFTER_S, cards_busy_after_s: float = CARDS_BUSY_SAY_AFTER_S) -> None:
-        self.say_after_s = say_after_s
-        self.say_again_s = say_again_s
-        self.busy_after_s = busy_after_s
-        self.cards_busy_after_s = cards_busy_after_s
-        self._unseen_since: float | None = None
-        self._said_at: float | None = None
-        self._busy_since: float | None = None
-        self._busy_over_cards_since: float | None = None  # the first frame of the run with cards in the zone
-        self._busy_said_at: float | None = None
+    unseen: Steady[None] | None = None
+    said_at: float | None = None
+    busy: Steady[None] | None = None
+    busy_over_cards: Steady[None] | None = None
+    busy_said_at: float | None = None
 
-    def unseen(self, t: float, message: str) -> str | None:
-        """The frame at ``t`` gave no view (``message``: the observer's why)."""
-        if self._unseen_since is None:
-            self._unseen_since = t
-        if not self._time_to_say(self._unseen_since, self._said_at, t, self.say_after_s):
-            return None
-        self._said_at = t
-        return _(ZONE_OUT) if message.startswith(PLAY_ZONE_NOT_WHOLE) else _(NO_MAT)
 
-    def seen(self, t: float) -> str | None:
-        """The frame at ``t`` gave a view: after an outage that was said, say it is over."""
-        said = self._said_at is not None
-        self._unseen_since = self._said_at = None
-        return _(BACK) if said else None
+def _time_to_say(clock: Steady[None] | None, said_at: float | None, t: float, after_s: float,
+                 again_s: float) -> bool:
+    """It has lasted ``after_s``, and was not said in the last ``again_s``."""
+    return clock is not None and clock.held(t, after_s) and (said_at is None or t - said_at >= again_s)
 
-    def busy(self, t: float, moving_over_play: bool, camera_moving: bool, cards_lie: bool = False) -> str | None:
-        """The frame at ``t`` gave a view: whether something moved over the play zone, whether
-        the camera itself has been moving, and whether cards (or something unread) lie in the
-        zone; what to say when that lasts."""
-        if not moving_over_play:
-            self._busy_since = self._busy_over_cards_since = self._busy_said_at = None
-            return None
-        if self._busy_since is None:
-            self._busy_since = t
-        if cards_lie and self._busy_over_cards_since is None:
-            self._busy_over_cards_since = t
-        over_cards = self._busy_over_cards_since is not None and self._time_to_say(
-            self._busy_over_cards_since, self._busy_said_at, t, self.cards_busy_after_s)
-        if not (over_cards or self._time_to_say(self._busy_since, self._busy_said_at, t, self.busy_after_s)):
-            return None
-        self._busy_said_at = t
-        return _(CAMERA_MOVES) if camera_moving else _(HAND_STAYS)
 
-    def _time_to_say(self, since: float, said_at: float | None, t: float, after_s: float) -> bool:
-        """It has lasted ``after_s`` since ``since``, and was not said in the last ``say_again_s``."""
-        return t - since >= after_s and (said_at is None or t - said_at >= self.say_again_s)
+def unseen(timers: SightTimers, frame: TableUnseen, after_s: float = SAY_AFTER_S,
+           again_s: float = SAY_AGAIN_S) -> tuple[SightTimers, TableNotSeen | None]:
+    """A frame that gave no view (``frame.why``): what to say, once it has lasted ``after_s``."""
+    timers = replace(timers, unseen=timers.unseen or Steady(frame.t, None))
+    if not _time_to_say(timers.unseen, timers.said_at, frame.t, after_s, again_s):
+        return timers, None
+    return replace(timers, said_at=frame.t), TableNotSeen(frame.why)
+
+
+def seen(timers: SightTimers, frame: TableSeen, busy_after_s: float = BUSY_SAY_AFTER_S,
+         cards_busy_after_s: float = CARDS_BUSY_SAY_AFTER_S, again_s: float = SAY_AGAIN_S
+         ) -> tuple[SightTimers, list[TableSeenAgain | KeepsMoving]]:
+    """A frame that gave a view: after an outage that was said, that it is over; and, when
+    something has kept moving over the play zone for long, that it waits and why."""
+    out: list[TableSeenAgain | KeepsMoving] = [TableSeenAgain()] if timers.said_at is not None else []
+    timers = replace(timers, unseen=None, said_at=None)
+    t = frame.t
+    if not frame.moving_over_play:
+        return replace(timers, busy=None, busy_over_cards=None, busy_said_at=None), out
+    timers = replace(timers, busy=timers.busy or Steady(t, None),
+                     busy_over_cards=timers.busy_over_cards or (Steady(t, None) if frame.cards_lie else None))
+    if not (_time_to_say(timers.busy_over_cards, timers.busy_said_at, t, cards_busy_after_s, again_s)
+            or _time_to_say(timers.busy, timers.busy_said_at, t, busy_after_s, again_s)):
+        return timers, out
+    return replace(timers, busy_said_at=t), out + [KeepsMoving(frame.camera_moving)]

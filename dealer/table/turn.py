@@ -5,14 +5,18 @@ frozen value; its ``phase`` is one frozen value per phase of the turn, holding w
 phase needs: waiting for the starter (C4), waiting for a play, an attempt being laid (P1),
 a "no play" hand being shown in batches (N1, with the cards seen so far), the prophet's
 decision awaited (F3), a verdict awaited from the round, and the zone being cleared after a
-verdict (P3, P4). The observations (dealer/table/turn_input.py) are a frame of the table with the
-round's facts (:class:`~dealer.table.turn_input.Look`; the keyboard's keys arrive on it as virtual
-tokens), and what the round did (:class:`~dealer.table.turn_input.VerdictGiven`, ...). The
-intents (dealer/table/turn_intents.py) are values; their words are made at the outlets.
+verdict (P3, P4), and paused while the camera is gone. The observations
+(dealer/table/turn_input.py) are a frame of the table with the round's facts
+(:class:`~dealer.table.turn_input.Look`), a key pressed (:class:`~dealer.table.turn_input.KeyPressed`:
+the same kind of observation as the token it stands for, kept in :class:`Keyed` and laid
+with the next frame's tokens), the camera lost and back, and what the round did
+(:class:`~dealer.table.turn_input.VerdictGiven`, ...). The intents (dealer/table/turn_intents.py)
+are values; their words are made at the outlets.
 
-One memory of what was seen where (:class:`Sight`: the picture, the cards read at their
-places, and the one clock that says "settled"). An observation a state cannot take (a frame
-while the round's verdict is awaited, a verdict nobody asked for) raises
+One memory of what was seen where (:class:`Sight`: the cards read at their places, and the
+one clock, a :class:`Steady`, that says "settled"); one memory of the PROPHET token
+(:class:`ProphetToken`). An observation a state cannot take (a frame while the round's
+verdict is awaited or the camera is gone, a verdict nobody asked for) raises
 :class:`IllegalObservation`, naming both.
 
 The protocol (docs/playing-at-the-table.md), and what costs nothing:
@@ -34,20 +38,28 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from dealer.table import sight as table_sight
+from dealer.table.turn_events import IllegalObservation, keyed_view, on_camera, on_key
 from dealer.table.turn_input import (
     ASK_AFTER_S,
     UNSTEADY_S,
+    CameraBack,
+    CameraLost,
+    CardNamed,
+    KeyPressed,
     LayoutRight,
     LayoutWrong,
     Look,
+    MarkerReminded,
     Observation,
     ProphetDeposed,
     RoundFacts,
     SeenCard,
+    TableSeen,
     TableToken,
+    TableUnseen,
     TableView,
     VerdictGiven,
     VerdictUndone,
@@ -81,18 +93,25 @@ from dealer.table.turn_state import (
     AwaitingStarter,
     AwaitingVerdict,
     Clearing,
+    Keyed,
     Laying,
+    NamedCard,
+    Paused,
     PhaseState,
     Picture,
+    ProphetToken,
     PuttingLayoutRight,
     Relay,
     ShowingHand,
     Sight,
+    Steady,
     TurnState,
     Unjudged,
     Waiting,
     initial,
+    maybe_of,
     resumed,
+    still_laid,
 )
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
@@ -103,13 +122,18 @@ __all__ = [
     "AwaitingVerdict",
     "Clearing",
     "IllegalObservation",
+    "Keyed",
     "Laying",
     "LOST_TRACK_AFTER",
+    "NamedCard",
+    "Paused",
     "PhaseState",
+    "ProphetToken",
     "PuttingLayoutRight",
     "Relay",
     "ShowingHand",
     "Sight",
+    "Steady",
     "TurnState",
     "Waiting",
     "initial",
@@ -120,31 +144,33 @@ __all__ = [
 Intents = list[TurnIntent]
 
 
-class IllegalObservation(ValueError):
-    """An observation the state cannot take: a frame while the round's verdict is awaited,
-    a verdict no action asked for, anything before the starter but a frame."""
-
-    def __init__(self, state: TurnState, observation: Observation) -> None:
-        super().__init__(f"the turn machine cannot take {type(observation).__name__} while "
-                         f"{type(state.phase).__name__}: {observation!r}")
-        self.state, self.observation = state, observation
-
-
 def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[TurnIntent, ...]]:
     """The state after ``observation``, and what the dealer should do about it."""
     if isinstance(observation, Look):
-        if isinstance(state.phase, (AwaitingVerdict, PuttingLayoutRight)):
+        if isinstance(state.phase, (AwaitingVerdict, PuttingLayoutRight, Paused)):
             raise IllegalObservation(state, observation)
         new, out = _look(state, observation)
         return new, tuple(out)
+    if isinstance(observation, (KeyPressed, CardNamed)):
+        return on_key(state, observation), ()
+    if isinstance(observation, (CameraLost, CameraBack)):
+        return on_camera(state, observation), ()
+    if isinstance(observation, MarkerReminded):
+        return replace(state, prophet=replace(state.prophet, reminded=True)), ()
+    if isinstance(observation, TableUnseen):
+        timers, said = table_sight.unseen(state.table, observation)
+        return replace(state, table=timers), (() if said is None else (said,))
+    if isinstance(observation, TableSeen):
+        timers, told = table_sight.seen(state.table, observation)
+        return replace(state, table=timers), tuple(told)
     if isinstance(state.phase, AwaitingStarter):
         raise IllegalObservation(state, observation)
     if isinstance(observation, VerdictGiven):
         return _verdict(state, observation), ()
     if isinstance(observation, ProphetDeposed):
-        return replace(state, prophet_token_seen=True), ()
+        return replace(state, prophet=replace(state.prophet, seen=True)), ()
     if isinstance(observation, LayoutWrong):
-        if isinstance(state.phase, (PuttingLayoutRight, AwaitingVerdict)):
+        if isinstance(state.phase, (PuttingLayoutRight, AwaitingVerdict, Paused)):
             raise IllegalObservation(state, observation)
         return replace(state, phase=PuttingLayoutRight(state.phase)), ()
     if isinstance(observation, LayoutRight):
@@ -152,9 +178,14 @@ def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[T
             raise IllegalObservation(state, observation)
         return replace(state, phase=state.phase.held), ()
     if isinstance(observation, VerdictUndone):
-        return replace(state, phase=Waiting(), sight=replace(state.sight, picture=(), unexplained=False),
+        if isinstance(state.phase, Paused):
+            raise IllegalObservation(state, observation)
+        nothing: Picture = ()
+        clock = Steady(state.sight.since, (nothing, False))
+        return replace(state, phase=Waiting(), sight=replace(state.sight, clock=clock),
                        untouched_since_unseen=False, noplay_token_laid=False, unjudged=None, relay=None,
-                       refused_laying=None, unread_asks=0, next_acted=False), ()
+                       refused_laying=None, unread_asks=0, next_acted=False, keyed=Keyed(),
+                       prophet=replace(state.prophet, reminded=False)), ()
     raise IllegalObservation(state, observation)
 
 
@@ -164,7 +195,7 @@ def _verdict(state: TurnState, given: VerdictGiven) -> TurnState:
     phase = state.phase
     laid = phase.laid_for if isinstance(phase, Clearing) else ()
     if isinstance(given.action, BecomeProphet):
-        return replace(state, phase=Clearing(laid), untouched_since_unseen=False)
+        return replace(state, phase=Clearing(laid), untouched_since_unseen=False, keyed=state.keyed.after_verdict())
     if given.action is not None and not isinstance(phase, AwaitingVerdict):
         raise IllegalObservation(state, given)
     pending = phase.action if isinstance(phase, AwaitingVerdict) else None
@@ -174,7 +205,7 @@ def _verdict(state: TurnState, given: VerdictGiven) -> TurnState:
         laid = tuple(c for c in phase.batch if c is not None)
     return replace(state, phase=Clearing(laid), untouched_since_unseen=False, next_acted=False,
                    noplay_token_laid=isinstance(pending, NoPlay), unjudged=None, relay=None,
-                   refused_laying=None, unread_asks=0)
+                   refused_laying=None, unread_asks=0, keyed=state.keyed.after_verdict())
 
 
 # -- one frame ---------------------------------------------------------------------------
@@ -188,6 +219,7 @@ class _Now:
     empty: bool
     busy: bool  # a hand or an arm over the zone
     facts: RoundFacts
+    judge_now: bool = False  # key j: the players go on with what lies there
 
     @property
     def picture(self) -> Picture:
@@ -220,21 +252,25 @@ def _steadied(sight: Sight, view: TableView, busy: bool) -> tuple[Sight, TableVi
 
 
 def _look(s: TurnState, look: Look) -> tuple[TurnState, Intents]:
-    view = look.view
+    s, view, out = keyed_view(s, look.view)
     busy = view.hand_over_play or view.arm_across
     sight, view = _steadied(s.sight, view, busy)
     ordered = tuple(sorted(view.play_cards, key=lambda c: c.x_mm))
     picture = tuple(c.card for c in ordered)
-    if (picture, view.unexplained_in_play) != (sight.picture, sight.unexplained) or busy:
-        sight = replace(sight, picture=picture, unexplained=view.unexplained_in_play, since=view.t, said=False)
-    if view.judge_now:  # key j: the players go on with what lies there
-        sight = replace(sight, since=float("-inf"))
-        s = replace(s, relay=None, refused_laying=None)
-    settled = view.t - sight.since >= s.settle_s and not busy
+    what = (picture, view.unexplained_in_play)
+    clock = Steady(view.t, what) if busy else sight.clock.seeing(what, view.t)
+    if clock is not sight.clock:
+        sight = replace(sight, clock=clock, said=False)
+    judge_now = s.keyed.judge_now
+    if judge_now:  # key j: the players go on with what lies there
+        sight = replace(sight, clock=Steady(float("-inf"), what))
+        s = replace(s, relay=None, refused_laying=None, keyed=replace(s.keyed, judge_now=False))
+    settled = sight.clock.held(view.t, s.settle_s) and not busy
     empty = not view.play_cards and not view.unexplained_in_play and not busy
     s = replace(s, sight=sight)
-    now = _Now(view, ordered, settled, empty, busy, look.round)
-    s, out = _unsteady(s, now)
+    now = _Now(view, ordered, settled, empty, busy, look.round, judge_now)
+    s, more = _unsteady(s, now)
+    out += more
     laid_for = Counter(s.phase.laid_for) if isinstance(s.phase, Clearing) else Counter[Card]()
     if settled and (now.read - laid_for or (now.noplay_token and not s.noplay_token_laid)):
         s = replace(s, next_acted=True)  # F1: "before the next player acts"
@@ -242,7 +278,7 @@ def _look(s: TurnState, look: Look) -> tuple[TurnState, Intents]:
     if isinstance(s.phase, AwaitingStarter):
         return _await_starter(s, now, out)
     if s.untouched_since_unseen:
-        if not (view.hand_over_play or empty or view.judge_now):  # an arm reaching across lays nothing
+        if not (view.hand_over_play or empty or judge_now):  # an arm reaching across lays nothing
             return s, out  # asked already (_unseen_emptying): nothing counts until a hand lays again
         s = replace(s, untouched_since_unseen=False)
     s, more = _watch_prophet_token(s, now)
@@ -327,10 +363,10 @@ def _unsteady(s: TurnState, now: _Now) -> tuple[TurnState, Intents]:
     """The picture has kept changing for ``UNSTEADY_S`` with no hand over the zone: asked
     about once, until a hand comes."""
     sight, t = s.sight, now.view.t
-    if now.settled or now.busy or sight.steady_at is None:
-        return replace(s, sight=replace(sight, steady_at=t,
+    if now.settled or now.busy or sight.unsteady is None:
+        return replace(s, sight=replace(sight, unsteady=Steady(t, None),
                                         unsteady_said=sight.unsteady_said and not now.busy)), []
-    if sight.unsteady_said or t - sight.steady_at < UNSTEADY_S:
+    if sight.unsteady_said or not sight.unsteady.held(t, UNSTEADY_S):
         return s, []
     return replace(s, sight=replace(sight, unsteady_said=True)), [ZoneBusy(Busy.KEEPS_CHANGING)]
 
@@ -339,7 +375,7 @@ def _once(s: TurnState, now: _Now, intent: TurnIntent) -> tuple[TurnState, Inten
     """A trouble about the picture in view, said once until the picture changes, and only
     once it has held ``ASK_AFTER_S`` (a hand resting at the zone's edge for a moment, a card
     found a frame late, are no trouble)."""
-    if s.sight.said or now.view.t - s.sight.since < ASK_AFTER_S:
+    if s.sight.said or not s.sight.clock.held(now.view.t, ASK_AFTER_S):
         return s, []
     return replace(s, sight=replace(s.sight, said=True)), [intent]
 
@@ -360,42 +396,12 @@ def _unread_trouble(s: TurnState, now: _Now) -> tuple[TurnState, Intents | None]
     return s, None
 
 
-def _still_laid(before: Picture | None, now: Picture) -> Picture:
-    """What lies unjudged, as far as the dealer knows: the picture ``now``, and what it saw of
-    the same laying ``before`` that ``now`` does not show (a card read a moment ago that fades
-    into something unread is still laid).
-
-    >>> from engine.cards import Card
-    >>> _still_laid((Card.parse("9C"),), ())
-    (Card.parse('9C'),)
-    >>> _still_laid((None, None), (Card.parse("4H"),))
-    (Card.parse('4H'), None)
-    """
-    if before is None:
-        return now
-    missing = Counter(c for c in before if c is not None) - Counter(c for c in now if c is not None)
-    kept = now + tuple(sorted(missing.elements(), key=str))
-    return kept + (None,) * max(0, len(before) - len(kept))
-
-
-def _maybe_of(seen: Sequence[SeenCard]) -> frozenset[Card] | None:
-    """The cards the unread ones among ``seen`` may be, together; None when one of them does
-    not say (anything may be)."""
-    out: set[Card] = set()
-    for card in seen:
-        if card.card is None:
-            if card.maybe is None:
-                return None
-            out |= card.maybe
-    return frozenset(out)
-
-
 def _note_unjudged(s: TurnState, now: _Now) -> TurnState:
     """The settled picture cannot be judged: remember it, if it is surely laid cards (a card
     found but unread), or once the dealer has said it cannot read it."""
     if None not in now.picture and not s.sight.said:
         return s
-    return replace(s, unjudged=Unjudged(_still_laid(s.unjudged.picture if s.unjudged else None, now.picture)))
+    return replace(s, unjudged=Unjudged(still_laid(s.unjudged.picture if s.unjudged else None, now.picture)))
 
 
 def _taken_unjudged(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
@@ -446,7 +452,8 @@ def _await_starter(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, In
         s = _note_unjudged(s, now)
         s, asked = _once(s, now, CannotRead(Unread.STARTER))
         return s, out + asked
-    return replace(s, phase=Clearing((card,)), unjudged=None), out + [StarterTurned(card)]
+    return (replace(s, phase=Clearing((card,)), unjudged=None, keyed=s.keyed.after_verdict()),
+            out + [StarterTurned(card)])
 
 
 def _await_clear(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
@@ -455,10 +462,11 @@ def _await_clear(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Inte
     if now.empty and not (s.noplay_token_laid and now.noplay_token):
         # Empty means no card and, with the occupancy analysis, nothing unread either: a card
         # missed for a frame still fills the zone, so it never becomes the next player's play.
+        keyed = replace(s.keyed, named=())  # the names went with their cards
         if not now.facts.started:
-            return replace(s, phase=AwaitingStarter()), out + [TurnNextStarter()]
+            return replace(s, phase=AwaitingStarter(), keyed=keyed), out + [TurnNextStarter()]
         player = now.facts.whose_turn
-        return replace(s, phase=Waiting()), out + ([YourTurn(player)] if player else [])
+        return replace(s, phase=Waiting(), keyed=keyed), out + ([YourTurn(player)] if player else [])
     laid_for = Counter(s.phase.laid_for)
     laid = now.read
     if now.settled and laid_for and not laid <= laid_for:
@@ -484,7 +492,7 @@ def _unseen_emptying(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, 
     s, asked = _once(s, now, AskLayAgain(now.facts.whose_turn or "", read, Owed.UNSEEN_EMPTYING))
     if asked:
         s = replace(s, phase=Waiting(), noplay_token_laid=False, untouched_since_unseen=True,
-                    relay=Relay(now.noplay_token, read, len(now.picture), maybe=_maybe_of(now.ordered)))
+                    relay=Relay(now.noplay_token, read, len(now.picture), maybe=maybe_of(now.ordered)))
     return s, out + asked
 
 
@@ -589,10 +597,10 @@ def _collect_hand(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Int
 def _watch_prophet_token(s: TurnState, now: _Now) -> tuple[TurnState, Intents]:
     view = now.view
     if not view.prophet_token_out:
-        return replace(s, prophet_token_seen=False), []
-    if s.prophet_token_seen or not now.settled or view.unexplained_in_play:
+        return replace(s, prophet=replace(s.prophet, seen=False)), []
+    if s.prophet.seen or not now.settled or view.unexplained_in_play:
         return s, []  # seen already, or shown with a hand over the zone: taken once it has left
-    s = replace(s, prophet_token_seen=True)
+    s = replace(s, prophet=replace(s.prophet, seen=True))
     if not s.rules.prophet:  # EX4, AB3
         return s, [NotInGame(Missing.PROPHET, s.rules.variant)]
     if now.facts.prophet is not None:

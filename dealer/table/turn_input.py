@@ -1,9 +1,11 @@
 """What the turn machine (dealer/table/turn.py) is told: the table as seen, and what the round did.
 
 A frame is a :class:`TableView` (the play zone's cards in table millimetres, the tokens,
-whether a hand or an arm is over the zone). The keyboard is no other kind of input: its
-keys are laid on the view as virtual tokens and flags (dealer/table/keys.py). What the round
-decided comes back as values too: :class:`VerdictGiven` after an action was applied (or
+whether a hand or an arm is over the zone). A key is the same kind of input: a
+:class:`KeyPressed` stands for the token it names (dealer/table/keys.py parses the keys), and a
+:class:`CardNamed` for a card's name typed for a card the camera cannot read. A camera that
+goes away and comes back is told as :class:`CameraLost` and :class:`CameraBack`. What the
+round decided comes back as values too: :class:`VerdictGiven` after an action was applied (or
 refused), :class:`ProphetDeposed`, :class:`VerdictUndone`. A :class:`Look` carries, beside
 the view, the facts of the round the machine needs (:class:`RoundFacts`), copied as values
 so that :func:`dealer.table.turn.step` stays a pure function.
@@ -18,23 +20,33 @@ from typing import Protocol
 
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay
+from vision.geometry import SAME_PLACE_MM
 
 __all__ = [
     "ASK_AFTER_S",
     "SAME_PLACE_MM",
     "SETTLE_S",
     "UNSTEADY_S",
+    "CameraBack",
+    "CameraLost",
+    "CardNamed",
+    "Key",
+    "KeyPressed",
     "LayoutRight",
     "LayoutWrong",
     "LineSight",
     "Look",
+    "MarkerReminded",
     "Observation",
     "ProphetDeposed",
     "RoundFacts",
     "RoundView",
     "SeenCard",
+    "TableSeen",
     "TableToken",
+    "TableUnseen",
     "TableView",
+    "Unseen",
     "VerdictGiven",
     "VerdictUndone",
     "same_place",
@@ -52,14 +64,11 @@ ASK_AFTER_S = 1.0
 # says so: a thing found in one look and not the next never settles, and would otherwise
 # leave the dealer silent for good.
 UNSTEADY_S = 2.5
-# A card found within this distance (mm, centre to centre) of a card read on an earlier
-# frame, with no hand over the zone since, is that card: a card is 63 mm wide, and the
-# table homography places a still card within a few millimetres from frame to frame.
-SAME_PLACE_MM = 15.0
 
 
 def same_place(a: tuple[float, float], b: tuple[float, float]) -> bool:
-    """Two card centres (table mm) within ``SAME_PLACE_MM``: the same card's place."""
+    """Two card centres (table mm) within ``SAME_PLACE_MM`` (vision.geometry, the one
+    tolerance of every place memory): the same card's place."""
     return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 <= SAME_PLACE_MM ** 2
 
 
@@ -113,8 +122,6 @@ class TableView:
     frame: int | None = None
     hand_over_play: bool = False
     unexplained_in_play: bool = False
-    judge_now: bool = False  # the keyboard's "judge now" (key j): the zone counts as settled
-    layout_as_is: bool = False  # the players confirm the layout as it lies (key o, P5)
     line: LineSight | None = None
     arm_across: bool = False  # an arm reaching across the play zone, in from its edge and out of it
 
@@ -192,4 +199,82 @@ class LayoutRight:
     """The layout is right again, or the players go on with it as it lies (key o)."""
 
 
-Observation = Look | VerdictGiven | ProphetDeposed | VerdictUndone | LayoutWrong | LayoutRight
+class Key(enum.Enum):
+    """A key of the keyboard fallback that stands for a token or an act at the table."""
+
+    NO_PLAY = "n"  # the NO PLAY token in the play zone (again: taken back)
+    PROPHET = "p"  # the PROPHET token out (again: taken back)
+    ACCEPT = "a"  # the prophet's ACCEPT token in the play zone (F3)
+    REJECT = "r"  # the REJECT token; with ``card_index``, lying at that card (F6)
+    JUDGE_NOW = "j"  # the play zone counts as settled: the players go on with what lies there
+    LAYOUT_AS_IS = "o"  # the layout is right as it lies (P5)
+
+
+@dataclass(frozen=True, slots=True)
+class KeyPressed:
+    """A key pressed at time ``t``: handled as the token it stands for would be.
+    ``card_index``: for REJECT, the card (0-based from the left) it names (F6)."""
+
+    key: Key
+    t: float
+    card_index: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardNamed:
+    """The players typed ``card``'s name: the leftmost card in the play zone that the camera
+    found but cannot read is that card, while it lies there."""
+
+    card: Card
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class CameraLost:
+    """The camera is gone (dealer/table/camera_pause.py): the turn pauses where it is."""
+
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class CameraBack:
+    """The camera is back: the turn goes on where it was, its clock started afresh (nothing
+    seen before the gap counts as having held across it)."""
+
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerReminded:
+    """The players were told where the PROPHET token belongs (F2, the layout watch): once."""
+
+
+class Unseen(enum.Enum):
+    """Why a frame gave no view of the table (dealer/table/observer.py)."""
+
+    NO_MAT = "no mat"  # the mat's markers are not found (covered, the camera turned away)
+    ZONE_OUT = "zone out"  # the play zone is not whole in view
+
+
+@dataclass(frozen=True, slots=True)
+class TableUnseen:
+    """The frame at ``t`` gave no view of the table, for ``why``: nothing is judged."""
+
+    t: float
+    why: Unseen
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeen:
+    """The frame at ``t`` gave a view: whether something moved over the play zone, whether
+    the camera itself has been moving, and whether cards (or something unread) lie in the
+    zone. Told on every frame seen, the layout being put right or not (dealer/table/sight.py)."""
+
+    t: float
+    moving_over_play: bool = False
+    camera_moving: bool = False
+    cards_lie: bool = False
+
+
+Observation = (Look | VerdictGiven | ProphetDeposed | VerdictUndone | LayoutWrong | LayoutRight | KeyPressed
+               | CardNamed | CameraLost | CameraBack | MarkerReminded | TableUnseen | TableSeen)

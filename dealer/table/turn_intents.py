@@ -16,6 +16,7 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from dealer.table.turn_input import Unseen
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay
 
@@ -24,15 +25,20 @@ __all__ = [
     "AskProphet",
     "Busy",
     "CannotRead",
+    "CardNamedAs",
     "FaceDown",
     "HandProgress",
     "Judge",
-    "Missing",
+    "KeepsMoving",
     "Kind",
+    "Missing",
     "NoPlayWithdrawn",
     "NotInGame",
+    "NothingToName",
     "Owed",
     "StarterTurned",
+    "TableNotSeen",
+    "TableSeenAgain",
     "TakenAway",
     "TooManyShown",
     "TurnIntent",
@@ -98,6 +104,48 @@ class HandProgress:
 class NoPlayWithdrawn:
     """The NO PLAY token and the cards were taken back before the hand was complete."""
 
+    KIND: ClassVar[Kind] = "say"
+
+
+@dataclass(frozen=True, slots=True)
+class CardNamedAs:
+    """The players named ``card`` (a key): the card at ``where`` (1-based from the left) that
+    the camera cannot read is taken to be it, while it lies there."""
+
+    where: int
+    card: Card
+    KIND: ClassVar[Kind] = "say"
+
+
+@dataclass(frozen=True, slots=True)
+class NothingToName:
+    """The players named ``card``, but every card in the play zone is read: it names none."""
+
+    card: Card
+    KIND: ClassVar[Kind] = "say"
+
+
+@dataclass(frozen=True, slots=True)
+class TableNotSeen:
+    """The table has not been seen for a while (``why``): nothing is judged until it is."""
+
+    why: Unseen
+    KIND: ClassVar[Kind] = "say"
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeenAgain:
+    """The table is seen again, after the dealer said it was not."""
+
+    KIND: ClassVar[Kind] = "say"
+
+
+@dataclass(frozen=True, slots=True)
+class KeepsMoving:
+    """Something has kept moving over the play zone for long: the dealer waits, and says why
+    (``camera``: the camera itself keeps moving)."""
+
+    camera: bool
     KIND: ClassVar[Kind] = "say"
 
 
@@ -223,4 +271,5 @@ class NotInGame:
 
 
 TurnIntent = (StarterTurned | Judge | TurnNextStarter | YourTurn | AskProphet | HandProgress | NoPlayWithdrawn
-              | ZoneBusy | CannotRead | FaceDown | TakenAway | AskLayAgain | TooManyShown | NotInGame)
+              | CardNamedAs | NothingToName | TableNotSeen | TableSeenAgain | KeepsMoving | ZoneBusy | CannotRead
+              | FaceDown | TakenAway | AskLayAgain | TooManyShown | NotInGame)

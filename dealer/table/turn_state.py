@@ -4,8 +4,12 @@
 changes after it is made. The phases: waiting for the starter (C4), waiting for a play,
 an attempt being laid (P1), a "no play" hand shown in batches (N1, with the cards seen so
 far), the prophet's decision awaited (F3), the round's verdict awaited, the zone being
-cleared after a verdict (P3, P4), and the layout being put right (P5). :class:`Sight` is
-the one memory of what was seen where, with the one clock that says "settled".
+cleared after a verdict (P3, P4), the layout being put right (P5), and paused while the
+camera is gone. :class:`Sight` is the one memory of what was seen where; :class:`Steady` is
+the one clock that says how long something has held (the turn's picture here, and the line
+zones and the camera's view in dealer/table/layout_watch.py and dealer/table/sight.py).
+:class:`ProphetToken` is the one memory of the PROPHET token, :class:`Keyed` what the keys
+stand for.
 """
 
 from __future__ import annotations
@@ -14,8 +18,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from dealer.table.sight import SightTimers
+from dealer.table.steady import Steady
 from dealer.table.table_rules import TableRules
-from dealer.table.turn_input import SETTLE_S, SeenCard
+from dealer.table.turn_input import SETTLE_S, SeenCard, TableToken
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay
 
@@ -25,19 +31,27 @@ __all__ = [
     "AwaitingStarter",
     "AwaitingVerdict",
     "Clearing",
+    "Keyed",
     "Laying",
+    "NamedCard",
+    "Paused",
     "PhaseState",
     "Picture",
+    "ProphetToken",
     "PuttingLayoutRight",
     "Relay",
     "ShowingHand",
     "Sight",
+    "SightTimers",
+    "Steady",
     "TurnPhase",
     "TurnState",
     "Unjudged",
     "Waiting",
     "initial",
+    "maybe_of",
     "resumed",
+    "still_laid",
 ]
 
 # Other layings, each read whole, refused while cards owed (the zone not seen empty after a
@@ -106,8 +120,16 @@ class PuttingLayoutRight:
     held: TurnPhase
 
 
+@dataclass(frozen=True, slots=True)
+class Paused:
+    """The camera is gone: nothing is judged until it is back, and then the turn goes on in
+    ``held`` (the phase it was in), its clock started afresh."""
+
+    held: TurnPhase | PuttingLayoutRight
+
+
 TurnPhase = AwaitingStarter | Waiting | Laying | ShowingHand | AwaitingProphet | AwaitingVerdict | Clearing
-PhaseState = TurnPhase | PuttingLayoutRight
+PhaseState = TurnPhase | PuttingLayoutRight | Paused
 
 
 # -- what is remembered --------------------------------------------------------------------
@@ -115,18 +137,68 @@ PhaseState = TurnPhase | PuttingLayoutRight
 class Sight:
     """What was seen where, and the one clock that says "settled".
 
-    ``since``: when the picture last changed or a hand (or an arm) was over the zone;
-    ``known``: the cards read at their places since the last hand; ``said``: a trouble about
-    this picture was said already; ``steady_at``/``unsteady_said``: a picture that never holds.
+    ``clock``: the picture (and whether something unexplained lies beside it) and since when
+    it has held, started again whenever a hand (or an arm) is over the zone; ``known``: the
+    cards read (or named by the players) at their places since the last hand; ``said``: a
+    trouble about this picture was said already; ``unsteady``: since the picture last held
+    (for a picture that never holds), and ``unsteady_said``: that was said.
     """
 
-    picture: Picture = ()
-    unexplained: bool = False
-    since: float = 0.0
+    clock: Steady[tuple[Picture, bool]] = Steady(0.0, ((), False))
     known: tuple[SeenCard, ...] = ()
-    steady_at: float | None = None
+    unsteady: Steady[None] | None = None
     unsteady_said: bool = False
     said: bool = False
+
+    @property
+    def picture(self) -> Picture:
+        return self.clock.what[0]
+
+    @property
+    def since(self) -> float:
+        return self.clock.since
+
+
+@dataclass(frozen=True, slots=True)
+class ProphetToken:
+    """The one memory of the PROPHET token (F1, F2): ``seen``, the token lying out was taken
+    for what it means (an appointment, or the prophet in office), and a token left out
+    appoints no one again; ``keyed``, key p lays it out; ``reminded``, the players were told
+    once where it belongs on the layout."""
+
+    seen: bool = False
+    keyed: bool = False
+    reminded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NamedCard:
+    """A card the players named for a card the camera found but could not read, where it lay
+    (table millimetres)."""
+
+    card: Card
+    x_mm: float
+    y_mm: float
+
+
+@dataclass(frozen=True, slots=True)
+class Keyed:
+    """What the keys stand for this turn: the NO PLAY token (``no_play``), the prophet's
+    decision token (``decision``, with the card a REJECT names, ``card_index`` from the
+    left), a "judge now" not yet used, a card's name typed and not yet given (``naming``),
+    and the namings given to the cards that lie in the zone (``named``, for the recording)."""
+
+    no_play: bool = False
+    decision: TableToken | None = None
+    card_index: int | None = None
+    judge_now: bool = False
+    naming: Card | None = None
+    named: tuple[NamedCard, ...] = ()
+
+    def after_verdict(self) -> Keyed:
+        """A decision and a NO PLAY belong to one turn; the names stay with their cards
+        until those leave the zone."""
+        return Keyed(named=self.named)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,11 +253,43 @@ class TurnState:
     refused_laying: tuple[Card, ...] | None = None
     noplay_token_laid: bool = False
     next_acted: bool = False
-    prophet_token_seen: bool = False
+    prophet: ProphetToken = ProphetToken()
+    keyed: Keyed = Keyed()
+    table: SightTimers = SightTimers()  # the camera's view of the table: unseen, or busy for long
     untouched_since_unseen: bool = False
     unread_asks: int = 0  # a card said unread since the last verdict
     unread_asks_in_round: int = 0  # ... since the round began (the live loop's deck hint)
     rules: TableRules = TableRules()  # what the variant's table may do (chains, "no play", prophet)
+
+
+def still_laid(before: Picture | None, now: Picture) -> Picture:
+    """What lies unjudged, as far as the dealer knows: the picture ``now``, and what it saw of
+    the same laying ``before`` that ``now`` does not show (a card read a moment ago that fades
+    into something unread is still laid).
+
+    >>> from engine.cards import Card
+    >>> still_laid((Card.parse("9C"),), ())
+    (Card.parse('9C'),)
+    >>> still_laid((None, None), (Card.parse("4H"),))
+    (Card.parse('4H'), None)
+    """
+    if before is None:
+        return now
+    missing = Counter(c for c in before if c is not None) - Counter(c for c in now if c is not None)
+    kept = now + tuple(sorted(missing.elements(), key=str))
+    return kept + (None,) * max(0, len(before) - len(kept))
+
+
+def maybe_of(seen: Sequence[SeenCard]) -> frozenset[Card] | None:
+    """The cards the unread ones among ``seen`` may be, together; None when one of them does
+    not say (anything may be)."""
+    out: set[Card] = set()
+    for card in seen:
+        if card.card is None:
+            if card.maybe is None:
+                return None
+            out |= card.maybe
+    return frozenset(out)
 
 
 def initial(started: bool, settle_s: float = SETTLE_S, rules: TableRules = TableRules()) -> TurnState:
@@ -207,4 +311,4 @@ def resumed(action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card,
     else:
         laid = ()
     return TurnState(Clearing(laid), settle_s, noplay_token_laid=isinstance(action, NoPlay),
-                     prophet_token_seen=prophet_out, rules=rules)
+                     prophet=ProphetToken(seen=prophet_out), rules=rules)

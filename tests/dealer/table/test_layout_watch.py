@@ -15,6 +15,7 @@ from dealer.table.layout_watch import (
     SideBranch,
     check_layout,
 )
+from dealer.table.protocol import TableView
 from engine.cards import parse_cards
 
 STEP = 70.0  # mm between main-line cards
@@ -151,3 +152,50 @@ def test_at_the_mat_edge_only_the_places_not_folded_are_expected_on_the_table() 
     assert on_table.prophet_after == 1  # still just after 6H
     # and with the token among the folded places, no marker is expected on the mat
     assert expected_on_table(Layout(main[:8]), 3) == record("4H 5C 6H 7C 8H")
+
+
+class _Round:
+    """What the watch asks of the round: its layout, and the prophet's marker (none)."""
+
+    def __init__(self, main: str, *branches: tuple[int, str]) -> None:
+        from engine.layout import Branch, Layout
+
+        self.layout = Layout(parse_cards(main), tuple(Branch(a, parse_cards(c), "Ana") for a, c in branches))
+
+    def state(self) -> object:
+        from types import SimpleNamespace
+
+        return SimpleNamespace(marker=None)
+
+
+def _line(t: float, main: str, side: dict[float, str] | None = None) -> TableView:
+    from dealer.table.protocol import LineSight, SeenCard
+
+    seen_main = tuple(SeenCard(c, i * STEP, 0.0) for i, c in enumerate(parse_cards(main)))
+    seen_side = tuple(SeenCard(c, x, 120.0 + 20.0 * k) for x, cards in (side or {}).items()
+                      for k, c in enumerate(parse_cards(cards)))
+    return TableView(t, line=LineSight(seen_main, seen_side))
+
+
+def test_the_watch_is_a_value_and_tells_misplacements_apart_by_value_not_by_words() -> None:
+    from dealer.table.layout_watch import LayoutState, layout_look, moving
+
+    # given Bo's QD rejected under 7H, the line 7H 4C, and the players who put QD on the main line
+    rnd = _Round("7H 4C", (0, "QD"))
+    start = moving(LayoutState(), 0.0)
+    state, notes = layout_look(start, _line(0.5, "7H QD 4C"), rnd)
+    assert notes is None and start == moving(LayoutState(), 0.0)  # nothing it was given changed
+    state, notes = layout_look(state, _line(2.0, "7H QD 4C"), rnd)
+    assert state.holding is not None and tuple(d.card for d in state.holding) == parse_cards("QD")
+    assert notes is not None and notes[0].text.startswith("The layout does not match: QD should be")
+    # the same misplacement seen again says nothing new
+    state, notes = layout_look(state, _line(4.0, "7H QD 4C"), rnd)
+    assert notes == []
+    # QD moved, but under 4C instead of 7H: a new misplacement of the same card, said
+    state, notes = layout_look(state, _line(5.0, "7H 4C", {STEP: "QD"}), rnd)
+    state, notes = layout_look(state, _line(6.5, "7H 4C", {STEP: "QD"}), rnd)
+    assert notes is not None and [n.text for n in notes] == [
+        "Still out of place: QD should be in the side branch under 7H, it is under 4C."]
+    # and put right, the turn goes on (the line zones read the same cards: they held)
+    state, notes = layout_look(state, _line(7.0, "7H 4C", {0.0: "QD"}), rnd)
+    assert state.holding is None and notes is not None and [n.text for n in notes] == ["The layout is right again."]

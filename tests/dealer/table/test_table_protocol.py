@@ -6,6 +6,7 @@ import pytest
 
 from dealer.table.turn import AwaitingVerdict
 from dealer.table.turn_intents import AskProphet, HandProgress, NoPlayWithdrawn, YourTurn
+from dealer.table.turn_input import Key, KeyPressed
 from dealer.table.protocol import UNSTEADY_S, Intent, Phase, SeenCard, TableProtocol, TableView, TableToken
 from engine.cards import Card, parse_cards
 from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
@@ -491,7 +492,8 @@ def test_a_no_play_unseen_is_not_credited_once_the_table_went_on_without_it() ->
     out = run(proto, cleared_then_laid(19.0, cards("QD 6H 3D 4D 3H"), tok))
     assert actions(out) == [] and troubles(out)[-1].startswith("I have lost track of the turns: Bo's cards")
     # and only the players' key j takes what lies there as Bo's play
-    out = run(proto, [TableView(25.0, cards("QD 6H 3D 4D 3H"), tok, judge_now=True)])
+    assert proto.tell(KeyPressed(Key.JUDGE_NOW, 25.0)) == ()
+    out = run(proto, [TableView(25.0, cards("QD 6H 3D 4D 3H"), tok)])
     assert actions(out) == [NoPlay("Bo", parse_cards("QD 6H 3D 4D 3H"))]
 
 

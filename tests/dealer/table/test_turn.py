@@ -12,6 +12,7 @@ from dealer.table.turn import (
     Clearing,
     IllegalObservation,
     Laying,
+    Paused,
     PuttingLayoutRight,
     ShowingHand,
     TurnState,
@@ -20,7 +21,19 @@ from dealer.table.turn import (
     resumed,
     step,
 )
-from dealer.table.turn_input import LayoutRight, LayoutWrong, Look, ProphetDeposed, RoundFacts, SeenCard, TableToken, TableView, VerdictGiven
+from dealer.table.turn_input import (
+    CameraBack,
+    CameraLost,
+    LayoutRight,
+    LayoutWrong,
+    Look,
+    ProphetDeposed,
+    RoundFacts,
+    SeenCard,
+    TableToken,
+    TableView,
+    VerdictGiven,
+)
 from dealer.table.turn_intents import (
     AskLayAgain,
     AskProphet,
@@ -132,7 +145,7 @@ def test_an_arm_across_the_zone_is_no_trouble_and_no_settling() -> None:
 
 def test_resume_builds_the_state_after_the_last_verdict() -> None:
     state = resumed(NoPlay("Bo", parse_cards("2D 4H")), Card.parse("7H"), prophet_out=True)
-    assert state.phase == Clearing(parse_cards("2D 4H")) and state.noplay_token_laid and state.prophet_token_seen
+    assert state.phase == Clearing(parse_cards("2D 4H")) and state.noplay_token_laid and state.prophet.seen
     # the prophet's token still out appoints nobody
     state, out = feed(state, BO, TableView(0.0, (), prophet_token_out=True), TableView(1.0, (), prophet_token_out=True))
     assert not [i for i in out if isinstance(i, Judge) and isinstance(i.action, BecomeProphet)]
@@ -142,7 +155,7 @@ def test_resume_builds_the_state_after_the_last_verdict() -> None:
 def test_the_turn_machine_assigns_nothing_to_an_attribute() -> None:
     # the state is a value: no field is set after it is made (an exception's __init__ aside)
     root = Path(__file__).resolve().parents[3] / "dealer" / "table"
-    for name in ("turn.py", "turn_state.py"):
+    for name in ("turn.py", "turn_state.py", "steady.py", "sight.py"):
         tree = ast.parse((root / name).read_text(encoding="utf-8"))
         inits = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "__init__"
                  for n in ast.walk(f)}
@@ -170,3 +183,48 @@ def test_the_turn_waits_while_the_layout_is_put_right_and_goes_on_where_it_was()
     assert none == () and back == state
     back, out = feed(back, ANA, TableView(1.0, cards("4C")))
     assert out == [Judge(Attempt("Ana", parse_cards("4C")))]
+
+
+def test_the_reader_and_the_turn_remember_places_with_one_tolerance() -> None:
+    # the reader pools its looks at a card, the turn keeps a card's reading: one place memory
+    from vision.geometry import SAME_PLACE_MM
+    from vision.pipeline import ReaderConfig
+
+    assert ReaderConfig().same_place_mm == SAME_PLACE_MM
+    # a card read, then found unread 12 mm away (the camera re-anchored), no hand in between
+    state, _ = feed(initial(True), ANA, TableView(0.0, cards("4C"), hand_over_play=True), TableView(0.1, cards("4C")))
+    moved = (SeenCard(None, 12.0, 0.0),)
+    state, out = feed(state, ANA, TableView(0.2, moved), TableView(0.6, moved))
+    assert out == [Judge(Attempt("Ana", parse_cards("4C")))]
+
+
+def test_a_lost_camera_pauses_the_turn_and_nothing_is_judged_across_the_gap() -> None:
+    # given 4C laid and still at 0.1 s (settled at 0.6 s), when the camera is lost at 0.2 s
+    state, _ = feed(initial(True, 0.5), ANA, *laid(0.0, cards("4C"), 0.1))
+    paused, none = step(state, CameraLost(0.2))
+    assert none == () and paused.phase == Paused(Laying())
+    with pytest.raises(IllegalObservation, match="Look while Paused"):
+        step(paused, Look(TableView(1.0, cards("4C")), ANA))
+    with pytest.raises(IllegalObservation, match="CameraBack while Laying"):
+        step(state, CameraBack(3.0))
+    # then back at 3.0 s: the same picture counts only once it has held settle_s since then
+    back, _ = step(paused, CameraBack(3.0))
+    assert back.phase == Laying() and back.sight.known == ()
+    back, out = feed(back, ANA, TableView(3.1, cards("4C")))
+    assert out == []
+    back, out = feed(back, ANA, TableView(3.5, cards("4C")))
+    assert out == [Judge(Attempt("Ana", parse_cards("4C")))]
+
+
+def test_no_code_compares_a_sentence_to_decide_anything() -> None:
+    # sentences are made at the outlets: deciding on them would tie the game to one language
+    root = Path(__file__).resolve().parents[3] / "dealer"
+
+    def sentence(node: ast.expr) -> bool:
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("_", "N_", "n_", "p_"))
+
+    found = [f"{path.relative_to(root)}:{node.lineno}" for path in sorted(root.rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Compare) and any(map(sentence, [node.left, *node.comparators]))]
+    assert found == []
