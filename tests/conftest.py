@@ -1,6 +1,7 @@
 """Shared test setup: the round keys (dealer/record/envelope.py) go to a temporary key store,
 never to the user's own ~/.local/state/eleusis/keys; the test workers keep freed memory."""
 
+import fnmatch
 import os
 from pathlib import Path
 
@@ -33,9 +34,10 @@ def pytest_configure(config: pytest.Config) -> None:
 # worker busy for a minute after the other had finished. Started first, the many short
 # modules fill in behind them and the two workers end together. Only the order changes:
 # every test runs, each module's tests in their own order. A module not named keeps its
-# place after these; one named but gone is passed over.
+# place after these; one named but gone is passed over. A name may be a pattern
+# (fnmatch): a long file split in parts keeps its place.
 LONGEST_FIRST = (
-    "tests/vision/test_occupancy.py",  # 56
+    "tests/vision/test_occupancy*.py",  # 56
     "tests/dealer/app/test_demo_languages.py",  # 30
     "tests/bench/test_table_rounds_nudged.py",  # 26
     "tests/dealer/app/test_cli_calibrate_deck.py",  # 23
@@ -55,14 +57,18 @@ LONGEST_FIRST = (
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    rank = {path: k for k, path in enumerate(LONGEST_FIRST)}
     root = Path(str(config.rootpath))
+    ranks: dict[Path, int] = {}
 
     def module_rank(item: pytest.Item) -> int:
-        try:
-            path = Path(str(item.path)).relative_to(root).as_posix()
-        except ValueError:
-            return len(rank)
-        return rank.get(path, len(rank))
+        module = Path(str(item.path))
+        if module not in ranks:
+            try:
+                path = module.relative_to(root).as_posix()
+            except ValueError:
+                path = ""
+            ranks[module] = next((k for k, pattern in enumerate(LONGEST_FIRST) if fnmatch.fnmatchcase(path, pattern)),
+                                 len(LONGEST_FIRST))
+        return ranks[module]
 
     items.sort(key=module_rank)  # stable: the rest keep the collection's order
