@@ -85,7 +85,8 @@ def test_the_first_command_deals_the_shipped_round_aloud_in_each_language(
     said = [line.removeprefix(SPEAKER[lang]) for line in printed if line.startswith(SPEAKER[lang])]
     assert "Audio saved" not in "\n".join(printed)
     # the round is the scripted one, judged the same in every language: exactly what `eleusis
-    # judge` says of the script (test_demo.py), verdicts, penalties, scores and line
+    # judge` says of the script (tests/dealer/data/demo-table.judged.json): verdicts, penalties,
+    # scores and line
     verdicts = [v.verdict for v in load_recording(out).of_type(VerdictLine)]
     assert verdicts == ["accepted", "rejected", "accepted", "rejected", "noplay-right",
                         "accepted", "accepted", "accepted", "accepted"]

@@ -4,7 +4,8 @@ and every round ends with the verdicts and scores of an uninterrupted run: nothi
 nothing counted twice. Real processes, the shipped table
 video, kill -9 (a crash or a power cut) and SIGINT (Ctrl-C, which must leave a resumable
 recording and no traceback). An uninterrupted run deals the video's scripted round,
-verdict for verdict (test_demo.py): that round, judged, is what every resumed one must end as."""
+verdict for verdict (test_demo_languages.py checks it): that round, judged, is what every
+resumed one must end as."""
 
 from __future__ import annotations
 
