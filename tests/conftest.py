@@ -1,6 +1,7 @@
 """Shared test setup: the round keys (dealer/record/envelope.py) go to a temporary key store,
 never to the user's own ~/.local/state/eleusis/keys; the test workers keep freed memory."""
 
+import fnmatch
 import os
 from pathlib import Path
 
@@ -25,3 +26,49 @@ KEEP_FREED_MEMORY = {"MALLOC_TRIM_THRESHOLD_": str(1 << 30), "MALLOC_TOP_PAD_": 
 def pytest_configure(config: pytest.Config) -> None:
     for name, value in KEEP_FREED_MEMORY.items():
         os.environ.setdefault(name, value)
+
+
+# The modules that take longest, longest first (CPU seconds each on this 2-core machine,
+# measured one file at a time). pytest-xdist's --dist loadscope hands each worker a whole
+# module at a time, in the order of the collection; started last, one of these kept one
+# worker busy for a minute after the other had finished. Started first, the many short
+# modules fill in behind them and the two workers end together. Only the order changes:
+# every test runs, each module's tests in their own order. A module not named keeps its
+# place after these; one named but gone is passed over. A name may be a pattern
+# (fnmatch): a long file split in parts keeps its place.
+LONGEST_FIRST = (
+    "tests/vision/test_occupancy*.py",  # 56
+    "tests/dealer/app/test_demo_languages.py",  # 30
+    "tests/bench/test_table_rounds_nudged.py",  # 26
+    "tests/dealer/app/test_cli_calibrate_deck.py",  # 23
+    "tests/bench/test_table_rounds_live.py",  # 18
+    "tests/bench/test_table_rounds.py",  # 16
+    "tests/dealer/app/test_cli_play_stream.py",  # 19 (and paced by a stream: more wall than CPU)
+    "tests/dealer/app/test_resume.py",  # 15 (and its random waits before each kill)
+    "tests/vision/test_zone_arrangements.py",  # 17
+    "tests/dealer/app/test_bad_input.py",  # 16
+    "tests/dealer/app/test_cli_calibrate.py",  # 13
+    "tests/dealer/app/test_secrecy.py",  # 11
+    "tests/calibration/test_check.py",  # 10
+    "tests/dealer/app/test_cli_game.py",  # 10
+    "tests/vision/test_detect.py",  # 9
+    "tests/dealer/app/test_live.py",  # 9
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = Path(str(config.rootpath))
+    ranks: dict[Path, int] = {}
+
+    def module_rank(item: pytest.Item) -> int:
+        module = Path(str(item.path))
+        if module not in ranks:
+            try:
+                path = module.relative_to(root).as_posix()
+            except ValueError:
+                path = ""
+            ranks[module] = next((k for k, pattern in enumerate(LONGEST_FIRST) if fnmatch.fnmatchcase(path, pattern)),
+                                 len(LONGEST_FIRST))
+        return ranks[module]
+
+    items.sort(key=module_rank)  # stable: the rest keep the collection's order

@@ -91,8 +91,13 @@ def test_a_round_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pyte
         if action:
             played += parse_cards(action.group(1))
     assert list(parse_cards(start.group(1))) + played == laid
+    # and the view of the table was kept at every verdict
+    assert len(list((out / "views").glob("*.jpg"))) >= len(re.findall(r"^\w+: (?:play|noplay) ", record, re.M))
 
 
+# The same round through the same stream, dealt by `game`: the stream is the test above's, a
+# game over a source and its review page are test_cli_game.py's; a whole round more.
+@pytest.mark.slow
 @pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
 def test_a_game_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                    paced: ReaderPace) -> None:

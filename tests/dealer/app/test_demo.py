@@ -5,42 +5,30 @@ The scripted round is also a game record (data/demo-table.eleusis); what `eleusi
 --json` says of it is stored (data/demo-table.judged.json): the dealer must deal the video
 to exactly those verdicts and scores (issue 11: behaviour unchanged)."""
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from dealer.app.demo import DEMO_HAND, DEMO_PLAYERS, DEMO_RULE, deal_record_aloud, shipped_record, shipped_video
 from dealer.app.live import LiveOptions, run_live
-from dealer.record.recording import RECORD_FILE, VerdictLine, load_recording
+from dealer.record.recording import VerdictLine, load_recording
 from dealer.speech.voice import FakeVoice
 from engine.judging import judge_text, judgement_json
 from engine.rules import resolve_rule
-
-DATA = Path(__file__).parents[1] / "data"
-SCRIPTED_RECORD = DATA / "demo-table.eleusis"
-JUDGED = DATA / "demo-table.judged.json"
-
-
-def _judged() -> dict[str, Any]:
-    stored: dict[str, Any] = json.loads(JUDGED.read_text(encoding="utf-8"))
-    return stored
-
-
-def _turns(verdicts: list[VerdictLine]) -> list[tuple[str, str, list[str], int, bool, bool]]:
-    """The dealer's verdicts in the terms of `judge --json` turns."""
-    return [(v.player, v.verdict, v.action.split()[2:], v.penalty, v.expelled, v.overthrown) for v in verdicts]
+from tests.dealer.judged_demo import SCRIPTED_RECORD, dealt_as_judged, judged
 
 
 def test_the_stored_verdicts_are_what_judge_says_of_the_scripted_round() -> None:
     # given the demo script written as a game record, when judged, then the stored expectation is its output
-    judged = judgement_json(judge_text(SCRIPTED_RECORD.read_text(encoding="utf-8"), resolve_rule))
-    assert judged == _judged()
+    made = judgement_json(judge_text(SCRIPTED_RECORD.read_text(encoding="utf-8"), resolve_rule))
+    assert made == judged()
     start = SCRIPTED_RECORD.read_text(encoding="utf-8")
     assert f"players: {DEMO_PLAYERS}\n" in start and f"rule: {DEMO_RULE}\n" in start and f"hand: {DEMO_HAND}\n" in start
 
 
+# The same round as test_demo_languages.py's English one (the same video and options, through
+# `eleusis play`), which checks it against judge as this does: a whole round more in the suite.
+@pytest.mark.slow
 @pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
 def test_the_shipped_recorded_table_is_dealt_as_scripted(tmp_path: Path) -> None:
     voice = FakeVoice()
@@ -62,12 +50,7 @@ def test_the_shipped_recorded_table_is_dealt_as_scripted(tmp_path: Path) -> None
     assert "Cy has no cards left: the round is over." in "\n".join(voice.said)
     assert voice.said[-1].startswith("The rule was alternate-colour")
     # and exactly what `eleusis judge` says of the scripted round: verdicts, penalties, scores
-    expected = _judged()
-    rec = load_recording(tmp_path / "rec")
-    assert _turns(rec.of_type(VerdictLine)) == [
-        (t["player"], t["verdict"], t["cards"], t["penalty"], t["expelled"], t["overthrown"]) for t in expected["turns"]]
-    dealt = judgement_json(judge_text((tmp_path / "rec" / RECORD_FILE).read_text(encoding="utf-8"), resolve_rule))
-    assert (dealt["scores"], dealt["dealer"], dealt["line"]) == (expected["scores"], expected["dealer"], expected["line"])
+    assert dealt_as_judged(tmp_path / "rec")
 
 
 def test_the_example_record_is_dealt_aloud_to_the_end() -> None:

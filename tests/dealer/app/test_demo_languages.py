@@ -17,6 +17,7 @@ from dealer.app.cli import main
 from dealer.app.demo import shipped_video
 from dealer.speech.i18n import set_language
 from dealer.record.recording import VerdictLine, load_recording
+from tests.dealer.judged_demo import dealt_as_judged
 
 # espeak-ng at its default rate says about 14-16 characters a second in all three languages
 # (measured: 0.063-0.070 s per character); a voice that does not know the script spells it
@@ -83,10 +84,13 @@ def test_the_first_command_deals_the_shipped_round_aloud_in_each_language(
     printed = capsys.readouterr().out.splitlines()
     said = [line.removeprefix(SPEAKER[lang]) for line in printed if line.startswith(SPEAKER[lang])]
     assert "Audio saved" not in "\n".join(printed)
-    # the round is the scripted one, judged the same in every language
+    # the round is the scripted one, judged the same in every language: exactly what `eleusis
+    # judge` says of the script (tests/dealer/data/demo-table.judged.json): verdicts, penalties,
+    # scores and line
     verdicts = [v.verdict for v in load_recording(out).of_type(VerdictLine)]
     assert verdicts == ["accepted", "rejected", "accepted", "rejected", "noplay-right",
                         "accepted", "accepted", "accepted", "accepted"]
+    assert dealt_as_judged(out)
     text = "\n".join(said)
     for words in VERDICT_WORDS[lang]:
         assert words in text

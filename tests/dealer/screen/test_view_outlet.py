@@ -6,7 +6,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from test_live import FPS, SCRIPT, VIEW, TruthReader
+from tests.dealer.app.test_live import FPS, SCRIPT, VIEW, TruthReader
 
 from calibration.layout import default_layout
 from dealer.table.happenings import Happening, Judged, RuleDisclosed
