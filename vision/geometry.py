@@ -15,6 +15,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.places import SAME_PLACE_MM
+
 __all__ = [
     "CARD_ASPECT",
     "CARD_H_MM",
@@ -38,14 +40,6 @@ CARD_ASPECT = CARD_H_MM / CARD_W_MM  # 1.4
 # be one card: a slanted view and a found outline a few pixels off stay well inside it;
 # two overlapping cards, a token tile (60 x 60 mm) or the mat's own outline do not.
 CARD_SIZE_TOLERANCE = 0.25
-# A card found within this distance (mm, centre to centre) of where a card lay a frame
-# before, with nothing moving over it, lies at the same place: the one tolerance of every
-# place memory (the reader pooling its looks at a card, the turn keeping a card's reading).
-# The table homography places a still card within a few millimetres from frame to frame,
-# and a camera nudged and re-anchored within about 10 mm; two cards that lie side by side
-# without overlapping have centres at least a card's width (63.5 mm) apart, so a quarter of
-# it never takes a neighbour for the same card.
-SAME_PLACE_MM = 15.0
 _NEXT = np.array([1, 2, 3, 0])
 
 

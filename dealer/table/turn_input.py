@@ -20,7 +20,7 @@ from typing import Protocol
 
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay
-from vision.geometry import SAME_PLACE_MM
+from vision.places import SAME_PLACE_MM
 
 __all__ = [
     "ASK_AFTER_S",
