@@ -294,7 +294,7 @@ def test_a_shadow_edge_whose_taking_out_would_lose_a_card_is_left_alone(monkeypa
     # empty look. A shadow taken out never hides a card that lay there, alone in the zone
     # with the others, before it came: that edge is left alone. (A card found only once the
     # light changed may be a piece of the edge's band, which taking the edge out rightly loses.)
-    import vision.occupancy
+    import vision.zone_light
 
     rng = np.random.default_rng(44)
     light, kit = scene_condition("bw_kit", rng)
@@ -310,7 +310,7 @@ def test_a_shadow_edge_whose_taking_out_would_lose_a_card_is_left_alone(monkeypa
 
     laid = _frames(view, light, kit, rng, 3, cards=cards)
     assert all(watch.look(crop, to_table).occupancy.cards == 2 for crop, to_table in laid)
-    monkeypatch.setattr(vision.occupancy, "shadow_step", cards_side)
+    monkeypatch.setattr(vision.zone_light, "shadow_step", cards_side)
     # a hand passes over the zone's far end, and the zone is still again: each look seeks a new edge
     for hand in ((235.0, 60.0), (240.0, 70.0)):
         (crop, to_table), = _frames(view, light, kit, rng, 1, cards=cards, hands=(HandPlacement(hand),))
