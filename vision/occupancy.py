@@ -267,7 +267,7 @@ class ZoneWatch:
             return self._last
         if still and last is not None and self._as_before(last, raw, zone, learned):
             return self._kept_look(last, view, logc, raw, zone, clipped, changed, token_centres_mm)
-        return self._full_look(view, raw, light, zone, clipped, lit, changed, still, token_centres_mm)
+        return self._full_look(view, raw, logc, light, zone, clipped, lit, changed, still, token_centres_mm)
 
     def _fit_light(self, view: RectifiedZone, raw: FloatImage, zone: Mask, clipped: Mask3 | None,
                    step: FloatImage | None = None) -> Light:
@@ -340,16 +340,17 @@ class ZoneWatch:
         self._learn(logc, occupancy, token_centres_mm, clipped, raw)
         return look
 
-    def _full_look(self, view: RectifiedZone, raw: FloatImage, light: Light, zone: Mask, clipped: Mask3 | None,
-                   lit: Mask, changed: float, still: bool, token_centres_mm: Sequence[tuple[float, float]]) -> ZoneLook:
-        """The cards looked for in the frame lit as the look, and what else differs from it."""
+    def _full_look(self, view: RectifiedZone, raw: FloatImage, logc: FloatImage, light: Light, zone: Mask,
+                   clipped: Mask3 | None, lit: Mask, changed: float, still: bool,
+                   token_centres_mm: Sequence[tuple[float, float]]) -> ZoneLook:
+        """The cards looked for in the frame lit as the look (``logc``: ``raw`` without the
+        bands of ``light``), and what else differs from it."""
         cfg = self.config
         background = self.background
         learned = background.learned
         area = max(int(zone.sum()), 1)
         # against the print's fit, only a clear difference counts (the fit is rougher)
         cards_cfg = cfg.cards if learned else dataclasses.replace(cfg.cards, min_difference=cfg.unexplained_print)
-        logc = light.unbanded(raw)
         if learned:
             empty = background.reference
             assert empty is not None
@@ -368,7 +369,7 @@ class ZoneWatch:
             light = light.fit_gain(logc, None, zone)
             quads = find_cards(view, light.explain(None), zone, cards_cfg, self.zone, logc=logc)
             light, quads = self._without_shadow_edge(view, logc, light, zone, quads, cards_cfg)
-        seen = light.flat(raw)  # the frame as compared with the look
+        seen = logc if light.step is None else light.flat(raw)  # the frame as compared with the look
         # what differs from the look and is no card and no token
         known = self._cards_mask(zone.shape, quads, token_centres_mm)
         bare = zone & ~known
