@@ -173,6 +173,20 @@ def _among(quad: FloatArray, quads: Sequence[FloatArray]) -> bool:
     return any(quad_iou(quad, other) > 0.5 for other in quads)
 
 
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """What the last full look of a zone found, which the frames after it build on."""
+
+    quads: list[FloatArray] = dataclasses.field(default_factory=list)  # its cards (view pixels)
+    known: Mask | None = None  # its cards and tokens (grown): no bare mat to measure the light on
+    known_before: Mask | None = None  # ... and those of the look before it
+    new_step: FloatImage | None = None  # the step of a shadow's edge it took out that the learned look has not
+    light_only: bool = False  # all that differed from the look was light
+    # what was left beside that edge in another colour than the print's (a phone, a card not
+    # found): the look does not learn it with the shadow
+    held: Mask | None = None
+
+
 class ZoneWatch:
     """One zone of the table, watched frame after frame: its background
     (:mod:`vision.zone_background`), the light of each frame (:mod:`vision.zone_light`), and
@@ -204,21 +218,12 @@ class ZoneWatch:
         self._tokens_before: tuple[tuple[float, float], ...] = ()
         self._last: ZoneLook | None = None
         self._edge_unsought = False  # the last full look moved, and no new shadow's edge was looked for
-        # the last full look: its cards (view pixels), the step of a new shadow's edge it
-        # took out (one the learned look has not), whether all that differed from the look was light,
-        # and what was left beside a new edge in another colour than the print's (a phone, a
-        # card not found), which the look does not learn with the shadow
-        self._last_quads: list[FloatArray] = []
-        self._new_step: FloatImage | None = None
-        self._light_only = False
-        self._held: Mask | None = None
+        self._seen = _Seen()
         # the cards of the last still full look that explained the whole zone (nothing else
         # there): cards surely lying there, which no shadow's edge taken out may hide, and
         # that look's frame (before its bands are taken out)
         self._settled_quads: list[FloatArray] = []
         self._settled_raw: FloatImage | None = None
-        self._known: Mask | None = None  # the cards and tokens of the last full look (grown)
-        self._known_before: Mask | None = None  # ... and of the one before it
 
     @property
     def empty_learned(self) -> bool:
@@ -286,7 +291,7 @@ class ZoneWatch:
         clear = self._rim & zone
         if usable is not None:
             clear &= np.any(usable, axis=2)
-        for known in (self._known, self._known_before):
+        for known in (self._seen.known, self._seen.known_before):
             if known is not None:
                 clear &= ~known
         return self.light.fit(view, raw, against, clear, usable, step)
@@ -325,7 +330,7 @@ class ZoneWatch:
         unsought, self._edge_unsought = self._edge_unsought, False
         if last.occupancy.empty_learned != learned or last.occupancy.unexplained_fraction > self.config.occupied_above:
             return False
-        return not (unsought and learned and (self._new_edge(raw, zone, self._last_quads) is not None
+        return not (unsought and learned and (self._new_edge(raw, zone, self._seen.quads) is not None
                                               or self._edge_since_settled(raw, zone) is not None))
 
     def _kept_look(self, last: ZoneLook, view: RectifiedZone, logc: FloatImage, raw: FloatImage, zone: Mask,
@@ -333,10 +338,10 @@ class ZoneWatch:
         """Nothing moved: the same cards lie there; the background may learn the frame."""
         occupancy = dataclasses.replace(last.occupancy, changed_fraction=changed, still=True)
         if occupancy.unexplained_fraction <= self.config.occupied_above / 4:
-            self._settle(self._last_quads, raw)
+            self._settle(self._seen.quads, raw)
         look = self._last = ZoneLook(last.cards_px, occupancy, view)
-        if self._new_step is not None:
-            logc = self._learnable(logc, raw, self._fit_light(view, raw, zone, clipped, self._new_step))
+        if self._seen.new_step is not None:
+            logc = self._learnable(logc, raw, self._fit_light(view, raw, zone, clipped, self._seen.new_step))
         self._learn(logc, occupancy, token_centres_mm, clipped, raw)
         return look
 
@@ -362,10 +367,10 @@ class ZoneWatch:
             self._edge_unsought = not still
             if stepped is not None:
                 light, quads = stepped
-            self._new_step = light.step
+            new_step = light.step
         else:
             self._edge_unsought = False
-            self._new_step = None
+            new_step = None
             light = light.fit_gain(logc, None, zone)
             quads = find_cards(view, light.explain(None), zone, cards_cfg, self.zone, logc=logc)
             light, quads = self._without_shadow_edge(view, logc, light, zone, quads, cards_cfg)
@@ -373,7 +378,6 @@ class ZoneWatch:
         # what differs from the look and is no card and no token
         known = self._cards_mask(zone.shape, quads, token_centres_mm)
         bare = zone & ~known
-        self._known_before, self._known = self._known, known
         if learned:
             # the light may have changed since the look was learned (a camera's auto-exposure
             # as white cards come in, a cloud, a lamp moved): the bare mat round the cards and
@@ -394,17 +398,17 @@ class ZoneWatch:
         odd = np.asarray(cv2.morphologyEx(odd, cv2.MORPH_OPEN, self._thing_disc()), np.uint8)
         unexplained = float((odd & bare).sum()) / area
         occupied = bool(quads) or unexplained > cfg.occupied_above
-        self._last_quads = quads
         if still and unexplained <= cfg.occupied_above / 4:
             self._settle(quads, raw)
         occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
         # with cards there, only what the dealer would ask about is worth learning as light
         odd_lit = bare & lit & background.lit()
-        self._light_only = unexplained > (cfg.occupied_above if quads else 0.0) and self._only_light(
+        light_only = unexplained > (cfg.occupied_above if quads else 0.0) and self._only_light(
             seen, expected, odd_lit, odd, self.light.rows(view), bar)
-        self._held = None
-        if self._new_step is not None and not self._light_only and unexplained > 0:
-            self._held, _ = self._unlit_patches(seen, expected, odd_lit, odd)
+        held = None
+        if new_step is not None and not light_only and unexplained > 0:
+            held, _ = self._unlit_patches(seen, expected, odd_lit, odd)
+        self._seen = _Seen(quads, known, self._seen.known, new_step, light_only, held)
         look = self._last = ZoneLook(tuple(view.to_crop(q) for q in quads), occupancy, view)
         # (only a still frame is learned: the frame to learn is not worked out for the others)
         self._learn(self._learnable(logc, raw, light) if still else logc, occupancy, token_centres_mm, clipped, raw)
@@ -417,27 +421,27 @@ class ZoneWatch:
         and evening them out bends the frame by up to the step's depth: the frame as it is
         (``raw``) is learned, the edge's step with it. (With bands left beside the step, the
         light flickers, and the step may be one of its bands.)"""
-        return raw if light.step is not None and self._new_step is not None and light.bands is None else logc
+        return raw if light.step is not None and self._seen.new_step is not None and light.bands is None else logc
 
     def _learn(self, frame: FloatImage, seen: Occupancy, token_centres_mm: Sequence[tuple[float, float]],
                clipped: Mask3 | None, raw: FloatImage) -> None:
         """Let the background learn this frame: still and empty, or light alone (a shadow
         came or went: then also on the bare mat round the cards and tokens lying there)."""
         cfg = self.config
-        step = self._new_step
-        shadow = self._light_only or step is not None
+        step = self._seen.new_step
+        shadow = self._seen.light_only or step is not None
         quiet = seen.still and not seen.cards and not token_centres_mm and (
             seen.unexplained_fraction <= cfg.occupied_above / 4 or shadow)
         kept_as = None
-        if step is not None and self._held is not None and self.background.empty is not None:
+        if step is not None and self._seen.held is not None and self.background.empty is not None:
             # what was left beside the edge keeps the old look, lit as the edge says
             kept_as = np.asarray(self.background.empty + step[..., None], np.float32)
-        if self.background.learn(frame, quiet=quiet, still=seen.still, shadow=shadow, known=self._known,
-                                 clipped=clipped, kept=self._held, kept_as=kept_as):
+        if self.background.learn(frame, quiet=quiet, still=seen.still, shadow=shadow, known=self._seen.known,
+                                 clipped=clipped, kept=self._seen.held, kept_as=kept_as):
             # a new look: the next frame is looked at afresh, and the settled cards' frame,
             # against which a new edge is measured, takes the step too (else the same edge
             # is found again in every frame, and taken out of a look that already has it)
-            self._light_only = False
+            self._seen = dataclasses.replace(self._seen, light_only=False)
             self._last = None
             if self._settled_raw is not None:
                 self._settled_raw = raw
@@ -458,7 +462,7 @@ class ZoneWatch:
         odd = np.asarray(cv2.morphologyEx(odd, cv2.MORPH_OPEN, self._thing_disc()), np.uint8)
         # the cards of the last full look are in ``odd`` too (an arm over them joins them):
         # the share is of the view round them
-        bare = where if self._known is None else where & ~self._known
+        bare = where if self._seen.known is None else where & ~self._seen.known
         if np.count_nonzero(odd & bare) > cfg.arm_most * max(int(np.count_nonzero(bare)), 1):
             return None  # the light changed over the whole view (or most of it)
         across = reaches_across(odd > 0, view_edges(valid, cfg.arm_side_mm * self.window.px_per_mm))
@@ -475,11 +479,9 @@ class ZoneWatch:
         arm unexplained; what the zone's state keeps is what a moving full look keeps."""
         area = max(int(np.count_nonzero(self._inside & view.valid)), 1)
         occupancy = Occupancy(True, float(np.count_nonzero(arm)) / area, changed, False, learned, 0, True)
-        self._new_step = self._held = None
         self._edge_unsought = learned  # the next still frame seeks a new shadow's edge afresh
-        self._last_quads = []
-        self._known_before, self._known = self._known, arm  # no bare rim to measure light on under it
-        self._light_only = False
+        # no cards seen, and no bare rim to measure the light on under the arm
+        self._seen = _Seen(known=arm, known_before=self._seen.known)
         self.background.interrupted()  # a moving frame: nothing is learned
         self._last = ZoneLook((), occupancy, view)
         return self._last
