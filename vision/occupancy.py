@@ -42,13 +42,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.flicker import without_bands
 from vision.geometry import quad_iou
 from vision.shadow_edge import ShadowEdgeConfig
 from vision.zone_arm import coloured, reaches_across, side_bands, view_edges
 from vision.zone_background import Background, BackgroundConfig, censored
 from vision.zone_cards import ZoneCardConfig, colour_shift, difference, find_cards, log_colour
-from vision.zone_light import Light, LightModel
+from vision.zone_light import Light, LightModel, light_alone, unlit_patches
 from vision.zone_view import WORK_PX_PER_MM, ZONE_MARGIN_MM, RectifiedZone, ZoneWindow, rectify
 
 __all__ = ["Occupancy", "OccupancyConfig", "ZoneLook", "ZoneWatch"]
@@ -403,11 +402,13 @@ class ZoneWatch:
         occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
         # with cards there, only what the dealer would ask about is worth learning as light
         odd_lit = bare & lit & background.lit()
-        light_only = unexplained > (cfg.occupied_above if quads else 0.0) and self._only_light(
-            seen, expected, odd_lit, odd, self.light.rows(view), bar)
+        light_only = unexplained > (cfg.occupied_above if quads else 0.0) and light_alone(
+            seen, expected, odd_lit, odd, self._rim, background.stale, self.light.rows(view), bar,
+            cfg.shadow_chroma, self._thing_disc())
         held = None
         if new_step is not None and not light_only and unexplained > 0:
-            held, _ = self._unlit_patches(seen, expected, odd_lit, odd)
+            held, _ = unlit_patches(seen, expected, odd_lit, odd, self._rim, background.stale, cfg.shadow_chroma,
+                                    self._thing_disc())
         self._seen = _Seen(quads, known, self._seen.known, new_step, light_only, held)
         look = self._last = ZoneLook(tuple(view.to_crop(q) for q in quads), occupancy, view)
         # (only a still frame is learned: the frame to learn is not worked out for the others)
@@ -514,51 +515,6 @@ class ZoneWatch:
         """A disc ``thing_mm`` wide: differences thinner than it are print, noise or a shadow's rim."""
         k = max(3, int(round(self.config.thing_mm * self.window.px_per_mm)) | 1)
         return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), np.uint8)
-
-    # -- light and things ------------------------------------------------------------------
-
-    def _only_light(self, logc: FloatImage, empty: FloatImage, bare: Mask, odd: npt.NDArray[np.uint8],
-                    rows: FloatImage, bar: float) -> bool:
-        """Is all that differs from the look light: the print darker or lighter with its
-        colours' ratios kept, and either each patch of it reaching the zone's outline (a
-        shadow is cast from outside the zone) or the whole of it a flickering light's bands
-        along the camera's rows (frozen in the look by the frames before it)?"""
-        coloured_patches, inside = self._unlit_patches(logc, empty, bare, odd)
-        if np.any(coloured_patches):
-            return False  # a patch of another colour: a hand, a card, a token
-        if not np.any(inside):
-            return True
-        flat = without_bands(logc, empty, rows, bare, always=True)
-        left = cv2.morphologyEx((difference(flat, empty, bare) >= bar).astype(np.uint8), cv2.MORPH_OPEN,
-                                self._thing_disc())
-        return not np.any((left > 0) & bare)  # nothing left once the rows are evened out
-
-    def _unlit_patches(self, logc: FloatImage, empty: FloatImage, bare: Mask,
-                       odd: npt.NDArray[np.uint8]) -> tuple[Mask, Mask]:
-        """The patches of ``odd`` that light does not explain: ``coloured`` (where the colours'
-        ratios changed, grown to their patches), and those lying ``inside`` the zone, none of
-        them reaching its outline (nor lying where the look is older than a step of light)."""
-        cfg = self.config
-        delta = cv2.GaussianBlur(cv2.subtract(logc, empty), (0, 0), 2.0)
-        chroma = delta - np.mean(delta, axis=2, keepdims=True)
-        tinted = (np.max(np.abs(chroma), axis=2) >= cfg.shadow_chroma) & (odd > 0) & bare
-        tinted = cv2.morphologyEx(tinted.astype(np.uint8), cv2.MORPH_OPEN, self._thing_disc()) > 0
-        n, labels = cv2.connectedComponents(odd, connectivity=8)
-        reaching = set(np.unique(labels[self._rim & (odd > 0)]).tolist())
-        stale = self.background.stale
-        if stale is not None:
-            # a patch where the look is older than a step of light, where cards lay when the
-            # bare mat took it, is that step's light too
-            sizes = np.bincount(labels.ravel(), minlength=n)
-            within = np.bincount(labels[stale], minlength=n)
-            reaching |= {i for i in range(1, n) if within[i] >= 0.9 * sizes[i]}
-        is_inside = np.ones(n, bool)
-        is_inside[0] = False
-        is_inside[sorted(reaching)] = False
-        is_coloured = np.zeros(n, bool)
-        is_coloured[np.unique(labels[tinted])] = True
-        is_coloured[0] = False
-        return is_coloured[labels], is_inside[labels]
 
     # -- a shadow's straight edge ------------------------------------------------------------
 

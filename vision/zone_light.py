@@ -15,6 +15,8 @@ not. The model has three terms, each a shape that light takes and a thing does n
 :meth:`LightModel.fit` measures the bands and takes the step on the bare mat, and
 :meth:`Light.fit_gain` fits the smooth field to what they leave once the cards are known (a
 card is no bare mat), so one :class:`Light` holds the whole light of a frame.
+:func:`light_alone` tells whether all a frame's difference from the look is light (learned
+as the new look), :func:`unlit_patches` which patches of it are not.
 :meth:`Light.flat` is the frame with the bands and the step taken out (where cards are
 looked for and things measured: a step's edge is no card's edge), :meth:`Light.explain` the
 reference as this frame's light shows it, and :meth:`Light.unbanded` the frame a background
@@ -37,11 +39,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.flicker import band_levels, camera_rows
+from vision.flicker import band_levels, camera_rows, without_bands
 from vision.shadow_edge import ShadowEdgeConfig, shadow_step
+from vision.zone_cards import difference
 from vision.zone_view import RectifiedZone
 
-__all__ = ["Light", "LightModel", "smooth_field"]
+__all__ = ["Light", "LightModel", "light_alone", "smooth_field", "unlit_patches"]
 
 FloatImage = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.bool_]
@@ -147,3 +150,48 @@ class LightModel:
         """:func:`vision.shadow_edge.shadow_step` of ``delta`` (a frame, or its difference
         from a look) measured in ``where``, away from ``cards``: a still shadow's straight edge."""
         return shadow_step(delta, where, self.px_per_mm, self.edge_config, cards)
+
+
+def unlit_patches(logc: FloatImage, expected: FloatImage, bare: Mask, odd: npt.NDArray[np.uint8], outline: Mask,
+                  stale: Mask | None, chroma_bar: float, disc: npt.NDArray[np.uint8]) -> tuple[Mask, Mask]:
+    """The patches of ``odd`` (what differs from the ``expected`` look) that light does not
+    explain: ``coloured`` (where the colours' ratios changed by ``chroma_bar`` or more,
+    opened by ``disc`` and grown to their patches), and those lying ``inside`` the zone, none
+    of them reaching its ``outline`` (a shadow is cast from outside the zone), nor lying
+    where the look is ``stale`` (older than a step of light)."""
+    delta = cv2.GaussianBlur(cv2.subtract(logc, expected), (0, 0), 2.0)
+    chroma = delta - np.mean(delta, axis=2, keepdims=True)
+    tinted = (np.max(np.abs(chroma), axis=2) >= chroma_bar) & (odd > 0) & bare
+    tinted = cv2.morphologyEx(tinted.astype(np.uint8), cv2.MORPH_OPEN, disc) > 0
+    n, labels = cv2.connectedComponents(odd, connectivity=8)
+    reaching = set(np.unique(labels[outline & (odd > 0)]).tolist())
+    if stale is not None:
+        # a patch where the look is older than a step of light, where cards lay when the
+        # bare mat took it, is that step's light too
+        sizes = np.bincount(labels.ravel(), minlength=n)
+        within = np.bincount(labels[stale], minlength=n)
+        reaching |= {i for i in range(1, n) if within[i] >= 0.9 * sizes[i]}
+    is_inside = np.ones(n, bool)
+    is_inside[0] = False
+    is_inside[sorted(reaching)] = False
+    is_coloured = np.zeros(n, bool)
+    is_coloured[np.unique(labels[tinted])] = True
+    is_coloured[0] = False
+    return is_coloured[labels], is_inside[labels]
+
+
+def light_alone(logc: FloatImage, expected: FloatImage, bare: Mask, odd: npt.NDArray[np.uint8], outline: Mask,
+                stale: Mask | None, rows: FloatImage, bar: float, chroma_bar: float,
+                disc: npt.NDArray[np.uint8]) -> bool:
+    """Is all that differs from the ``expected`` look (``odd``) light: the print darker or
+    lighter with its colours' ratios kept, and either each patch of it reaching the zone's
+    ``outline`` (:func:`unlit_patches`) or the whole of it a flickering light's bands along
+    the camera's ``rows`` (frozen in the look by the frames before it)?"""
+    coloured, inside = unlit_patches(logc, expected, bare, odd, outline, stale, chroma_bar, disc)
+    if np.any(coloured):
+        return False  # a patch of another colour: a hand, a card, a token
+    if not np.any(inside):
+        return True
+    flat = without_bands(logc, expected, rows, bare, always=True)
+    left = cv2.morphologyEx((difference(flat, expected, bare) >= bar).astype(np.uint8), cv2.MORPH_OPEN, disc)
+    return not np.any((left > 0) & bare)  # nothing left once the rows are evened out
