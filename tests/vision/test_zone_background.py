@@ -99,3 +99,19 @@ def test_a_clipped_colour_keeps_the_looks_own_value_and_a_colour_clipped_in_the_
     assert np.allclose(bg.reference[0, 0], 6.0)  # the look said only "at least": the frame's
     assert float(bg.reference[3, 3, 0]) == pytest.approx(5.5)  # elsewhere the running mean
     assert bg.clipped is not None and not bg.clipped.any()
+
+
+def test_a_zone_watch_looks_against_no_look_then_the_print_then_the_learned_look() -> None:
+    from vision.occupancy import ZoneWatch
+
+    watch = ZoneWatch([(0, 0), (200, 0), (200, 100), (0, 100)])
+    zone = np.full((280, 480, 3), (200, 214, 196), np.uint8)  # 2 px/mm, 20 mm margin
+    to_table = np.array([[0.5, 0, -20], [0, 0.5, -20], [0, 0, 1.0]])
+    assert _state(watch.background) is LookState.NO_LOOK
+    first = watch.look(zone, to_table).occupancy
+    assert _state(watch.background) is LookState.PRINT and not first.still and not first.empty_learned
+    looks = [watch.look(zone, to_table).occupancy for _ in range(2)]  # still and empty: learned
+    assert _state(watch.background) is LookState.LEARNED and watch.empty_learned
+    assert looks[-1].still and not looks[-1].occupied
+    watch.forget()  # the camera moved
+    assert _state(watch.background) is LookState.NO_LOOK and not watch.empty_learned
