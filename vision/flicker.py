@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from vision.zone_view import RectifiedZone
 
-__all__ = ["BAND_ROWS_PX", "MIN_BANDING", "camera_rows", "without_bands"]
+__all__ = ["BAND_ROWS_PX", "MIN_BANDING", "band_levels", "camera_rows", "without_bands"]
 
 FloatImage = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.bool_]
@@ -64,12 +64,21 @@ def without_bands(logc: FloatImage, reference: FloatImage, rows: FloatImage, bar
     even when the rows do not differ as bands do. ``usable``: per pixel and colour, whether
     it is measured in both (not clipped: a bright band clips the pale print's brightest
     colour first, the others measure it still); default all."""
+    levels = band_levels(logc, reference, rows, bare, always, usable)
+    if levels is None:
+        return logc
+    return np.asarray(logc - levels[..., None], np.float32)
+
+
+def band_levels(logc: FloatImage, reference: FloatImage, rows: FloatImage, bare: Mask,
+                always: bool = False, usable: npt.NDArray[np.bool_] | None = None) -> FloatImage | None:
+    """Per pixel, the log brightness the bands add to ``logc`` against ``reference`` (the
+    arguments are :func:`without_bands`'s); None when the rows do not differ as bands do."""
     profile = _row_profile(logc, reference, rows, bare, always, usable)
     if profile is None:
-        return logc
+        return None
     centres, level = profile
-    correction = np.interp(rows, centres, level).astype(np.float32)
-    return np.asarray(logc - correction[..., None], np.float32)
+    return np.asarray(np.interp(rows, centres, level), np.float32)
 
 
 def _row_profile(logc: FloatImage, reference: FloatImage, rows: FloatImage, bare: Mask,

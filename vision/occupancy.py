@@ -1,23 +1,20 @@
 """What lies in a zone, frame by frame: the cards found there, whether anything else is
 there (a hand, a card too crooked or covered to find), and whether the zone is still.
 
-A :class:`ZoneWatch` keeps one zone's empty look, in the zone's view from above
-(:mod:`vision.zone_view`):
+A :class:`ZoneWatch` compares each frame of one zone, in the zone's view from above
+(:mod:`vision.zone_view`), with two models:
 
-- until it has seen the zone empty, a smooth light field fitted to the printed zone
-  itself (one printed colour under light that changes slowly across the table), once a
-  still shadow's straight edge across the zone, if there is one, has been taken out of the
-  frame (:mod:`vision.shadow_edge`: at first sight a card under or near it was missed);
-- once the zone has stayed still and empty (nothing found, nothing unexplained) for
-  ``learn_after_frames`` frames, that frame itself, and from then on a running mean of
-  the empty frames (the room's light drifts);
-- a still shadow (the camera's stand, a player leaning over, a lamp behind someone) is no
-  smooth light field: what differs from the empty look is then unexplained, and the zone
-  was never learned empty (the dealer asked about nothing, for good). Where what differs
-  only darkens or lightens the print (its colour's ratios kept) and reaches the zone's
-  outline (a shadow is cast from outside the zone; a thing lying in it is not), the zone
-  still counts as empty once it has held for ``learn_shadow_frames`` frames, and that
-  look is learned.
+- the zone's **background** (:mod:`vision.zone_background`): no look yet, the print's fit
+  (the zone never seen empty), or learned from still empty frames;
+- the frame's **light** (:mod:`vision.zone_light`): row bands, a still shadow's straight
+  edge and a smooth gain field, fitted on the bare mat against that background.
+
+What the light does not explain is a thing. A thing that enters at one side of the zone's
+view and leaves at the opposite one is an arm (:mod:`vision.zone_arm`): no cards are looked
+for under it. A frame whose only difference from the look is light (the print darker or
+lighter, its colours' ratios kept, reaching the zone's outline, or a new shadow's edge) is
+learned as the new look once it has held for ``learn_shadow_frames`` frames, on the bare
+mat only while cards lie there.
 
 Each :meth:`ZoneWatch.look` returns the card corners it found (crop pixels) and an
 :class:`Occupancy`. The dealer judges nothing on a frame that is not ``still`` and says
@@ -45,11 +42,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.flicker import camera_rows, without_bands
 from vision.geometry import quad_iou
-from vision.shadow_edge import ShadowEdgeConfig, shadow_step
+from vision.shadow_edge import ShadowEdgeConfig
 from vision.zone_arm import coloured, reaches_across, side_bands, view_edges
+from vision.zone_background import Background, BackgroundConfig, censored
 from vision.zone_cards import ZoneCardConfig, colour_shift, difference, find_cards, log_colour
+from vision.zone_light import Light, LightModel, light_alone, unlit_patches
 from vision.zone_view import WORK_PX_PER_MM, ZONE_MARGIN_MM, RectifiedZone, ZoneWindow, rectify
 
 __all__ = ["Occupancy", "OccupancyConfig", "ZoneLook", "ZoneWatch"]
@@ -57,6 +55,7 @@ __all__ = ["Occupancy", "OccupancyConfig", "ZoneLook", "ZoneWatch"]
 FloatImage = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
+Mask3 = npt.NDArray[np.bool_]  # per pixel and colour
 
 # a token found within this of where it lay in the previous frame lies still (its marker's
 # centre, found anew in each frame, wanders by a millimetre or two)
@@ -142,18 +141,6 @@ class OccupancyConfig:
     arm_most: float = 0.92
 
 
-def _censored(seen: FloatImage, empty: FloatImage, clipped: npt.NDArray[np.bool_] | None,
-              empty_clipped: npt.NDArray[np.bool_] | None) -> FloatImage:
-    """``seen`` where a clipped colour can agree with ``empty`` made to: a colour clipped in
-    this frame is only "at least this bright" (darker than the empty look: it may be as
-    bright), one clipped in the empty look only "at least that bright" (brighter now: the
-    look may have been as bright). A white card on a darker print, a dark hand, still differ."""
-    out = seen if clipped is None else np.where(clipped & (seen < empty), empty, seen)
-    if empty_clipped is not None:
-        out = np.where(empty_clipped & (out > empty), empty, out)
-    return np.asarray(out, np.float32)
-
-
 def _unclipped(logc: FloatImage, before: FloatImage, clipped: npt.NDArray[np.bool_] | None,
                clipped_before: npt.NDArray[np.bool_] | None) -> FloatImage:
     """``logc`` with each colour clipped in this frame or in the one ``before`` taken from
@@ -185,35 +172,24 @@ def _among(quad: FloatArray, quads: Sequence[FloatArray]) -> bool:
     return any(quad_iou(quad, other) > 0.5 for other in quads)
 
 
-def _fit_print(logc: FloatImage, where: Mask) -> FloatImage:
-    """A smooth light field over one printed colour: a quadratic in x and y per colour,
-    fitted to the zone's pixels, twice more to those that fit best (cards, hands and
-    print are outliers)."""
-    h, w = where.shape
-    step = 4  # every 4th pixel each way is plenty for 6 numbers per colour
-    ys, xs = np.nonzero(where[::step, ::step])
-    if xs.size < 50:
-        return logc.copy()
-    values = logc[::step, ::step][ys, xs].astype(np.float64)  # (n, 3)
-    sx, sy = xs * step / w - 0.5, ys * step / h - 0.5
-    design = np.column_stack([np.ones_like(sx), sx, sy, sx * sx, sy * sy, sx * sy])
-    keep = np.ones(len(xs), bool)
-    coef = np.zeros((6, 3))
-    for _ in range(3):
-        a = design[keep]
-        coef = np.linalg.solve(a.T @ a + 1e-9 * np.eye(6), a.T @ values[keep])
-        resid = np.max(np.abs(values - design @ coef), axis=1)
-        keep = resid <= np.percentile(resid, 45)
-    # the field at 1/8 resolution, then smoothly up to the view's size
-    gy, gx = np.mgrid[0:h:8, 0:w:8].astype(np.float64)
-    gx, gy = gx / w - 0.5, gy / h - 0.5
-    basis = np.stack([np.ones_like(gx), gx, gy, gx * gx, gy * gy, gx * gy], axis=-1)
-    small = (basis @ coef).astype(np.float32)
-    return np.asarray(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """What the last full look of a zone found, which the frames after it build on."""
+
+    quads: list[FloatArray] = dataclasses.field(default_factory=list)  # its cards (view pixels)
+    known: Mask | None = None  # its cards and tokens (grown): no bare mat to measure the light on
+    known_before: Mask | None = None  # ... and those of the look before it
+    new_step: FloatImage | None = None  # the step of a shadow's edge it took out that the learned look has not
+    light_only: bool = False  # all that differed from the look was light
+    # what was left beside that edge in another colour than the print's (a phone, a card not
+    # found): the look does not learn it with the shadow
+    held: Mask | None = None
 
 
 class ZoneWatch:
-    """One zone of the table, watched frame after frame."""
+    """One zone of the table, watched frame after frame: its background
+    (:mod:`vision.zone_background`), the light of each frame (:mod:`vision.zone_light`), and
+    what neither explains."""
 
     def __init__(self, polygon_mm: npt.ArrayLike, config: OccupancyConfig = OccupancyConfig(),
                  px_per_mm: float = WORK_PX_PER_MM, margin_mm: float = ZONE_MARGIN_MM) -> None:
@@ -226,102 +202,64 @@ class ZoneWatch:
         # of the zone and a quarter of its rim at the most): where the light's change since the
         # empty look was learned is measured when cards are looked for
         self._rim = self.zone & ~self.window.mask_of(self.polygon_mm, shrink_mm=config.light_rim_mm)
-        self._empty: FloatImage | None = None
-        self._previous: FloatImage | None = None
-        self._tokens_before: tuple[tuple[float, float], ...] = ()  # the token centres of the previous frame
-        self._quiet_frames = 0
-        self._light_only = False  # all that differs from the empty look in the last frame is light
-        self._stepped = False  # the last frame had a shadow's edge the empty look has not (taken out)
-        self._step: FloatImage | None = None  # ... that edge's light (log units, view pixels)
-        # ... and what was left beside it in another colour than the print's (a phone, a wallet,
-        # a card not found): the empty look does not learn it with the shadow (:meth:`_learn`)
-        self._held: Mask | None = None
-        self._edge_unsought = False  # the last full look moved, and no such edge was looked for
-        self._last_quads: list[FloatArray] = []  # the cards of the last full look (view pixels)
-        # the cards of the last still full look that explained the whole zone (nothing else
-        # there): cards surely lying there, which no shadow's edge taken out may hide
-        self._settled_quads: list[FloatArray] = []
-        self._settled_raw: FloatImage | None = None  # ... and that look's frame (``raw``: see :meth:`look`)
-        self._known: Mask | None = None  # the cards and tokens of the last full look (grown)
-        self._known_before: Mask | None = None  # ... and of the one before it
-        # the empty look's clipped colours (there it only says "at least this bright"): a
-        # flickering light's bright bands clip the pale print (bands 30 % deep: up to half the zone)
-        self._empty_clipped: npt.NDArray[np.bool_] | None = None
-        self._clipped_before: npt.NDArray[np.bool_] | None = None  # the previous frame's clipped colours
-        self._rows: tuple[bytes, FloatImage] | None = None  # camera rows of the view, by its transform
-        # where the empty look is older than a step of light: what lay there (cards, tokens)
-        # when the bare mat round it took the step (:meth:`_learn_bare`)
-        self._stale: Mask | None = None
-        self._last: ZoneLook | None = None
         # the bands along the zone's four sides (view pixels): an arm's own colour crosses the zone
         self._sides = side_bands(self._inside, config.arm_side_mm * self.window.px_per_mm)
+        self.background = Background(BackgroundConfig(config.learn_after_frames, config.learn_rate,
+                                                      config.learn_shadow_frames))
+        self.light = LightModel(self.window.px_per_mm, config.shadow_edge)
+        self._start()
+
+    def _start(self) -> None:
+        """What the watch keeps from frame to frame, as at the start."""
+        # the frame before (bands taken out), its clipped colours and its tokens: what moved
+        self._previous: FloatImage | None = None
+        self._clipped_before: Mask3 | None = None
+        self._tokens_before: tuple[tuple[float, float], ...] = ()
+        self._last: ZoneLook | None = None
+        self._edge_unsought = False  # the last full look moved, and no new shadow's edge was looked for
+        self._seen = _Seen()
+        # the cards of the last still full look that explained the whole zone (nothing else
+        # there): cards surely lying there, which no shadow's edge taken out may hide, and
+        # that look's frame (before its bands are taken out)
+        self._settled_quads: list[FloatArray] = []
+        self._settled_raw: FloatImage | None = None
 
     @property
     def empty_learned(self) -> bool:
-        return self._empty is not None
+        return self.background.learned
 
     def forget(self) -> None:
         """Start again (the camera or the mat moved)."""
-        self._empty = None
-        self._stale = None
-        self._stepped = self._edge_unsought = False
-        self._step = self._held = None
-        self._previous = None
-        self._tokens_before = ()
-        self._quiet_frames = 0
-        self._last = None
-        self._known = self._known_before = None
-        self._settled_quads = []
-        self._settled_raw = None
-        self._empty_clipped = None
-        self._clipped_before = None
+        self.background.forget()
+        self._start()
 
     def look(self, crop_bgr: npt.NDArray[np.uint8], crop_to_table: npt.ArrayLike,
              token_centres_mm: Sequence[tuple[float, float]] = ()) -> ZoneLook:
-        """The cards in the zone and what else is there, in this frame."""
+        """The cards in the zone and what else is there, in this frame: rectified, the light's
+        bands taken out, motion measured; an arm reaching across, or the last look kept while
+        nothing moved, or a full look (cards, then what the light does not explain); then
+        what the background may learn from it."""
         cfg = self.config
         view = rectify(crop_bgr, crop_to_table, self.window)
-        logc = log_colour(view.bgr)
+        raw = log_colour(view.bgr)
         zone = self._inside & view.valid
-        area = max(int(zone.sum()), 1)
         # a colour this bright is clipped (grown by a pixel: log_colour blurs), and says only
         # "at least this bright"
         clip = cv2.dilate((view.bgr >= cfg.saturated).astype(np.uint8), np.ones((3, 3), np.uint8))
         lit = cv2.max(cv2.max(clip[..., 0], clip[..., 1]), clip[..., 2]) == 0
         clipped = clip > 0 if not lit.all() else None  # none clipped: None
-        # a flickering light's bands along the camera's rows (vision/flicker.py) first: this
-        # frame is made to match the empty look or, until there is one, the frame before, on
-        # the bare rim of the zone (so a still zone is still)
-        rows = self._camera_rows(view)
-        raw = logc
-        logc = self._without_flicker(raw, rows, zone, clipped)
-        # motion since the previous frame: a colour clipped in either frame tells nothing, the
-        # pixel's other colours still do (a pale blue print under a cold light clips its blue
-        # over the whole zone: a hand coming in over it darkens its red and green)
-        if self._previous is not None:
-            moved = _moved(_unclipped(logc, self._previous, clipped, self._clipped_before),
-                           self._previous, zone, cfg.change)
-            lying = self._tokens_lying(token_centres_mm)
-            if lying:
-                # a token lying where it lay: its black marker's log colour is the sensor's
-                # noise in a dim or warm room, and read as a hand moving over the zone in
-                # every other frame (a warm room, the whole layout's distance): never still, the
-                # light there was never learned, and the dealer asked for the token it saw
-                moved &= self._discs(moved.shape, lying) == 0
-            k = max(3, int(round(cfg.change_blob_mm * self.window.px_per_mm)) | 1)
-            opened = cv2.morphologyEx(moved.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-            changed = float(np.count_nonzero(opened)) / area
-        else:
-            changed = 1.0
-        self._previous = logc
-        self._clipped_before = clipped
-        self._tokens_before = tuple(token_centres_mm)
+        # a flickering light's bands first: this frame is made to match the look or, until
+        # there is one, the frame before, on the bare rim of the zone (so a still zone is still)
+        light = self._fit_light(view, raw, zone, clipped)
+        logc = light.unbanded(raw)
+        changed = self._changed(logc, zone, clipped, token_centres_mm)
+        self.background.seen()
         still = changed < cfg.still_below
-        learned = self._empty is not None
+        learned = self.background.learned
         if not still and learned:
             # an arm moving across the zone: nothing is judged while it is there, so its
             # cards are not looked for (the dearest frames of a round)
-            arm = self._arm_across(logc, view.valid, clipped, lit & self._empty_lit(learned), token_centres_mm)
+            arm = self._arm_across(logc, view.valid, clipped, lit & self.background.lit(), token_centres_mm)
             if arm is not None:
                 return self._arm_look(view, arm, changed, learned)
         last = self._last
@@ -331,116 +269,201 @@ class ZoneWatch:
             self._last = ZoneLook(last.cards_px, dataclasses.replace(last.occupancy, changed_fraction=changed,
                                                                      still=True), view)
             return self._last
-        unread = last is not None and last.occupancy.unexplained_fraction > cfg.occupied_above
-        # a shadow's new edge is sought over the cards too in still frames only (a hand moving
-        # over the zone is no edge, and the dealer judges nothing then): the first still frame
-        # after one that moved is looked at afresh when it has one
+        if still and last is not None and self._as_before(last, raw, zone, learned):
+            return self._kept_look(last, view, logc, raw, zone, clipped, changed, token_centres_mm)
+        return self._full_look(view, raw, logc, light, zone, clipped, lit, changed, still, token_centres_mm)
+
+    def _fit_light(self, view: RectifiedZone, raw: FloatImage, zone: Mask, clipped: Mask3 | None,
+                   step: FloatImage | None = None) -> Light:
+        """:meth:`vision.zone_light.LightModel.fit` of this frame: the bands measured against
+        the look or, until there is one, the frame before, on the zone's bare outline band
+        (away from the cards of the last two looks: with the last one's only, a thing found
+        in one look and not the next changes where the light is measured, and so the next
+        look, frame after frame), in each colour clipped in neither."""
+        learned = self.background.learned
+        against = self.background.reference if learned else self._previous
+        if against is None:
+            return Light(step=step)
+        against_clipped = self.background.clipped if learned else self._clipped_before
+        either = [m for m in (clipped, against_clipped) if m is not None]
+        usable: Mask3 | None = ~np.logical_or.reduce(either) if either else None
+        clear = self._rim & zone
+        if usable is not None:
+            clear &= np.any(usable, axis=2)
+        for known in (self._seen.known, self._seen.known_before):
+            if known is not None:
+                clear &= ~known
+        return self.light.fit(view, raw, against, clear, usable, step)
+
+    def _changed(self, logc: FloatImage, zone: Mask, clipped: Mask3 | None,
+                 token_centres_mm: Sequence[tuple[float, float]]) -> float:
+        """The share of the zone that changed since the frame before (1.0 on the first)."""
+        cfg = self.config
+        changed = 1.0
+        if self._previous is not None:
+            # a colour clipped in either frame tells nothing, the pixel's other colours still
+            # do (a pale blue print under a cold light clips its blue over the whole zone: a
+            # hand coming in over it darkens its red and green)
+            moved = _moved(_unclipped(logc, self._previous, clipped, self._clipped_before),
+                           self._previous, zone, cfg.change)
+            lying = self._tokens_lying(token_centres_mm)
+            if lying:
+                # a token lying where it lay: its black marker's log colour is the sensor's
+                # noise in a dim or warm room, which would read as a hand moving over the zone
+                moved &= self._discs(moved.shape, lying) == 0
+            k = max(3, int(round(cfg.change_blob_mm * self.window.px_per_mm)) | 1)
+            opened = cv2.morphologyEx(moved.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+            changed = float(np.count_nonzero(opened)) / max(int(zone.sum()), 1)
+        self._previous = logc
+        self._clipped_before = clipped
+        self._tokens_before = tuple(token_centres_mm)
+        return changed
+
+    def _as_before(self, last: ZoneLook, raw: FloatImage, zone: Mask, learned: bool) -> bool:
+        """May a still frame keep the last look? Not when the look's state changed since, nor
+        while something lies there unexplained (a card touching another, found in one look
+        and not the next, or a card's edge a flickering light's bright band had clipped, may
+        be found in this one), nor, in the first still frame after one that moved, when a
+        new shadow's edge shows (sought over the cards in still frames only: a hand moving
+        over the zone is no edge, and the dealer judges nothing then)."""
         unsought, self._edge_unsought = self._edge_unsought, False
-        if still and last is not None and last.occupancy.empty_learned == learned and not unread and not (
-                unsought and learned and (self._new_edge(raw, zone, self._last_quads) is not None
-                                          or self._edge_since_settled(raw, zone) is not None)):
-            # nothing moved: the same cards lie there (and nothing new is learned). While
-            # something lies there unexplained, each frame is looked at afresh: a card
-            # touching another, found in one look and not the next (the sensor's noise), or
-            # a card's edge a flickering light's bright band had clipped, may be found in it
-            occupancy = dataclasses.replace(last.occupancy, changed_fraction=changed, still=True)
-            if occupancy.unexplained_fraction <= cfg.occupied_above / 4:
-                self._settle(self._last_quads, raw)
-            self._last = ZoneLook(last.cards_px, occupancy, view)
-            look = self._last
-            if self._learn(self._to_learn(logc, raw, rows, zone, clipped), occupancy, token_centres_mm, clipped):
-                self._last = None  # a new empty look: the next frame is looked at afresh
-                self._relight_settled(raw)
-            return look
+        if last.occupancy.empty_learned != learned or last.occupancy.unexplained_fraction > self.config.occupied_above:
+            return False
+        return not (unsought and learned and (self._new_edge(raw, zone, self._seen.quads) is not None
+                                              or self._edge_since_settled(raw, zone) is not None))
+
+    def _kept_look(self, last: ZoneLook, view: RectifiedZone, logc: FloatImage, raw: FloatImage, zone: Mask,
+                   clipped: Mask3 | None, changed: float, token_centres_mm: Sequence[tuple[float, float]]) -> ZoneLook:
+        """Nothing moved: the same cards lie there; the background may learn the frame."""
+        occupancy = dataclasses.replace(last.occupancy, changed_fraction=changed, still=True)
+        if occupancy.unexplained_fraction <= self.config.occupied_above / 4:
+            self._settle(self._seen.quads, raw)
+        look = self._last = ZoneLook(last.cards_px, occupancy, view)
+        if self._seen.new_step is not None:
+            logc = self._learnable(logc, raw, self._fit_light(view, raw, zone, clipped, self._seen.new_step))
+        self._learn(logc, occupancy, token_centres_mm, clipped, raw)
+        return look
+
+    def _full_look(self, view: RectifiedZone, raw: FloatImage, logc: FloatImage, light: Light, zone: Mask,
+                   clipped: Mask3 | None, lit: Mask, changed: float, still: bool,
+                   token_centres_mm: Sequence[tuple[float, float]]) -> ZoneLook:
+        """The cards looked for in the frame lit as the look (``logc``: ``raw`` without the
+        bands of ``light``), and what else differs from it."""
+        cfg = self.config
+        background = self.background
+        learned = background.learned
+        area = max(int(zone.sum()), 1)
         # against the print's fit, only a clear difference counts (the fit is rougher)
         cards_cfg = cfg.cards if learned else dataclasses.replace(cfg.cards, min_difference=cfg.unexplained_print)
-        seen = logc  # the frame as compared with the empty look
-        if self._empty is not None:
-            empty = self._empty
-            # a colour clipped in the frame or in the empty look is no difference (else the
-            # bare print where the look was clipped reads brighter, and joins a card's patch)
-            cut = self._censored_against_empty(logc, clipped)
-            quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
-            stepped = self._without_new_shadow_edge(view, raw, rows, zone, quads, cards_cfg, clipped, still)
-            self._stepped = stepped is not None
-            self._edge_unsought = not still
-            self._step = None
-            if stepped is not None:
-                seen, quads, self._step = stepped
-        else:
-            self._stepped = self._edge_unsought = False
-            self._step = None
-            empty = _fit_print(logc, zone)
-            quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=logc)
-            seen, shadow_fit, shadow_quads = self._without_shadow_edge(view, logc, zone, quads, cards_cfg)
-            if shadow_fit is not None:
-                empty, quads = shadow_fit, shadow_quads
-        # what differs from the empty zone and is no card and no token
-        s = self.window.px_per_mm
-        known = np.zeros(zone.shape, np.uint8)
-        for q in quads:
-            cv2.fillConvexPoly(known, np.round(q).astype(np.int32), 1)
-        known |= self._discs(known.shape, token_centres_mm)
-        r = max(3, int(round(2 * cfg.card_rim_mm * s)) | 1)
-        known = np.asarray(cv2.dilate(known, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))), np.uint8)
-        # the light may have changed since the empty look was learned (a camera's
-        # auto-exposure as white cards come in, a cloud, a lamp moved): the bare mat round
-        # the cards and tokens tells by how much, not the cards (two white cards and a token
-        # cover half the play zone: their change is no change of light), and the learned
-        # look follows it before the two are compared (else the bare mat reads as a thing)
-        bare = zone & (known == 0)
-        self._known_before, self._known = self._known, known > 0
         if learned:
-            # ... measured where the look is as new as the light's last step: where it is
-            # older (what lay there when the bare mat took the step, since moved away), the
-            # difference is that step, not the room's drift, and pulls the fit off the rest
-            current = bare if self._stale is None else bare & ~self._stale
-            empty = empty + _fit_print(seen - empty, current if np.count_nonzero(current) >= 0.25 * area else bare)
+            empty = background.reference
+            assert empty is not None
+            # a colour clipped in the frame or in the look is no difference (else the bare
+            # print where the look was clipped reads brighter, and joins a card's patch)
+            quads = find_cards(view, empty, zone, cards_cfg, self.zone, logc=background.censored(logc, clipped),
+                               light_reference=self._rim)
+            stepped = self._without_new_shadow_edge(view, raw, zone, quads, cards_cfg, clipped, still)
+            self._edge_unsought = not still
+            if stepped is not None:
+                light, quads = stepped
+            new_step = light.step
+        else:
+            self._edge_unsought = False
+            new_step = None
+            light = light.fit_gain(logc, None, zone)
+            quads = find_cards(view, light.explain(None), zone, cards_cfg, self.zone, logc=logc)
+            light, quads = self._without_shadow_edge(view, logc, light, zone, quads, cards_cfg)
+        seen = logc if light.step is None else light.flat(raw)  # the frame as compared with the look
+        # what differs from the look and is no card and no token
+        known = self._cards_mask(zone.shape, quads, token_centres_mm)
+        bare = zone & ~known
+        if learned:
+            # the light may have changed since the look was learned (a camera's auto-exposure
+            # as white cards come in, a cloud, a lamp moved): the bare mat round the cards and
+            # tokens tells by how much, not the cards (two white cards and a token cover half
+            # the play zone: their change is no change of light), measured where the look is
+            # as new as the light's last step (where it is older, the difference is that step,
+            # not the room's drift)
+            current = bare if background.stale is None else bare & ~background.stale
+            light = light.fit_gain(seen, background.reference,
+                                   current if np.count_nonzero(current) >= 0.25 * area else bare)
+            expected = light.explain(background.reference)
+        else:
+            expected = light.explain(None)
         bar = cfg.unexplained_learned if learned else cfg.unexplained_print
-        if clipped is not None or (learned and self._empty_clipped is not None):
-            seen = _censored(seen, empty, clipped, self._empty_clipped if learned else None)
-        odd = (difference(seen, empty, bare) >= bar).astype(np.uint8)
+        if clipped is not None or (learned and background.clipped is not None):
+            seen = censored(seen, expected, clipped, background.clipped if learned else None)
+        odd = (difference(seen, expected, bare) >= bar).astype(np.uint8)
         odd = np.asarray(cv2.morphologyEx(odd, cv2.MORPH_OPEN, self._thing_disc()), np.uint8)
         unexplained = float((odd & bare).sum()) / area
         occupied = bool(quads) or unexplained > cfg.occupied_above
-        self._last_quads = quads
         if still and unexplained <= cfg.occupied_above / 4:
             self._settle(quads, raw)
-        cards_px = tuple(view.to_crop(q) for q in quads)
         occupancy = Occupancy(occupied, unexplained, changed, still, learned, len(quads))
         # with cards there, only what the dealer would ask about is worth learning as light
-        self._light_only = unexplained > (cfg.occupied_above if quads else 0.0) and self._only_light(
-            seen, empty, bare & lit & self._empty_lit(learned), odd, rows, bar)
-        self._held = None
-        if self._stepped and not self._light_only and unexplained > 0:
-            coloured, _ = self._unlit_patches(seen, empty, bare & lit & self._empty_lit(learned), odd)
-            self._held = coloured
-        look = ZoneLook(cards_px, occupancy, view)
-        self._last = look
+        odd_lit = bare & lit & background.lit()
+        light_only = unexplained > (cfg.occupied_above if quads else 0.0) and light_alone(
+            seen, expected, odd_lit, odd, self._rim, background.stale, self.light.rows(view), bar,
+            cfg.shadow_chroma, self._thing_disc())
+        held = None
+        if new_step is not None and not light_only and unexplained > 0:
+            held, _ = unlit_patches(seen, expected, odd_lit, odd, self._rim, background.stale, cfg.shadow_chroma,
+                                    self._thing_disc())
+        self._seen = _Seen(quads, known, self._seen.known, new_step, light_only, held)
+        look = self._last = ZoneLook(tuple(view.to_crop(q) for q in quads), occupancy, view)
         # (only a still frame is learned: the frame to learn is not worked out for the others)
-        if self._learn(self._to_learn(logc, raw, rows, zone, clipped) if still else logc, occupancy,
-                       token_centres_mm, clipped):
-            self._last = None  # a new empty look: the next frame is looked at afresh
-            self._relight_settled(raw)
+        self._learn(self._learnable(logc, raw, light) if still else logc, occupancy, token_centres_mm, clipped, raw)
         return look
 
-    def _arm_across(self, logc: FloatImage, valid: Mask, clipped: npt.NDArray[np.bool_] | None, lit: Mask,
+    def _learnable(self, logc: FloatImage, raw: FloatImage, light: Light) -> FloatImage:
+        """The frame the background may learn: ``logc``, the frame evened out row by row of
+        the camera. But when a new shadow's edge was taken out (``light.step``) and no bands
+        are left beside it, those "bands" were the edge's own step along the camera's rows,
+        and evening them out bends the frame by up to the step's depth: the frame as it is
+        (``raw``) is learned, the edge's step with it. (With bands left beside the step, the
+        light flickers, and the step may be one of its bands.)"""
+        return raw if light.step is not None and self._seen.new_step is not None and light.bands is None else logc
+
+    def _learn(self, frame: FloatImage, seen: Occupancy, token_centres_mm: Sequence[tuple[float, float]],
+               clipped: Mask3 | None, raw: FloatImage) -> None:
+        """Let the background learn this frame: still and empty, or light alone (a shadow
+        came or went: then also on the bare mat round the cards and tokens lying there)."""
+        cfg = self.config
+        step = self._seen.new_step
+        shadow = self._seen.light_only or step is not None
+        quiet = seen.still and not seen.cards and not token_centres_mm and (
+            seen.unexplained_fraction <= cfg.occupied_above / 4 or shadow)
+        kept_as = None
+        if step is not None and self._seen.held is not None and self.background.empty is not None:
+            # what was left beside the edge keeps the old look, lit as the edge says
+            kept_as = np.asarray(self.background.empty + step[..., None], np.float32)
+        if self.background.learn(frame, quiet=quiet, still=seen.still, shadow=shadow, known=self._seen.known,
+                                 clipped=clipped, kept=self._seen.held, kept_as=kept_as):
+            # a new look: the next frame is looked at afresh, and the settled cards' frame,
+            # against which a new edge is measured, takes the step too (else the same edge
+            # is found again in every frame, and taken out of a look that already has it)
+            self._seen = dataclasses.replace(self._seen, light_only=False)
+            self._last = None
+            if self._settled_raw is not None:
+                self._settled_raw = raw
+
+    def _arm_across(self, logc: FloatImage, valid: Mask, clipped: Mask3 | None, lit: Mask,
                     token_centres_mm: Sequence[tuple[float, float]]) -> Mask | None:
-        """What differs from the learned empty look of the zone and its margin, away from the
+        """What differs from the learned look of the zone and its margin, away from the
         tokens, and reaches from one edge of the view to the opposite one (out of view both
         ways: a card laid over the zone's edge reaches out of it on one side at most), with a
         colour of its own across the zone where no colour is clipped (``lit``): an arm; None
         if nothing is."""
         cfg = self.config
-        empty = self._empty
+        empty = self.background.reference
         assert empty is not None
-        seen = self._censored_against_empty(logc, clipped)
+        seen = self.background.censored(logc, clipped)
         where = valid & (self._discs(valid.shape, token_centres_mm) == 0)
         odd = (difference(seen, empty, where, self._rim) >= cfg.unexplained_learned).astype(np.uint8)
         odd = np.asarray(cv2.morphologyEx(odd, cv2.MORPH_OPEN, self._thing_disc()), np.uint8)
         # the cards of the last full look are in ``odd`` too (an arm over them joins them):
         # the share is of the view round them
-        bare = where if self._known is None else where & ~self._known
+        bare = where if self._seen.known is None else where & ~self._seen.known
         if np.count_nonzero(odd & bare) > cfg.arm_most * max(int(np.count_nonzero(bare)), 1):
             return None  # the light changed over the whole view (or most of it)
         across = reaches_across(odd > 0, view_edges(valid, cfg.arm_side_mm * self.window.px_per_mm))
@@ -448,26 +471,19 @@ class ZoneWatch:
             return None
         # ... and no light: it has a colour of its own from one side of the zone to the other
         # (the paper round the zone may be clipped white, where no colour tells)
-        skin = reaches_across(self._coloured(seen, empty, where, across & lit), self._sides)
+        skin = reaches_across(coloured(seen, empty, across & lit, where & self._rim, cfg.shadow_chroma,
+                                       self._thing_disc()), self._sides)
         return None if skin is None else across
-
-    def _coloured(self, seen: FloatImage, empty: FloatImage, where: Mask, odd: Mask) -> Mask:
-        """:func:`vision.zone_arm.coloured`, the light's change measured on the zone's rim."""
-        return coloured(seen, empty, odd, where & self._rim, self.config.shadow_chroma, self._thing_disc())
 
     def _arm_look(self, view: RectifiedZone, arm: Mask, changed: float, learned: bool) -> ZoneLook:
         """The look of a frame with an arm moving across the zone: no cards looked for, the
         arm unexplained; what the zone's state keeps is what a moving full look keeps."""
         area = max(int(np.count_nonzero(self._inside & view.valid)), 1)
-        unexplained = float(np.count_nonzero(arm)) / area
-        occupancy = Occupancy(True, unexplained, changed, False, learned, 0, True)
-        self._stepped = False
-        self._step = self._held = None
+        occupancy = Occupancy(True, float(np.count_nonzero(arm)) / area, changed, False, learned, 0, True)
         self._edge_unsought = learned  # the next still frame seeks a new shadow's edge afresh
-        self._last_quads = []
-        self._known_before, self._known = self._known, arm  # no bare rim to measure light on under it
-        self._light_only = False
-        self._quiet_frames = 0  # a moving frame: nothing is learned
+        # no cards seen, and no bare rim to measure the light on under the arm
+        self._seen = _Seen(known=arm, known_before=self._seen.known)
+        self.background.interrupted()  # a moving frame: nothing is learned
         self._last = ZoneLook((), occupancy, view)
         return self._last
 
@@ -485,73 +501,61 @@ class ZoneWatch:
         return [(x, y) for x, y in centres_mm
                 if any(np.hypot(x - bx, y - by) <= TOKEN_LYING_MM for bx, by in self._tokens_before)]
 
-    def _without_flicker(self, logc: FloatImage, rows: FloatImage, zone: Mask,
-                         clipped: npt.NDArray[np.bool_] | None) -> FloatImage:
-        """``logc`` made to match the empty look or, until there is one, the frame before, on
-        the bare rim of the zone, row by row of the camera (:func:`vision.flicker.without_bands`)."""
-        reference = self._empty if self._empty is not None else self._previous
-        if reference is None:
-            return logc
-        # measured in each colour clipped in neither frame
-        reference_clipped = self._clipped_before if self._empty is None else self._empty_clipped
-        either = [m for m in (clipped, reference_clipped) if m is not None]
-        usable: npt.NDArray[np.bool_] | None = ~np.logical_or.reduce(either) if either else None
-        clear = self._rim & zone  # the zone's outline band: cards seldom lie there
-        if usable is not None:
-            clear &= np.any(usable, axis=2)
-        # away from the cards of the last two looks: with the last one's only, a thing found
-        # in one look and not the next changes where the light is measured, and so the next
-        # look, frame after frame (a shadow's edge along the camera's rows read as bands)
-        for known in (self._known, self._known_before):
-            if known is not None:
-                clear &= ~known
-        return without_bands(logc, reference, rows, clear, usable=usable)
+    def _cards_mask(self, shape: tuple[int, ...], quads: Sequence[FloatArray],
+                    token_centres_mm: Sequence[tuple[float, float]] = ()) -> Mask:
+        """The cards found (and the tokens' discs), grown by their rim (``card_rim_mm``)."""
+        known = self._discs(shape, token_centres_mm)
+        for q in quads:
+            cv2.fillConvexPoly(known, np.round(q).astype(np.int32), 1)
+        r = max(3, int(round(2 * self.config.card_rim_mm * self.window.px_per_mm)) | 1)
+        grown: Mask = cv2.dilate(known, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))) > 0
+        return grown
 
-    def _empty_lit(self, learned: bool) -> Mask | bool:
-        """Where the empty look's colours were none of them clipped (all of it before one is learned)."""
-        if not learned or self._empty_clipped is None:
-            return True
-        lit: Mask = ~np.any(self._empty_clipped, axis=2)
-        return lit
+    def _thing_disc(self) -> npt.NDArray[np.uint8]:
+        """A disc ``thing_mm`` wide: differences thinner than it are print, noise or a shadow's rim."""
+        k = max(3, int(round(self.config.thing_mm * self.window.px_per_mm)) | 1)
+        return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), np.uint8)
 
-    def _without_shadow_edge(self, view: RectifiedZone, logc: FloatImage, zone: Mask, quads: list[FloatArray],
-                             cards_cfg: ZoneCardConfig) -> tuple[FloatImage, FloatImage | None, list[FloatArray]]:
-        """At first sight, a still shadow's straight edge across the zone taken out
-        (:mod:`vision.shadow_edge`): the frame lit as if there were none, its print's fit, and
-        the cards found in it; ``(logc, None, [])`` when there is no such edge.
+    # -- a shadow's straight edge ------------------------------------------------------------
+
+    def _without_shadow_edge(self, view: RectifiedZone, logc: FloatImage, light: Light, zone: Mask,
+                             quads: list[FloatArray], cards_cfg: ZoneCardConfig) -> tuple[Light, list[FloatArray]]:
+        """At first sight (the look is the print's fit), a still shadow's straight edge
+        across the zone taken out (:mod:`vision.shadow_edge`): the light with that step and
+        the print's fit beyond it, and the cards found in the frame so lit; ``light`` and
+        ``quads`` as they are when there is no such edge.
 
         The cards already found against the plain print's fit are told to it: a card's long
         side, nearly as long as the zone is high, under a light that leaves the card the
         print's colour (a cold light, the black-and-white kit) is a straight neutral step
         too, but the print beyond the card is not lit."""
-        cards = self._cards_mask(zone.shape, quads)
-        step = shadow_step(logc, zone, self.window.px_per_mm, self.config.shadow_edge, cards)
+        step = self.light.edge(logc, zone, self._cards_mask(zone.shape, quads))
         if step is None:
-            return logc, None, []
-        seen = np.asarray(logc - step[..., None], np.float32)
-        empty = _fit_print(seen, zone)
-        return seen, empty, find_cards(view, empty, zone, cards_cfg, self.zone, logc=seen)
+            return light, quads
+        stepped = Light(bands=light.bands, step=step).fit_gain(np.asarray(logc - step[..., None], np.float32),
+                                                                None, zone)
+        return stepped, find_cards(view, stepped.explain(None), zone, cards_cfg, self.zone,
+                                   logc=np.asarray(logc - step[..., None], np.float32))
 
-    def _without_new_shadow_edge(self, view: RectifiedZone, raw: FloatImage, rows: FloatImage, zone: Mask,
-                                 quads: list[FloatArray], cards_cfg: ZoneCardConfig,
-                                 clipped: npt.NDArray[np.bool_] | None, still: bool,
-                                 ) -> tuple[FloatImage, list[FloatArray], FloatImage] | None:
-        """Once the empty look is learned, a still shadow's straight edge that came since (a
-        player leaning over, a lamp on the camera's stand that was knocked) taken out as at
-        first sight, measured on the bare mat's difference from the look: the frame lit as
-        the look was, the cards found in it and the edge's light; None when there is no such
-        edge. Without this, the edge's band reads as a thing beside the cards, or as cards.
+    def _without_new_shadow_edge(self, view: RectifiedZone, raw: FloatImage, zone: Mask, quads: list[FloatArray],
+                                 cards_cfg: ZoneCardConfig, clipped: Mask3 | None,
+                                 still: bool) -> tuple[Light, list[FloatArray]] | None:
+        """Once the look is learned, a still shadow's straight edge that came since (a player
+        leaning over, a lamp on the camera's stand that was knocked) taken out as at first
+        sight, measured on the bare mat's difference from the look: the frame's light with
+        that step and the cards found in the frame so lit; None when there is no such edge.
+        Without this, the edge's band reads as a thing beside the cards, or as cards.
 
-        ``raw``: the frame before a flickering light's bands are taken out (an edge across
-        the camera's rows is no band, and evening the rows out bends it), which they are
-        once the step is."""
-        assert self._empty is not None
+        The edge is measured on ``raw``, the frame before its bands are taken out (an edge
+        across the camera's rows is no band, and evening the rows out bends it); the bands
+        are measured once the step is taken out."""
+        empty = self.background.reference
+        assert empty is not None
 
-        def taken_out(step: FloatImage) -> tuple[FloatImage, list[FloatArray], FloatImage]:
-            seen = self._without_flicker(np.asarray(raw - step[..., None], np.float32), rows, zone, clipped)
-            cut = self._censored_against_empty(seen, clipped)
-            return seen, find_cards(view, self._empty, zone, cards_cfg, self.zone, logc=cut,
-                                    light_reference=self._rim), step
+        def taken_out(step: FloatImage) -> tuple[Light, list[FloatArray]]:
+            light = self._fit_light(view, raw, zone, clipped, step)
+            cut = self.background.censored(light.flat(raw), clipped)
+            return light, find_cards(view, empty, zone, cards_cfg, self.zone, logc=cut, light_reference=self._rim)
 
         step = self._new_edge(raw, zone, quads, whole_zone=still)
         out = None if step is None else taken_out(step)
@@ -567,17 +571,36 @@ class ZoneWatch:
             return None
         return out
 
+    def _new_edge(self, raw: FloatImage, zone: Mask, quads: Sequence[FloatArray],
+                  whole_zone: bool = True) -> FloatImage | None:
+        """The step of a shadow's edge in the frame's difference from the learned look, away
+        from the cards ``quads`` (view pixels); with ``whole_zone``, also over them when it
+        is not found there (dearer: a frame that moved is not measured so)."""
+        empty = self.background.reference
+        assert empty is not None
+        cards = self._cards_mask(zone.shape, quads)
+        delta = np.asarray(raw - empty, np.float32)
+        step = self.light.edge(delta, zone & ~cards, cards)
+        if step is None and quads and whole_zone:
+            # the edge's band itself may have been cut into "cards": measured over the whole
+            # zone, a card's own colour is left out as at first sight
+            step = self.light.edge(delta, zone, cards)
+        return step
+
+    def _edge_since_settled(self, raw: FloatImage, zone: Mask) -> FloatImage | None:
+        """The step of a shadow's edge in the frame's difference from the frame where the
+        settled cards lay (``_settled_raw``), over the whole zone. Those cards may cover most
+        of the edge's line (two touching cards, the edge across them), and the bare print
+        beside them is too little to measure it on; their own difference from that frame is
+        the light alone, as the print's is. None without such a frame or edge."""
+        if self._settled_raw is None:
+            return None
+        return self.light.edge(np.asarray(raw - self._settled_raw, np.float32), zone)
+
     def _settle(self, quads: list[FloatArray], raw: FloatImage) -> None:
         """The cards ``quads`` lie settled in this still frame (``raw``) with nothing else there."""
         self._settled_quads = quads
         self._settled_raw = raw if quads else None
-
-    def _relight_settled(self, raw: FloatImage) -> None:
-        """The empty look took a step of light from this frame (``raw``): the settled cards'
-        look, against which a new edge is measured, takes it too (else the same edge is found
-        again in every frame, and taken out of a look that already has it)."""
-        if self._settled_raw is not None:
-            self._settled_raw = raw
 
     def _settled_lost(self, found: Sequence[FloatArray]) -> int:
         """How many of the settled cards ``found`` lacks."""
@@ -588,180 +611,6 @@ class ZoneWatch:
         it) that lay there before anything changed, with nothing else unexplained
         (``_settled_quads``)? Touching cards' long sides make one straight line that may pass
         for a shadow's edge; taken out, it lights a card as the bare print, and the card is
-        learned into the empty look. A real edge taken out may rightly lose a piece of its own
+        learned into the look. A real edge taken out may rightly lose a piece of its own
         band found as a card (a card found only since the light changed)."""
         return any(not _among(q, found) for q in quads if _among(q, self._settled_quads))
-
-    def _censored_against_empty(self, logc: FloatImage, clipped: npt.NDArray[np.bool_] | None) -> FloatImage:
-        """``logc`` where a colour clipped in it or in the empty look is no difference."""
-        assert self._empty is not None
-        if clipped is None and self._empty_clipped is None:
-            return logc
-        return _censored(logc, self._empty, clipped, self._empty_clipped)
-
-    def _new_edge(self, raw: FloatImage, zone: Mask, quads: Sequence[FloatArray],
-                  whole_zone: bool = True) -> FloatImage | None:
-        """:func:`vision.shadow_edge.shadow_step` of the frame's difference from the learned
-        empty look, away from the cards ``quads`` (view pixels); with ``whole_zone``, also
-        over them when it is not found there (dearer: a frame that moved is not measured so)."""
-        assert self._empty is not None
-        cards = self._cards_mask(zone.shape, quads)
-        delta = np.asarray(raw - self._empty, np.float32)
-        step = shadow_step(delta, zone & ~cards, self.window.px_per_mm, self.config.shadow_edge, cards)
-        if step is None and quads and whole_zone:
-            # the edge's band itself may have been cut into "cards": measured over the whole
-            # zone, a card's own colour is left out as at first sight
-            step = shadow_step(delta, zone, self.window.px_per_mm, self.config.shadow_edge, cards)
-        return step
-
-    def _edge_since_settled(self, raw: FloatImage, zone: Mask) -> FloatImage | None:
-        """:func:`vision.shadow_edge.shadow_step` of the frame's difference from the look where
-        the settled cards lay (``_settled_raw``), over the whole zone. Those cards may cover
-        most of the edge's line (two touching cards, the edge across them), and the bare
-        print beside them is too little to measure it on; their own difference from that
-        look is the light alone, as the print's is. None without such a look or edge."""
-        if self._settled_raw is None:
-            return None
-        since = np.asarray(raw - self._settled_raw, np.float32)
-        return shadow_step(since, zone, self.window.px_per_mm, self.config.shadow_edge)
-
-    def _cards_mask(self, shape: tuple[int, ...], quads: Sequence[FloatArray]) -> Mask:
-        """The cards found, grown by their rim (``card_rim_mm``)."""
-        s = self.window.px_per_mm
-        cards = np.zeros(shape[:2], np.uint8)
-        for q in quads:
-            cv2.fillConvexPoly(cards, np.round(q).astype(np.int32), 1)
-        r = max(3, int(round(2 * self.config.card_rim_mm * s)) | 1)
-        grown: Mask = cv2.dilate(cards, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))) > 0
-        return grown
-
-    def _only_light(self, logc: FloatImage, empty: FloatImage, bare: Mask, odd: npt.NDArray[np.uint8],
-                    rows: FloatImage, bar: float) -> bool:
-        """Is all that differs from the empty look light: the print darker or lighter with
-        its colours' ratios kept, and either each patch of it reaching the zone's outline (a
-        shadow is cast from outside the zone) or the whole of it a flickering light's bands
-        along the camera's rows (frozen in the look by the frames before it)?"""
-        coloured, inside = self._unlit_patches(logc, empty, bare, odd)
-        if np.any(coloured):
-            return False  # a patch of another colour: a hand, a card, a token
-        if not np.any(inside):
-            return True
-        flat = without_bands(logc, empty, rows, bare, always=True)
-        left = cv2.morphologyEx((difference(flat, empty, bare) >= bar).astype(np.uint8), cv2.MORPH_OPEN,
-                                self._thing_disc())
-        return not np.any((left > 0) & bare)  # nothing left once the rows are evened out
-
-    def _thing_disc(self) -> npt.NDArray[np.uint8]:
-        """A disc ``thing_mm`` wide: differences thinner than it are print, noise or a shadow's rim."""
-        k = max(3, int(round(self.config.thing_mm * self.window.px_per_mm)) | 1)
-        return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), np.uint8)
-
-    def _unlit_patches(self, logc: FloatImage, empty: FloatImage, bare: Mask,
-                       odd: npt.NDArray[np.uint8]) -> tuple[Mask, Mask]:
-        """The patches of ``odd`` that light does not explain: ``coloured`` (where the colours'
-        ratios changed, grown to their patches), and those lying ``inside`` the zone, none of
-        them reaching its outline (nor lying where the look is older than a step of light)."""
-        cfg = self.config
-        delta = cv2.GaussianBlur(cv2.subtract(logc, empty), (0, 0), 2.0)
-        chroma = delta - np.mean(delta, axis=2, keepdims=True)
-        coloured = (np.max(np.abs(chroma), axis=2) >= cfg.shadow_chroma) & (odd > 0) & bare
-        coloured = cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_OPEN, self._thing_disc()) > 0
-        n, labels = cv2.connectedComponents(odd, connectivity=8)
-        reaching = set(np.unique(labels[self._rim & (odd > 0)]).tolist())
-        if self._stale is not None:
-            # a patch where the look is older than a step of light, where cards lay when the
-            # bare mat took it, is that step's light too
-            sizes = np.bincount(labels.ravel(), minlength=n)
-            within = np.bincount(labels[self._stale], minlength=n)
-            reaching |= {i for i in range(1, n) if within[i] >= 0.9 * sizes[i]}
-        is_inside = np.ones(n, bool)
-        is_inside[0] = False
-        is_inside[sorted(reaching)] = False
-        is_coloured = np.zeros(n, bool)
-        is_coloured[np.unique(labels[coloured])] = True
-        is_coloured[0] = False
-        return is_coloured[labels], is_inside[labels]
-
-    def _camera_rows(self, view: RectifiedZone) -> FloatImage:
-        """:func:`vision.flicker.camera_rows`, kept while the camera and mat do not move."""
-        key = np.asarray(view.crop_to_view, np.float64).tobytes()
-        if self._rows is None or self._rows[0] != key:
-            self._rows = (key, camera_rows(view))
-        return self._rows[1]
-
-    def _learn(self, logc: FloatImage, seen: Occupancy, token_centres_mm: Sequence[tuple[float, float]],
-               clipped: npt.NDArray[np.bool_] | None) -> bool:
-        """Learn the empty look from frames that are still and empty (or hold only a shadow).
-        True when the look was replaced by this frame (a shadow came or went: the light
-        changed in a step, no running mean follows it)."""
-        cfg = self.config
-        shadow = self._light_only or self._stepped
-        if seen.still and not seen.cards and not token_centres_mm and (
-                seen.unexplained_fraction <= cfg.occupied_above / 4 or shadow):
-            self._quiet_frames += 1
-            if self._quiet_frames >= (cfg.learn_shadow_frames if shadow else cfg.learn_after_frames):
-                if self._empty is None or shadow:
-                    self._empty = self._with_held(logc)
-                    self._stale = None
-                    self._empty_clipped = None if clipped is None else clipped.copy()
-                    self._light_only = False
-                    return shadow
-                mean = np.asarray((1 - cfg.learn_rate) * self._empty + cfg.learn_rate * logc, np.float32)
-                if clipped is None and self._empty_clipped is None:
-                    self._empty = mean
-                    return False
-                # a clipped colour is no measure: the empty look keeps its own there, and takes
-                # this frame's where only its own was clipped (the bands moved on)
-                now = np.zeros(logc.shape[:2] + (1,), bool) if clipped is None else np.any(clipped, axis=2)[..., None]
-                before = (np.zeros_like(now) if self._empty_clipped is None
-                          else np.any(self._empty_clipped, axis=2)[..., None])
-                self._empty = np.asarray(np.where(now, self._empty, np.where(before, logc, mean)), np.float32)
-                self._empty_clipped = None if self._empty_clipped is None else (self._empty_clipped & now)
-        elif seen.still and shadow and self._empty is not None and self._known is not None:
-            # a shadow came or went while cards or tokens lie there (a player leaning over, a
-            # lamp on the camera's stand that was knocked): the bare mat round them takes the
-            # new light in a step; the look under them stays as it was until they go
-            self._quiet_frames += 1
-            if self._quiet_frames >= cfg.learn_shadow_frames:
-                self._learn_bare(self._with_held(logc), clipped, ~self._known)
-                return True
-        else:
-            self._quiet_frames = 0
-        return False
-
-    def _with_held(self, logc: FloatImage) -> FloatImage:
-        """``logc`` to be learned as the empty look, but where something was left beside a new
-        shadow's edge that is no light (``_held``): the look as it was, lit as the edge's light
-        says. A phone lying in the zone when a player leans over stays a thing."""
-        if self._empty is None or self._step is None or self._held is None or not self._held.any():
-            return logc.copy()
-        lit = np.asarray(self._empty + self._step[..., None], np.float32)
-        return np.asarray(np.where(self._held[..., None], lit, logc), np.float32)
-
-    def _to_learn(self, logc: FloatImage, raw: FloatImage, rows: FloatImage, zone: Mask,
-                  clipped: npt.NDArray[np.bool_] | None) -> FloatImage:
-        """The frame the empty look may learn: ``logc``, the frame with a flickering light's
-        bands taken out as measured against the look. But while a new shadow's edge is taken
-        out (``_step``) and the frame without it has no bands, those "bands" were the edge's
-        own step along the camera's rows, and taking them out bends the frame by up to the
-        step's depth: the frame as it is (``raw``) is learned (a lean ending as a card is
-        laid: the look learned a gradient of half
-        the step, and a card's place read as a thing once the card was moved)."""
-        if not self._stepped or self._step is None or logc is raw:
-            return logc
-        unstepped = np.asarray(raw - self._step[..., None], np.float32)
-        if self._without_flicker(unstepped, rows, zone, clipped) is unstepped:
-            return raw
-        return logc
-
-    def _learn_bare(self, logc: FloatImage, clipped: npt.NDArray[np.bool_] | None, bare: Mask) -> None:
-        """The empty look replaced by this frame where the zone is ``bare``."""
-        assert self._empty is not None
-        self._empty = np.asarray(np.where(bare[..., None], logc, self._empty), np.float32)
-        if clipped is not None or self._empty_clipped is not None:
-            now = np.zeros(logc.shape, bool) if clipped is None else clipped
-            before = np.zeros(logc.shape, bool) if self._empty_clipped is None else self._empty_clipped
-            merged = np.where(bare[..., None], now, before)
-            self._empty_clipped = merged if merged.any() else None
-        self._light_only = False
-        self._stale = ~bare if self._stale is None else (self._stale | ~bare)

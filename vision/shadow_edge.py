@@ -1,7 +1,7 @@
 """A still shadow's straight edge across a zone, found at first sight and taken out.
 
 Until a zone has been seen empty, its empty look is a smooth light field fitted to the
-print (:func:`vision.occupancy._fit_print`). A still shadow across the zone (the camera's
+print (:func:`vision.zone_light.smooth_field`). A still shadow across the zone (the camera's
 stand under a ceiling lamp, a player leaning over) is no smooth field: its edge is a step
 of light along a line, so the fit missed it on one side or the other, the edge itself cut
 a card lying across it in two for the log-colour edges, and cards under it or near it
