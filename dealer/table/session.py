@@ -32,7 +32,6 @@ from dealer.table.happenings import (
     VerdictTakenBack,
 )
 from dealer.speech.i18n import _, capital, n_, p_
-from dealer.table.layout_watch import moving
 from dealer.speech.narrate import card_words, refusal_words
 from dealer.table.protocol import SETTLE_S, TableProtocol, TableView
 from dealer.table.turn import TurnState
@@ -88,13 +87,12 @@ class SessionConfig:
 @dataclass(frozen=True, slots=True)
 class ResumePoint:
     """Where an interrupted round goes on (`play --resume`, dealer/app/resume.py): the round
-    replayed from its log, the turn's state right after its last decision
-    (:func:`dealer.table.turn.resumed`), and since when the cards of that decision may still
-    be on their way to the layout (None: nothing was moved, P3, P4)."""
+    replayed from its log, and the turn's state right after its last decision
+    (:func:`dealer.table.turn.resumed`: with since when its cards may still be on their way
+    to the layout, P3, P4)."""
 
     round: Round
     turn: TurnState
-    moving_since: float | None = None
 
 
 class _RoundSoFar:
@@ -140,10 +138,8 @@ class DealerSession:
         self.table = TableRules.of(config.variant)
         self.round: LiveRound | None = None if at is None else at.round
         self.starters: list[Card] = [] if at is None else list(at.round.start.starters)
-        turn = None if at is None else at.turn
-        if at is not None and at.moving_since is not None:  # the cards may still be on their way
-            turn = dataclasses.replace(at.turn, layout=moving(at.turn.layout, at.moving_since))
-        self.protocol = TableProtocol(_RoundSoFar(self), settle_s=config.settle_s, rules=self.table, state=turn)
+        self.protocol = TableProtocol(_RoundSoFar(self), settle_s=config.settle_s, rules=self.table,
+                                      state=None if at is None else at.turn)
         self.revealed = False
 
     @property

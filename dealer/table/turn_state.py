@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from dealer.table.layout_watch import LayoutState
+from dealer.table.layout_watch import LayoutState, moving
 from dealer.table.sight import SightTimers
 from dealer.table.steady import Steady
 from dealer.table.table_rules import TableRules
@@ -307,10 +307,12 @@ def initial(started: bool, settle_s: float = SETTLE_S, rules: TableRules = Table
 
 
 def resumed(action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card, prophet_out: bool,
-            settle_s: float = SETTLE_S, rules: TableRules = TableRules()) -> TurnState:
+            settle_s: float = SETTLE_S, rules: TableRules = TableRules(), moving_since: float | None = None
+            ) -> TurnState:
     """`play --resume`: the state right after ``action`` was judged (None: right after the last
     starter was laid). Its cards still lie in the zone and count for nothing new; a prophet's
-    token already out appoints no one."""
+    token already out appoints no one; ``moving_since``: since when its cards may still be on
+    their way to the layout (None: nothing was moved, P3, P4)."""
     if isinstance(action, Attempt):
         laid: tuple[Card, ...] = action.cards
     elif isinstance(action, NoPlay):
@@ -320,4 +322,5 @@ def resumed(action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card,
     else:
         laid = ()
     return TurnState(Clearing(laid), settle_s, noplay_token_laid=isinstance(action, NoPlay),
-                     prophet=ProphetToken(seen=prophet_out), rules=rules)
+                     prophet=ProphetToken(seen=prophet_out), rules=rules,
+                     layout=LayoutState() if moving_since is None else moving(LayoutState(), moving_since))
