@@ -225,6 +225,12 @@ def test_the_layout_watch_is_part_of_the_turn_and_holds_it_in_one_place() -> Non
     # key a with the play zone empty goes on too; a frame without a record cannot check the layout
     state, told = step(held, KeyPressed(Key.ACCEPT, 4.1))
     assert [type(i) for i in told] == [LayoutTold] and state.phase == Waiting()
+    # gone on with while the camera is away: back, the turn is no longer held
+    paused, _ = step(held, CameraLost(4.1))
+    paused, told = step(paused, KeyPressed(Key.LAYOUT_AS_IS, 4.2))
+    assert [type(i) for i in told] == [LayoutTold] and paused.phase == Paused(Waiting()) and _held_consistently(paused)
+    back, _ = step(paused, CameraBack(6.0))
+    assert back.phase == Waiting() and back.layout.clock.since == 6.0  # the line zones held from now
     with pytest.raises(IllegalObservation, match="Look while PuttingLayoutRight"):
         step(held, Look(TableView(5.0, cards("9S")), BO))
 
