@@ -25,7 +25,7 @@ from dealer.table.happenings import Happening
 from dealer.speech.i18n import _, language, n_
 from dealer.table.keys import KEY_HELP, Command, NamedCard, key_of, stdin_keys
 from dealer.speech.narrate import status_words
-from dealer.table.observer import PLAY_ZONE_NOT_WHOLE, ZoneReader, Observation, TableObserver
+from dealer.table.observer import ZoneReader, Observation, TableObserver
 from dealer.table.camera_pause import DEFAULT_WAIT_S, paused_frames
 from dealer.app.outlets import Outlets
 from dealer.record.recording import ENVELOPE_FILE, LOG_HASH_QR, RECORD_FILE, SEAL_QR, RecordingWriter, Seen, log_hash, write_record
@@ -271,7 +271,7 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 if obs.message != last_message:
                     print(_("table: {status}", status=status_words(obs.message)), file=sys.stderr)
                 last_message = obs.message
-                why = Unseen.ZONE_OUT if obs.message.startswith(PLAY_ZONE_NOT_WHOLE) else Unseen.NO_MAT
+                why = Unseen.NO_MAT if obs.unseen is None else obs.unseen
                 # never silent: the players hear that nothing is judged
                 outlets.deliver(key_said + session.unseen(frame.time_s, why))
                 speed.add(started, cpu_started)

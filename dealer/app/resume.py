@@ -107,8 +107,8 @@ def read_interrupted(folder: Path) -> Interrupted:
 def restore(config: SessionConfig, state: Interrupted, now: float | None = None
             ) -> tuple[ResumePoint | None, list[Happening]]:
     """Replay the standing verdicts (``config`` holds the sealed rule) and build where the
-    round goes on: the round, the turn's state right after the last decision, and since when
-    its cards may still be moving to the layout; with what to say now. None when the round
+    round goes on: the round, and the turn's state right after the last decision (with since
+    when its cards may still be moving to the layout); with what to say now. None when the round
     had not started (a fresh session starts in the starter phase). ``now``: the time of the
     first frame to come, when its clock is not the recording's (a camera opened again
     starts from 0)."""
@@ -122,8 +122,10 @@ def restore(config: SessionConfig, state: Interrupted, now: float | None = None
         raise ResumeError(f"{state.folder}: the verdicts in the log do not replay ({exc})") from None
     t = state.last_t or 0.0
     last = state.last_action
-    turn = resumed(last, rnd.start.starters[-1], prophet_out=rnd.prophet is not None, settle_s=config.settle_s)
-    point = ResumePoint(rnd, turn, (t if now is None else now) if isinstance(last, Attempt | NoPlay) else None)
+    moving_since = (t if now is None else now) if isinstance(last, Attempt | NoPlay) else None
+    turn = resumed(last, rnd.start.starters[-1], prophet_out=rnd.prophet is not None, settle_s=config.settle_s,
+                   moving_since=moving_since)
+    point = ResumePoint(rnd, turn)
     said = n_("The round goes on after {n} turn.", "The round goes on after {n} turns.", len(state.actions))
     if rnd.whose_turn is not None:
         said += " " + _("When the play zone is clear, it is {who}'s turn.", who=rnd.whose_turn)

@@ -19,6 +19,7 @@ from dealer.table.turn_intents import (
     HandProgress,
     Judge,
     KeepsMoving,
+    LayoutTold,
     Missing,
     NoPlayWithdrawn,
     NotInGame,
@@ -172,6 +173,8 @@ def words(intent: TurnIntent) -> str:
         return _owed(intent)
     if isinstance(intent, NotInGame):
         return _not_in_game(intent.what)
+    if isinstance(intent, LayoutTold):
+        return intent.note.text  # said in the players' words by the layout watch
     assert isinstance(intent, TooManyShown), intent
     return _("I have seen {seen} cards but {who} holds {need}: {over} too many. Show the hand again.",
              seen=Count(intent.seen), who=intent.player, need=Count(intent.need),

@@ -30,11 +30,10 @@ from dataclasses import dataclass, replace
 
 from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, main_line_folded
 from dealer.speech.i18n import N_, _
-from dealer.table.protocol import LineSight, TableView
+from dealer.table.turn_input import LineRecord, LineSight, TableToken, TableView
 from dealer.table.steady import Steady
 from engine.cards import Card
 from engine.layout import Layout
-from engine.round import Round
 
 __all__ = [
     "Discrepancy",
@@ -43,7 +42,6 @@ __all__ = [
     "LayoutNote",
     "LayoutRecordError",
     "LayoutState",
-    "LayoutWatch",
     "ObservedCard",
     "Problem",
     "SideBranch",
@@ -409,13 +407,13 @@ def moving(state: LayoutState, t: float) -> LayoutState:
     return replace(state, due=Steady(t, None), clock=Steady(t, ((), ())))
 
 
-def layout_look(state: LayoutState, view: TableView, rnd: Round, marker_said: bool = False
+def layout_look(state: LayoutState, view: TableView, record: LineRecord, marker_said: bool = False
                 ) -> tuple[LayoutState, list[LayoutNote] | None]:
     """One frame: None, the turn goes on; a list (maybe empty), what to say now, and the
     turn is held. ``marker_said``: where the PROPHET token belongs was said already."""
     line = view.line
     if state.holding is not None:
-        return _while_holding(state, view, rnd)
+        return _while_holding(state, view, record)
     if state.due is None or line is None:
         return state, None
     picture = _line_picture(line)
@@ -427,13 +425,13 @@ def layout_look(state: LayoutState, view: TableView, rnd: Round, marker_said: bo
     if changed and not waited:
         return state, None  # the cards are still on their way
     laid = len(line.main_line or ()) + len(line.side_branches or ())
-    on_table = expected_on_table(rnd.layout, rnd.state().marker)
+    on_table = expected_on_table(record.layout, record.marker)
     due = len(on_table.main_line) + (0 if line.side_branches is None else
                                      sum(len(b.cards) for b in on_table.branches))
     if not waited and (not clock.held(view.t, PLACED_S) or laid < due):
         return state, None  # not every card has reached its place yet (P3, P4)
     state = replace(state, due=None)
-    problems = problems_in_sight(rnd.layout, rnd.state().marker, line)
+    problems = problems_in_sight(record.layout, record.marker, line)
     real = tuple(d for d in problems if d.problem in _REAL)
     out = [LayoutNote(d.message, marker=True) for d in problems
            if d.problem is Problem.PROPHET_MARKER and not marker_said]
@@ -451,9 +449,7 @@ def go_on(state: LayoutState) -> tuple[LayoutState, LayoutNote | None]:
     return replace(state, holding=None), LayoutNote(_(GOING_ON))
 
 
-def _while_holding(state: LayoutState, view: TableView, rnd: Round) -> tuple[LayoutState, list[LayoutNote]]:
-    from dealer.table.protocol import TableToken
-
+def _while_holding(state: LayoutState, view: TableView, record: LineRecord) -> tuple[LayoutState, list[LayoutNote]]:
     if TableToken.ACCEPT in view.tokens_in_play and not view.play_cards:
         return replace(state, holding=None), [LayoutNote(_(GOING_ON))]
     line = view.line
@@ -464,54 +460,10 @@ def _while_holding(state: LayoutState, view: TableView, rnd: Round) -> tuple[Lay
     state = replace(state, clock=clock)
     if not clock.held(view.t, PLACED_S):
         return state, []  # a card being moved, or a reading that flickers: wait until it holds
-    real = tuple(d for d in problems_in_sight(rnd.layout, rnd.state().marker, line) if d.problem in _REAL)
+    real = tuple(d for d in problems_in_sight(record.layout, record.marker, line) if d.problem in _REAL)
     if not real:
         return replace(state, holding=None), [LayoutNote(_(RIGHT_AGAIN), trouble=False)]
     if not _same(real, state.holding or ()):
         return replace(state, holding=real), [LayoutNote(_("Still out of place: {problems}",
                                                            problems=" ".join(d.message for d in real)))]
     return state, []
-
-
-class LayoutWatch:
-    """After each verdict, once the cards have reached their new place, compares the table
-    with the record and says a real misplacement once (P5). Until the table is right again,
-    or the players confirm it as it lies (key o, or the ACCEPT token in the empty play
-    zone), :meth:`look` holds the turn. What it cannot read never holds anything.
-
-    The one cell of the watch: its :class:`LayoutState` is replaced by the pure functions
-    above, never changed."""
-
-    RIGHT_AGAIN = RIGHT_AGAIN
-    GOING_ON = GOING_ON
-    PLACED_S = PLACED_S
-    MOVE_TIMEOUT_S = MOVE_TIMEOUT_S
-
-    def __init__(self) -> None:
-        self.state = LayoutState()
-
-    def reset(self) -> None:
-        self.state = LayoutState()
-
-    @property
-    def holding(self) -> bool:
-        """A misplacement was said and the table is not yet right (P5)."""
-        return self.state.holding is not None
-
-    def expect_move(self, t: float) -> None:
-        """A verdict was given: the players now move the cards to the layout (P3, P4)."""
-        self.state = moving(self.state, t)
-
-    def camera_back(self, t: float) -> None:
-        """The camera was gone: what the line zones showed before counts as held from now."""
-        self.state = replace(self.state, clock=Steady(t, self.state.clock.what))
-
-    def go_on(self) -> LayoutNote | None:
-        """The players go on with the layout as it lies (key o)."""
-        self.state, note = go_on(self.state)
-        return note
-
-    def look(self, view: TableView, rnd: Round, marker_said: bool = False) -> list[LayoutNote] | None:
-        """None: the turn goes on. A list (maybe empty): what to say now, and the turn is held."""
-        self.state, notes = layout_look(self.state, view, rnd, marker_said)
-        return notes

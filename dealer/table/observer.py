@@ -22,6 +22,7 @@ from calibration.table import TableHomography, TableTracker, TrackState, TrackUp
 from calibration.tokens import tokens_from_detections
 from dealer.table.regions import markers_in_boxes
 from dealer.table.protocol import LineSight, SeenCard, TableView, TableToken
+from dealer.table.turn_input import Unseen
 from vision.geometry import card_sized_mm
 from vision.picture_shift import PictureShift, Shift
 from vision.readings import CardDetections
@@ -92,6 +93,7 @@ class Observation:
     play_detections: CardDetections = field(default_factory=CardDetections.empty)
     homography: TableHomography | None = None  # table mm <-> frame px, once the mat is located
     detections: CardDetections = field(default_factory=CardDetections.empty)  # every zone's cards, frame px
+    unseen: Unseen | None = None  # why no view was given (None: a view was); ``message`` is for a log only
 
 
 _LINE_ZONES = frozenset({ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES})
@@ -200,12 +202,12 @@ class TableObserver:
             # that seems to have moved, not yet confirmed (calibration.table.TableTracker): the
             # zones may not be where the kept homography puts them, so nothing is read there (a
             # line card could sit in the play zone's old place) until the mat is seen again
-            return Observation(None, update.message)
+            return Observation(None, update.message, unseen=Unseen.NO_MAT)
         play_sight = self._play_zone_sight(homography, frame_bgr.shape[1], frame_bgr.shape[0])
         if play_sight is not None and not play_sight.whole_in_view:
             # the camera was turned: cards in the zone's missing part cannot be seen, so none is judged
             return Observation(None, f"{PLAY_ZONE_NOT_WHOLE} ({play_sight.corners_in_view} of "
-                                     f"{play_sight.corners} corners)")
+                                     f"{play_sight.corners} corners)", unseen=Unseen.ZONE_OUT)
         tokens_in_play: dict[TableToken, tuple[float, float]] = {}
         prophet_at: tuple[float, float] | None = None
         sightings = tokens_from_detections(markers, self.layout, homography)

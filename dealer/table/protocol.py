@@ -48,6 +48,7 @@ from dealer.table.turn_input import (
     SAME_PLACE_MM,
     SETTLE_S,
     UNSTEADY_S,
+    LineRecord,
     LineSight,
     Look,
     Observation,
@@ -164,18 +165,20 @@ class TableProtocol:
         self.state, intents = step(self.state, observation)
         return intents
 
-    def look(self, view: TableView) -> tuple[TurnIntent, ...]:
-        """One frame, with the round's facts as they stand now."""
-        return self.tell(Look(view, RoundFacts.of(self.round)))
+    def look(self, view: TableView, line: LineRecord | None = None) -> tuple[TurnIntent, ...]:
+        """One frame, with the round's facts as they stand now (and its layout's record,
+        ``line``, for the layout watch; None: none is watched)."""
+        return self.tell(Look(view, RoundFacts.of(self.round, line)))
 
     def observe(self, view: TableView) -> list[Intent]:
         """One frame; its intents as records with their words."""
         return [as_record(i, view.frame) for i in self.look(view)]
 
     # -- what the round did ------------------------------------------------------------
-    def judged(self, action: Attempt | NoPlay | BecomeProphet | None = None) -> None:
-        """The last action was judged (None: refused): wait for the play zone to clear."""
-        self.tell(VerdictGiven(action))
+    def judged(self, action: Attempt | NoPlay | BecomeProphet | None = None, t: float | None = None) -> None:
+        """The last action was judged (None: refused) at ``t``: wait for the play zone to clear
+        (and, given ``t``, for its cards to reach the layout, P3, P4)."""
+        self.tell(VerdictGiven(action, t))
 
     def restart_turn(self) -> None:
         """After a verdict is taken back: the same player's turn, judged afresh once settled."""

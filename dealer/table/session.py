@@ -6,8 +6,8 @@ the turn machine (dealer/table/turn.py, the one owner of the turn, held by
 actions it asks for to the round of the variant dealt (:class:`~engine.round.Round` for
 Howell's; engine/variants/ for the others, whose table's side is a
 :class:`~dealer.table.table_rules.TableRules`) and tells it the verdicts back,
-and watches the layout (P5, dealer/table/layout_watch.py: the turn waits in its own phase while
-the layout is put right). The machine's intents are values; their words are made here
+with the round's record of the layout, which the machine watches (P5, dealer/table/turn_layout.py:
+the turn waits in its own phase while the layout is put right). The machine's intents are values; their words are made here
 (dealer/speech/turn_words.py) as :mod:`dealer.table.happenings` records, which the live loop sends to
 the voice, the view and the recording (dealer/app/outlets.py). A turn the engine refuses (out
 of turn, a fourth copy of a card, C1) is reported as trouble, never judged on a wrong picture.
@@ -32,19 +32,15 @@ from dealer.table.happenings import (
     VerdictTakenBack,
 )
 from dealer.speech.i18n import _, capital, n_, p_
-from dealer.table.layout_watch import LayoutNote, LayoutWatch
 from dealer.speech.narrate import card_words, refusal_words
 from dealer.table.protocol import SETTLE_S, TableProtocol, TableView
-from dealer.table.turn import PuttingLayoutRight, TurnState
+from dealer.table.turn import TurnState
 from dealer.table.turn_input import (
     CameraBack,
     CameraLost,
     CardNamed,
-    Key,
     KeyPressed,
-    LayoutRight,
-    LayoutWrong,
-    MarkerReminded,
+    LineRecord,
     TableSeen,
     TableUnseen,
     Unseen,
@@ -91,13 +87,12 @@ class SessionConfig:
 @dataclass(frozen=True, slots=True)
 class ResumePoint:
     """Where an interrupted round goes on (`play --resume`, dealer/app/resume.py): the round
-    replayed from its log, the turn's state right after its last decision
-    (:func:`dealer.table.turn.resumed`), and since when the cards of that decision may still
-    be on their way to the layout (None: nothing was moved, P3, P4)."""
+    replayed from its log, and the turn's state right after its last decision
+    (:func:`dealer.table.turn.resumed`: with since when its cards may still be on their way
+    to the layout, P3, P4)."""
 
     round: Round
     turn: TurnState
-    moving_since: float | None = None
 
 
 class _RoundSoFar:
@@ -145,19 +140,18 @@ class DealerSession:
         self.starters: list[Card] = [] if at is None else list(at.round.start.starters)
         self.protocol = TableProtocol(_RoundSoFar(self), settle_s=config.settle_s, rules=self.table,
                                       state=None if at is None else at.turn)
-        self.watch = LayoutWatch()
-        if at is not None and at.moving_since is not None:
-            self.watch.expect_move(at.moving_since)  # the cards may still be on their way
-        self._t = 0.0
-        self._zone_empty = True  # no card in the play zone at the last view
         self.revealed = False
+
+    @property
+    def _t(self) -> float:
+        """The time of the last frame (the turn machine's): when what is said now happens."""
+        return self.protocol.state.t
 
     def _card(self, card: Card) -> str:
         return card_words(card) if self.config.spoken_cards else str(card)
 
     # -- the round ---------------------------------------------------------------------------
     def begin(self, t: float = 0.0) -> list[Happening]:
-        self._t = t
         game = announce_variant(self.table.variant)
         return [
             SealShown(t, self.seal.commitment, _("The rule is sealed. Its seal begins {seal}; the whole seal is on "
@@ -172,14 +166,7 @@ class DealerSession:
         turn: the players go on with the layout as it lies (P5)."""
         if self.round is not None and self.round.ended is not None:
             return []
-        if (isinstance(pressed, KeyPressed) and self.watch.holding
-                and (pressed.key is Key.LAYOUT_AS_IS or (pressed.key is Key.ACCEPT and self._zone_empty))):
-            note = self.watch.go_on()
-            if isinstance(self.protocol.state.phase, PuttingLayoutRight):
-                self.protocol.tell(LayoutRight())
-            return [] if note is None else [self._from_watch(note, None)]
-        self.protocol.tell(pressed)
-        return []
+        return [h for intent in self.protocol.tell(pressed) for h in self._handle(intent, None)]
 
     def camera(self, event: CameraLost | CameraBack) -> None:
         """The camera went away (the turn pauses where it is) or came back (it goes on, its
@@ -187,8 +174,6 @@ class DealerSession:
         if self.round is not None and self.round.ended is not None:
             return
         self.protocol.tell(event)
-        if isinstance(event, CameraBack):
-            self.watch.camera_back(event.t)
 
     def unseen(self, t: float, why: Unseen) -> list[Happening]:
         """A frame that gave no view of the table: nothing is judged, and the players hear why
@@ -203,31 +188,15 @@ class DealerSession:
                 for i in self.protocol.tell(TableSeen(view.t, view.hand_over_play, camera_moving, cards_lie))]
 
     def observe(self, view: TableView) -> list[Happening]:
-        self._t = view.t
-        self._zone_empty = not view.play_cards
         if self.round is not None and self.round.ended is not None:
             return []
-        if isinstance(self.round, Round):  # an abbott-1959 line has no side branches nor marker to watch
-            held = self.watch.look(view, self.round, marker_said=self.protocol.state.prophet.reminded)
-            if held is not None and any(note.marker for note in held):
-                self.protocol.tell(MarkerReminded())
-            # P5: nothing new is judged while the layout is wrong; the turn knows it waits
-            putting_right = isinstance(self.protocol.state.phase, PuttingLayoutRight)
-            if self.watch.holding and not putting_right:
-                self.protocol.tell(LayoutWrong())
-            elif putting_right and not self.watch.holding:
-                self.protocol.tell(LayoutRight())
-            if held is not None:
-                return [self._from_watch(note, view) for note in held]
+        # P5: the layout is watched against the record (an abbott-1959 line has no side
+        # branches nor marker to watch); nothing new is judged while it is wrong
+        line = LineRecord(self.round.layout, self.round.state().marker) if isinstance(self.round, Round) else None
         out: list[Happening] = []
-        for intent in self.protocol.look(view):
+        for intent in self.protocol.look(view, line):
             out += self._handle(intent, view.frame)
         return out
-
-    def _from_watch(self, note: LayoutNote, view: TableView | None) -> Happening:
-        if not note.trouble:
-            return Spoken(self._t, note.text)
-        return TroubleReported(self._t, None if view is None else view.frame, note.text)
 
     def _handle(self, intent: TurnIntent, frame: int | None) -> list[Happening]:
         """An intent of the turn machine: a starter or an action goes to the round (its
@@ -277,9 +246,7 @@ class DealerSession:
         out: list[Happening] = [
             Judged(self._t, frame, action, outcome, " ".join(filter(None, (
                 sentence, "" if self.round.ended else self._placement(outcome), news))))]
-        self.protocol.judged(action)
-        if not isinstance(action, BecomeProphet):
-            self.watch.expect_move(self._t)
+        self.protocol.judged(action, self._t)  # its cards are now on their way to the layout (P3, P4)
         if outcome.overthrown:
             self.protocol.deposed()
         if self.round.ended is not None:
@@ -294,7 +261,6 @@ class DealerSession:
         last = self.round.turns[-1]
         self.round = _replayed(self.rule, self.round.events[:-1])
         self.protocol.restart_turn()
-        self.watch.reset()
         return [VerdictTakenBack(self._t, last.index, reason,
                                  _("The verdict on {who}'s turn is taken back. Put the table back as it was; "
                                    "{next}, play again.", who=last.player, next=self.round.whose_turn))]

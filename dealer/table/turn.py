@@ -5,7 +5,8 @@ frozen value; its ``phase`` is one frozen value per phase of the turn, holding w
 phase needs: waiting for the starter (C4), waiting for a play, an attempt being laid (P1),
 a "no play" hand being shown in batches (N1, with the cards seen so far), the prophet's
 decision awaited (F3), a verdict awaited from the round, and the zone being cleared after a
-verdict (P3, P4), and paused while the camera is gone. The observations
+verdict (P3, P4), the layout being put right (P5, dealer/table/turn_layout.py: the layout
+watch's state is the turn's), and paused while the camera is gone. The observations
 (dealer/table/turn_input.py) are a frame of the table with the round's facts
 (:class:`~dealer.table.turn_input.Look`), a key pressed (:class:`~dealer.table.turn_input.KeyPressed`:
 the same kind of observation as the token it stands for, kept in :class:`Keyed` and laid
@@ -41,7 +42,9 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from dealer.table import sight as table_sight
+from dealer.table.layout_watch import LayoutState
 from dealer.table.turn_events import IllegalObservation, keyed_view, on_camera, on_key
+from dealer.table.turn_layout import goes_on, layout_after_verdict, layout_camera_back, watch_layout
 from dealer.table.turn_input import (
     ASK_AFTER_S,
     UNSTEADY_S,
@@ -49,10 +52,7 @@ from dealer.table.turn_input import (
     CameraLost,
     CardNamed,
     KeyPressed,
-    LayoutRight,
-    LayoutWrong,
     Look,
-    MarkerReminded,
     Observation,
     ProphetDeposed,
     RoundFacts,
@@ -147,16 +147,26 @@ Intents = list[TurnIntent]
 def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[TurnIntent, ...]]:
     """The state after ``observation``, and what the dealer should do about it."""
     if isinstance(observation, Look):
-        if isinstance(state.phase, (AwaitingVerdict, PuttingLayoutRight, Paused)):
+        if isinstance(state.phase, (AwaitingVerdict, Paused)):
             raise IllegalObservation(state, observation)
+        if isinstance(state.phase, PuttingLayoutRight) and observation.round.line is None:
+            raise IllegalObservation(state, observation)  # nothing to check the layout against
+        view = observation.view
+        state = replace(state, t=view.t, zone_empty=not view.play_cards)
+        state, held = watch_layout(state, observation)
+        if held is not None:
+            return state, held
         new, out = _look(state, observation)
         return new, tuple(out)
+    if isinstance(observation, KeyPressed):
+        gone_on = goes_on(state, observation)
+        if gone_on is not None:
+            return gone_on
     if isinstance(observation, (KeyPressed, CardNamed)):
         return on_key(state, observation), ()
     if isinstance(observation, (CameraLost, CameraBack)):
-        return on_camera(state, observation), ()
-    if isinstance(observation, MarkerReminded):
-        return replace(state, prophet=replace(state.prophet, reminded=True)), ()
+        state = on_camera(state, observation)
+        return (layout_camera_back(state, observation.t) if isinstance(observation, CameraBack) else state), ()
     if isinstance(observation, TableUnseen):
         timers, said = table_sight.unseen(state.table, observation)
         return replace(state, table=timers), (() if said is None else (said,))
@@ -166,17 +176,9 @@ def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[T
     if isinstance(state.phase, AwaitingStarter):
         raise IllegalObservation(state, observation)
     if isinstance(observation, VerdictGiven):
-        return _verdict(state, observation), ()
+        return layout_after_verdict(_verdict(state, observation), observation), ()
     if isinstance(observation, ProphetDeposed):
         return replace(state, prophet=replace(state.prophet, seen=True)), ()
-    if isinstance(observation, LayoutWrong):
-        if isinstance(state.phase, (PuttingLayoutRight, AwaitingVerdict, Paused)):
-            raise IllegalObservation(state, observation)
-        return replace(state, phase=PuttingLayoutRight(state.phase)), ()
-    if isinstance(observation, LayoutRight):
-        if not isinstance(state.phase, PuttingLayoutRight):
-            raise IllegalObservation(state, observation)
-        return replace(state, phase=state.phase.held), ()
     if isinstance(observation, VerdictUndone):
         if isinstance(state.phase, Paused):
             raise IllegalObservation(state, observation)
@@ -185,7 +187,7 @@ def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[T
         return replace(state, phase=Waiting(), sight=replace(state.sight, clock=clock),
                        untouched_since_unseen=False, noplay_token_laid=False, unjudged=None, relay=None,
                        refused_laying=None, unread_asks=0, next_acted=False, keyed=Keyed(),
-                       prophet=replace(state.prophet, reminded=False)), ()
+                       prophet=replace(state.prophet, reminded=False), layout=LayoutState()), ()
     raise IllegalObservation(state, observation)
 
 

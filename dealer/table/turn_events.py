@@ -42,7 +42,7 @@ class IllegalObservation(ValueError):
 def on_key(state: TurnState, pressed: KeyPressed | CardNamed) -> TurnState:
     """A key stands for its token (laid with the next frame's, :func:`_keyed_view`): NO PLAY
     and PROPHET are laid and taken back by pressing again; a decision replaces the last one.
-    "Go on with the layout as it lies" is the layout watch's (dealer/table/session.py)."""
+    "Go on with the layout as it lies" is the layout watch's (dealer/table/turn_layout.py)."""
     keyed = state.keyed
     if isinstance(pressed, CardNamed):
         return replace(state, keyed=replace(keyed, naming=pressed.card))

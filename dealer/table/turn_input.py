@@ -7,7 +7,8 @@ whether a hand or an arm is over the zone). A key is the same kind of input: a
 goes away and comes back is told as :class:`CameraLost` and :class:`CameraBack`. What the
 round decided comes back as values too: :class:`VerdictGiven` after an action was applied (or
 refused), :class:`ProphetDeposed`, :class:`VerdictUndone`. A :class:`Look` carries, beside
-the view, the facts of the round the machine needs (:class:`RoundFacts`), copied as values
+the view, the facts of the round the machine needs (:class:`RoundFacts`, with the record of
+the layout the layout watch compares the table with, :class:`LineRecord`), copied as values
 so that :func:`dealer.table.turn.step` stays a pure function.
 """
 
@@ -20,6 +21,7 @@ from typing import Protocol
 
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay
+from engine.layout import Layout
 from vision.places import SAME_PLACE_MM
 
 __all__ = [
@@ -32,11 +34,9 @@ __all__ = [
     "CardNamed",
     "Key",
     "KeyPressed",
-    "LayoutRight",
-    "LayoutWrong",
+    "LineRecord",
     "LineSight",
     "Look",
-    "MarkerReminded",
     "Observation",
     "ProphetDeposed",
     "RoundFacts",
@@ -145,6 +145,15 @@ class RoundView(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class LineRecord:
+    """The round's record of the layout (P3, P4) and the prophet's marker (F2: the main line's
+    length when the prophet took office), as the layout watch compares the table with it."""
+
+    layout: Layout
+    marker: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class RoundFacts:
     """The round as the turn machine needs it at one frame: C4, F1, the prophet, and how many
     cards the player whose turn it is holds (N1: a "no play" shows them all)."""
@@ -154,12 +163,13 @@ class RoundFacts:
     just_played: str | None = None
     prophet: str | None = None
     hand_size: int = 0  # of ``whose_turn``
+    line: LineRecord | None = None  # the layout to watch (P5); None: none is watched (AB1, before C4)
 
     @classmethod
-    def of(cls, rnd: RoundView) -> RoundFacts:
-        """A snapshot of ``rnd``."""
+    def of(cls, rnd: RoundView, line: LineRecord | None = None) -> RoundFacts:
+        """A snapshot of ``rnd`` (and of its layout's record, ``line``)."""
         who = rnd.whose_turn
-        return cls(rnd.started, who, rnd.just_played, rnd.prophet, rnd.hand_size(who) if who else 0)
+        return cls(rnd.started, who, rnd.just_played, rnd.prophet, rnd.hand_size(who) if who else 0, line)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +186,7 @@ class VerdictGiven:
     None): its cards count for nothing else while they lie in the zone."""
 
     action: Attempt | NoPlay | BecomeProphet | None = None
+    t: float | None = None  # when it was given: its cards are now on their way to the layout (P3, P4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,17 +197,6 @@ class ProphetDeposed:
 @dataclass(frozen=True, slots=True)
 class VerdictUndone:
     """The last verdict was taken back: the same player's turn, judged afresh once settled."""
-
-
-@dataclass(frozen=True, slots=True)
-class LayoutWrong:
-    """The layout watch (dealer/table/layout_watch.py) found cards out of place (P5): nothing new is
-    judged until the layout is put right."""
-
-
-@dataclass(frozen=True, slots=True)
-class LayoutRight:
-    """The layout is right again, or the players go on with it as it lies (key o)."""
 
 
 class Key(enum.Enum):
@@ -244,11 +244,6 @@ class CameraBack:
     t: float
 
 
-@dataclass(frozen=True, slots=True)
-class MarkerReminded:
-    """The players were told where the PROPHET token belongs (F2, the layout watch): once."""
-
-
 class Unseen(enum.Enum):
     """Why a frame gave no view of the table (dealer/table/observer.py)."""
 
@@ -276,5 +271,5 @@ class TableSeen:
     cards_lie: bool = False
 
 
-Observation = (Look | VerdictGiven | ProphetDeposed | VerdictUndone | LayoutWrong | LayoutRight | KeyPressed
-               | CardNamed | CameraLost | CameraBack | MarkerReminded | TableUnseen | TableSeen)
+Observation = (Look | VerdictGiven | ProphetDeposed | VerdictUndone | KeyPressed | CardNamed | CameraLost
+               | CameraBack | TableUnseen | TableSeen)

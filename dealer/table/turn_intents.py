@@ -16,6 +16,7 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from dealer.table.layout_watch import LayoutNote
 from dealer.table.turn_input import Unseen
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay
@@ -30,6 +31,7 @@ __all__ = [
     "HandProgress",
     "Judge",
     "KeepsMoving",
+    "LayoutTold",
     "Kind",
     "Missing",
     "NoPlayWithdrawn",
@@ -270,6 +272,18 @@ class NotInGame:
     KIND: ClassVar[Kind] = "trouble"
 
 
+@dataclass(frozen=True, slots=True)
+class LayoutTold:
+    """What the layout watch says (P5, dealer/table/layout_watch.py): a misplacement, the layout
+    right again, going on with it as it lies, or where the PROPHET token belongs (F2)."""
+
+    note: LayoutNote
+
+    @property
+    def KIND(self) -> Kind:  # noqa: N802 - as the class attribute of the other intents
+        return "trouble" if self.note.trouble else "say"
+
+
 TurnIntent = (StarterTurned | Judge | TurnNextStarter | YourTurn | AskProphet | HandProgress | NoPlayWithdrawn
               | CardNamedAs | NothingToName | TableNotSeen | TableSeenAgain | KeepsMoving | ZoneBusy | CannotRead
-              | FaceDown | TakenAway | AskLayAgain | TooManyShown | NotInGame)
+              | FaceDown | TakenAway | AskLayAgain | TooManyShown | NotInGame | LayoutTold)

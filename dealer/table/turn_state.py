@@ -7,7 +7,9 @@ far), the prophet's decision awaited (F3), the round's verdict awaited, the zone
 cleared after a verdict (P3, P4), the layout being put right (P5), and paused while the
 camera is gone. :class:`Sight` is the one memory of what was seen where; :class:`Steady` is
 the one clock that says how long something has held (the turn's picture here, and the line
-zones and the camera's view in dealer/table/layout_watch.py and dealer/table/sight.py).
+zones and the camera's view in dealer/table/layout_watch.py and dealer/table/sight.py). The
+layout watch's state (:class:`~dealer.table.layout_watch.LayoutState`) is part of the turn's:
+the turn is :class:`PuttingLayoutRight` exactly while it holds misplacements said (P5).
 :class:`ProphetToken` is the one memory of the PROPHET token, :class:`Keyed` what the keys
 stand for.
 """
@@ -18,6 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from dealer.table.layout_watch import LayoutState, moving
 from dealer.table.sight import SightTimers
 from dealer.table.steady import Steady
 from dealer.table.table_rules import TableRules
@@ -115,7 +118,8 @@ class Clearing:
 @dataclass(frozen=True, slots=True)
 class PuttingLayoutRight:
     """P5: the layout does not match the record; the turn waits, in ``held`` (the phase it
-    was in), until the players put it right or go on with it as it lies."""
+    was in), until the players put it right or go on with it as it lies. The turn is in this
+    phase exactly while its ``layout.holding`` is set (dealer/table/turn_layout.py)."""
 
     held: TurnPhase
 
@@ -243,7 +247,9 @@ class Relay:
 class TurnState:
     """The whole turn, as a value. ``noplay_token_laid``: the NO PLAY token of the "no play"
     just judged lies there; ``next_acted``: F1, the next player acted since the verdict;
-    ``untouched_since_unseen``: cards that came unseen count only once a hand lays them."""
+    ``untouched_since_unseen``: cards that came unseen count only once a hand lays them;
+    ``layout``: the layout watch (P5); ``t`` and ``zone_empty``: the time of the last frame
+    and whether no card lay in the play zone then (key a goes on with a layout as it lies)."""
 
     phase: PhaseState
     settle_s: float = SETTLE_S
@@ -260,6 +266,9 @@ class TurnState:
     unread_asks: int = 0  # a card said unread since the last verdict
     unread_asks_in_round: int = 0  # ... since the round began (the live loop's deck hint)
     rules: TableRules = TableRules()  # what the variant's table may do (chains, "no play", prophet)
+    layout: LayoutState = LayoutState()
+    t: float = 0.0
+    zone_empty: bool = True
 
 
 def still_laid(before: Picture | None, now: Picture) -> Picture:
@@ -298,10 +307,12 @@ def initial(started: bool, settle_s: float = SETTLE_S, rules: TableRules = Table
 
 
 def resumed(action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card, prophet_out: bool,
-            settle_s: float = SETTLE_S, rules: TableRules = TableRules()) -> TurnState:
+            settle_s: float = SETTLE_S, rules: TableRules = TableRules(), moving_since: float | None = None
+            ) -> TurnState:
     """`play --resume`: the state right after ``action`` was judged (None: right after the last
     starter was laid). Its cards still lie in the zone and count for nothing new; a prophet's
-    token already out appoints no one."""
+    token already out appoints no one; ``moving_since``: since when its cards may still be on
+    their way to the layout (None: nothing was moved, P3, P4)."""
     if isinstance(action, Attempt):
         laid: tuple[Card, ...] = action.cards
     elif isinstance(action, NoPlay):
@@ -311,4 +322,5 @@ def resumed(action: Attempt | NoPlay | BecomeProphet | None, last_starter: Card,
     else:
         laid = ()
     return TurnState(Clearing(laid), settle_s, noplay_token_laid=isinstance(action, NoPlay),
-                     prophet=ProphetToken(seen=prophet_out), rules=rules)
+                     prophet=ProphetToken(seen=prophet_out), rules=rules,
+                     layout=LayoutState() if moving_since is None else moving(LayoutState(), moving_since))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from dealer.app.resume import Interrupted, restore
 from dealer.table.session import DealerSession, SessionConfig
-from dealer.table.turn import Clearing, ProphetToken, resumed
+from dealer.table.turn import Clearing, ProphetToken, Steady, resumed
 from engine.cards import Card, parse_cards
 from engine.events import Attempt, RoundStarted
 
@@ -24,9 +24,10 @@ def test_resume_builds_the_round_and_the_turn_state_after_the_last_verdict() -> 
     point, said = restore(CONFIG, _interrupted((Attempt("Ana", parse_cards("4C")), last), 12.5), now=3.0)
     assert point is not None and point.round.whose_turn == "Cy"
     # the judged cards still lie in the zone and count for nothing new; they may still be moving
-    assert point.turn == resumed(last, Card.parse("7H"), prophet_out=False, settle_s=CONFIG.settle_s)
+    assert point.turn == resumed(last, Card.parse("7H"), prophet_out=False, settle_s=CONFIG.settle_s,
+                                 moving_since=3.0)
     assert point.turn.phase == Clearing(parse_cards("QD")) and point.turn.prophet == ProphetToken()
-    assert point.moving_since == 3.0
+    assert point.turn.layout.due == Steady(3.0, None)  # the turn's layout watch: its cards may still be moving
     assert [s.text for s in said] == ["The round goes on after 2 turns. When the play zone is clear, it is Cy's turn."]
     # and the session is made from it, as it stands
     session = DealerSession(CONFIG, nonce="00" * 16, at=point)

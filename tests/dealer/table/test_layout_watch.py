@@ -16,6 +16,7 @@ from dealer.table.layout_watch import (
     check_layout,
 )
 from dealer.table.protocol import TableView
+from dealer.table.turn_input import LineRecord
 from engine.cards import parse_cards
 
 STEP = 70.0  # mm between main-line cards
@@ -154,18 +155,11 @@ def test_at_the_mat_edge_only_the_places_not_folded_are_expected_on_the_table() 
     assert expected_on_table(Layout(main[:8]), 3) == record("4H 5C 6H 7C 8H")
 
 
-class _Round:
-    """What the watch asks of the round: its layout, and the prophet's marker (none)."""
+def _record(main: str, *branches: tuple[int, str]) -> LineRecord:
+    """The round's record the watch compares the table with: its layout (no prophet's marker)."""
+    from engine.layout import Branch, Layout
 
-    def __init__(self, main: str, *branches: tuple[int, str]) -> None:
-        from engine.layout import Branch, Layout
-
-        self.layout = Layout(parse_cards(main), tuple(Branch(a, parse_cards(c), "Ana") for a, c in branches))
-
-    def state(self) -> object:
-        from types import SimpleNamespace
-
-        return SimpleNamespace(marker=None)
+    return LineRecord(Layout(parse_cards(main), tuple(Branch(a, parse_cards(c), "Ana") for a, c in branches)))
 
 
 def _line(t: float, main: str, side: dict[float, str] | None = None) -> TableView:
@@ -179,9 +173,8 @@ def _line(t: float, main: str, side: dict[float, str] | None = None) -> TableVie
 
 def test_the_watch_is_a_value_and_tells_misplacements_apart_by_value_not_by_words() -> None:
     from dealer.table.layout_watch import LayoutState, layout_look, moving
-
     # given Bo's QD rejected under 7H, the line 7H 4C, and the players who put QD on the main line
-    rnd = _Round("7H 4C", (0, "QD"))
+    rnd = _record("7H 4C", (0, "QD"))
     start = moving(LayoutState(), 0.0)
     state, notes = layout_look(start, _line(0.5, "7H QD 4C"), rnd)
     assert notes is None and start == moving(LayoutState(), 0.0)  # nothing it was given changed

@@ -46,7 +46,9 @@ def test_cards_in_the_play_zone_are_found_but_not_the_mat_or_a_token() -> None:
 def test_without_the_mat_there_is_no_view() -> None:
     reader = CardReader(FakeClassifier())
     obs = TableObserver(default_layout(), reader).observe(np.full((720, 1280, 3), 90, np.uint8), 0.0, 0)
-    assert obs.view is None and obs.message
+    from dealer.table.turn_input import Unseen
+
+    assert obs.view is None and obs.unseen is Unseen.NO_MAT and obs.message
 
 
 @pytest.mark.parametrize(("distance_mm", "readable"), [(700.0, True), (760.0, False)])
@@ -99,8 +101,12 @@ def test_a_camera_turned_off_the_play_zone_gives_no_view_and_says_why() -> None:
                          rng=np.random.default_rng(4)).frame_bgr
     reader = CardReader(FakeClassifier(lambda img, i: CardReading(Card.parse("4C"), 0.99)))
     obs = TableObserver(default_layout(), reader).observe(frame, 0.0, 0)
-    # then nothing is read there, and the message says the play zone is not whole in view
-    assert obs.view is None and obs.message.startswith(PLAY_ZONE_NOT_WHOLE), obs.message
+    # then nothing is read there, the reason is typed (the words are made at the outlet), and
+    # the log's message says the play zone is not whole in view
+    from dealer.table.turn_input import Unseen
+
+    assert obs.view is None and obs.unseen is Unseen.ZONE_OUT, obs
+    assert obs.message.startswith(PLAY_ZONE_NOT_WHOLE), obs.message
 
 
 def test_the_observer_tells_a_camera_that_moves_from_a_hand_that_moves() -> None:

@@ -185,3 +185,29 @@ def test_a_rule_that_cannot_decide_ends_the_round_with_a_message_not_a_traceback
     assert session.round is not None and session.revealed
     rec = load_recording(tmp_path)
     assert not rec.of_type(VerdictLine) and rec.of_type(Trouble) and rec.of_type(RuleRevealed)
+
+
+def test_a_layout_out_of_place_holds_the_turn_until_the_players_go_on_with_it() -> None:
+    # given Ana's 4C accepted after the starter 7H, and the players who lay the line 4C 7H (P5)
+    from dealer.table.happenings import TroubleReported
+    from dealer.table.protocol import LineSight, Phase
+    from dealer.table.turn_input import Key, KeyPressed
+
+    session, voice = new_session()
+    table = Table(session)
+    table.lay("7H")
+    table.lay("4C")
+    wrong = LineSight(tuple(SeenCard(Card.parse(c), 70.0 * i, -270.0) for i, c in enumerate(["4C", "7H"])), ())
+    table.show("", 3.0, line=wrong)
+    # then it is said once, and the turn waits in its own phase: Bo's QC is not judged
+    assert "\n".join(voice.said).count("The layout does not match: 7H is out of order") == 1
+    assert session.protocol.phase is Phase.LAYOUT
+    table.show("QC", 3.0, line=wrong)
+    assert not [s for s in voice.said if s.startswith("Bo plays")]
+    # when they press o: the turn goes on where it was, and Bo's QC lying there is judged
+    happened = session.press(KeyPressed(Key.LAYOUT_AS_IS, table.t))
+    assert [type(h) for h in happened] == [TroubleReported]
+    assert happened[0].text == "Going on with the layout as it lies." and happened[0].t == table.t
+    assert session.protocol.phase is not Phase.LAYOUT
+    table.show("QC", 3.0, line=wrong)
+    assert "Bo plays QC: rejected, a side branch. Bo draws 2." in "\n".join(voice.said)

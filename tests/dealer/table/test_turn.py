@@ -24,8 +24,10 @@ from dealer.table.turn import (
 from dealer.table.turn_input import (
     CameraBack,
     CameraLost,
-    LayoutRight,
-    LayoutWrong,
+    Key,
+    KeyPressed,
+    LineRecord,
+    LineSight,
     Look,
     ProphetDeposed,
     RoundFacts,
@@ -41,6 +43,7 @@ from dealer.table.turn_intents import (
     FaceDown,
     HandProgress,
     Judge,
+    LayoutTold,
     Owed,
     TurnIntent,
     Unread,
@@ -155,7 +158,8 @@ def test_resume_builds_the_state_after_the_last_verdict() -> None:
 def test_the_turn_machine_assigns_nothing_to_an_attribute() -> None:
     # the state is a value: no field is set after it is made (an exception's __init__ aside)
     root = Path(__file__).resolve().parents[3] / "dealer" / "table"
-    for name in ("turn.py", "turn_state.py", "steady.py", "sight.py"):
+    for name in ("turn.py", "turn_state.py", "turn_layout.py", "turn_events.py", "layout_watch.py", "steady.py",
+                 "sight.py"):
         tree = ast.parse((root / name).read_text(encoding="utf-8"))
         inits = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "__init__"
                  for n in ast.walk(f)}
@@ -171,18 +175,91 @@ def test_the_turn_machine_assigns_nothing_to_an_attribute() -> None:
         assert [t.lineno for t in flat if isinstance(t, ast.Attribute)] == [], name
 
 
-def test_the_turn_waits_while_the_layout_is_put_right_and_goes_on_where_it_was() -> None:
-    state, _ = feed(initial(True, 0.5), ANA, *laid(0.0, cards("4C"), 0.2))
-    held = step(state, LayoutWrong())[0]
-    assert held.phase == PuttingLayoutRight(Laying())
-    with pytest.raises(IllegalObservation, match="Look while PuttingLayoutRight"):
-        step(held, Look(TableView(1.0, cards("4C")), ANA))
-    with pytest.raises(IllegalObservation, match="LayoutRight while Laying"):
-        step(state, LayoutRight())
-    back, none = step(held, LayoutRight())
-    assert none == () and back == state
-    back, out = feed(back, ANA, TableView(1.0, cards("4C")))
+def _line_view(t: float, main: str, play: tuple[SeenCard, ...] = (), **kw: object) -> TableView:
+    """A frame with the main line read as ``main`` (left to right) and ``play`` in the play zone."""
+    seen = tuple(SeenCard(c, 70.0 * i, -270.0) for i, c in enumerate(parse_cards(main)))
+    return TableView(t, play, line=LineSight(seen, ()), **kw)  # type: ignore[arg-type]
+
+
+def _held_consistently(state: TurnState) -> bool:
+    """One place: the turn waits for the layout exactly while the layout watch holds it."""
+    phase = state.phase.held if isinstance(state.phase, Paused) else state.phase
+    return isinstance(phase, PuttingLayoutRight) == (state.layout.holding is not None)
+
+
+def test_the_layout_watch_is_part_of_the_turn_and_holds_it_in_one_place() -> None:
+    from engine.layout import Layout
+
+    # given Ana's 4C accepted at 0.6 s: the record's main line is 7H 4C
+    line = LineRecord(Layout(parse_cards("7H 4C")))
+    ana, bo = dataclasses.replace(ANA, line=line), dataclasses.replace(BO, line=line)
+    state, out = feed(initial(True, 0.5), ana, *laid(0.0, cards("4C"), 0.6))
     assert out == [Judge(Attempt("Ana", parse_cards("4C")))]
+    state, _ = step(state, VerdictGiven(Attempt("Ana", parse_cards("4C")), 0.6))
+    assert state.layout.due is not None  # its cards are now on their way to the layout (P3)
+    # when the players lay it before 7H, and the line holds so (P5)
+    states = []
+    for view in (_line_view(1.0, "4C 7H"), _line_view(2.5, "4C 7H")):
+        state, told = step(state, Look(view, bo))
+        states.append(state)
+    # then the misplacement is told, and the turn is held: by the one memory of the watch
+    assert [type(i) for i in told] == [LayoutTold] and told[0].KIND == "trouble"
+    assert state.layout.holding is not None and {d.card for d in state.layout.holding} <= set(parse_cards("4C 7H"))
+    assert state.phase == PuttingLayoutRight(Waiting())
+    # a card Bo lays meanwhile is not judged, and key a with a card in the zone is the turn's
+    held = state
+    for view in (_line_view(3.0, "4C 7H", cards("9S"), hand_over_play=True), _line_view(4.0, "4C 7H", cards("9S"))):
+        state, told = step(state, Look(view, bo))
+        states.append(state)
+        assert not [i for i in told if isinstance(i, Judge)]
+    state, told = step(state, KeyPressed(Key.ACCEPT, 4.1))
+    assert told == () and state.layout.holding is not None and state.keyed.decision is TableToken.ACCEPT
+    # key o: the players go on with the layout as it lies, and the turn goes on where it was
+    state, told = step(dataclasses.replace(state, keyed=held.keyed), KeyPressed(Key.LAYOUT_AS_IS, 4.2))
+    assert [type(i) for i in told] == [LayoutTold] and state.layout.holding is None and state.phase == Waiting()
+    states.append(state)
+    state, out = feed(state, bo, _line_view(5.0, "4C 7H", cards("9S"), hand_over_play=True),
+                      _line_view(5.6, "4C 7H", cards("9S")))
+    assert out == [Judge(Attempt("Bo", parse_cards("9S")))]
+    assert all(map(_held_consistently, states))
+    # key a with the play zone empty goes on too; a frame without a record cannot check the layout
+    state, told = step(held, KeyPressed(Key.ACCEPT, 4.1))
+    assert [type(i) for i in told] == [LayoutTold] and state.phase == Waiting()
+    # gone on with while the camera is away: back, the turn is no longer held
+    paused, _ = step(held, CameraLost(4.1))
+    paused, told = step(paused, KeyPressed(Key.LAYOUT_AS_IS, 4.2))
+    assert [type(i) for i in told] == [LayoutTold] and paused.phase == Paused(Waiting()) and _held_consistently(paused)
+    back, _ = step(paused, CameraBack(6.0))
+    assert back.phase == Waiting() and back.layout.clock.since == 6.0  # the line zones held from now
+    with pytest.raises(IllegalObservation, match="Look while PuttingLayoutRight"):
+        step(held, Look(TableView(5.0, cards("9S")), BO))
+
+
+def test_only_cards_judged_are_watched_on_their_way_to_the_layout() -> None:
+    # a refused action, and a prophet taking office (F1), move no card (P3, P4)
+    state, _ = feed(initial(True, 0.5), ANA, *laid(0.0, cards("4C"), 0.6))
+    assert step(state, VerdictGiven(None, 0.6))[0].layout.due is None
+    assert step(state, VerdictGiven(Attempt("Ana", parse_cards("4C")), None))[0].layout.due is None
+    after, _ = step(state, VerdictGiven(Attempt("Ana", parse_cards("4C")), 0.6))
+    assert step(after, VerdictGiven(BecomeProphet("Ana"), 1.0))[0].layout == after.layout
+    # and a verdict taken back forgets the move
+    from dealer.table.turn_input import VerdictUndone
+
+    assert step(after, VerdictUndone())[0].layout.due is None
+
+
+def test_the_session_keeps_no_clock_nor_layout_of_its_own() -> None:
+    # the turn machine holds the time of the last frame, the zone seen empty, and the layout
+    # watch: the session assigns nothing but the round and its reveal after it is made
+    root = Path(__file__).resolve().parents[3] / "dealer" / "table"
+    tree = ast.parse((root / "session.py").read_text(encoding="utf-8"))
+    cls = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "DealerSession")
+    inits = {id(n) for f in ast.walk(cls) if isinstance(f, ast.FunctionDef) and f.name == "__init__"
+             for n in ast.walk(f)}
+    assigned = {t.attr for n in ast.walk(cls) if id(n) not in inits and isinstance(n, (ast.Assign, ast.AugAssign))
+                for target in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                for t in ast.walk(target) if isinstance(t, ast.Attribute)}
+    assert assigned <= {"round", "revealed"}, assigned
 
 
 def test_the_reader_and_the_turn_remember_places_with_one_tolerance() -> None:
