@@ -105,7 +105,7 @@ def _gradient(logc: FloatImage, valid: Mask) -> FloatImage:
     # sqrt(sum over colours of gx^2 + gy^2) / 8, per pixel: OpenCV's element-wise calls do
     # numpy's float32 arithmetic in the same order (the same values) in half the time
     b, g, r = cv2.split(cv2.add(cv2.multiply(gx, gx), cv2.multiply(gy, gy)))
-    mag = np.asarray(cv2.multiply(cv2.sqrt(cv2.add(cv2.add(b, g), r)), 0.125), np.float32)
+    mag = np.asarray(cv2.sqrt(cv2.add(cv2.add(b, g), r)), np.float32) * np.float32(0.125)
     mag[~valid] = 0.0
     return mag
 
@@ -131,7 +131,7 @@ def difference(logc: FloatImage, empty_log: FloatImage, where: Mask, reference: 
     if np.count_nonzero(ref[::4, ::4]) < 50:
         ref = where  # too little of the reference in view
     shift = colour_shift(delta, ref)
-    b, g, r = cv2.split(cv2.absdiff(delta, (float(shift[0]), float(shift[1]), float(shift[2]), 0.0)))
+    b, g, r = cv2.split(np.abs(np.asarray(delta, np.float32) - shift))
     out = cv2.max(cv2.max(b, g), r)
     out[~where] = 0.0
     return np.asarray(out, np.float32)
@@ -160,18 +160,27 @@ def _open_by_disc(mask: npt.NDArray[np.uint8], diameter_px: float, outside_empty
     of the erosions by each (and dilating the maximum of the dilations): rectangles are
     separable, and the result is the same pixel for pixel in half the time of a disc 23 px
     across (the word's width at 2 px/mm)."""
+    def erode(image: npt.NDArray[np.uint8], rect: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        if outside_empty:
+            return np.asarray(cv2.erode(image, rect, borderType=cv2.BORDER_CONSTANT, borderValue=0), np.uint8)
+        return np.asarray(cv2.erode(image, rect), np.uint8)  # outside is filled (OpenCV's default)
+
+    def dilate(image: npt.NDArray[np.uint8], rect: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        if outside_empty:
+            return np.asarray(cv2.dilate(image, rect, borderType=cv2.BORDER_CONSTANT, borderValue=0), np.uint8)
+        return np.asarray(cv2.dilate(image, rect), np.uint8)  # outside is empty (OpenCV's default)
+
     kernel = _disc(diameter_px)
-    border = {"borderType": cv2.BORDER_CONSTANT, "borderValue": 0} if outside_empty else {}
     if kernel.shape[0] < 17:
-        return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel, **border), np.uint8)
+        return dilate(erode(mask, kernel), kernel)
     rects = [np.ones((h, w), np.uint8) for w, h in _disc_rectangles(kernel.shape[0])]
-    eroded = cv2.erode(mask, rects[0], **border)
+    eroded = erode(mask, rects[0])
     for rect in rects[1:]:
-        eroded = cv2.min(eroded, cv2.erode(mask, rect, **border))
-    opened = cv2.dilate(eroded, rects[0], **border)
+        eroded = np.minimum(eroded, erode(mask, rect))
+    opened = dilate(eroded, rects[0])
     for rect in rects[1:]:
-        opened = cv2.max(opened, cv2.dilate(eroded, rect, **border))
-    return np.asarray(opened, np.uint8)
+        opened = np.maximum(opened, dilate(eroded, rect))
+    return opened
 
 
 def _open(mask: npt.NDArray[np.uint8], kernel: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
@@ -225,7 +234,7 @@ def _fits_from_mask(mask: npt.NDArray[np.uint8], config: ZoneCardConfig, px_per_
         key = (contour.tobytes(), 0 if inside is None else id(inside))
         found = None if memo is None else memo.get(key)
         if found is None:
-            found = _fits_of_outline(contour, area, config, px_per_mm, inside)
+            found = _fits_of_outline(np.asarray(contour, np.int32), area, config, px_per_mm, inside)
             if memo is not None:
                 memo[key] = found
         out.extend(found)
