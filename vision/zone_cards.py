@@ -90,10 +90,17 @@ class ZoneCardConfig:
     size_weight: float = 2.0
 
 
+# log(v + 4) of each 8-bit value, by OpenCV's own log (the values it gives an image)
+_LOG_TABLE = np.asarray(cv2.log(np.arange(256, dtype=np.float32).reshape(1, -1) + np.float32(4.0)),
+                        np.float32).reshape(1, 256)
+
+
 def log_colour(bgr: npt.NDArray[np.uint8], blur_px: float = 1.0) -> FloatImage:
     """log(B + 4), log(G + 4), log(R + 4), lightly smoothed against sensor noise."""
-    img = np.asarray(bgr, np.float32) + np.float32(4.0)
-    out = np.asarray(cv2.log(img), np.float32)
+    if bgr.dtype == np.uint8:
+        out = np.asarray(cv2.LUT(bgr, _LOG_TABLE), np.float32)  # 256 logs, looked up
+    else:
+        out = np.asarray(cv2.log(np.asarray(bgr, np.float32) + np.float32(4.0)), np.float32)
     if blur_px > 0:
         out = np.asarray(cv2.GaussianBlur(out, (0, 0), blur_px), np.float32)
     return out

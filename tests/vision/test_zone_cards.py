@@ -200,3 +200,11 @@ def test_given_a_view_then_the_gradient_is_numpys_sum_of_squares_to_the_bit() ->
     got = _gradient(logc, valid)
     assert got.dtype == np.float32 and float(got.max()) > 0.0
     assert np.array_equal(got, want)
+
+
+def test_given_8_bit_colours_then_the_looked_up_logs_are_opencvs_logs() -> None:
+    every = np.arange(256, dtype=np.uint8).reshape(16, 16)
+    bgr = np.dstack([every, every[::-1], every.T])
+    want = np.asarray(cv2.log(bgr.astype(np.float32) + np.float32(4.0)), np.float32)
+    assert np.array_equal(log_colour(bgr, blur_px=0), want)
+    assert np.array_equal(log_colour(bgr.astype(np.float32), blur_px=0), want)  # not 8-bit: computed
