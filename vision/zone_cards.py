@@ -138,8 +138,8 @@ def difference(logc: FloatImage, empty_log: FloatImage, where: Mask, reference: 
     if np.count_nonzero(ref[::4, ::4]) < 50:
         ref = where  # too little of the reference in view
     shift = colour_shift(delta, ref)
-    b, g, r = cv2.split(np.abs(np.asarray(delta, np.float32) - shift))
-    out = cv2.max(cv2.max(b, g), r)
+    channels = [np.abs(c - np.float32(v)) for c, v in zip(cv2.split(delta), shift, strict=True)]
+    out = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
     out[~where] = 0.0
     return np.asarray(out, np.float32)
 
