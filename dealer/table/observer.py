@@ -126,6 +126,7 @@ class TableObserver:
         self._prophet_at: tuple[float, float] | None = None
         self._sights_for: tuple[tuple[bytes, int, int], dict[str, ZoneSight]] | None = None  # this homography's
         self._picture = PictureShift()  # how far the picture moved, frame to frame and since the mat was looked for
+        self._mat_side_px: float | None = None  # the smallest side of the mat's markers when last looked for
         self._shift: Shift | None = None
         self._camera_moved_at: float | None = None  # when the picture last moved by itself
 
@@ -158,7 +159,11 @@ class TableObserver:
         if px_per_mm is not None:
             sizes = [m.size_mm for m in self.layout.markers] + [t.marker_size_mm for t in self.layout.tokens]
             smallest = SMALLEST_MARKER_SHARE * min(sizes) * px_per_mm
-            scale = 0.5 if 0.5 * min(sizes) * px_per_mm >= MARKER_SEARCH_SIDE_PX else 1.0
+            # the smallest marker as the homography puts it (at its most squashed), or as the
+            # mat's markers were last seen: a whole layout in view is squashed far less at
+            # its markers than at the far corner of its zones
+            side = max(min(sizes) * px_per_mm, self._mat_side_px or 0.0)
+            scale = 0.5 if 0.5 * side >= MARKER_SEARCH_SIDE_PX else 1.0
             token_mm = min((t.marker_size_mm for t in self.layout.tokens), default=min(sizes))
             token_scale = (TOKEN_SEARCH_LEAST if TOKEN_SEARCH_LEAST * token_mm * px_per_mm >= TOKEN_SEARCH_SIDE_PX
                            else TOKEN_SEARCH_SCALE)
@@ -167,7 +172,8 @@ class TableObserver:
             self._whole_frame_at = self._mat_at = t
             self._looked_everywhere = True
             self._picture.reset()
-            return detect_markers(frame_bgr, self.layout.dictionary, min_side_px=smallest, scale=scale or 1.0), True
+            return self._mat_seen(detect_markers(frame_bgr, self.layout.dictionary, min_side_px=smallest,
+                                                 scale=scale or 1.0)), True
         self._looked_everywhere = False
         play = self._box_px(homography, self.layout.zone(ZONE_PLAY).polygon_mm, TOKEN_BOX_MARGIN_MM, width, height)
         tokens = markers_in_boxes(frame_bgr, [play] if play else [], self.layout.dictionary,
@@ -179,8 +185,19 @@ class TableObserver:
         self._picture.reset()
         boxes = [self._box_px(homography, m.corners_mm, m.size_mm * MARKER_BOX_MARGIN, width, height)
                  for m in self.layout.markers]
-        return markers_in_boxes(frame_bgr, [b for b in boxes if b is not None], self.layout.dictionary,
-                                scale or 1.0, also=tokens, min_side_px=smallest), True
+        return self._mat_seen(markers_in_boxes(frame_bgr, [b for b in boxes if b is not None], self.layout.dictionary,
+                                               scale or 1.0, also=tokens, min_side_px=smallest)), True
+
+    def _mat_seen(self, markers: MarkerDetections) -> MarkerDetections:
+        """Keep the smallest side of the mat's markers found (None when none was: the next
+        look is at full resolution)."""
+        mat = np.isin(markers.ids, np.fromiter(self.layout.table_marker_ids, np.int64))
+        if not mat.any():
+            self._mat_side_px = None
+            return markers
+        quads = markers.corners_px[mat]
+        self._mat_side_px = float(np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2).min())
+        return markers
 
     def _least_px_per_mm(self, homography: TableHomography, width: int, height: int) -> float | None:
         """Frame pixels a millimetre of the table measures at least, in its most squashed
