@@ -109,36 +109,63 @@ def make_detector(dictionary: str = "DICT_4X4_50") -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(aruco_dictionary(dictionary), params)
 
 
-_DETECTORS: dict[tuple[str, float], cv2.aruco.ArucoDetector] = {}
+_DETECTORS: dict[tuple[str, float, bool], cv2.aruco.ArucoDetector] = {}
+# corners found in a reduced picture are refined in the full one as the detector refines
+# them (make_detector: a 9 x 9 px window): within ~0.05 px of a search at full resolution
+_REFINE_WIN = (4, 4)
+_REFINE_STOP = (cv2.TERM_CRITERIA_MAX_ITER | cv2.TERM_CRITERIA_EPS, 30, 0.01)
+
+
+def _detector(dictionary: str, rate: float, reduced: bool) -> cv2.aruco.ArucoDetector:
+    detector = _DETECTORS.get((dictionary, rate, reduced))
+    if detector is None:
+        detector = make_detector(dictionary)
+        params = detector.getDetectorParameters()
+        if rate > 0.015:
+            params.minMarkerPerimeterRate = rate
+        if reduced:
+            # a marker the full picture shows 3 px from its edge (the mat's far markers at
+            # the top of the frame) is 1.5 px from the reduced one's, and must still count
+            params.minDistanceToBorder = 1
+        detector.setDetectorParameters(params)
+        _DETECTORS[(dictionary, rate, reduced)] = detector
+    return detector
 
 
 def detect_markers(frame_bgr: npt.NDArray[np.uint8], dictionary: str = "DICT_4X4_50",
-                   allowed_ids: frozenset[int] | None = None, min_side_px: float | None = None
-                   ) -> MarkerDetections:
+                   allowed_ids: frozenset[int] | None = None, min_side_px: float | None = None,
+                   scale: float = 1.0) -> MarkerDetections:
     """Find the markers in a frame (BGR or grey); never changes the frame.
 
     ``min_side_px``: no marker in view is smaller than this (pixels a side), when the caller
     knows (the table's homography gives each marker's size): the smaller squares of card
-    faces and print are then not decoded, which is most of the detector's work."""
+    faces and print are then not decoded, which is most of the detector's work.
+    ``scale`` < 1: markers large enough are looked for in the picture reduced by it (a
+    quarter of the pixels at 0.5), and their corners refined in the full picture; corners
+    are always in the full picture's pixels."""
     grey = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    searched = grey
+    if 0.0 < scale < 1.0 and grey.size:
+        searched = np.asarray(cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8)
+        if min(searched.shape[:2]) < 8:
+            searched = grey  # too small to hold a marker reduced: looked for as it is
+    sx, sy = grey.shape[1] / max(searched.shape[1], 1), grey.shape[0] / max(searched.shape[0], 1)
     rate = 0.0
-    if min_side_px is not None and grey.size:
+    if min_side_px is not None and searched.size:
         # OpenCV's bar is a perimeter relative to the image's longer side; rounded down to
         # steps of 0.005 so that few detectors are made
-        rate = float(np.floor(200.0 * 4.0 * min_side_px / max(grey.shape[:2])) / 200.0)
-    detector = _DETECTORS.get((dictionary, rate))
-    if detector is None:
-        detector = make_detector(dictionary)
-        if rate > 0.015:
-            params = detector.getDetectorParameters()
-            params.minMarkerPerimeterRate = rate
-            detector.setDetectorParameters(params)
-        _DETECTORS[(dictionary, rate)] = detector
-    corners, ids, _rejected = detector.detectMarkers(grey)
+        side = min_side_px / max(sx, sy)
+        rate = float(np.floor(200.0 * 4.0 * side / max(searched.shape[:2])) / 200.0)
+    corners, ids, _rejected = _detector(dictionary, rate, searched is not grey).detectMarkers(searched)
     if ids is None or len(ids) == 0:
         return MarkerDetections.empty()
     id_arr = np.asarray(ids, dtype=np.int64).reshape(-1)
     corner_arr = np.asarray(corners, dtype=np.float64).reshape(-1, 4, 2)
+    if searched is not grey:
+        # pixel centres: (i + 0.5) * step - 0.5 in the full picture
+        full = ((corner_arr + 0.5) * np.array([sx, sy]) - 0.5).reshape(-1, 1, 2).astype(np.float32)
+        cv2.cornerSubPix(grey, full, _REFINE_WIN, (-1, -1), _REFINE_STOP)
+        corner_arr = full.reshape(-1, 4, 2).astype(np.float64)
     if allowed_ids is not None:
         keep = np.isin(id_arr, np.fromiter(allowed_ids, dtype=np.int64))
         id_arr, corner_arr = id_arr[keep], corner_arr[keep]

@@ -58,9 +58,19 @@ MAT_EVERY_S = 0.5
 LOOK_AGAIN_MOVED_PX = 1.0
 # A picture that moved this much (pixels) from one frame to the next: the camera moved.
 CAMERA_MOVING_STEP_PX = 0.7
-# Tokens in the play zone are looked for at this scale of the frame: a token's marker is
-# 50 mm, still ~35 px at half the resolution of a 1.4 px/mm view (6 cells of 6 px).
+# Tokens in the play zone are looked for in the frame reduced by TOKEN_SEARCH_SCALE, or by
+# TOKEN_SEARCH_LEAST when a token's marker (50 mm) is still this many pixels a side there at
+# its most squashed (6 cells of ~4.5 px: the camera sees the play zone from near). Only
+# these two: OpenCV reduces by a half or a quarter in a fraction of the time it takes for
+# any other step, which would cost more than the smaller search saves.
+TOKEN_SEARCH_SIDE_PX = 26.0
 TOKEN_SEARCH_SCALE = 0.5
+TOKEN_SEARCH_LEAST = 0.25
+# Once the mat is located, the whole frame and the mat's boxes are searched at half
+# resolution when the smallest marker is still this many pixels a side there: its corners
+# are then refined at full resolution (calibration.markers.detect_markers, within ~0.05 px),
+# so the homography keeps its accuracy at about half the detector's work.
+MARKER_SEARCH_SIDE_PX = 24.0
 # Around each mat marker's expected place, this share of its side is searched too (the
 # homography's error and a small nudge of the camera stay inside it).
 MARKER_BOX_MARGIN = 0.6
@@ -118,6 +128,7 @@ class TableObserver:
         self._prophet_at: tuple[float, float] | None = None
         self._sights_for: tuple[tuple[bytes, int, int], dict[str, ZoneSight]] | None = None  # this homography's
         self._picture = PictureShift()  # how far the picture moved, frame to frame and since the mat was looked for
+        self._mat_side_px: float | None = None  # the smallest side of the mat's markers when last looked for
         self._shift: Shift | None = None
         self._camera_moved_at: float | None = None  # when the picture last moved by itself
 
@@ -135,25 +146,40 @@ class TableObserver:
         """The markers in view, and whether the mat's own markers were looked for.
 
         Over the whole frame now and then (a token laid outside the zones, a camera that
-        moved); else the tokens in the play zone's box at half resolution every frame, and
-        the mat's markers in small boxes where the homography puts them twice a second, or
-        as soon as the picture moved a pixel since they were."""
+        moved); else the tokens in the play zone's box at half or a quarter of the
+        resolution every frame, and the mat's markers in small boxes where the homography
+        puts them twice a second, or as soon as the picture moved a pixel since they were.
+        Once the mat is located, the mat's markers are looked for at half resolution and
+        their corners refined at full resolution."""
         homography = self.tracker.homography
         shift = self._shift
         locked = homography is not None and self.tracker.state is TrackState.LOCKED
         height, width = frame_bgr.shape[:2]
-        smallest = (self._smallest_marker_px(homography, width, height)
-                    if locked and homography is not None else None)
+        px_per_mm = (self._least_px_per_mm(homography, width, height)
+                     if locked and homography is not None else None)
+        smallest = scale = token_scale = None
+        if px_per_mm is not None:
+            sizes = [m.size_mm for m in self.layout.markers] + [t.marker_size_mm for t in self.layout.tokens]
+            smallest = SMALLEST_MARKER_SHARE * min(sizes) * px_per_mm
+            # the smallest marker as the homography puts it (at its most squashed), or as the
+            # mat's markers were last seen: a whole layout in view is squashed far less at
+            # its markers than at the far corner of its zones
+            side = max(min(sizes) * px_per_mm, self._mat_side_px or 0.0)
+            scale = 0.5 if 0.5 * side >= MARKER_SEARCH_SIDE_PX else 1.0
+            token_mm = min((t.marker_size_mm for t in self.layout.tokens), default=min(sizes))
+            token_scale = (TOKEN_SEARCH_LEAST if TOKEN_SEARCH_LEAST * token_mm * px_per_mm >= TOKEN_SEARCH_SIDE_PX
+                           else TOKEN_SEARCH_SCALE)
         if (homography is None or not locked or self._whole_frame_at is None
                 or not 0.0 <= t - self._whole_frame_at < WHOLE_FRAME_EVERY_S):
             self._whole_frame_at = self._mat_at = t
             self._looked_everywhere = True
             self._picture.reset()
-            return detect_markers(frame_bgr, self.layout.dictionary, min_side_px=smallest), True
+            return self._mat_seen(detect_markers(frame_bgr, self.layout.dictionary, min_side_px=smallest,
+                                                 scale=scale or 1.0)), True
         self._looked_everywhere = False
         play = self._box_px(homography, self.layout.zone(ZONE_PLAY).polygon_mm, TOKEN_BOX_MARGIN_MM, width, height)
-        tokens = markers_in_boxes(frame_bgr, [play] if play else [], self.layout.dictionary, TOKEN_SEARCH_SCALE,
-                                  min_side_px=smallest)
+        tokens = markers_in_boxes(frame_bgr, [play] if play else [], self.layout.dictionary,
+                                  token_scale or TOKEN_SEARCH_SCALE, min_side_px=smallest)
         still = shift is not None and shift.since_reset_px < LOOK_AGAIN_MOVED_PX
         if self._mat_at is not None and 0.0 <= t - self._mat_at < MAT_EVERY_S and still:
             return tokens, False
@@ -161,13 +187,24 @@ class TableObserver:
         self._picture.reset()
         boxes = [self._box_px(homography, m.corners_mm, m.size_mm * MARKER_BOX_MARGIN, width, height)
                  for m in self.layout.markers]
-        return markers_in_boxes(frame_bgr, [b for b in boxes if b is not None], self.layout.dictionary,
-                                also=tokens, min_side_px=smallest), True
+        return self._mat_seen(markers_in_boxes(frame_bgr, [b for b in boxes if b is not None], self.layout.dictionary,
+                                               scale or 1.0, also=tokens, min_side_px=smallest)), True
 
-    def _smallest_marker_px(self, homography: TableHomography, width: int, height: int) -> float | None:
-        """``SMALLEST_MARKER_SHARE`` of the smallest side (frame pixels) a marker of the layout
-        can have where the zones and the mat are in view (None when none is)."""
-        sizes = [m.size_mm for m in self.layout.markers] + [t.marker_size_mm for t in self.layout.tokens]
+    def _mat_seen(self, markers: MarkerDetections) -> MarkerDetections:
+        """Keep the smallest side of the mat's markers found (None when none was: the next
+        look is at full resolution)."""
+        mat = np.isin(markers.ids, np.fromiter(self.layout.table_marker_ids, np.int64))
+        if not mat.any():
+            self._mat_side_px = None
+            return markers
+        quads = markers.corners_px[mat]
+        self._mat_side_px = float(np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2).min())
+        return markers
+
+    def _least_px_per_mm(self, homography: TableHomography, width: int, height: int) -> float | None:
+        """Frame pixels a millimetre of the table measures at least, in its most squashed
+        direction, where the zones and the mat are in view (None when none is): a marker of
+        ``s`` mm is at least ``s`` times this a side."""
         places = np.array([p for z in self.layout.zones for p in z.polygon_mm]
                           + [p for m in self.layout.markers for p in m.corners_mm], np.float64)
         h = homography.table_to_px
@@ -179,8 +216,7 @@ class TableObserver:
         # a millimetre along x and along y from each place: the view's most squashed direction
         jac = np.stack([map_points(h, places[seen] + [1.0, 0.0]) - base,
                         map_points(h, places[seen] + [0.0, 1.0]) - base], axis=-1)
-        scale = float(np.linalg.svd(jac, compute_uv=False).min())
-        return SMALLEST_MARKER_SHARE * min(sizes) * scale
+        return float(np.linalg.svd(jac, compute_uv=False).min())
 
     @staticmethod
     def _box_px(homography: TableHomography, polygon_mm: Sequence[tuple[float, float]], margin_mm: float,

@@ -6,7 +6,6 @@ of the whole frame. How much of a zone changed is :mod:`vision.zone_motion`'s.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -39,20 +38,19 @@ def merge_boxes(boxes: list[Box]) -> list[Box]:
 
 def markers_in_boxes(frame_bgr: BgrImage, boxes: list[Box], dictionary: str, scale: float = 1.0,
                      also: MarkerDetections | None = None, min_side_px: float | None = None) -> MarkerDetections:
-    """The markers found inside the boxes (frame pixels), looked for in the crops resized by
-    ``scale`` (0.5: a quarter of the pixels, for markers large enough), added to ``also``;
+    """The markers found inside the boxes (frame pixels), looked for in the crops reduced by
+    ``scale`` (0.5: a quarter of the pixels, for markers large enough; corners refined at
+    full resolution: calibration.markers.detect_markers), added to ``also``;
     a marker seen twice counts once. ``min_side_px``: no marker is smaller (frame pixels)."""
     ids: list[int] = [] if also is None else [int(i) for i in also.ids]
     corners: list[npt.NDArray[np.float64]] = [] if also is None else list(also.corners_px)
     for x0, y0, x1, y1 in merge_boxes(boxes):
         crop = np.ascontiguousarray(frame_bgr[y0:y1, x0:x1])
-        if scale != 1.0:
-            crop = np.asarray(cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8)
-        found = detect_markers(crop, dictionary, min_side_px=None if min_side_px is None else min_side_px * scale)
+        found = detect_markers(crop, dictionary, min_side_px=min_side_px, scale=scale)
         for marker_id, quad in zip(found.ids.tolist(), found.corners_px):
             if int(marker_id) not in ids:
                 ids.append(int(marker_id))
-                corners.append(quad / scale + np.array([x0, y0], np.float64))
+                corners.append(quad + np.array([x0, y0], np.float64))
     if not ids:
         return MarkerDetections.empty()
     return MarkerDetections(np.array(ids, np.int64), np.stack(corners))

@@ -167,3 +167,44 @@ def test_given_three_pale_cards_filling_most_of_the_zone_when_read_then_each_is_
     assert len(found) == 3, f"{len(found)} cards found"
     for truth in shot.quads_px:
         assert max(quad_iou(q, truth.astype(np.float32)) for q in found) > 0.8
+
+
+@pytest.mark.parametrize("diameter", [9, 17, 23, 31])
+@pytest.mark.parametrize("outside_empty", [False, True])
+def test_given_a_wide_disc_then_the_opening_by_rectangles_is_opencvs_pixel_for_pixel(diameter: int,
+                                                                                    outside_empty: bool) -> None:
+    from vision.zone_cards import _disc, _open_by_disc
+
+    rng = np.random.default_rng(diameter)
+    # blobs of every size, some touching the mask's edge (where the two borders differ)
+    mask = (cv2.GaussianBlur(rng.random((160, 300)).astype(np.float32), (0, 0), 5) > 0.5).astype(np.uint8)
+    border = {"borderType": cv2.BORDER_CONSTANT, "borderValue": 0} if outside_empty else {}
+    want = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(diameter), **border)
+    got = _open_by_disc(mask, diameter, outside_empty)
+    assert 0 < int(want.sum()) < int(mask.sum())  # the opening takes something away, not all
+    assert np.array_equal(got, want)
+
+
+def test_given_a_view_then_the_gradient_is_numpys_sum_of_squares_to_the_bit() -> None:
+    from vision.zone_cards import _gradient
+
+    rng = np.random.default_rng(5)
+    bgr = np.clip(cv2.GaussianBlur(rng.integers(0, 256, (120, 200, 3)).astype(np.float32), (0, 0), 2), 0, 255)
+    logc = log_colour(bgr.astype(np.uint8))
+    valid = np.ones(logc.shape[:2], bool)
+    valid[:, :10] = False
+    gx = cv2.Sobel(logc, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(logc, cv2.CV_32F, 0, 1, ksize=3)
+    want = np.sqrt(np.sum(gx * gx + gy * gy, axis=2)) / np.float32(8.0)
+    want[~valid] = 0.0
+    got = _gradient(logc, valid)
+    assert got.dtype == np.float32 and float(got.max()) > 0.0
+    assert np.array_equal(got, want)
+
+
+def test_given_8_bit_colours_then_the_looked_up_logs_are_opencvs_logs() -> None:
+    every = np.arange(256, dtype=np.uint8).reshape(16, 16)
+    bgr = np.dstack([every, every[::-1], every.T])
+    want = np.asarray(cv2.log(bgr.astype(np.float32) + np.float32(4.0)), np.float32)
+    assert np.array_equal(log_colour(bgr, blur_px=0), want)
+    assert np.array_equal(log_colour(bgr.astype(np.float32), blur_px=0), want)  # not 8-bit: computed

@@ -154,3 +154,31 @@ def test_an_arm_held_across_the_play_zone_is_a_hand_over_it_not_a_thing_to_ask_a
     back = [observer.observe(render_scene(default_layout(), VIEW, (), cards, rng=np.random.default_rng(5)).frame_bgr,
                              k / 10.0, k).view for k in range(9, 12)]
     assert back[-1] is not None and not back[-1].hand_over_play and len(back[-1].play_cards) == 2
+
+
+def test_once_the_mats_markers_are_seen_large_the_frame_is_searched_at_half_resolution(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import dealer.table.observer as observer_module
+    from calibration.markers import detect_markers
+
+    scales: list[float] = []
+
+    def recording(frame: np.ndarray, dictionary: str, min_side_px: float | None = None,
+                  scale: float = 1.0) -> object:
+        scales.append(scale)
+        return detect_markers(frame, dictionary, min_side_px=min_side_px, scale=scale)
+
+    monkeypatch.setattr(observer_module, "detect_markers", recording)
+    layout = default_layout()
+    # the whole layout at 1920x1080: the mat's markers ~50-70 px a side, ~25-35 at half
+    view = PinholeView(tilt_deg=62.0, distance_mm=750.0, target_mm=(132.5, -40.0), size_wh=(1920, 1080))
+    frame = render_scene(layout, view, (), (), rng=np.random.default_rng(4)).frame_bgr
+    observer = TableObserver(layout, CardReader(FakeClassifier()))
+    seen = [observer.observe(frame, t, i) for i, t in enumerate((0.0, 1.1, 2.2))]
+    assert scales == [1.0, 0.5, 0.5]  # the first look (no mat yet) at full resolution
+    assert all(s.view is not None for s in seen)
+    # the homography the half-resolution looks keep is the full one's, to a fraction of a pixel
+    first, last = seen[0].homography, seen[-1].homography
+    assert first is not None and last is not None
+    corners = np.array([[0.0, 0.0], [265.0, 0.0], [265.0, 190.0], [0.0, 190.0]])
+    assert np.abs(first.to_px(corners) - last.to_px(corners)).max() < 0.5
