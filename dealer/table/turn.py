@@ -315,8 +315,13 @@ def _attempt(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]
     phase = s.phase
     if isinstance(phase, ShowingHand) and now.empty and now.settled:
         # the NO PLAY token and the cards taken back before the hand was complete: a change
-        # of mind, unless what is owed was never seen whole
+        # of mind, unless what is owed was never seen whole, or the players laid as many
+        # cards as the hand holds, some taken away unread: they take the hand for shown, and
+        # the next cards may be the next player's (N1; never judged as this player's)
+        missed = phase.missed + (_uncounted(s.unjudged.picture, phase.shown) if s.unjudged else 0)
         s = replace(s, phase=Waiting(), unjudged=None)
+        if missed and len(phase.shown) + missed >= now.facts.hand_size:
+            s = replace(s, relay=Relay(True, phase.shown, len(phase.shown) + missed))
         if s.relay is not None and s.relay.noplay:
             return s, out + [_owed(s, now)]
         return s, out + [NoPlayWithdrawn()]
@@ -413,8 +418,8 @@ def _taken_unjudged(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, I
     if isinstance(s.phase, AwaitingStarter):
         return s, out + ([TakenAway(Taken.STARTER)] if None in unjudged else [])
     if isinstance(s.phase, ShowingHand):
-        counted = Counter(s.phase.shown)
-        uncounted = None in unjudged or not Counter(c for c in unjudged if c is not None) <= counted
+        uncounted = _uncounted(unjudged, s.phase.shown)
+        s = replace(s, phase=replace(s.phase, missed=s.phase.missed + uncounted))
         return s, out + ([TakenAway(Taken.BATCH)] if uncounted else [])
     s = replace(s, phase=Waiting())
     if s.relay is not None:
@@ -422,6 +427,12 @@ def _taken_unjudged(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, I
         # now taken away, changes nothing of what is owed
         return s, out + [_owed(s, now)]
     return s, out
+
+
+def _uncounted(picture: Picture, shown: tuple[Card, ...]) -> int:
+    """How many cards of ``picture`` (a "no play" batch) are not among those counted."""
+    read = Counter(c for c in picture if c is not None) - Counter(shown)
+    return picture.count(None) + sum(read.values())
 
 
 def _owed(s: TurnState, now: _Now) -> AskLayAgain:
@@ -560,11 +571,13 @@ def _collect_hand(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Int
     if unread is not None:
         return _note_unjudged(s, now), out + unread
     if s.unjudged is not None:
-        missed = Counter(c for c in s.unjudged.picture if c is not None)
-        if not missed <= Counter(picture):  # the unread batch was swapped for another: show it again
-            s, asked = _once(s, now, TakenAway(Taken.SWAPPED))
-            return s, out + asked
-        s = replace(s, unjudged=None)
+        swapped = s.unjudged.picture
+        if not Counter(c for c in swapped if c is not None) <= Counter(picture):
+            # the unread batch was swapped for another: said once; the new batch counts, and
+            # the cards taken away unread are missing from the hand
+            phase = replace(phase, missed=phase.missed + _uncounted(swapped, phase.shown))
+            out = out + [TakenAway(Taken.SWAPPED)]
+        s = replace(s, phase=phase, unjudged=None)
     # Cards still lying from the last batch are not counted again: only the new ones.
     lying: Counter[Card | None] = Counter(phase.batch)
     batch: list[Card] = []

@@ -82,10 +82,13 @@ class Laying:
 @dataclass(frozen=True, slots=True)
 class ShowingHand:
     """N1: the NO PLAY token is out; ``shown`` the distinct cards counted so far, in order,
-    ``batch`` the batch lying there now (counted already)."""
+    ``batch`` the batch lying there now (counted already); ``missed`` how many cards of the
+    hand were laid and taken away before they could be read (the players went on showing it,
+    so they take them for shown)."""
 
     shown: tuple[Card, ...] = ()
     batch: Picture = ()
+    missed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
