@@ -318,10 +318,8 @@ def _attempt(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]
         # of mind, unless what is owed was never seen whole, or the players laid as many
         # cards as the hand holds, some taken away unread: they take the hand for shown, and
         # the next cards may be the next player's (N1; never judged as this player's)
-        missed = phase.missed + (_uncounted(s.unjudged.picture, phase.shown) if s.unjudged else 0)
+        s = _hand_taken_for_shown(s, phase, now)
         s = replace(s, phase=Waiting(), unjudged=None)
-        if missed and len(phase.shown) + missed >= now.facts.hand_size:
-            s = replace(s, relay=Relay(True, phase.shown, len(phase.shown) + missed))
         if s.relay is not None and s.relay.noplay:
             return s, out + [_owed(s, now)]
         return s, out + [NoPlayWithdrawn()]
@@ -330,11 +328,17 @@ def _attempt(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]
         # or gone; the cards are never taken for an attempt
         if not now.settled:
             return s, out
+        decided = TableToken.ACCEPT in now.view.tokens_in_play or TableToken.REJECT in now.view.tokens_in_play
+        owed = _hand_taken_for_shown(s, phase, now)
+        if decided and owed.relay is not None:
+            # F3 on a hand not seen whole: the prophet's decision says the players take it
+            # for shown; it is owed, and what lies there is nobody's attempt
+            return _refuse_for_relay(replace(owed, phase=Waiting(), unjudged=None), now, out)
         s, asked = _once(s, now, ZoneBusy(Busy.NO_PLAY_TOKEN_UNSEEN))
         return s, out + asked
     if now.empty:
         if s.refused_laying is not None and s.relay is not None and now.settled:
-            s = replace(s, relay=s.relay.refusing(s.refused_laying), refused_laying=None)
+            s = replace(s, relay=replace(s.relay.refusing(s.refused_laying), told=None), refused_laying=None)
         if isinstance(phase, Laying) and s.unjudged is not None and now.settled:
             return _taken_unjudged(s, now, out)
         if not isinstance(phase, (Laying, ShowingHand)) or now.settled:
@@ -354,10 +358,7 @@ def _attempt(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]
     if s.relay is None:
         s = replace(s, unjudged=None)
     if s.relay is not None and not s.relay.matches(now.picture):
-        if None not in now.picture:  # another laying, read whole: the table may have gone on
-            s = replace(s, refused_laying=tuple(now.read.elements()))
-        s, asked = _once(s, now, _owed(s, now))
-        return s, out + asked
+        return _refuse_for_relay(s, now, out)
     if not s.rules.chains and len(now.picture) > 1:  # EX2, AB2: one card a turn
         s, asked = _once(s, now, NotInGame(Missing.CHAIN, s.rules.variant))
         return s, out + asked
@@ -427,6 +428,31 @@ def _taken_unjudged(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, I
         # now taken away, changes nothing of what is owed
         return s, out + [_owed(s, now)]
     return s, out
+
+
+def _hand_taken_for_shown(s: TurnState, phase: ShowingHand, now: _Now) -> TurnState:
+    """N1: the players laid as many cards as the hand holds, some taken away unread: they take
+    the hand for shown, so the next cards may be the next player's, and the hand is owed (a
+    :class:`Relay`); otherwise ``s`` as it is (a hand stopped short is a change of mind)."""
+    missed = phase.missed + (_uncounted(s.unjudged.picture, phase.shown) if s.unjudged else 0)
+    if not missed or len(phase.shown) + missed < now.facts.hand_size:
+        return s
+    return replace(s, relay=Relay(True, phase.shown, len(phase.shown) + missed))
+
+
+def _refuse_for_relay(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+    """Cards that are not the ones owed lie in the zone: asked for once per laying (a hand
+    over them, or a token laid beside them, is no new laying)."""
+    assert s.relay is not None
+    laying = tuple(sorted(now.read.elements(), key=str))
+    if None not in now.picture:  # another laying, read whole: the table may have gone on
+        s = replace(s, refused_laying=laying)
+        if s.relay is not None and s.relay.told == laying:
+            return s, out
+    s, asked = _once(s, now, _owed(s, now))
+    if asked and None not in now.picture and s.relay is not None:
+        s = replace(s, relay=replace(s.relay, told=laying))
+    return s, out + asked
 
 
 def _uncounted(picture: Picture, shown: tuple[Card, ...]) -> int:

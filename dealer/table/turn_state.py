@@ -221,6 +221,7 @@ class Relay:
     count: int = 0  # how many cards it had: with none of them read, as many must come again
     refused: frozenset[tuple[Card, ...]] = frozenset()  # other layings refused while it waited
     maybe: frozenset[Card] | None = None  # none read: what its unread ones may be
+    told: tuple[Card, ...] | None = None  # the laying last refused aloud: not asked about again
 
     @property
     def lost_track(self) -> bool:

@@ -269,3 +269,28 @@ def test_a_no_play_taken_away_unread_before_the_whole_hand_was_laid_is_withdrawn
     assert out == [NoPlayWithdrawn()] and state.relay is None
     state, out = feed(state, BO, *laid(6.0, cards("QH"), 6.5))
     assert out == [Judge(Attempt("Bo", parse_cards("QH")))]
+
+
+def test_the_prophets_decision_on_a_hand_not_seen_whole_makes_it_owed_and_each_laying_is_asked_about_once() -> None:
+    # F3 on N1: Bo's second batch was swapped before it could be read; the prophet lays
+    # ACCEPT where the NO PLAY token was. The players take the hand for shown: the dealer
+    # asks for it again (not "I cannot see the NO PLAY token"), once, however often a hand
+    # comes over the same cards; the next laying is asked about once too, and never judged.
+    facts = RoundFacts(whose_turn="Bo", just_played="Ana", prophet="Cy", hand_size=5)
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
+    accept = {TableToken.ACCEPT: (300.0, 0.0)}
+    unread = (SeenCard(None, 0.0, 0.0), SeenCard(Card.parse("7H"), 70.0, 0.0))
+    state, _ = feed(initial(True, 0.5), facts, *laid(0.0, cards("9H 4D"), 0.5, 1.1, tokens_in_play=tok))
+    state, _ = feed(state, facts, *laid(2.0, unread, 2.5, 3.1, 3.7, tokens_in_play=tok))
+    state, out = feed(state, facts, *laid(4.0, cards("10H"), 4.5, 5.1, 5.7, tokens_in_play=tok))
+    assert out == [TakenAway(Taken.SWAPPED), HandProgress(3, 5)]
+    owed = AskLayAgain("Bo", parse_cards("10H 4D 9H"), Owed.SHOW_HAND_AGAIN)
+    state, out = feed(state, facts, *laid(6.0, cards("10H"), 6.5, 7.1, 7.7, tokens_in_play=accept))
+    assert out == [owed]
+    state, out = feed(state, facts, *laid(8.0, cards("10H"), 8.5, 9.1, 9.7, 10.3, tokens_in_play=accept))
+    assert out == []
+    state, out = feed(state, facts, TableView(11.0, (), hand_over_play=True), TableView(11.5, ()), TableView(12.1, ()))
+    state, out = feed(state, facts, *laid(13.0, cards("QH"), 13.5, 14.1, 14.7))
+    assert out == [owed]
+    state, out = feed(state, facts, *laid(15.0, cards("QH"), 15.5, 16.1, 16.7, 17.3, tokens_in_play=accept))
+    assert out == []
