@@ -29,6 +29,11 @@ The protocol (docs/playing-at-the-table.md), and what costs nothing:
   one") are a change of mind: the turn stays with the same player, nothing is owed, and the
   next play is judged as theirs. The turn passes only by a verdict, so no player's cards are
   ever credited to another.
+- A "no play" (N1) whose cards were all laid, some taken away before they could be read,
+  is owed, not withdrawn, when its token leaves or the prophet decides on it (F3): the
+  players take it for shown, so the cards laid next may be the next player's and are not
+  judged until the hand is shown again (or key j). A laying refused meanwhile is asked
+  about once.
 - Cards that lay for one purpose (the starter, a judged attempt, a "no play" batch) and
   still lie there never count for another; cards that appear where judged ones lay, the
   zone never seen empty in between, count only once laid again.
