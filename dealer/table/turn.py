@@ -30,6 +30,11 @@ The protocol (docs/playing-at-the-table.md), and what costs nothing:
   one") are a change of mind: the turn stays with the same player, nothing is owed, and the
   next play is judged as theirs. The turn passes only by a verdict, so no player's cards are
   ever credited to another.
+- A "no play" (N1) whose cards were all laid, some taken away before they could be read,
+  is owed, not withdrawn, when its token leaves or the prophet decides on it (F3): the
+  players take it for shown, so the cards laid next may be the next player's and are not
+  judged until the hand is shown again (or key j). A laying refused meanwhile is asked
+  about once.
 - Cards that lay for one purpose (the starter, a judged attempt, a "no play" batch) and
   still lie there never count for another; cards that appear where judged ones lay, the
   zone never seen empty in between, count only once laid again.
@@ -317,7 +322,10 @@ def _attempt(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]
     phase = s.phase
     if isinstance(phase, ShowingHand) and now.empty and now.settled:
         # the NO PLAY token and the cards taken back before the hand was complete: a change
-        # of mind, unless what is owed was never seen whole
+        # of mind, unless what is owed was never seen whole, or the players laid as many
+        # cards as the hand holds, some taken away unread: they take the hand for shown, and
+        # the next cards may be the next player's (N1; never judged as this player's)
+        s = _hand_taken_for_shown(s, phase, now)
         s = replace(s, phase=Waiting(), unjudged=None)
         if s.relay is not None and s.relay.noplay:
             return s, out + [_owed(s, now)]
@@ -327,11 +335,17 @@ def _attempt(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]
         # or gone; the cards are never taken for an attempt
         if not now.settled:
             return s, out
+        decided = TableToken.ACCEPT in now.view.tokens_in_play or TableToken.REJECT in now.view.tokens_in_play
+        owed = _hand_taken_for_shown(s, phase, now)
+        if decided and owed.relay is not None:
+            # F3 on a hand not seen whole: the prophet's decision says the players take it
+            # for shown; it is owed, and what lies there is nobody's attempt
+            return _refuse_for_relay(replace(owed, phase=Waiting(), unjudged=None), now, out)
         s, asked = _once(s, now, ZoneBusy(Busy.NO_PLAY_TOKEN_UNSEEN))
         return s, out + asked
     if now.empty:
         if s.refused_laying is not None and s.relay is not None and now.settled:
-            s = replace(s, relay=s.relay.refusing(s.refused_laying), refused_laying=None)
+            s = replace(s, relay=replace(s.relay.refusing(s.refused_laying), told=None), refused_laying=None)
         if isinstance(phase, Laying) and s.unjudged is not None and now.settled:
             return _taken_unjudged(s, now, out)
         if not isinstance(phase, (Laying, ShowingHand)) or now.settled:
@@ -351,10 +365,7 @@ def _attempt(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]
     if s.relay is None:
         s = replace(s, unjudged=None)
     if s.relay is not None and not s.relay.matches(now.picture):
-        if None not in now.picture:  # another laying, read whole: the table may have gone on
-            s = replace(s, refused_laying=tuple(now.read.elements()))
-        s, asked = _once(s, now, _owed(s, now))
-        return s, out + asked
+        return _refuse_for_relay(s, now, out)
     if not s.rules.chains and len(now.picture) > 1:  # EX2, AB2: one card a turn
         s, asked = _once(s, now, NotInGame(Missing.CHAIN, s.rules.variant))
         return s, out + asked
@@ -415,8 +426,8 @@ def _taken_unjudged(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, I
     if isinstance(s.phase, AwaitingStarter):
         return s, out + ([TakenAway(Taken.STARTER)] if None in unjudged else [])
     if isinstance(s.phase, ShowingHand):
-        counted = Counter(s.phase.shown)
-        uncounted = None in unjudged or not Counter(c for c in unjudged if c is not None) <= counted
+        uncounted = _uncounted(unjudged, s.phase.shown)
+        s = replace(s, phase=replace(s.phase, missed=s.phase.missed + uncounted))
         return s, out + ([TakenAway(Taken.BATCH)] if uncounted else [])
     s = replace(s, phase=Waiting())
     if s.relay is not None:
@@ -424,6 +435,37 @@ def _taken_unjudged(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, I
         # now taken away, changes nothing of what is owed
         return s, out + [_owed(s, now)]
     return s, out
+
+
+def _hand_taken_for_shown(s: TurnState, phase: ShowingHand, now: _Now) -> TurnState:
+    """N1: the players laid as many cards as the hand holds, some taken away unread: they take
+    the hand for shown, so the next cards may be the next player's, and the hand is owed (a
+    :class:`Relay`); otherwise ``s`` as it is (a hand stopped short is a change of mind)."""
+    missed = phase.missed + (_uncounted(s.unjudged.picture, phase.shown) if s.unjudged else 0)
+    if not missed or len(phase.shown) + missed < now.facts.hand_size:
+        return s
+    return replace(s, relay=Relay(True, phase.shown, len(phase.shown) + missed))
+
+
+def _refuse_for_relay(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+    """Cards that are not the ones owed lie in the zone: asked for once per laying (a hand
+    over them, or a token laid beside them, is no new laying)."""
+    assert s.relay is not None
+    laying = tuple(sorted(now.read.elements(), key=str))
+    if None not in now.picture:  # another laying, read whole: the table may have gone on
+        s = replace(s, refused_laying=laying)
+        if s.relay is not None and s.relay.told == laying:
+            return s, out
+    s, asked = _once(s, now, _owed(s, now))
+    if asked and None not in now.picture and s.relay is not None:
+        s = replace(s, relay=replace(s.relay, told=laying))
+    return s, out + asked
+
+
+def _uncounted(picture: Picture, shown: tuple[Card, ...]) -> int:
+    """How many cards of ``picture`` (a "no play" batch) are not among those counted."""
+    read = Counter(c for c in picture if c is not None) - Counter(shown)
+    return picture.count(None) + sum(read.values())
 
 
 def _owed(s: TurnState, now: _Now) -> AskLayAgain:
@@ -562,11 +604,13 @@ def _collect_hand(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Int
     if unread is not None:
         return _note_unjudged(s, now), out + unread
     if s.unjudged is not None:
-        missed = Counter(c for c in s.unjudged.picture if c is not None)
-        if not missed <= Counter(picture):  # the unread batch was swapped for another: show it again
-            s, asked = _once(s, now, TakenAway(Taken.SWAPPED))
-            return s, out + asked
-        s = replace(s, unjudged=None)
+        swapped = s.unjudged.picture
+        if not Counter(c for c in swapped if c is not None) <= Counter(picture):
+            # the unread batch was swapped for another: said once; the new batch counts, and
+            # the cards taken away unread are missing from the hand
+            phase = replace(phase, missed=phase.missed + _uncounted(swapped, phase.shown))
+            out = out + [TakenAway(Taken.SWAPPED)]
+        s = replace(s, phase=phase, unjudged=None)
     # Cards still lying from the last batch are not counted again: only the new ones.
     lying: Counter[Card | None] = Counter(phase.batch)
     batch: list[Card] = []

@@ -85,10 +85,13 @@ class Laying:
 @dataclass(frozen=True, slots=True)
 class ShowingHand:
     """N1: the NO PLAY token is out; ``shown`` the distinct cards counted so far, in order,
-    ``batch`` the batch lying there now (counted already)."""
+    ``batch`` the batch lying there now (counted already); ``missed`` how many cards of the
+    hand were laid and taken away before they could be read (the players went on showing it,
+    so they take them for shown)."""
 
     shown: tuple[Card, ...] = ()
     batch: Picture = ()
+    missed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +225,7 @@ class Relay:
     count: int = 0  # how many cards it had: with none of them read, as many must come again
     refused: frozenset[tuple[Card, ...]] = frozenset()  # other layings refused while it waited
     maybe: frozenset[Card] | None = None  # none read: what its unread ones may be
+    told: tuple[Card, ...] | None = None  # the laying last refused aloud: not asked about again
 
     @property
     def lost_track(self) -> bool:

@@ -44,7 +44,10 @@ from dealer.table.turn_intents import (
     HandProgress,
     Judge,
     LayoutTold,
+    NoPlayWithdrawn,
     Owed,
+    Taken,
+    TakenAway,
     TurnIntent,
     Unread,
     YourTurn,
@@ -305,3 +308,66 @@ def test_no_code_compares_a_sentence_to_decide_anything() -> None:
              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
              if isinstance(node, ast.Compare) and any(map(sentence, [node.left, *node.comparators]))]
     assert found == []
+
+
+def test_a_no_play_shown_to_its_end_with_a_batch_unread_is_owed_and_the_next_card_is_no_ones() -> None:
+    # N1: Bo shows his 5 cards with the NO PLAY token, 2 then 2 then 1; the second batch is
+    # taken away before its first card could be read, and token and cards leave after the
+    # last batch. The players laid the whole hand: it is owed, not withdrawn, and the card
+    # laid next, without the token, may be the next player's: it is never judged as Bo's.
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
+    unread = (SeenCard(None, 0.0, 0.0), SeenCard(Card.parse("7H"), 70.0, 0.0))
+    state, out = feed(initial(True, 0.5), BO, *laid(0.0, cards("9H 4D"), 0.5, 1.1, tokens_in_play=tok))
+    assert out == [HandProgress(2, 5)]
+    state, out = feed(state, BO, *laid(2.0, unread, 2.5, 3.1, 3.7, tokens_in_play=tok))
+    assert out == [CannotRead(Unread.BATCH_CARD, 1, again=False)]
+    # the batch swapped for the last one: said once, and the new card counts
+    state, out = feed(state, BO, *laid(4.0, cards("10H"), 4.5, 5.1, 5.7, tokens_in_play=tok))
+    assert out == [TakenAway(Taken.SWAPPED), HandProgress(3, 5)]
+    state, out = feed(state, BO, TableView(6.0, (), hand_over_play=True), TableView(6.5, ()), TableView(7.1, ()))
+    assert out == [AskLayAgain("Bo", parse_cards("10H 4D 9H"), Owed.SHOW_HAND_AGAIN)]
+    state, out = feed(state, BO, *laid(8.0, cards("QH"), 8.5, 9.1, 9.7, 10.3))
+    assert not [i for i in out if isinstance(i, Judge)]
+    assert out == [AskLayAgain("Bo", parse_cards("10H 4D 9H"), Owed.SHOW_HAND_AGAIN)]
+    # the hand shown again whole, with the token, is Bo's "no play"
+    state, out = feed(state, BO, TableView(11.0, (), hand_over_play=True), TableView(11.5, ()), TableView(12.1, ()))
+    state, out = feed(state, BO, *laid(13.0, cards("9H 4D KD 7H 10H"), 13.5, tokens_in_play=tok))
+    assert out == [Judge(NoPlay("Bo", parse_cards("9H 4D KD 7H 10H")))]
+
+
+def test_a_no_play_taken_away_unread_before_the_whole_hand_was_laid_is_withdrawn() -> None:
+    # the players laid fewer cards than the hand holds and took token and cards back: a
+    # change of mind; what Bo lays next is his attempt
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
+    unread = (SeenCard(None, 0.0, 0.0), SeenCard(Card.parse("7H"), 70.0, 0.0))
+    state, out = feed(initial(True, 0.5), BO, *laid(0.0, cards("9H 4D"), 0.5, 1.1, tokens_in_play=tok))
+    state, out = feed(state, BO, *laid(2.0, unread, 2.5, 3.1, 3.7, tokens_in_play=tok))
+    state, out = feed(state, BO, TableView(4.0, (), hand_over_play=True), TableView(4.5, ()), TableView(5.1, ()))
+    assert out == [NoPlayWithdrawn()] and state.relay is None
+    state, out = feed(state, BO, *laid(6.0, cards("QH"), 6.5))
+    assert out == [Judge(Attempt("Bo", parse_cards("QH")))]
+
+
+def test_the_prophets_decision_on_a_hand_not_seen_whole_makes_it_owed_and_each_laying_is_asked_about_once() -> None:
+    # F3 on N1: Bo's second batch was swapped before it could be read; the prophet lays
+    # ACCEPT where the NO PLAY token was. The players take the hand for shown: the dealer
+    # asks for it again (not "I cannot see the NO PLAY token"), once, however often a hand
+    # comes over the same cards; the next laying is asked about once too, and never judged.
+    facts = RoundFacts(whose_turn="Bo", just_played="Ana", prophet="Cy", hand_size=5)
+    tok = {TableToken.NO_PLAY: (300.0, 0.0)}
+    accept = {TableToken.ACCEPT: (300.0, 0.0)}
+    unread = (SeenCard(None, 0.0, 0.0), SeenCard(Card.parse("7H"), 70.0, 0.0))
+    state, _ = feed(initial(True, 0.5), facts, *laid(0.0, cards("9H 4D"), 0.5, 1.1, tokens_in_play=tok))
+    state, _ = feed(state, facts, *laid(2.0, unread, 2.5, 3.1, 3.7, tokens_in_play=tok))
+    state, out = feed(state, facts, *laid(4.0, cards("10H"), 4.5, 5.1, 5.7, tokens_in_play=tok))
+    assert out == [TakenAway(Taken.SWAPPED), HandProgress(3, 5)]
+    owed = AskLayAgain("Bo", parse_cards("10H 4D 9H"), Owed.SHOW_HAND_AGAIN)
+    state, out = feed(state, facts, *laid(6.0, cards("10H"), 6.5, 7.1, 7.7, tokens_in_play=accept))
+    assert out == [owed]
+    state, out = feed(state, facts, *laid(8.0, cards("10H"), 8.5, 9.1, 9.7, 10.3, tokens_in_play=accept))
+    assert out == []
+    state, out = feed(state, facts, TableView(11.0, (), hand_over_play=True), TableView(11.5, ()), TableView(12.1, ()))
+    state, out = feed(state, facts, *laid(13.0, cards("QH"), 13.5, 14.1, 14.7))
+    assert out == [owed]
+    state, out = feed(state, facts, *laid(15.0, cards("QH"), 15.5, 16.1, 16.7, 17.3, tokens_in_play=accept))
+    assert out == []
