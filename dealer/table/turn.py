@@ -44,14 +44,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from dealer.table import sight as table_sight
 from dealer.table.layout_watch import LayoutState
 from dealer.table.turn_events import IllegalObservation, keyed_view, on_camera, on_key
+from dealer.table.turn_frame import Intents, Now, note_unjudged, once, owed, submit, uncounted, unread_trouble
+from dealer.table.turn_hand import await_prophet, collect_hand, hand_taken_for_shown
 from dealer.table.turn_layout import goes_on, layout_after_verdict, layout_camera_back, watch_layout
 from dealer.table.turn_input import (
-    ASK_AFTER_S,
     UNSTEADY_S,
     CameraBack,
     CameraLost,
@@ -60,7 +61,6 @@ from dealer.table.turn_input import (
     Look,
     Observation,
     ProphetDeposed,
-    RoundFacts,
     SeenCard,
     TableSeen,
     TableToken,
@@ -72,11 +72,8 @@ from dealer.table.turn_input import (
 )
 from dealer.table.turn_intents import (
     AskLayAgain,
-    AskProphet,
     Busy,
     CannotRead,
-    FaceDown,
-    HandProgress,
     Judge,
     Missing,
     NoPlayWithdrawn,
@@ -85,7 +82,6 @@ from dealer.table.turn_intents import (
     StarterTurned,
     Taken,
     TakenAway,
-    TooManyShown,
     TurnIntent,
     TurnNextStarter,
     Unread,
@@ -111,15 +107,13 @@ from dealer.table.turn_state import (
     Sight,
     Steady,
     TurnState,
-    Unjudged,
     Waiting,
     initial,
     maybe_of,
     resumed,
-    still_laid,
 )
 from engine.cards import Card
-from engine.events import Attempt, BecomeProphet, NoPlay, ProphetDecision
+from engine.events import Attempt, BecomeProphet, NoPlay
 
 __all__ = [
     "AwaitingProphet",
@@ -146,7 +140,6 @@ __all__ = [
     "step",
 ]
 
-Intents = list[TurnIntent]
 
 
 def step(state: TurnState, observation: Observation) -> tuple[TurnState, tuple[TurnIntent, ...]]:
@@ -216,31 +209,6 @@ def _verdict(state: TurnState, given: VerdictGiven) -> TurnState:
 
 
 # -- one frame ---------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class _Now:
-    """The frame being handled: its view, its cards left to right, and whether it settled."""
-
-    view: TableView
-    ordered: tuple[SeenCard, ...]
-    settled: bool
-    empty: bool
-    busy: bool  # a hand or an arm over the zone
-    facts: RoundFacts
-    judge_now: bool = False  # key j: the players go on with what lies there
-
-    @property
-    def picture(self) -> Picture:
-        return tuple(c.card for c in self.ordered)
-
-    @property
-    def read(self) -> Counter[Card]:
-        return Counter(c.card for c in self.ordered if c.card is not None)
-
-    @property
-    def noplay_token(self) -> bool:
-        return TableToken.NO_PLAY in self.view.tokens_in_play
-
-
 def _steadied(sight: Sight, view: TableView, busy: bool) -> tuple[Sight, TableView]:
     """A card read at a place keeps its reading while it lies there and no hand comes: a frame
     where the same card is found but not read is no change of the picture. A hand (or an
@@ -275,7 +243,7 @@ def _look(s: TurnState, look: Look) -> tuple[TurnState, Intents]:
     settled = sight.clock.held(view.t, s.settle_s) and not busy
     empty = not view.play_cards and not view.unexplained_in_play and not busy
     s = replace(s, sight=sight)
-    now = _Now(view, ordered, settled, empty, busy, look.round, judge_now)
+    now = Now(view, ordered, settled, empty, busy, look.round, judge_now)
     s, more = _unsteady(s, now)
     out += more
     laid_for = Counter(s.phase.laid_for) if isinstance(s.phase, Clearing) else Counter[Card]()
@@ -293,21 +261,21 @@ def _look(s: TurnState, look: Look) -> tuple[TurnState, Intents]:
     if isinstance(s.phase, Clearing):
         return _await_clear(s, now, out)
     if isinstance(s.phase, AwaitingProphet):
-        return _await_prophet(s, now, out)
+        return await_prophet(s, now, out)
     if now.noplay_token:
         return _noplay(s, now, out)
     return _attempt(s, now, out)
 
 
-def _noplay(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+def _noplay(s: TurnState, now: Now, out: Intents) -> tuple[TurnState, Intents]:
     if not s.rules.no_play:  # EX3, AB3: said once; nothing is collected
-        s, asked = _once(s, now, NotInGame(Missing.NO_PLAY, s.rules.variant))
+        s, asked = once(s, now, NotInGame(Missing.NO_PLAY, s.rules.variant))
         return s, out + asked
     if not isinstance(s.phase, ShowingHand):
         if s.relay is not None and not s.relay.noplay:
             # cards owed as an attempt: a "no play" now would be another player's, or a card
             # laid as an attempt counted for a hand
-            s, asked = _once(s, now, _owed(s, now))
+            s, asked = once(s, now, owed(s, now))
             return s, out + asked
         s = replace(s, phase=ShowingHand(), unjudged=None)
     if now.empty:
@@ -315,20 +283,20 @@ def _noplay(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
             return _taken_unjudged(s, now, out)  # a batch taken away unread
         assert isinstance(s.phase, ShowingHand)
         s = replace(s, phase=replace(s.phase, batch=()))  # the zone was cleared between two batches
-    return _collect_hand(s, now, out)
+    return collect_hand(s, now, out)
 
 
-def _attempt(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+def _attempt(s: TurnState, now: Now, out: Intents) -> tuple[TurnState, Intents]:
     phase = s.phase
     if isinstance(phase, ShowingHand) and now.empty and now.settled:
         # the NO PLAY token and the cards taken back before the hand was complete: a change
         # of mind, unless what is owed was never seen whole, or the players laid as many
         # cards as the hand holds, some taken away unread: they take the hand for shown, and
         # the next cards may be the next player's (N1; never judged as this player's)
-        s = _hand_taken_for_shown(s, phase, now)
+        s = hand_taken_for_shown(s, phase, now)
         s = replace(s, phase=Waiting(), unjudged=None)
         if s.relay is not None and s.relay.noplay:
-            return s, out + [_owed(s, now)]
+            return s, out + [owed(s, now)]
         return s, out + [NoPlayWithdrawn()]
     if isinstance(phase, ShowingHand) and not now.empty:
         # the hand is shown but the NO PLAY token is not seen: hidden by a hand for a moment,
@@ -336,12 +304,12 @@ def _attempt(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]
         if not now.settled:
             return s, out
         decided = TableToken.ACCEPT in now.view.tokens_in_play or TableToken.REJECT in now.view.tokens_in_play
-        owed = _hand_taken_for_shown(s, phase, now)
-        if decided and owed.relay is not None:
+        taken = hand_taken_for_shown(s, phase, now)
+        if decided and taken.relay is not None:
             # F3 on a hand not seen whole: the prophet's decision says the players take it
             # for shown; it is owed, and what lies there is nobody's attempt
-            return _refuse_for_relay(replace(owed, phase=Waiting(), unjudged=None), now, out)
-        s, asked = _once(s, now, ZoneBusy(Busy.NO_PLAY_TOKEN_UNSEEN))
+            return _refuse_for_relay(replace(taken, phase=Waiting(), unjudged=None), now, out)
+        s, asked = once(s, now, ZoneBusy(Busy.NO_PLAY_TOKEN_UNSEEN))
         return s, out + asked
     if now.empty:
         if s.refused_laying is not None and s.relay is not None and now.settled:
@@ -354,9 +322,9 @@ def _attempt(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]
     s = replace(s, phase=Laying())
     if not now.settled:
         return s, out
-    s, unread = _unread_trouble(s, now)
+    s, unread = unread_trouble(s, now)
     if unread is not None:
-        return _note_unjudged(s, now), out + unread
+        return note_unjudged(s, now), out + unread
     player = now.facts.whose_turn
     if player is None:
         return s, out
@@ -367,12 +335,12 @@ def _attempt(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]
     if s.relay is not None and not s.relay.matches(now.picture):
         return _refuse_for_relay(s, now, out)
     if not s.rules.chains and len(now.picture) > 1:  # EX2, AB2: one card a turn
-        s, asked = _once(s, now, NotInGame(Missing.CHAIN, s.rules.variant))
+        s, asked = once(s, now, NotInGame(Missing.CHAIN, s.rules.variant))
         return s, out + asked
-    return _submit(s, now, out, Attempt(player, tuple(c for c in now.picture if c is not None)))
+    return submit(s, now, out, Attempt(player, tuple(c for c in now.picture if c is not None)))
 
 
-def _unsteady(s: TurnState, now: _Now) -> tuple[TurnState, Intents]:
+def _unsteady(s: TurnState, now: Now) -> tuple[TurnState, Intents]:
     """The picture has kept changing for ``UNSTEADY_S`` with no hand over the zone: asked
     about once, until a hand comes."""
     sight, t = s.sight, now.view.t
@@ -384,40 +352,7 @@ def _unsteady(s: TurnState, now: _Now) -> tuple[TurnState, Intents]:
     return replace(s, sight=replace(sight, unsteady_said=True)), [ZoneBusy(Busy.KEEPS_CHANGING)]
 
 
-def _once(s: TurnState, now: _Now, intent: TurnIntent) -> tuple[TurnState, Intents]:
-    """A trouble about the picture in view, said once until the picture changes, and only
-    once it has held ``ASK_AFTER_S`` (a hand resting at the zone's edge for a moment, a card
-    found a frame late, are no trouble)."""
-    if s.sight.said or not s.sight.clock.held(now.view.t, ASK_AFTER_S):
-        return s, []
-    return replace(s, sight=replace(s.sight, said=True)), [intent]
-
-
-def _unread_trouble(s: TurnState, now: _Now) -> tuple[TurnState, Intents | None]:
-    """None when every card in the zone is read and nothing else lies there."""
-    picture = now.picture
-    if None in picture:
-        where = picture.index(None) + 1
-        if now.ordered[where - 1].face_down:  # said as it is: no misreading to count
-            return _once(s, now, FaceDown(where))
-        what = Unread.BATCH_CARD if isinstance(s.phase, ShowingHand) else Unread.CARD
-        s, asked = _once(s, now, CannotRead(what, where, again=s.unread_asks > 0))
-        return replace(s, unread_asks=s.unread_asks + len(asked),
-                       unread_asks_in_round=s.unread_asks_in_round + len(asked)), asked
-    if now.view.unexplained_in_play:
-        return _once(s, now, CannotRead(Unread.BESIDE if picture else Unread.SOMETHING))
-    return s, None
-
-
-def _note_unjudged(s: TurnState, now: _Now) -> TurnState:
-    """The settled picture cannot be judged: remember it, if it is surely laid cards (a card
-    found but unread), or once the dealer has said it cannot read it."""
-    if None not in now.picture and not s.sight.said:
-        return s
-    return replace(s, unjudged=Unjudged(still_laid(s.unjudged.picture if s.unjudged else None, now.picture)))
-
-
-def _taken_unjudged(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+def _taken_unjudged(s: TurnState, now: Now, out: Intents) -> tuple[TurnState, Intents]:
     """What lay unread was taken away. Taken back before any verdict, it costs nothing, with
     two exceptions where the dealer still needs to see it: a starter found but unread (C4),
     and a "no play" batch with cards not yet counted (N1)."""
@@ -426,28 +361,18 @@ def _taken_unjudged(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, I
     if isinstance(s.phase, AwaitingStarter):
         return s, out + ([TakenAway(Taken.STARTER)] if None in unjudged else [])
     if isinstance(s.phase, ShowingHand):
-        uncounted = _uncounted(unjudged, s.phase.shown)
-        s = replace(s, phase=replace(s.phase, missed=s.phase.missed + uncounted))
-        return s, out + ([TakenAway(Taken.BATCH)] if uncounted else [])
+        missed = uncounted(unjudged, s.phase.shown)
+        s = replace(s, phase=replace(s.phase, missed=s.phase.missed + missed))
+        return s, out + ([TakenAway(Taken.BATCH)] if missed else [])
     s = replace(s, phase=Waiting())
     if s.relay is not None:
         # cards are owed already (_unseen_emptying): this laying, refused while they waited and
         # now taken away, changes nothing of what is owed
-        return s, out + [_owed(s, now)]
+        return s, out + [owed(s, now)]
     return s, out
 
 
-def _hand_taken_for_shown(s: TurnState, phase: ShowingHand, now: _Now) -> TurnState:
-    """N1: the players laid as many cards as the hand holds, some taken away unread: they take
-    the hand for shown, so the next cards may be the next player's, and the hand is owed (a
-    :class:`Relay`); otherwise ``s`` as it is (a hand stopped short is a change of mind)."""
-    missed = phase.missed + (_uncounted(s.unjudged.picture, phase.shown) if s.unjudged else 0)
-    if not missed or len(phase.shown) + missed < now.facts.hand_size:
-        return s
-    return replace(s, relay=Relay(True, phase.shown, len(phase.shown) + missed))
-
-
-def _refuse_for_relay(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+def _refuse_for_relay(s: TurnState, now: Now, out: Intents) -> tuple[TurnState, Intents]:
     """Cards that are not the ones owed lie in the zone: asked for once per laying (a hand
     over them, or a token laid beside them, is no new laying)."""
     assert s.relay is not None
@@ -456,28 +381,13 @@ def _refuse_for_relay(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState,
         s = replace(s, refused_laying=laying)
         if s.relay is not None and s.relay.told == laying:
             return s, out
-    s, asked = _once(s, now, _owed(s, now))
+    s, asked = once(s, now, owed(s, now))
     if asked and None not in now.picture and s.relay is not None:
         s = replace(s, relay=replace(s.relay, told=laying))
     return s, out + asked
 
 
-def _uncounted(picture: Picture, shown: tuple[Card, ...]) -> int:
-    """How many cards of ``picture`` (a "no play" batch) are not among those counted."""
-    read = Counter(c for c in picture if c is not None) - Counter(shown)
-    return picture.count(None) + sum(read.values())
-
-
-def _owed(s: TurnState, now: _Now) -> AskLayAgain:
-    """What to ask when the cards in the zone are not the ones owed."""
-    relay = s.relay
-    assert relay is not None
-    why = (Owed.LOST_TRACK if relay.lost_track else Owed.SHOW_HAND_AGAIN if relay.noplay
-           else Owed.LAY_AGAIN_FIRST)
-    return AskLayAgain(now.facts.whose_turn or "", tuple(sorted(relay.read, key=str)), why)
-
-
-def _await_starter(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+def _await_starter(s: TurnState, now: Now, out: Intents) -> tuple[TurnState, Intents]:
     picture, view = now.picture, now.view
     if now.empty:
         if s.unjudged is not None and now.settled:
@@ -486,21 +396,21 @@ def _await_starter(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, In
     if not now.settled:
         return s, out
     if view.unexplained_in_play and len(picture) <= 1:
-        s, asked = _once(s, now, CannotRead(Unread.SOMETHING))  # something there that is no card read
-        return _note_unjudged(s, now), out + asked
+        s, asked = once(s, now, CannotRead(Unread.SOMETHING))  # something there that is no card read
+        return note_unjudged(s, now), out + asked
     if len(picture) != 1 or view.unexplained_in_play:
-        s, asked = _once(s, now, ZoneBusy(Busy.ONE_STARTER))
+        s, asked = once(s, now, ZoneBusy(Busy.ONE_STARTER))
         return s, out + asked
     card = picture[0]
     if card is None:
-        s = _note_unjudged(s, now)
-        s, asked = _once(s, now, CannotRead(Unread.STARTER))
+        s = note_unjudged(s, now)
+        s, asked = once(s, now, CannotRead(Unread.STARTER))
         return s, out + asked
     return (replace(s, phase=Clearing((card,)), unjudged=None, keyed=s.keyed.after_verdict()),
             out + [StarterTurned(card)])
 
 
-def _await_clear(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+def _await_clear(s: TurnState, now: Now, out: Intents) -> tuple[TurnState, Intents]:
     assert isinstance(s.phase, Clearing)
     view, picture = now.view, now.picture
     if now.empty and not (s.noplay_token_laid and now.noplay_token):
@@ -517,130 +427,30 @@ def _await_clear(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Inte
         if None not in picture and not laid & laid_for:
             return _unseen_emptying(s, now, out)
         # the table did not change as the protocol says: new cards before the zone emptied
-        s, asked = _once(s, now, ZoneBusy(Busy.JUDGED_CARDS_LIE))
+        s, asked = once(s, now, ZoneBusy(Busy.JUDGED_CARDS_LIE))
         return s, out + asked
     if now.settled and not laid and (view.unexplained_in_play or None in picture):
         if now.noplay_token and not s.noplay_token_laid:
             return _unseen_emptying(s, now, out)  # the next "no play" is being shown, its cards unread
-        s, asked = _once(s, now, ZoneBusy(Busy.NOT_SEEN_EMPTY))
+        s, asked = once(s, now, ZoneBusy(Busy.NOT_SEEN_EMPTY))
         return s, out + asked
     return s, out
 
 
-def _unseen_emptying(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
+def _unseen_emptying(s: TurnState, now: Now, out: Intents) -> tuple[TurnState, Intents]:
     """The cards judged are gone and others lie there, but the zone was never seen empty in
     between (the camera was nudged and re-anchored, or a hand hid the zone all the while).
     Whose cards these are is not known: the next player is called, and they count only once
     laid again (never credited to anyone unseen)."""
     read = tuple(sorted(now.read.elements(), key=str))
-    s, asked = _once(s, now, AskLayAgain(now.facts.whose_turn or "", read, Owed.UNSEEN_EMPTYING))
+    s, asked = once(s, now, AskLayAgain(now.facts.whose_turn or "", read, Owed.UNSEEN_EMPTYING))
     if asked:
         s = replace(s, phase=Waiting(), noplay_token_laid=False, untouched_since_unseen=True,
                     relay=Relay(now.noplay_token, read, len(now.picture), maybe=maybe_of(now.ordered)))
     return s, out + asked
 
 
-def _submit(s: TurnState, now: _Now, out: Intents, action: Attempt | NoPlay) -> tuple[TurnState, Intents]:
-    batch = s.phase.batch if isinstance(s.phase, ShowingHand) else ()
-    prophet = now.facts.prophet
-    if prophet is not None:
-        return replace(s, phase=AwaitingProphet(action, batch)), out + [AskProphet(prophet)]
-    return replace(s, phase=AwaitingVerdict(action, batch)), out + [Judge(action)]
-
-
-def _await_prophet(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
-    phase, view, picture = s.phase, now.view, now.picture
-    assert isinstance(phase, AwaitingProphet)
-    accept = TableToken.ACCEPT in view.tokens_in_play
-    reject = TableToken.REJECT in view.tokens_in_play
-    if not now.settled:
-        return s, out  # a hand over the zone, or the picture not held since it left
-    if view.unexplained_in_play or None in picture:
-        s, asked = _once(s, now, CannotRead(Unread.TOKEN))  # most likely the token, not seen
-        return s, out + asked
-    if accept == reject:
-        return s, out  # neither yet (or both: wait until one is taken back)
-    pending = phase.pending
-    if isinstance(pending, Attempt) and Counter(picture) != Counter(pending.cards):
-        s, asked = _once(s, now, ZoneBusy(Busy.PROPHET_DECIDING))  # never judge other cards
-        return s, out + asked
-    decision = ProphetDecision.agree() if accept else ProphetDecision.reject()
-    if isinstance(pending, NoPlay) and reject:
-        named = _card_nearest(view, view.tokens_in_play[TableToken.REJECT])
-        if named is None:
-            s, asked = _once(s, now, ZoneBusy(Busy.REJECT_NAMES_NO_CARD))
-            return s, out + asked
-        decision = ProphetDecision.reject(named)
-    action: Attempt | NoPlay
-    if isinstance(pending, Attempt):
-        action = Attempt(pending.player, pending.cards, decision)
-    else:
-        action = NoPlay(pending.player, pending.hand, decision)
-    return replace(s, phase=AwaitingVerdict(action, phase.batch)), out + [Judge(action)]
-
-
-def _card_nearest(view: TableView, at: tuple[float, float]) -> Card | None:
-    """F6: the card a rejected "no play" names is the one lying nearest the REJECT token."""
-    readable = [c for c in view.play_cards if c.card is not None]
-    if not readable:
-        return None
-    return min(readable, key=lambda c: (c.x_mm - at[0]) ** 2 + (c.y_mm - at[1]) ** 2).card
-
-
-def _collect_hand(s: TurnState, now: _Now, out: Intents) -> tuple[TurnState, Intents]:
-    phase, view, picture = s.phase, now.view, now.picture
-    assert isinstance(phase, ShowingHand)
-    player = now.facts.whose_turn
-    if player is None or not now.settled:
-        return s, out
-    if not picture or picture == phase.batch:
-        if not view.unexplained_in_play:
-            return s, out
-        # no new card read, and something there that is none: a card of the next batch not
-        # found (the players wait for its count; never silent)
-        s, asked = _unread_trouble(s, now)
-        return _note_unjudged(s, now), out + (asked or [])
-    s, unread = _unread_trouble(s, now)
-    if unread is not None:
-        return _note_unjudged(s, now), out + unread
-    if s.unjudged is not None:
-        swapped = s.unjudged.picture
-        if not Counter(c for c in swapped if c is not None) <= Counter(picture):
-            # the unread batch was swapped for another: said once; the new batch counts, and
-            # the cards taken away unread are missing from the hand
-            phase = replace(phase, missed=phase.missed + _uncounted(swapped, phase.shown))
-            out = out + [TakenAway(Taken.SWAPPED)]
-        s = replace(s, phase=phase, unjudged=None)
-    # Cards still lying from the last batch are not counted again: only the new ones.
-    lying: Counter[Card | None] = Counter(phase.batch)
-    batch: list[Card] = []
-    for card in picture:
-        if lying[card] > 0:
-            lying[card] -= 1
-        elif card is not None:
-            batch.append(card)
-    phase = replace(phase, batch=picture)
-    s = replace(s, phase=phase)
-    if not batch:
-        return s, out
-    need = now.facts.hand_size
-    if len(phase.shown) + len(batch) > need:
-        return s, out + [TooManyShown(player, len(phase.shown) + len(batch), need)]
-    shown = phase.shown + tuple(batch)
-    s = replace(s, phase=replace(phase, shown=shown))
-    if len(shown) < need:
-        return s, out + [HandProgress(len(shown), need)]
-    if s.relay is not None and s.relay.noplay and not s.relay.shown_again(shown):
-        # not the hand owed: another player's
-        relay = s.relay.refusing(shown)
-        s = replace(s, relay=relay, phase=ShowingHand())
-        return s, out + [AskLayAgain(player, tuple(sorted(relay.read, key=str)),
-                                     Owed.LOST_TRACK if relay.lost_track else Owed.NOT_THE_HAND)]
-    s = replace(s, relay=None, refused_laying=None)
-    return _submit(s, now, out, NoPlay(player, shown))
-
-
-def _watch_prophet_token(s: TurnState, now: _Now) -> tuple[TurnState, Intents]:
+def _watch_prophet_token(s: TurnState, now: Now) -> tuple[TurnState, Intents]:
     view = now.view
     if not view.prophet_token_out:
         return replace(s, prophet=replace(s.prophet, seen=False)), []

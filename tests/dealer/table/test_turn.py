@@ -161,8 +161,8 @@ def test_resume_builds_the_state_after_the_last_verdict() -> None:
 def test_the_turn_machine_assigns_nothing_to_an_attribute() -> None:
     # the state is a value: no field is set after it is made (an exception's __init__ aside)
     root = Path(__file__).resolve().parents[3] / "dealer" / "table"
-    for name in ("turn.py", "turn_state.py", "turn_layout.py", "turn_events.py", "layout_watch.py", "steady.py",
-                 "sight.py"):
+    for name in ("turn.py", "turn_state.py", "turn_layout.py", "turn_events.py", "turn_frame.py", "turn_hand.py",
+                 "layout_watch.py", "steady.py", "sight.py"):
         tree = ast.parse((root / name).read_text(encoding="utf-8"))
         inits = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "__init__"
                  for n in ast.walk(f)}
