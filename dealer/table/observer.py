@@ -58,14 +58,10 @@ MAT_EVERY_S = 0.5
 LOOK_AGAIN_MOVED_PX = 1.0
 # A picture that moved this much (pixels) from one frame to the next: the camera moved.
 CAMERA_MOVING_STEP_PX = 0.7
-# Tokens in the play zone are looked for in the frame reduced by TOKEN_SEARCH_SCALE, or by
-# TOKEN_SEARCH_LEAST when a token's marker (50 mm) is still this many pixels a side there at
-# its most squashed (6 cells of ~4.5 px: the camera sees the play zone from near). Only
-# these two: OpenCV reduces by a half or a quarter in a fraction of the time it takes for
-# any other step, which would cost more than the smaller search saves.
-TOKEN_SEARCH_SIDE_PX = 26.0
+# Tokens in the play zone are looked for at this scale of the frame: a token's marker is
+# 50 mm, still ~35 px at half the resolution of a 1.4 px/mm view (6 cells of 6 px). A
+# quarter would be cheaper, but loses the NO PLAY token in the frames of a knocked camera.
 TOKEN_SEARCH_SCALE = 0.5
-TOKEN_SEARCH_LEAST = 0.25
 # Once the mat is located, the whole frame and the mat's boxes are searched at half
 # resolution when the smallest marker is still this many pixels a side there: its corners
 # are then refined at full resolution (calibration.markers.detect_markers, within ~0.05 px),
@@ -146,18 +142,18 @@ class TableObserver:
         """The markers in view, and whether the mat's own markers were looked for.
 
         Over the whole frame now and then (a token laid outside the zones, a camera that
-        moved); else the tokens in the play zone's box at half or a quarter of the
-        resolution every frame, and the mat's markers in small boxes where the homography
-        puts them twice a second, or as soon as the picture moved a pixel since they were.
-        Once the mat is located, the mat's markers are looked for at half resolution and
-        their corners refined at full resolution."""
+        moved); else the tokens in the play zone's box at half resolution every frame, and
+        the mat's markers in small boxes where the homography puts them twice a second, or
+        as soon as the picture moved a pixel since they were. Once the mat is located, the
+        mat's markers are looked for at half resolution and their corners refined at full
+        resolution."""
         homography = self.tracker.homography
         shift = self._shift
         locked = homography is not None and self.tracker.state is TrackState.LOCKED
         height, width = frame_bgr.shape[:2]
         px_per_mm = (self._least_px_per_mm(homography, width, height)
                      if locked and homography is not None else None)
-        smallest = scale = token_scale = None
+        smallest = scale = None
         if px_per_mm is not None:
             sizes = [m.size_mm for m in self.layout.markers] + [t.marker_size_mm for t in self.layout.tokens]
             smallest = SMALLEST_MARKER_SHARE * min(sizes) * px_per_mm
@@ -166,9 +162,6 @@ class TableObserver:
             # its markers than at the far corner of its zones
             side = max(min(sizes) * px_per_mm, self._mat_side_px or 0.0)
             scale = 0.5 if 0.5 * side >= MARKER_SEARCH_SIDE_PX else 1.0
-            token_mm = min((t.marker_size_mm for t in self.layout.tokens), default=min(sizes))
-            token_scale = (TOKEN_SEARCH_LEAST if TOKEN_SEARCH_LEAST * token_mm * px_per_mm >= TOKEN_SEARCH_SIDE_PX
-                           else TOKEN_SEARCH_SCALE)
         if (homography is None or not locked or self._whole_frame_at is None
                 or not 0.0 <= t - self._whole_frame_at < WHOLE_FRAME_EVERY_S):
             self._whole_frame_at = self._mat_at = t
@@ -179,7 +172,7 @@ class TableObserver:
         self._looked_everywhere = False
         play = self._box_px(homography, self.layout.zone(ZONE_PLAY).polygon_mm, TOKEN_BOX_MARGIN_MM, width, height)
         tokens = markers_in_boxes(frame_bgr, [play] if play else [], self.layout.dictionary,
-                                  token_scale or TOKEN_SEARCH_SCALE, min_side_px=smallest)
+                                  TOKEN_SEARCH_SCALE, min_side_px=smallest)
         still = shift is not None and shift.since_reset_px < LOOK_AGAIN_MOVED_PX
         if self._mat_at is not None and 0.0 <= t - self._mat_at < MAT_EVERY_S and still:
             return tokens, False
