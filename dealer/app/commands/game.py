@@ -169,8 +169,8 @@ def _play(game: GameFolder, args: argparse.Namespace, voice: Voice, reader: Any 
                 voice.say(stop)
             return 0
         voice.say(announce_round(index, game.game.planned, dealer, seats, game.game.turn_to_deal(index)))
-        # a variant's round cut short is dealt again in a fresh folder: resuming replays Howell's rounds only
-        resumed = _interrupted_round(game, seats) if args.record is None and game.game.variant == "howell" else None
+        # a round cut short goes on from its recording in its variant (a Kruskal round is dealt again)
+        resumed = _interrupted_round(game, seats) if args.record is None else None
         folder = resumed.folder if resumed is not None else game.next_round_folder()
         from dealer.table.table_rules import LIVE_VARIANTS
 
@@ -257,7 +257,7 @@ def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, deale
         voice.say(_("Round {n} goes on where it stopped.", n=index + 1))
         return run_live(LiveOptions(camera=args.camera, video=video, players=" ".join(seats), hand=resumed.hand,
                                     profile=args.profile, out=folder, window=args.window, fullscreen=args.fullscreen,
-                                    settle_s=args.settle, resume=resumed, deck=args.deck,
+                                    settle_s=args.settle, resume=resumed, deck=args.deck, variant=resumed.variant,
                                     title=_("Round {n} of {planned}", n=index + 1, planned=game.game.planned),
                                     notes=(announce_totals(game.game),) if game.game.rounds else ()), voice, reader)
     notes = (announce_totals(game.game),) if game.game.rounds else ()
