@@ -157,3 +157,21 @@ def test_resume_refuses_kruskal_and_a_variant_other_than_the_recordings(
     RecordingWriter(kruskal, {"players": ["Ana", "Bo", "Cy"], "variant": "kruskal"}, fsync=False).close()
     with pytest.raises(ResumeError, match="a Kruskal round cannot be resumed"):
         read_interrupted(kruskal)
+
+
+def test_play_resume_deals_on_in_the_recordings_variant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the command line takes the variant from the recording, not from --variant's default (howell)
+    import dealer.app.live as live
+
+    asked: list[Any] = []
+
+    def run_live(options: Any, voice: Any, *rest: Any) -> int:
+        asked.append(options)
+        return 0
+
+    monkeypatch.setattr(live, "run_live", run_live)
+    _deal_until(tmp_path, "abbott-1959", 30)
+    assert main(["play", "--resume", str(tmp_path), "--voice", "text"]) == 0
+    (options,) = asked
+    assert options.variant == "abbott-1959" and options.resume.variant == "abbott-1959"
+    assert options.players == "Ana Bo Cy" and options.hand == 2 and options.out == tmp_path
