@@ -27,7 +27,7 @@ from dealer.app.cli import main
 from dealer.app.kruskal_live import read_strip, run_kruskal_live
 from dealer.app.live import LiveOptions
 from dealer.record.guess_log import load_guesses
-from dealer.record.recording import Seen, VerdictLine, load_recording
+from dealer.record.recording import Seen, VerdictLine, View, load_recording
 from dealer.record.verify import verify_recording
 from dealer.speech.i18n import set_language
 from dealer.speech.voice import FakeVoice
@@ -227,6 +227,8 @@ def test_a_kruskal_game_deals_its_rounds_live_and_adds_up_kruskals_scores(
         dealt = judge_text((out / folder / "round.eleusis").read_text(encoding="utf-8"), resolve_rule)
         assert dealt.record.start.variant == "kruskal" and dealt.record.start.players == seats
         assert dealt.round.result().scores == truth.round.result().scores
+        # the view of the table (the line, the points, the seal) is kept at every verdict
+        assert len(load_recording(out / folder).of_type(View)) >= len(truth.turns)
         expected.add(truth.round.result())
     game = GameFolder.open(out).game
     assert game.variant == "kruskal" and game.complete
