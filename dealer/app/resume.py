@@ -25,9 +25,9 @@ from engine.cards import DEFAULT_DECKS, CardParseError
 from engine.errors import RoundError
 from engine.events import DEFAULT_HAND, Action, Attempt, NoPlay, OracleTurn, RoundStarted
 from engine.round import Round
-from engine.variants.abbott import AbbottRound
 from engine.rules import resolve_rule
 from engine.variants import DEFAULT_VARIANT, round_for
+from engine.variants.abbott import AbbottRound
 from vision.frames import Frame
 
 __all__ = ["Interrupted", "ResumeError", "discard_unstarted", "frames_after", "read_interrupted", "restore"]
@@ -85,7 +85,7 @@ def read_interrupted(folder: Path) -> Interrupted:
         raise ResumeError(f"{folder}: this round is over (its rule was revealed); nothing to resume")
     header = rec.header
     variant = str(header.get("variant", DEFAULT_VARIANT))
-    if variant == "kruskal":  # KR3: the oracle's own machine (dealer/table/kruskal_turn.py) keeps no turn state to resume
+    if variant == "kruskal":  # KR3: the oracle's machine (dealer/table/kruskal_turn.py) has no resumed state
         raise ResumeError(f"{folder}: a Kruskal round cannot be resumed; deal it again from its start")
     sealed = bool(rec.of_type(Sealed))
     if not sealed and not (folder / ENVELOPE_FILE).exists():
@@ -107,7 +107,7 @@ def read_interrupted(folder: Path) -> Interrupted:
         folder=folder, players=players, hand=int(header.get("hand", DEFAULT_HAND)),
         decks=int(header.get("decks", DEFAULT_DECKS)), source=str(header.get("source", "")),
         rule=rule, nonce=nonce, sealed=sealed, start=rebuilt.start,
-        actions=tuple(t.action for t in rebuilt.turns if not isinstance(t.action, OracleTurn)),  # Howell's only
+        actions=tuple(t.action for t in rebuilt.turns if not isinstance(t.action, OracleTurn)),
         last_t=decisions[-1].t if decisions else None, variant=variant)
 
 
