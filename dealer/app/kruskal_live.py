@@ -34,6 +34,7 @@ from dealer.app.live import (
     show_seal,
 )
 from dealer.app.outlets import Outlets
+from dealer.screen.view_outlet import ViewOutlet, camera_picture
 from dealer.record.recording import ENVELOPE_FILE, RECORD_FILE, RecordingWriter, Seen, write_record
 from dealer.speech.i18n import _, language
 from dealer.speech.voice import Voice
@@ -104,6 +105,8 @@ def run_kruskal_live(options: LiveOptions, voice: Voice, reader: ZoneReader | No
     print(_("recording to {folder}", folder=out), file=sys.stderr)
     observer = TableObserver(layout, reader or default_reader())
     outlets = Outlets(voice, recorder, listeners=list(listeners))
+    view = _view(options, session, recorder)  # listens first: the seal and every verdict are drawn
+    outlets.listeners.append(view)
     if not (out / ENVELOPE_FILE).exists():  # R2: the rule and nonce, encrypted, before the seal is shown
         recorder.write_envelope(config.rule, session.nonce)
     show_seal(session.seal.commitment, out)
@@ -118,11 +121,31 @@ def run_kruskal_live(options: LiveOptions, voice: Voice, reader: ZoneReader | No
         device = options.camera
         reopen = camera.frames if camera is not None else lambda: _open_source(LiveOptions(camera=device)).frames()
         stream = paused_frames(reopen, stream, outlets.say, wait_s=options.camera_wait_s)
-    return _loop(stream, observer, session, outlets, recorder, out, layout.dictionary, keys)
+    if view.window is not None and not view.window.headless:  # keys pressed in the view's window count too
+        keys = view.window.key_source(keys)
+    try:
+        return _loop(stream, observer, session, outlets, recorder, out, layout.dictionary, keys, view)
+    finally:
+        view.close()
+
+
+def _view(options: LiveOptions, session: KruskalSession, recorder: RecordingWriter) -> ViewOutlet:
+    """The view of the table (`--window`): the line as the oracle turned it, the points and the
+    seal, shown in a window when asked and kept in the recording at every verdict."""
+    from dealer.screen.table_view import TableWindow
+
+    window = TableWindow(headless=None if options.window is None else not options.window,
+                         fullscreen=options.fullscreen)
+    if not window.headless:
+        print(_("the view of the table is in its window"), file=sys.stderr)
+    elif window.why_headless:
+        print(_("no window for the view of the table: {why}", why=window.why_headless), file=sys.stderr)
+    return ViewOutlet(lambda: session.round, window, recorder.save_view, options.title, options.notes)
 
 
 def _loop(frames: Iterable[Frame], observer: TableObserver, session: KruskalSession, outlets: Outlets,
-          recorder: RecordingWriter, out: Path, dictionary: str, keys: Callable[[], str] | None = None) -> int:
+          recorder: RecordingWriter, out: Path, dictionary: str, keys: Callable[[], str] | None = None,
+          view: ViewOutlet | None = None) -> int:
     from vision.errors import CameraError
 
     seats = len(session.config.players)
@@ -134,6 +157,9 @@ def _loop(frames: Iterable[Frame], observer: TableObserver, session: KruskalSess
             if keys is not None and keys().strip().lower() == "q":
                 break  # the round ends here and is scored as it stands
             obs = observer.observe(frame.bgr, frame.time_s, frame.index)
+            if view is not None:
+                view.see(frame.index, frame.time_s, camera_picture(frame.bgr, obs.play_detections, obs.homography,
+                                                                   observer.layout))
             if obs.view is None or obs.homography is None:
                 speed.add(started, cpu)
                 continue

@@ -18,13 +18,16 @@ from pathlib import Path
 
 from dealer.table.happenings import Happening, Spoken
 from dealer.speech.i18n import _, n_
-from dealer.table.session import ResumePoint, SessionConfig
+from dealer.table.session import LiveRound, ResumePoint, SessionConfig
+from dealer.table.table_rules import TableRules
 from dealer.table.turn import resumed
 from engine.cards import DEFAULT_DECKS, CardParseError
 from engine.errors import RoundError
 from engine.events import DEFAULT_HAND, Action, Attempt, NoPlay, OracleTurn, RoundStarted
 from engine.round import Round
 from engine.rules import resolve_rule
+from engine.variants import DEFAULT_VARIANT, round_for
+from engine.variants.abbott import AbbottRound
 from vision.frames import Frame
 
 __all__ = ["Interrupted", "ResumeError", "discard_unstarted", "frames_after", "read_interrupted", "restore"]
@@ -49,6 +52,7 @@ class Interrupted:
     start: RoundStarted | None  # None: the starters were not all laid
     actions: tuple[Action, ...]  # the verdicts that stand, in order
     last_t: float | None  # when the last decision was taken (frames up to it were used)
+    variant: str = DEFAULT_VARIANT  # the header's ``variant`` (docs/rules-variants.md)
 
     @property
     def last_action(self) -> Action | None:
@@ -80,6 +84,9 @@ def read_interrupted(folder: Path) -> Interrupted:
     if rec.of_type(RuleRevealed):
         raise ResumeError(f"{folder}: this round is over (its rule was revealed); nothing to resume")
     header = rec.header
+    variant = str(header.get("variant", DEFAULT_VARIANT))
+    if variant == "kruskal":  # KR3: the oracle's machine (dealer/table/kruskal_turn.py) has no resumed state
+        raise ResumeError(f"{folder}: a Kruskal round cannot be resumed; deal it again from its start")
     sealed = bool(rec.of_type(Sealed))
     if not sealed and not (folder / ENVELOPE_FILE).exists():
         raise ResumeError(f"{folder}: the round stopped before its rule was sealed, so nothing was dealt; "
@@ -100,8 +107,8 @@ def read_interrupted(folder: Path) -> Interrupted:
         folder=folder, players=players, hand=int(header.get("hand", DEFAULT_HAND)),
         decks=int(header.get("decks", DEFAULT_DECKS)), source=str(header.get("source", "")),
         rule=rule, nonce=nonce, sealed=sealed, start=rebuilt.start,
-        actions=tuple(t.action for t in rebuilt.turns if not isinstance(t.action, OracleTurn)),  # Howell's only
-        last_t=decisions[-1].t if decisions else None)
+        actions=tuple(t.action for t in rebuilt.turns if not isinstance(t.action, OracleTurn)),
+        last_t=decisions[-1].t if decisions else None, variant=variant)
 
 
 def restore(config: SessionConfig, state: Interrupted, now: float | None = None
@@ -115,21 +122,31 @@ def restore(config: SessionConfig, state: Interrupted, now: float | None = None
     if state.start is None:
         return None, [Spoken(0.0, _("The round goes on: the starter has not been laid yet."))]
     start = RoundStarted(state.start.players, config.rule, state.start.starters,
-                         state.start.hand_size, state.start.decks)
+                         state.start.hand_size, state.start.decks, state.variant)
     try:
-        rnd = Round.replay(resolve_rule(config.rule), (start, *state.actions))
+        rnd = _replay(start, state.actions)
     except (RoundError, CardParseError) as exc:
         raise ResumeError(f"{state.folder}: the verdicts in the log do not replay ({exc})") from None
     t = state.last_t or 0.0
     last = state.last_action
     moving_since = (t if now is None else now) if isinstance(last, Attempt | NoPlay) else None
     turn = resumed(last, rnd.start.starters[-1], prophet_out=rnd.prophet is not None, settle_s=config.settle_s,
-                   moving_since=moving_since)
+                   rules=TableRules.of(state.variant), moving_since=moving_since)
     point = ResumePoint(rnd, turn)
     said = n_("The round goes on after {n} turn.", "The round goes on after {n} turns.", len(state.actions))
     if rnd.whose_turn is not None:
         said += " " + _("When the play zone is clear, it is {who}'s turn.", who=rnd.whose_turn)
     return point, [Spoken(t, said)]
+
+
+def _replay(start: RoundStarted, actions: tuple[Action, ...]) -> LiveRound:
+    """The round of ``start``'s variant with ``actions`` applied again, as the live dealer judged them."""
+    rnd = round_for(resolve_rule(start.rule), start)  # Howell's Round for a header without ``variant``
+    if not isinstance(rnd, Round | AbbottRound):  # read_interrupted refused kruskal's log
+        raise ResumeError(f"the live dealer does not resume a round of {start.variant}")
+    for action in actions:
+        rnd.apply(action)
+    return rnd
 
 
 def discard_unstarted(folder: Path) -> bool:

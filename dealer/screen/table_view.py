@@ -33,7 +33,9 @@ from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES
 from dealer.speech.i18n import _, n_
 from dealer.table.keys import WindowSpeller
 from engine.cards import RANK_NAMES, Card, Colour
+from engine.events import EndReason
 from engine.round import Round, RoundState
+from engine.variants.kruskal import KruskalRound
 
 __all__ = [
     "VERDICT_COLOURS",
@@ -108,17 +110,35 @@ class ViewState:
     scores: tuple[tuple[str, int], ...] = ()  # each player's score once the round is over (G3), then God's
 
 
-def view_of_round(rnd: Round | None, base: ViewState | None = None) -> ViewState:
+def view_of_round(rnd: Round | KruskalRound | None, base: ViewState | None = None) -> ViewState:
     """``base`` (or an empty view) with the round as the engine knows it now."""
     base = base or ViewState()
     if rnd is None:
         return replace(base, round=None, expulsion_on=False)
+    if isinstance(rnd, KruskalRound):
+        return _view_of_kruskal(rnd, base)
     scores: tuple[tuple[str, int], ...] = ()
     if rnd.ended is not None:
         result = rnd.result()
         scores = (*((name, result.scores[name]) for name in rnd.players if name in result.scores),
                   (_("God (the dealer)"), result.dealer))
     return replace(base, round=rnd.state(), expulsion_on=rnd.expulsion_on and rnd.ended is None, scores=scores)
+
+
+def _view_of_kruskal(rnd: KruskalRound, base: ViewState) -> ViewState:
+    """A Kruskal round (KR3-KR8): the line and its side cards as the oracle turned them, and
+    the players' points as they stand (KR5), the oracle's score once the deck is turned (KR8).
+    Nobody holds cards and nobody is on turn, so the players' panel stays empty."""
+    layout = rnd.layout
+    result = rnd.result()
+    scores: tuple[tuple[str, int], ...] = tuple((name, result.scores[name]) for name in rnd.players)
+    if rnd.ended is not None:
+        scores += ((_("God (the dealer)"), result.dealer),)
+    state = RoundState(players=rnd.players, hands=(), stock=rnd.stock, layout=layout, whose_turn=None,
+                       prophet=None, marker=None, been_prophet=(), expelled=(),
+                       ended=None if rnd.ended is None else EndReason.STOCK, emptied=None,  # KR7: the view says "over"
+                       turns=rnd.turns)
+    return replace(base, round=state, expulsion_on=False, scores=scores)
 
 
 @lru_cache(maxsize=32)

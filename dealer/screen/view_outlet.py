@@ -31,6 +31,7 @@ from dealer.table.happenings import (
 from dealer.screen.table_view import CameraPicture, SeenOutline, TableWindow, ViewState, render_view, view_of_round
 from engine.events import Verdict
 from engine.round import Round
+from engine.variants.kruskal import KruskalRound
 from vision.readings import CardDetections
 
 __all__ = ["ViewOutlet", "camera_picture", "verdict_kind"]
@@ -83,11 +84,12 @@ def camera_picture(frame_bgr: BgrImage, detections: CardDetections, homography: 
 class ViewOutlet:
     """A listener of happenings and a sink of frames; owns the window and the recorded pictures.
 
-    ``round_now`` gives the round as the engine knows it (the session's); ``save`` stores
+    ``round_now`` gives the round as the engine knows it (the session's; Howell's family or
+    Kruskal's, whose view shows the line, the points and the seal); ``save`` stores
     an encoded picture in the recording (``RecordingWriter.save_view``), or None.
     """
 
-    def __init__(self, round_now: Callable[[], Round | None], window: TableWindow | None = None,
+    def __init__(self, round_now: Callable[[], Round | KruskalRound | None], window: TableWindow | None = None,
                  save: Callable[[float, int, bytes], object] | None = None, title: str = "Eleusis",
                  notes: tuple[str, ...] = ()) -> None:
         self._round_now = round_now

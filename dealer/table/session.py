@@ -89,9 +89,9 @@ class ResumePoint:
     """Where an interrupted round goes on (`play --resume`, dealer/app/resume.py): the round
     replayed from its log, and the turn's state right after its last decision
     (:func:`dealer.table.turn.resumed`: with since when its cards may still be on their way
-    to the layout, P3, P4)."""
+    to the layout, P3, P4). The round is of the session's variant."""
 
-    round: Round
+    round: LiveRound
     turn: TurnState
 
 

@@ -169,12 +169,12 @@ def _play(game: GameFolder, args: argparse.Namespace, voice: Voice, reader: Any 
                 voice.say(stop)
             return 0
         voice.say(announce_round(index, game.game.planned, dealer, seats, game.game.turn_to_deal(index)))
-        # a variant's round cut short is dealt again in a fresh folder: resuming replays Howell's rounds only
-        resumed = _interrupted_round(game, seats) if args.record is None and game.game.variant == "howell" else None
+        # a round cut short goes on from its recording in its variant (a Kruskal round is dealt again)
+        resumed = _interrupted_round(game, seats) if args.record is None else None
         folder = resumed.folder if resumed is not None else game.next_round_folder()
         from dealer.table.table_rules import LIVE_VARIANTS
 
-        if args.record is None and game.game.variant not in LIVE_VARIANTS:
+        if args.record is None and game.game.variant not in (*LIVE_VARIANTS, "kruskal"):
             return _error(_("the live dealer does not deal {variant} yet: give its rounds with --record",
                             variant=game.game.variant))
         if args.record is not None:
@@ -257,7 +257,7 @@ def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, deale
         voice.say(_("Round {n} goes on where it stopped.", n=index + 1))
         return run_live(LiveOptions(camera=args.camera, video=video, players=" ".join(seats), hand=resumed.hand,
                                     profile=args.profile, out=folder, window=args.window, fullscreen=args.fullscreen,
-                                    settle_s=args.settle, resume=resumed, deck=args.deck,
+                                    settle_s=args.settle, resume=resumed, deck=args.deck, variant=resumed.variant,
                                     title=_("Round {n} of {planned}", n=index + 1, planned=game.game.planned),
                                     notes=(announce_totals(game.game),) if game.game.rounds else ()), voice, reader)
     notes = (announce_totals(game.game),) if game.game.rounds else ()
@@ -268,7 +268,9 @@ def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, deale
             return _error(f"round {index + 1}: {dealer} is God and must type the rule (run in a terminal) "
                           "or give it with --rule-file")
     elif args.camera is not None and index > 0 and sys.stdin.isatty():
-        input(_("Round {n}: shuffle, deal {hand} cards each, then press Enter. ", n=index + 1,
+        input(_("Round {n}: shuffle the deck for the oracle, then press Enter. ", n=index + 1)
+              if game.game.variant == "kruskal" else  # KR1: nobody holds cards
+              _("Round {n}: shuffle, deal {hand} cards each, then press Enter. ", n=index + 1,
                 hand=Count(args.hand or 14)))
     if dealer is None and rule is None and args.difficulty:
         from dealer.app.commands.play import announce_difficulty, draw_rule
@@ -280,6 +282,10 @@ def _deal_live(args: argparse.Namespace, video: Path | None, folder: Path, deale
                           fullscreen=args.fullscreen, settle_s=args.settle,
                           title=_("Round {n} of {planned}", n=index + 1, planned=game.game.planned),
                           notes=notes, deck=args.deck, variant=game.game.variant)
+    if game.game.variant == "kruskal":  # KR3: the oracle turns the cards, on its own machine
+        from dealer.app.kruskal_live import run_kruskal_live
+
+        return run_kruskal_live(options, voice, reader)
     return run_live(options, voice, reader)
 
 

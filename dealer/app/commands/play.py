@@ -71,16 +71,6 @@ def _source_of(recorded: str, args: argparse.Namespace) -> None:
         args.video = Path(recorded)
 
 
-def _recorded_variant(folder: Path) -> str:
-    """The variant a recording was dealt in (its header's ``variant``; Howell's when absent)."""
-    from dealer.record.recording import LoadError, load_recording
-
-    try:
-        return str(load_recording(folder).header.get("variant", "howell"))
-    except LoadError:
-        return "howell"  # read_interrupted said what it could of this folder already
-
-
 def _default_out() -> Path:
     return Path("recordings") / time.strftime("%Y%m%d-%H%M%S")
 
@@ -197,7 +187,7 @@ def _kruskal_problem(args: argparse.Namespace) -> str | None:
     """A Kruskal round is dealt from a camera or a video of its own table (its tokens,
     calibration/kruskal_tokens.py); the shipped recorded table is a Howell round."""
     if args.resume is not None:
-        return _("--resume goes on with Howell's rounds only; a Kruskal round is dealt again from its start")
+        return _("--resume does not go on with a Kruskal round; it is dealt again from its start")
     if args.camera is None and args.video is None:
         return _("a Kruskal round is dealt from --camera or --video (the recorded demo table is Howell's game)")
     return None
@@ -216,10 +206,6 @@ def run(args: argparse.Namespace) -> int:
     elif args.variant not in LIVE_VARIANTS and args.record is None:
         print(_("eleusis play: the live dealer does not deal {variant} yet: give a round of it with --record",
                 variant=args.variant), file=sys.stderr)
-        return 2
-    if args.variant != "howell" and args.resume is not None:
-        print(_("eleusis play: --resume goes on with Howell's rounds only; a round of {variant} cannot be resumed "
-                "yet", variant=args.variant), file=sys.stderr)
         return 2
     if (args.rule or args.rule_file) and args.difficulty:
         print(_("eleusis play: give --rule or --difficulty, not both"), file=sys.stderr)
@@ -246,11 +232,11 @@ def run(args: argparse.Namespace) -> int:
         except ResumeError as exc:
             print(f"eleusis play: {exc}", file=sys.stderr)
             return 2
-        recorded_variant = _recorded_variant(args.resume)
-        if recorded_variant != "howell":
-            print(_("eleusis play: --resume goes on with Howell's rounds only; a round of {variant} cannot be resumed "
-                    "yet", variant=recorded_variant), file=sys.stderr)
+        if args.variant not in ("howell", resumed.variant):  # the header names the round's variant
+            print(_("eleusis play: {folder} holds a round of {recorded}, not {variant} (--variant)",
+                    folder=args.resume, recorded=resumed.variant, variant=args.variant), file=sys.stderr)
             return 2
+        args.variant = resumed.variant
         _source_of(resumed.source, args)
         args.players, args.hand, args.out = " ".join(resumed.players), resumed.hand, args.resume
     wav_dir = args.wav_dir

@@ -79,12 +79,18 @@ def test_play_deals_a_variant_record_and_kruskal_live_only_from_its_own_table(
     assert "The oracle turns the two of spades: a side line." in capsys.readouterr().out
 
 
-def test_game_refuses_kruskal_live_before_any_round_is_recorded(tmp_path: Path,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["game", "--variant", "kruskal", "--players", "Ana Bo Cy", "--camera", "0", "--voice", "text",
-                 "--out", str(tmp_path / "game")]) == 2
-    assert "the live dealer does not deal kruskal yet: give its rounds with --record" in capsys.readouterr().err
-    assert not list((tmp_path / "game").glob("round-*"))
+def test_a_kruskal_game_whose_video_cannot_be_read_records_no_round(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # the live Kruskal round (tests/dealer/app/test_kruskal_play.py) opens its source before it records
+    video = tmp_path / "not-a-film.mp4"
+    video.write_bytes(b"no video here")
+    rule = _write(tmp_path, "rule.txt", "alternate-colour\n")
+    assert main(["game", "--variant", "kruskal", "--players", "Ana Bo Cy", "--video", str(video), "--rule-file", rule,
+                 "--voice", "text", "--no-window", "--out", str(tmp_path / "game")]) == 2
+    assert "not-a-film.mp4" in capsys.readouterr().err
+    from dealer.record.recording import EVENTS_FILE
+
+    assert not list((tmp_path / "game").glob(f"round-*/{EVENTS_FILE}"))
 
 
 def test_play_with_a_variant_and_no_source_deals_its_example_round(capsys: pytest.CaptureFixture[str]) -> None:

@@ -27,7 +27,7 @@ from dealer.app.cli import main
 from dealer.app.kruskal_live import read_strip, run_kruskal_live
 from dealer.app.live import LiveOptions
 from dealer.record.guess_log import load_guesses
-from dealer.record.recording import Seen, VerdictLine, load_recording
+from dealer.record.recording import Seen, VerdictLine, View, load_recording
 from dealer.record.verify import verify_recording
 from dealer.speech.i18n import set_language
 from dealer.speech.voice import FakeVoice
@@ -184,3 +184,53 @@ def test_the_live_loop_deals_a_rendered_kruskal_round_and_records_it(
     assert verify_recording(rec).problems == ()
     assert [s.tokens for s in rec.of_type(Seen)][-2:] == [["seat1_true", "seat2_false", "seat3_true"],
                                                          ["seat1_false", "seat2_false", "seat3_true"]]
+
+
+def test_a_kruskal_game_deals_its_rounds_live_and_adds_up_kruskals_scores(
+        short_film: list[tuple[tuple[str, ...], np.ndarray]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # given a game of two Kruskal rounds, each filmed as the short round (the strip's seats are
+    # places, so the same film serves any three names)
+    import dataclasses
+
+    import dealer.app.kruskal_live as kruskal_live
+    from dealer.record.games import GameFolder
+    from engine.game import Game
+
+    reader = ScriptReader()
+
+    class Source:
+        name = "scripted kruskal table"
+
+        def frames(self):
+            for index, (cards, bgr) in enumerate(short_film):
+                reader.labels = cards
+                yield Frame(index, index / 2.0, bgr)
+
+    monkeypatch.setattr(kruskal_live, "_open_source", lambda options: Source())
+    monkeypatch.setattr(kruskal_live, "default_reader", lambda: reader)
+    videos = [tmp_path / "round-1.mp4", tmp_path / "round-2.mp4"]
+    for video in videos:
+        video.write_bytes(b"filmed")  # opened by the stand-in source above
+    rule = tmp_path / "rule.txt"
+    rule.write_text("alternate-colour\n", encoding="utf-8")
+    out = tmp_path / "game"
+    # when `eleusis game --variant kruskal` deals them live (the machine is God, the dealer plays seated last)
+    assert main(["game", "--variant", "kruskal", "--players", "Ana Bo Cy", "--rounds", "2", "--video",
+                 *map(str, videos), "--rule-file", str(rule), "--settle", "1", "--voice", "text", "--no-window",
+                 "--out", str(out)]) == 0
+    # then each round is the script's, judged as `eleusis judge` judges it, and the game adds
+    # the rounds up Kruskal's way (KR8)
+    expected = Game(("Ana", "Bo", "Cy"), machine_deals=True, rounds=2, variant="kruskal")
+    for folder, seats in (("round-1", ("Bo", "Cy", "Ana")), ("round-2", ("Cy", "Ana", "Bo"))):
+        truth = judge_text(kruskal_record(dataclasses.replace(SHORT, players=seats)), resolve_rule)
+        dealt = judge_text((out / folder / "round.eleusis").read_text(encoding="utf-8"), resolve_rule)
+        assert dealt.record.start.variant == "kruskal" and dealt.record.start.players == seats
+        assert dealt.round.result().scores == truth.round.result().scores
+        # the view of the table (the line, the points, the seal) is kept at every verdict
+        assert len(load_recording(out / folder).of_type(View)) >= len(truth.turns)
+        expected.add(truth.round.result())
+    game = GameFolder.open(out).game
+    assert game.variant == "kruskal" and game.complete
+    assert game.final_totals() == expected.final_totals() == {"Ana": 2, "Bo": 3, "Cy": 3}
+    assert "Totals after round 2 of 2: Bo 3, Cy 3, Ana 2." in capsys.readouterr().out
