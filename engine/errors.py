@@ -42,6 +42,7 @@ __all__ = [
     "RoundEnded",
     "RoundError",
     "RoundSetupError",
+    "TokensMissing",
     "TooFewForProphet",
     "TooManyCards",
     "TooManyCopies",
@@ -109,6 +110,19 @@ class NotAnErrorCard(Refusal):
     def message(self) -> str:
         shown = " ".join(str(c) for c in self.errors)
         return f"{self.player}'s hand is empty: they shed one of their error cards ({shown}), not {self.card} (AB8)"
+
+
+@dataclass(frozen=True, slots=True)
+class TokensMissing(Refusal):
+    """KR4: every player shows one token on each card the oracle turns; ``missing`` showed
+    none, ``doubled`` showed more than one."""
+
+    missing: tuple[str, ...]
+    doubled: tuple[str, ...] = ()
+
+    def message(self) -> str:
+        what = f"no token from {', '.join(self.missing)}" if self.missing else f"two tokens from {', '.join(self.doubled)}"
+        return f"{what}: every player shows one token per card (KR4)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,7 +99,7 @@ class ViewState:
     """Everything the view shows at one moment. ``verdict_kind`` is a key of VERDICT_COLOURS."""
 
     round: RoundState | None = None
-    expulsion_on: bool = False  # E2, as the engine checks it before the next turn
+    expulsion_on: bool | None = False  # E2, as the engine checks it before the next turn; None: the game has none
     camera: CameraPicture | None = None
     verdict: str = ""
     verdict_kind: str = "info"
@@ -138,7 +138,7 @@ def _view_of_kruskal(rnd: KruskalRound, base: ViewState) -> ViewState:
                        prophet=None, marker=None, been_prophet=(), expelled=(),
                        ended=None if rnd.ended is None else EndReason.STOCK, emptied=None,  # KR7: the view says "over"
                        turns=rnd.turns)
-    return replace(base, round=state, expulsion_on=False, scores=scores)
+    return replace(base, round=state, expulsion_on=None, scores=scores)  # KR: nobody is expelled
 
 
 @lru_cache(maxsize=32)
@@ -353,11 +353,12 @@ def render_view(state: ViewState, size_wh: tuple[int, int] = VIEW_SIZE_WH) -> Bg
                   fill=INK)
         y += 56
         on = state.expulsion_on
-        draw.rounded_rectangle((px + 20, y, W - 20, y + 60), radius=12,
-                               fill=(200, 40, 40) if on else (50, 80, 60))
-        draw.text((px + 36, y + 8), _("Expulsion ON (E2)") if on else _("Expulsion off"), font=_font(38, bold=on),
-                  fill=(255, 255, 255))
-        y += 80
+        if on is not None:
+            draw.rounded_rectangle((px + 20, y, W - 20, y + 60), radius=12,
+                                   fill=(200, 40, 40) if on else (50, 80, 60))
+            draw.text((px + 36, y + 8), _("Expulsion ON (E2)") if on else _("Expulsion off"), font=_font(38, bold=on),
+                      fill=(255, 255, 255))
+            y += 80
         if rnd.prophet:
             draw.text((px + 24, y), _("Prophet: {who}", who=rnd.prophet) + " ♛", font=_font(40, bold=True),
                       fill=(210, 150, 240))

@@ -41,6 +41,7 @@ from engine.errors import (
     RejectTakesNoCard,
     RoundEnded,
     RoundError,
+    TokensMissing,
     TooFewForProphet,
     TooManyCards,
     TooManyCopies,
@@ -210,13 +211,18 @@ _REFUSALS: dict[type[Refusal], Callable[[Any, bool], str]] = {
     NotAnErrorCard: lambda r, s: _("{who}'s hand is empty: shed one of your own error cards ({cards}), not {card} "
                                    "(AB8)", who=r.player, cards=and_list(_card(c, s) for c in r.errors),
                                    card=_card(r.card, s)),
+    TokensMissing: lambda r, s: (
+        _("no token from {who}: every player shows one token on each card (KR4)", who=and_list(r.missing))
+        if r.missing else _("two tokens from {who}: every player shows one token on each card (KR4)",
+                            who=and_list(r.doubled))),
     NotInVariant: lambda r, s: _("the game {variant} has no {action} ({rule})", variant=r.variant,
                                  action=_(_VARIANT_ACTIONS.get(r.action, r.action)), rule=r.rule),
 }
 
 
 # What a variant may lack (docs/rules-variants.md), said in the current language.
-_VARIANT_ACTIONS: dict[str, str] = {"prophet": N_("prophet"), "no play": N_("\"no play\"")}
+_VARIANT_ACTIONS: dict[str, str] = {"prophet": N_("prophet"), "no play": N_("\"no play\""),
+                                    "play by a player": N_("play by a player: the oracle turns the cards")}
 
 
 # The mat tracker's status lines (calibration/table.py), printed while the table is not seen.

@@ -19,7 +19,15 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from engine.cards import DECK_SIZE, Card
-from engine.errors import IllegalActionError, RoundSetupError
+from engine.errors import (
+    IllegalActionError,
+    NotInVariant,
+    RoundEnded,
+    RoundSetupError,
+    TokensMissing,
+    TooManyCopies,
+    UnknownPlayer,
+)
 from engine.events import (
     EndReason,
     OracleTurn,
@@ -125,22 +133,20 @@ class KruskalRound:
         return RoundResult(self.start.rule, self._ended, self.hands(), scores, oracle_score(scores), None, None, ())
 
     def apply(self, action: RecordAction) -> TurnOutcome:
-        if not isinstance(action, OracleTurn):
-            raise IllegalActionError(f"{type(action).__name__}: in kruskal only the oracle acts, turning cards (KR3)")
-        if self._ended is not None:
-            raise IllegalActionError(f"the round has ended ({self._ended.value}, KR7); no card is left to turn")
+        if not isinstance(action, OracleTurn):  # KR3: only the oracle acts, turning cards
+            raise IllegalActionError(NotInVariant("kruskal", "play by a player", "KR3"))
+        if self._ended is not None:  # KR7: no card is left to turn
+            raise IllegalActionError(RoundEnded(self._ended.value))
         names = [name for name, _ in action.tokens]
         for name in names:
             if name not in self._points:
-                raise IllegalActionError(f"a token for {name!r}, who is not a player ({', '.join(self.players)})")
+                raise IllegalActionError(UnknownPlayer(name, tuple(self.players)))
         if len(set(names)) != len(names) or set(names) != set(self.players):
-            missing = [p for p in self.players if p not in names]
-            what = f"no token from {', '.join(missing)}" if missing else "a player shows two tokens"
-            raise IllegalActionError(f"{what}: every player shows one token per card (KR4)")
+            raise IllegalActionError(TokensMissing(tuple(p for p in self.players if p not in names),
+                                                   tuple(sorted({n for n in names if names.count(n) > 1}))))
         copies = self._seen[action.card] + 1
         if copies > self.start.decks:  # C1, KR1
-            raise IllegalActionError(f"turning {action.card}: {copies} copies in sight, but {self.start.decks} "
-                                     f"deck(s) hold {self.start.decks} (C1)")
+            raise IllegalActionError(TooManyCopies(action.card, copies, self.start.decks))
         legal = self.rule.legal(self._main, action.card)
         if legal:
             self._main.append(action.card)

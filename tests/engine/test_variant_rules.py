@@ -9,7 +9,7 @@ import pytest
 from rulekit import RedOnly
 
 from engine.cards import Card, all_kinds, parse_cards
-from engine.errors import IllegalActionError
+from engine.errors import IllegalActionError, TokensMissing, TooManyCopies
 from engine.events import Attempt, BecomeProphet, ProphetDecision
 from engine.variants import new_round
 from engine.variants.spec import VARIANT_SPECS
@@ -95,7 +95,12 @@ def test_kr4_every_player_shows_one_token() -> None:
     from engine.events import OracleTurn
 
     rnd = new_round(RedOnly(), "kruskal", ["A", "B", "C"], parse_cards("2H"))
-    with pytest.raises(IllegalActionError, match=r"a player shows two tokens"):
+    with pytest.raises(IllegalActionError, match=r"two tokens from A") as doubled:
         rnd.apply(OracleTurn(Card.parse("3H"), (("A", True), ("A", False), ("B", True), ("C", True))))
-    with pytest.raises(IllegalActionError, match=r"2H: 2 copies in sight"):  # KR1: one deck
+    assert doubled.value.refusal == TokensMissing((), ("A",))  # a value, said in each language
+    with pytest.raises(IllegalActionError) as missing:
+        rnd.apply(OracleTurn(Card.parse("3H"), (("A", True), ("B", True))))
+    assert missing.value.refusal == TokensMissing(("C",), ())
+    with pytest.raises(IllegalActionError) as copies:  # KR1: one deck
         rnd.apply(OracleTurn(Card.parse("2H"), (("A", True), ("B", True), ("C", True))))
+    assert copies.value.refusal == TooManyCopies(Card.parse("2H"), 2, 1)

@@ -45,6 +45,7 @@ def test_the_view_shows_the_oracles_line_and_the_points_as_they_stand() -> None:
     assert [str(c) for b in state.round.layout.branches for c in b.cards] == ["2S", "KH"]
     assert state.scores == (("Ana", 5), ("Bo", 2), ("Cy", 3))  # the round goes on: no oracle's score yet
     assert state.round.whose_turn is None and state.round.hands == ()  # nobody holds cards
+    assert state.expulsion_on is None  # nobody is expelled in Kruskal's game: the panel says nothing of it
     assert state.seal == "cd" * 32 and state.round.stock == 52 - 6
     assert _card_faces(render_view(state)) == 6
     # one card more, one face more

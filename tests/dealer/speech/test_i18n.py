@@ -400,7 +400,7 @@ def test_every_refusal_the_engine_makes_is_worded_in_each_language() -> None:
     kinds = [c for c in vars(errors).values()
              if isinstance(c, type) and issubclass(c, errors.Refusal) and c is not errors.Refusal]
     samples = {"str": "Ana", "int": 2, "bool": False, "str | None": "Bo", "Card": parse_cards("7H")[0],
-               "tuple[Card, ...]": tuple(parse_cards("QD 8S"))}
+               "tuple[Card, ...]": tuple(parse_cards("QD 8S")), "tuple[str, ...]": ("Ana", "Bo")}
     assert len(kinds) >= 19
     for kind in kinds:
         if kind is errors.UnknownPlayer:
