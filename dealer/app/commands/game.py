@@ -185,7 +185,10 @@ def _play(game: GameFolder, args: argparse.Namespace, voice: Voice, reader: Any 
         if code != 0:
             if code == 3:
                 voice.say(_("Round {n} was cut short: it does not count. Go on with the same --out.", n=index + 1))
-            if code == 130:  # Ctrl-C: the round stays open; the game goes on from it
+            if code == 130 and game.game.variant == "kruskal":  # a Kruskal round is dealt again, not resumed
+                print(_("eleusis game: round {n} was stopped: give the same --out (and the same video) again, and "
+                        "the oracle deals it again from its start.", n=index + 1), file=sys.stderr)
+            elif code == 130:  # Ctrl-C: the round stays open; the game goes on from it
                 print(_("eleusis game: the game goes on from round {n} where it stopped: give the same --out "
                         "(and the same video) again.", n=index + 1), file=sys.stderr)
             return code

@@ -234,3 +234,19 @@ def test_a_kruskal_game_deals_its_rounds_live_and_adds_up_kruskals_scores(
     assert game.variant == "kruskal" and game.complete
     assert game.final_totals() == expected.final_totals() == {"Ana": 2, "Bo": 3, "Cy": 3}
     assert "Totals after round 2 of 2: Bo 3, Cy 3, Ana 2." in capsys.readouterr().out
+
+
+def test_a_kruskal_round_stopped_in_a_game_is_said_to_be_dealt_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # given a Kruskal game whose first round is stopped by Ctrl-C (exit 130)
+    import dealer.app.commands.game as game_command
+
+    monkeypatch.setattr(game_command, "_deal_live", lambda *args, **kwargs: 130)
+    video = tmp_path / "round-1.mp4"
+    video.write_bytes(b"filmed")
+    assert main(["game", "--variant", "kruskal", "--players", "Ana Bo Cy", "--rounds", "1", "--video", str(video),
+                 "--voice", "text", "--no-window", "--out", str(tmp_path / "game")]) == 130
+    # then the players are told the round is dealt again from its start (a Kruskal round is
+    # not resumed), not that it goes on where it stopped
+    err = capsys.readouterr().err
+    assert "the oracle deals it again from its start" in err and "where it stopped" not in err
