@@ -1,11 +1,11 @@
 """The layout watch's values in the players' words, from the gettext catalogs (an outlet's job).
 
 dealer/table/layout_watch.py says what is out of place as values with their parameters
-(:data:`~dealer.table.layout_watch.Discrepancy`, :data:`~dealer.table.layout_watch.LayoutNote`);
+(:data:`~dealer.table.layout_problems.Discrepancy`, :data:`~dealer.table.layout_problems.LayoutNote`);
 this is the one place they become sentences (P5, F2), for the voice, the view and the
 recording alike.
 
->>> from dealer.table.layout_watch import LineCard, Misplaced, SeenOnLine, UnderCard
+>>> from dealer.table.layout_problems import LineCard, Misplaced, SeenOnLine, UnderCard
 >>> from engine.cards import Card
 >>> discrepancy_words(Misplaced(Card.parse("QD"), UnderCard(LineCard(Card.parse("7H"))), SeenOnLine()))
 'QD should be in the side branch under 7H, it is on the main line.'
@@ -14,7 +14,7 @@ recording alike.
 from __future__ import annotations
 
 from dealer.speech.i18n import N_, _
-from dealer.table.layout_watch import (
+from dealer.table.layout_problems import (
     AfterCard,
     AtStart,
     CardMissing,

@@ -146,6 +146,15 @@ WORDS = [
 ]
 
 
+def test_the_words_modules_examples_hold() -> None:
+    import doctest
+
+    from dealer.speech import layout_words as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
+
+
 @pytest.mark.parametrize(("problem", "said"), WORDS, ids=[type(w[0]).__name__ for w in WORDS])
 def test_each_discrepancy_is_said_from_the_catalogs(problem: Discrepancy, said: dict[str, str]) -> None:
     for language, sentence in said.items():

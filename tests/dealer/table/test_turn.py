@@ -313,7 +313,8 @@ def test_no_code_compares_a_sentence_to_decide_anything() -> None:
     wording = {name: sorted(node.module for node in ast.walk(ast.parse((table / name).read_text(encoding="utf-8")))
                             if isinstance(node, ast.ImportFrom) and node.module
                             and node.module.startswith("dealer.speech"))
-               for name in ("layout_watch.py", "turn_layout.py", "turn_intents.py", "turn.py", "turn_state.py")}
+               for name in ("layout_watch.py", "layout_problems.py", "turn_layout.py", "turn_intents.py", "turn.py",
+                            "turn_state.py")}
     assert wording == {name: [] for name in wording}
 
 
