@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("dealer", "engine", "vision", "calibration")
 # The modules whose strings a player hears or reads during a round, or on the review page.
 ROUND_MODULES = (
-    "dealer/speech/narrate.py", "dealer/table/session.py", "dealer/app/live.py", "dealer/table/layout_watch.py",
+    "dealer/speech/narrate.py", "dealer/table/session.py", "dealer/app/live.py", "dealer/speech/layout_words.py",
     "dealer/table/protocol.py", "dealer/speech/turn_words.py", "dealer/app/demo.py", "dealer/record/review.py", "dealer/app/commands/play.py",
     "dealer/app/commands/review.py", "dealer/table/observer.py", "dealer/table/keys.py", "dealer/record/seal_show.py",
     "dealer/record/games.py", "dealer/app/commands/game.py", "dealer/app/commands/judge.py", "dealer/screen/table_view.py", "dealer/screen/view_outlet.py",

@@ -7,6 +7,7 @@ session calls it when it hands a happening to the voice, the view and the record
 from __future__ import annotations
 
 from dealer.speech.i18n import N_, Count, _, and_list, card_name, p_
+from dealer.speech.layout_words import layout_words
 from dealer.table.sight import BACK, CAMERA_MOVES, HAND_STAYS, NO_MAT, ZONE_OUT
 from dealer.table.turn_input import Unseen
 from dealer.table.turn_intents import (
@@ -174,7 +175,7 @@ def words(intent: TurnIntent) -> str:
     if isinstance(intent, NotInGame):
         return _not_in_game(intent.what)
     if isinstance(intent, LayoutTold):
-        return intent.note.text  # said in the players' words by the layout watch
+        return layout_words(intent.note)
     assert isinstance(intent, TooManyShown), intent
     return _("I have seen {seen} cards but {who} holds {need}: {over} too many. Show the hand again.",
              seen=Count(intent.seen), who=intent.player, need=Count(intent.need),

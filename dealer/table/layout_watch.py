@@ -2,8 +2,8 @@
 
 After each verdict the players move the cards (P3: to the end of the main line; P4: the
 whole attempt below the line end as one side branch). The dealer compares what the
-camera sees with its record and says, in words a player understands, what is out of
-place, instead of judging the next attempt on a wrong picture.
+camera sees with its record and tells what is out of place, instead of judging the next
+attempt on a wrong picture.
 
 Plain data in, plain data out. Conventions of the table (docs/playing-at-the-table.md):
 the main line runs left to right in the main-line zone; a side branch hangs below the
@@ -17,34 +17,80 @@ they are.
 >>> record = ExpectedLayout(parse_cards("7H 4C"), (SideBranch(0, parse_cards("QD")),))
 >>> seen = [ObservedCard.at("7H", 0, 0, ZONE_MAIN_LINE), ObservedCard.at("QD", 70, 0, ZONE_MAIN_LINE),
 ...         ObservedCard.at("4C", 140, 0, ZONE_MAIN_LINE)]
->>> check_layout(record, seen).messages()
-['QD should be in the side branch under 7H, it is on the main line.']
+>>> check_layout(record, seen).discrepancies == (Misplaced(Card.parse("QD"), UnderCard(LineCard(Card.parse("7H"))),
+...                                                           SeenOnLine()),)
+True
+
+Everything said is a value with its parameters; the sentences are made at the outlets, from
+the gettext catalogs (dealer/speech/layout_words.py).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, main_line_folded
-from dealer.speech.i18n import N_, _
+from dealer.table.layout_problems import (
+    AfterCard,
+    AtStart,
+    CardMissing,
+    Discrepancy,
+    ExtraCard,
+    GoingOnAsItLies,
+    LayoutNote,
+    LayoutRight,
+    LayoutWrong,
+    LeftInPlay,
+    LineCard,
+    Misplaced,
+    OutOfOrder,
+    OutOfOrderInBranch,
+    OutsideLayout,
+    Place,
+    Problem,
+    ProphetMarkerMissing,
+    ProphetMarkerMoved,
+    SeenInBranch,
+    SeenOnLine,
+    StillWrong,
+    UnderCard,
+)
 from dealer.table.turn_input import LineRecord, LineSight, TableToken, TableView
 from dealer.table.steady import Steady
 from engine.cards import Card
 from engine.layout import Layout
 
 __all__ = [
+    "AfterCard",
+    "AtStart",
+    "CardMissing",
     "Discrepancy",
     "ExpectedLayout",
+    "ExtraCard",
+    "GoingOnAsItLies",
     "LayoutCheck",
     "LayoutNote",
     "LayoutRecordError",
+    "LayoutRight",
     "LayoutState",
+    "LayoutWrong",
+    "LeftInPlay",
+    "LineCard",
+    "Misplaced",
     "ObservedCard",
+    "OutOfOrder",
+    "OutOfOrderInBranch",
+    "OutsideLayout",
+    "Place",
     "Problem",
+    "ProphetMarkerMissing",
+    "ProphetMarkerMoved",
+    "SeenInBranch",
+    "SeenOnLine",
     "SideBranch",
+    "StillWrong",
+    "UnderCard",
     "check_layout",
     "go_on",
     "layout_look",
@@ -109,27 +155,6 @@ class ObservedCard:
         return cls(Card.parse(label), float(x_mm), float(y_mm), zone)
 
 
-class Problem(enum.Enum):
-    MISSING = "missing"
-    EXTRA = "extra"
-    WRONG_ZONE = "wrong zone"  # main line <-> side branch, or still in the play zone / off the layout
-    WRONG_BRANCH = "wrong branch"  # in a side branch, but under another main-line card
-    OUT_OF_ORDER = "out of order"  # in the right line or column, in the wrong place
-    PROPHET_MARKER = "prophet marker"
-
-
-@dataclass(frozen=True, slots=True)
-class Discrepancy:
-    """What is wrong with which card; ``found_zone`` and ``found_under`` (a main-line index)
-    say where a misplaced card was seen, so that two discrepancies are told apart by value."""
-
-    problem: Problem
-    card: Card | None
-    message: str
-    found_zone: str | None = None
-    found_under: int | None = None
-
-
 @dataclass(frozen=True, slots=True)
 class LayoutCheck:
     discrepancies: tuple[Discrepancy, ...]
@@ -137,9 +162,6 @@ class LayoutCheck:
     @property
     def matches(self) -> bool:
         return not self.discrepancies
-
-    def messages(self) -> list[str]:
-        return [d.message for d in self.discrepancies]
 
 
 # -- the record's slots ------------------------------------------------------------------
@@ -151,31 +173,22 @@ class _Slot:
     column_pos: int | None = None
 
 
-def _ordinal_suffix(n: int) -> str:
-    return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-
-
-class _Words:
+class _Names:
     """Names places on the record the way players say them."""
 
     def __init__(self, expected: ExpectedLayout) -> None:
         self.main = expected.main_line
 
-    def card_on_line(self, index: int) -> str:
+    def card_on_line(self, index: int) -> LineCard:
         card = self.main[index]
         copies = [i for i, c in enumerate(self.main) if c == card]
-        if len(copies) == 1:
-            return str(card)
-        n = copies.index(index) + 1  # {suffix_}: English only (a translation writes "QS №2")
-        return _("the {n}{suffix_} {card}", n=n, suffix_=_ordinal_suffix(n), card=card)
+        return LineCard(card, None if len(copies) == 1 else copies.index(index) + 1)
 
-    def place(self, slot: _Slot) -> str:
+    def place(self, slot: _Slot) -> Place:
         if slot.main_index is not None:
-            if slot.main_index == 0:
-                return _("at the start of the main line")
-            return _("on the main line after {card}", card=self.card_on_line(slot.main_index - 1))
+            return AtStart() if slot.main_index == 0 else AfterCard(self.card_on_line(slot.main_index - 1))
         assert slot.anchor is not None
-        return _("in the side branch under {card}", card=self.card_on_line(slot.anchor))
+        return UnderCard(self.card_on_line(slot.anchor))
 
 
 def _lcs_pairs(a: Sequence[Card], b: Sequence[Card]) -> list[tuple[int, int]]:
@@ -204,7 +217,7 @@ def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
     ``prophet_token_x_mm`` is where the PROPHET token was seen (None: not seen); it is
     checked only when the record has a prophet's marker.
     """
-    words = _Words(expected)
+    names = _Names(expected)
     slots_main = [_Slot(c, i, None) for i, c in enumerate(expected.main_line)]
     columns: dict[int, list[_Slot]] = {}
     for branch in expected.branches:
@@ -249,72 +262,47 @@ def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
     all_slots = slots_main + [s for a in sorted(columns) for s in columns[a]]
     left_obs = [o for o in obs_main + obs_side + obs_other if id(o) not in matched_obs]
     obs_anchor = {id(o): a for a, col in side_cols.items() for o in col}
-    disordered_columns: set[int] = set()
     for slot in all_slots:
         if id(slot) in matched_slots:
             continue
         found = next((o for o in left_obs if o.card == slot.card), None)
         if found is None:
-            problems.append(Discrepancy(Problem.MISSING, slot.card, _("{card} is missing: it belongs {place}.",
-                                                                      card=slot.card, place=words.place(slot))))
+            problems.append(CardMissing(slot.card, names.place(slot)))
             continue
         left_obs.remove(found)
-        anchor = obs_anchor.get(id(found))
-        problems.append(dataclasses.replace(_misplaced(slot, found, anchor, words, disordered_columns),
-                                            found_zone=found.zone, found_under=anchor))
+        problems.append(_misplaced(slot, found, obs_anchor.get(id(found)), names))
 
     for o in left_obs:
         if o.zone in (ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES):
-            where = _("on the main line") if o.zone == ZONE_MAIN_LINE else _("among the side branches")
-            problems.append(Discrepancy(Problem.EXTRA, o.card,
-                                        _("{card} lies {where}, but the record has no {card} there: take it away.",
-                                          card=o.card, where=where)))
+            problems.append(ExtraCard(o.card, on_main_line=o.zone == ZONE_MAIN_LINE))
 
     if expected.prophet_after is not None:
-        problems.extend(_check_prophet(expected.prophet_after, prophet_token_x_mm, obs_main, obs_to_index, words))
+        problems.extend(_check_prophet(expected.prophet_after, prophet_token_x_mm, obs_main, obs_to_index, names))
     return LayoutCheck(tuple(problems))
 
 
-def _misplaced(slot: _Slot, found: ObservedCard, found_anchor: int | None, words: _Words,
-               disordered_columns: set[int]) -> Discrepancy:
-    card, should = slot.card, words.place(slot)
+def _misplaced(slot: _Slot, found: ObservedCard, found_anchor: int | None, names: _Names) -> Discrepancy:
+    card, should = slot.card, names.place(slot)
     if found.zone == ZONE_PLAY:
-        return Discrepancy(Problem.WRONG_ZONE, card, f"{card} is still in the play zone: it belongs {should}.")
+        return LeftInPlay(card, should)
     if found.zone not in (ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES):
-        return Discrepancy(Problem.WRONG_ZONE, card, _("{card} lies outside the layout: it belongs {place}.",
-                                                       card=card, place=should))
-    if slot.main_index is not None:
-        if found.zone == ZONE_MAIN_LINE:
-            return Discrepancy(Problem.OUT_OF_ORDER, card,
-                               _("{card} is out of order on the main line: it belongs {place}.", card=card, place=should))
-        return Discrepancy(Problem.WRONG_ZONE, card,
-                           _("{card} should be {place}, it is in a side branch.", card=card, place=should))
-    assert slot.anchor is not None
+        return OutsideLayout(card, should)
     if found.zone == ZONE_MAIN_LINE:
-        return Discrepancy(Problem.WRONG_ZONE, card,
-                           _("{card} should be {place}, it is on the main line.", card=card, place=should))
-    if found_anchor == slot.anchor:
-        disordered_columns.add(slot.anchor)
-        return Discrepancy(Problem.OUT_OF_ORDER, card,
-                           _("{card} is out of order in the side branch under {anchor}: the branch reads top to "
-                             "bottom in the order played.", card=card, anchor=words.card_on_line(slot.anchor)))
-    under = _("under a card the record does not place") if found_anchor is None else \
-        _("under {card}", card=words.card_on_line(found_anchor))
-    return Discrepancy(Problem.WRONG_BRANCH, card,
-                       _("{card} should be {place}, it is {under}.", card=card, place=should, under=under))
+        return OutOfOrder(card, should) if slot.main_index is not None else Misplaced(card, should, SeenOnLine())
+    under = None if found_anchor is None else names.card_on_line(found_anchor)
+    if slot.anchor is not None and found_anchor == slot.anchor:
+        return OutOfOrderInBranch(card, names.card_on_line(slot.anchor))
+    return Misplaced(card, should, SeenInBranch(under))
 
 
 def _check_prophet(after: int, token_x: float | None, obs_main: list[ObservedCard],
-                   obs_to_index: dict[int, int], words: _Words) -> list[Discrepancy]:
-    place = _("on the main line just after {card}", card=words.card_on_line(after))
+                   obs_to_index: dict[int, int], names: _Names) -> list[Discrepancy]:
     if token_x is None:
-        return [Discrepancy(Problem.PROPHET_MARKER, None,
-                            _("The PROPHET token is not on the table: lay it {place}.", place=place))]
+        return [ProphetMarkerMissing(names.card_on_line(after))]
     left = next((o.x_mm for k, o in enumerate(obs_main) if obs_to_index.get(k) == after), None)
     right = next((o.x_mm for k, o in enumerate(obs_main) if obs_to_index.get(k) == after + 1), None)
     if (left is not None and token_x < left) or (right is not None and token_x > right):
-        return [Discrepancy(Problem.PROPHET_MARKER, None,
-                            _("The PROPHET token has moved: it belongs {place}.", place=place))]
+        return [ProphetMarkerMoved(names.card_on_line(after))]
     return []
 
 
@@ -359,20 +347,8 @@ def problems_in_sight(layout: Layout, marker: int | None, line: LineSight) -> li
     return list(check_layout(expected, observed, token_x).discrepancies)
 
 
-@dataclass(frozen=True, slots=True)
-class LayoutNote:
-    """One thing the layout watch says; ``trouble``: something is (or was) out of place, as
-    opposed to the layout being right again."""
-
-    text: str
-    trouble: bool = True
-    marker: bool = False  # where the PROPHET token belongs (said once: the turn's ProphetToken.reminded)
-
-
 _LinePicture = tuple[tuple[Card | None, ...], tuple[Card | None, ...]]  # the main line, the side branches
 
-RIGHT_AGAIN = N_("The layout is right again.")
-GOING_ON = N_("Going on with the layout as it lies.")
 # the line zones stay unchanged this long (seconds) before the cards count as placed
 PLACED_S = 1.0
 # a move not seen complete after this long (seconds) is checked as it lies
@@ -395,11 +371,9 @@ def _line_picture(line: LineSight) -> _LinePicture:
 
 
 def _same(a: Sequence[Discrepancy], b: Sequence[Discrepancy]) -> bool:
-    """No misplacement in ``a`` that ``b`` has not: by what is wrong with which card, and
-    where it was seen (never by their words)."""
-    def key(d: Discrepancy) -> tuple[Problem, Card | None, str | None, int | None]:
-        return d.problem, d.card, d.found_zone, d.found_under
-    return {key(d) for d in a} <= {key(d) for d in b}
+    """No misplacement in ``a`` that ``b`` has not: by value, what is wrong with which card
+    and where it was seen."""
+    return set(a) <= set(b)
 
 
 def moving(state: LayoutState, t: float) -> LayoutState:
@@ -433,12 +407,10 @@ def layout_look(state: LayoutState, view: TableView, record: LineRecord, marker_
     state = replace(state, due=None)
     problems = problems_in_sight(record.layout, record.marker, line)
     real = tuple(d for d in problems if d.problem in _REAL)
-    out = [LayoutNote(d.message, marker=True) for d in problems
-           if d.problem is Problem.PROPHET_MARKER and not marker_said]
+    out: list[LayoutNote] = [] if marker_said else [
+        d for d in problems if isinstance(d, (ProphetMarkerMissing, ProphetMarkerMoved))]
     if real:
-        return replace(state, holding=real), out + [LayoutNote(_(
-            "The layout does not match: {problems} Move it, or press o to go on as it lies.",
-            problems=" ".join(d.message for d in real)))]
+        return replace(state, holding=real), [*out, LayoutWrong(real)]
     return state, out or None
 
 
@@ -446,12 +418,12 @@ def go_on(state: LayoutState) -> tuple[LayoutState, LayoutNote | None]:
     """The players go on with the layout as it lies (key o): said, and the turn no longer held."""
     if state.holding is None:
         return state, None
-    return replace(state, holding=None), LayoutNote(_(GOING_ON))
+    return replace(state, holding=None), GoingOnAsItLies()
 
 
 def _while_holding(state: LayoutState, view: TableView, record: LineRecord) -> tuple[LayoutState, list[LayoutNote]]:
     if TableToken.ACCEPT in view.tokens_in_play and not view.play_cards:
-        return replace(state, holding=None), [LayoutNote(_(GOING_ON))]
+        return replace(state, holding=None), [GoingOnAsItLies()]
     line = view.line
     if line is None:
         return state, []
@@ -462,8 +434,7 @@ def _while_holding(state: LayoutState, view: TableView, record: LineRecord) -> t
         return state, []  # a card being moved, or a reading that flickers: wait until it holds
     real = tuple(d for d in problems_in_sight(record.layout, record.marker, line) if d.problem in _REAL)
     if not real:
-        return replace(state, holding=None), [LayoutNote(_(RIGHT_AGAIN), trouble=False)]
+        return replace(state, holding=None), [LayoutRight()]
     if not _same(real, state.holding or ()):
-        return replace(state, holding=real), [LayoutNote(_("Still out of place: {problems}",
-                                                           problems=" ".join(d.message for d in real)))]
+        return replace(state, holding=real), [StillWrong(real)]
     return state, []

@@ -16,7 +16,7 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from dealer.table.layout_watch import LayoutNote
+from dealer.table.layout_problems import LayoutNote
 from dealer.table.turn_input import Unseen
 from engine.cards import Card
 from engine.events import Attempt, BecomeProphet, NoPlay

@@ -212,6 +212,7 @@ def test_keys_stand_in_for_tokens(tmp_path: Path) -> None:
 
 def test_layout_problems_compare_the_record_with_the_line_zones() -> None:
     # given a round after 7H, Ana 4C (accepted), Bo QC (rejected: a branch under 4C)
+    from dealer.speech.layout_words import discrepancy_words
     from dealer.table.layout_watch import problems_in_sight
     from dealer.table.protocol import LineSight, SeenCard
     from engine.round import Round
@@ -228,7 +229,7 @@ def test_layout_problems_compare_the_record_with_the_line_zones() -> None:
     wrong = LineSight((seen("7H", 0, -300), seen("4C", 70, -300), seen("QC", 140, -300)), ())
 
     def layout_problems(line: LineSight) -> list[str]:
-        return [d.message for d in problems_in_sight(rnd.layout, None, line)]
+        return [discrepancy_words(d) for d in problems_in_sight(rnd.layout, None, line)]
 
     # then the right table matches, the wrong one is described, and an unseen zone is not judged
     assert layout_problems(right) == []

@@ -7,17 +7,39 @@ import pytest
 from calibration.layout import ZONE_MAIN_LINE as MAIN_LINE
 from calibration.layout import ZONE_PLAY as PLAY
 from calibration.layout import ZONE_SIDE_BRANCHES as SIDE_BRANCHES
+from dealer.speech.i18n import use_language
+from dealer.speech.layout_words import discrepancy_words, layout_words
 from dealer.table.layout_watch import (
+    AfterCard,
+    AtStart,
+    CardMissing,
+    Discrepancy,
     ExpectedLayout,
+    ExtraCard,
     LayoutRecordError,
+    LayoutRight,
+    LayoutWrong,
+    LeftInPlay,
+    LineCard,
+    Misplaced,
     ObservedCard,
+    OutOfOrder,
+    OutOfOrderInBranch,
+    OutsideLayout,
+    Place,
     Problem,
+    ProphetMarkerMissing,
+    ProphetMarkerMoved,
+    SeenInBranch,
+    SeenOnLine,
     SideBranch,
+    StillWrong,
+    UnderCard,
     check_layout,
 )
 from dealer.table.protocol import TableView
 from dealer.table.turn_input import LineRecord
-from engine.cards import parse_cards
+from engine.cards import Card, parse_cards
 
 STEP = 70.0  # mm between main-line cards
 DROP = 35.0  # mm between cards of a side column
@@ -39,59 +61,105 @@ def laid(main: str, columns: dict[int, str] | None = None, play: str = "", off: 
     return seen
 
 
-# (case, record, what lies there, expected problems, expected messages)
-CASES = [
+def card(label: str) -> Card:
+    return Card.parse(label)
+
+
+def on_line(label: str, copy: int | None = None) -> LineCard:
+    return LineCard(card(label), copy)
+
+
+# (case, record, what lies there, what is out of place, by value)
+CASES: list[tuple[str, ExpectedLayout, list[ObservedCard], list[Discrepancy]]] = [
     ("seed 11: QD rejected under 7H, 4C 9H accepted",
-     record("7H 4C 9H", (0, "QD")), laid("7H 4C 9H", {0: "QD"}), [], []),
+     record("7H 4C 9H", (0, "QD")), laid("7H 4C 9H", {0: "QD"}), []),
     ("QD left on the main line instead of the side branch",
-     record("7H 4C", (0, "QD")), laid("7H QD 4C"),
-     [Problem.WRONG_ZONE], ["QD should be in the side branch under 7H, it is on the main line."]),
+     record("7H 4C", (0, "QD")), laid("7H QD 4C"), [Misplaced(card("QD"), UnderCard(on_line("7H")), SeenOnLine())]),
     ("a main-line card missing",
-     record("7H 4C 9H"), laid("7H 4C"),
-     [Problem.MISSING], ["9H is missing: it belongs on the main line after 4C."]),
+     record("7H 4C 9H"), laid("7H 4C"), [CardMissing(card("9H"), AfterCard(on_line("4C")))]),
     ("the first card missing",
-     record("7H 4C"), laid("4C"),
-     [Problem.MISSING], ["7H is missing: it belongs at the start of the main line."]),
+     record("7H 4C"), laid("4C"), [CardMissing(card("7H"), AtStart())]),
     ("two main-line cards swapped",
-     record("7H 4C 9H"), laid("7H 9H 4C"),
-     [Problem.OUT_OF_ORDER], ["4C is out of order on the main line: it belongs on the main line after 7H."]),
+     record("7H 4C 9H"), laid("7H 9H 4C"), [OutOfOrder(card("4C"), AfterCard(on_line("7H")))]),
     ("an accepted card still in the play zone",
-     record("7H 4C"), laid("7H", play="4C"),
-     [Problem.WRONG_ZONE], ["4C is still in the play zone: it belongs on the main line after 7H."]),
+     record("7H 4C"), laid("7H", play="4C"), [LeftInPlay(card("4C"), AfterCard(on_line("7H")))]),
     ("an accepted card put in a side branch",
      record("7H 4C"), laid("7H", {0: "4C"}),
-     [Problem.WRONG_ZONE], ["4C should be on the main line after 7H, it is in a side branch."]),
+     [Misplaced(card("4C"), AfterCard(on_line("7H")), SeenInBranch(on_line("7H")))]),
     ("a side branch under the wrong main-line card",
      record("7H 4C 9H", (1, "QD")), laid("7H 4C 9H", {2: "QD"}),
-     [Problem.WRONG_BRANCH], ["QD should be in the side branch under 4C, it is under 9H."]),
+     [Misplaced(card("QD"), UnderCard(on_line("4C")), SeenInBranch(on_line("9H")))]),
     ("a chain of two rejected cards laid in reverse",
-     record("7H 4C", (0, "QD 3S")), laid("7H 4C", {0: "3S QD"}),
-     [Problem.OUT_OF_ORDER], [("QD is out of order in the side branch under 7H: the branch reads top to "
-                              "bottom in the order played.")]),
+     record("7H 4C", (0, "QD 3S")), laid("7H 4C", {0: "3S QD"}), [OutOfOrderInBranch(card("QD"), on_line("7H"))]),
     ("two branches under one card continue the same column",
-     record("7H 4C", (0, "QD"), (0, "2H 5D")), laid("7H 4C", {0: "QD 2H 5D"}), [], []),
+     record("7H 4C", (0, "QD"), (0, "2H 5D")), laid("7H 4C", {0: "QD 2H 5D"}), []),
     ("a card the record does not hold lies on the main line",
-     record("7H 4C"), laid("7H 4C 5C"),
-     [Problem.EXTRA], ["5C lies on the main line, but the record has no 5C there: take it away."]),
+     record("7H 4C"), laid("7H 4C 5C"), [ExtraCard(card("5C"), on_main_line=True)]),
     ("a new attempt waiting in the play zone is not a discrepancy",
-     record("7H 4C"), laid("7H 4C", play="8S 8C"), [], []),
+     record("7H 4C"), laid("7H 4C", play="8S 8C"), []),
     ("a record card off every zone",
-     record("7H 4C"), laid("7H", off="4C"),
-     [Problem.WRONG_ZONE], ["4C lies outside the layout: it belongs on the main line after 7H."]),
+     record("7H 4C"), laid("7H", off="4C"), [OutsideLayout(card("4C"), AfterCard(on_line("7H")))]),
     ("three copies of 7H (C1): the second one named by its place",
      record("7H 4C 7H 2S 7H", (2, "KD")), laid("7H 4C 7H 2S 7H", {4: "KD"}),
-     [Problem.WRONG_BRANCH], ["KD should be in the side branch under the 2nd 7H, it is under the 3rd 7H."]),
+     [Misplaced(card("KD"), UnderCard(on_line("7H", 2)), SeenInBranch(on_line("7H", 3)))]),
 ]
 
 
-@pytest.mark.parametrize(("case", "expected", "seen", "problems", "messages"), CASES, ids=[c[0] for c in CASES])
-def test_given_a_record_and_the_table_when_checked_then_each_discrepancy_is_said(
-        case: str, expected: ExpectedLayout, seen: list[ObservedCard], problems: list[Problem],
-        messages: list[str]) -> None:
+@pytest.mark.parametrize(("case", "expected", "seen", "problems"), CASES, ids=[c[0] for c in CASES])
+def test_given_a_record_and_the_table_when_checked_then_each_discrepancy_is_a_value(
+        case: str, expected: ExpectedLayout, seen: list[ObservedCard], problems: list[Discrepancy]) -> None:
     result = check_layout(expected, seen)
-    assert [d.problem for d in result.discrepancies] == problems
-    assert result.messages() == messages
+    assert list(result.discrepancies) == problems
     assert result.matches == (not problems)
+
+
+@pytest.mark.parametrize(("belongs", "seen", "problem"), [
+    (UnderCard(LineCard(Card.parse("4C"))), SeenInBranch(LineCard(Card.parse("9H"))), Problem.WRONG_BRANCH),
+    (UnderCard(LineCard(Card.parse("4C"))), SeenOnLine(), Problem.WRONG_ZONE),
+    (AtStart(), SeenInBranch(None), Problem.WRONG_ZONE),
+])
+def test_a_misplaced_card_is_in_the_wrong_branch_only_when_it_hangs_under_another_card(
+        belongs: Place, seen: SeenOnLine | SeenInBranch, problem: Problem) -> None:
+    assert Misplaced(Card.parse("QD"), belongs, seen).problem is problem
+
+
+# a few of them in the players' words, in each language (dealer/speech/layout_words.py)
+WORDS = [
+    (CASES[1][3][0], {
+        "en": "QD should be in the side branch under 7H, it is on the main line.",
+        "ru": "Карта QD должна лежать в боковой ветви под 7H, а лежит в основной линии.",
+        "pt": "A carta QD devia estar na linha lateral por baixo de 7H, mas está na linha principal."}),
+    (CASES[3][3][0], {"en": "7H is missing: it belongs at the start of the main line.",
+                      "pt": "Falta a carta 7H: o lugar dela é no início da linha principal."}),
+    (CASES[5][3][0], {"en": "4C is still in the play zone: it belongs on the main line after 7H.",
+                      "ru": "Карта 4C всё ещё в игровой зоне: её место — в основной линии после 7H.",
+                      "pt": "A carta 4C ainda está na zona de jogo: o lugar dela é na linha principal a seguir a 7H."}),
+    (CASES[6][3][0], {"en": "4C should be on the main line after 7H, it is in a side branch."}),
+    (CASES[7][3][0], {"en": "QD should be in the side branch under 4C, it is under 9H."}),
+    (CASES[8][3][0], {"en": "QD is out of order in the side branch under 7H: the branch reads top to bottom in the "
+                            "order played."}),
+    (CASES[10][3][0], {"en": "5C lies on the main line, but the record has no 5C there: take it away."}),
+    (CASES[13][3][0], {"en": "KD should be in the side branch under the 2nd 7H, it is under the 3rd 7H.",
+                       "ru": "Карта KD должна лежать в боковой ветви под 7H №2, а лежит под 7H №3.",
+                       "pt": "A carta KD devia estar na linha lateral por baixo de 7H número 2, mas está por baixo de "
+                             "7H número 3."}),
+]
+
+
+def test_the_words_modules_examples_hold() -> None:
+    import doctest
+
+    from dealer.speech import layout_words as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize(("problem", "said"), WORDS, ids=[type(w[0]).__name__ for w in WORDS])
+def test_each_discrepancy_is_said_from_the_catalogs(problem: Discrepancy, said: dict[str, str]) -> None:
+    for language, sentence in said.items():
+        with use_language(language):
+            assert discrepancy_words(problem) == sentence
 
 
 def test_given_a_shuffled_observation_order_then_the_result_is_the_same() -> None:
@@ -101,17 +169,20 @@ def test_given_a_shuffled_observation_order_then_the_result_is_the_same() -> Non
 
 
 @pytest.mark.parametrize(
-    ("token_x", "message"),
+    ("token_x", "problems", "message"),
     [
-        (1.5 * STEP, None),  # between 4C (index 1) and 9H
-        (None, "The PROPHET token is not on the table: lay it on the main line just after 4C."),
-        (0.5 * STEP, "The PROPHET token has moved: it belongs on the main line just after 4C."),
+        (1.5 * STEP, [], None),  # between 4C (index 1) and 9H
+        (None, [ProphetMarkerMissing(LineCard(Card.parse("4C")))],
+         "The PROPHET token is not on the table: lay it on the main line just after 4C."),
+        (0.5 * STEP, [ProphetMarkerMoved(LineCard(Card.parse("4C")))],
+         "The PROPHET token has moved: it belongs on the main line just after 4C."),
     ],
 )
-def test_given_a_prophet_marker_in_the_record_then_its_token_is_checked(token_x: float | None,
-                                                                         message: str | None) -> None:
+def test_given_a_prophet_marker_in_the_record_then_its_token_is_checked(
+        token_x: float | None, problems: list[Discrepancy], message: str | None) -> None:
     result = check_layout(record("7H 4C 9H", prophet_after=1), laid("7H 4C 9H"), prophet_token_x_mm=token_x)
-    assert result.messages() == ([] if message is None else [message])
+    assert list(result.discrepancies) == problems
+    assert [discrepancy_words(d) for d in result.discrepancies] == ([] if message is None else [message])
 
 
 @pytest.mark.parametrize(
@@ -180,15 +251,20 @@ def test_the_watch_is_a_value_and_tells_misplacements_apart_by_value_not_by_word
     assert notes is None and start == moving(LayoutState(), 0.0)  # nothing it was given changed
     state, notes = layout_look(state, _line(2.0, "7H QD 4C"), rnd)
     assert state.holding is not None and tuple(d.card for d in state.holding) == parse_cards("QD")
-    assert notes is not None and notes[0].text.startswith("The layout does not match: QD should be")
+    qd_on_line = Misplaced(card("QD"), UnderCard(on_line("7H")), SeenOnLine())
+    assert notes == [LayoutWrong((qd_on_line,))]
+    assert layout_words(notes[0]) == ("The layout does not match: QD should be in the side branch under 7H, it is on "
+                                      "the main line. Move it, or press o to go on as it lies.")
     # the same misplacement seen again says nothing new
     state, notes = layout_look(state, _line(4.0, "7H QD 4C"), rnd)
     assert notes == []
     # QD moved, but under 4C instead of 7H: a new misplacement of the same card, said
     state, notes = layout_look(state, _line(5.0, "7H 4C", {STEP: "QD"}), rnd)
     state, notes = layout_look(state, _line(6.5, "7H 4C", {STEP: "QD"}), rnd)
-    assert notes is not None and [n.text for n in notes] == [
-        "Still out of place: QD should be in the side branch under 7H, it is under 4C."]
+    assert notes == [StillWrong((Misplaced(card("QD"), UnderCard(on_line("7H")), SeenInBranch(on_line("4C"))),))]
+    assert layout_words(notes[0]) == "Still out of place: QD should be in the side branch under 7H, it is under 4C."
     # and put right, the turn goes on (the line zones read the same cards: they held)
     state, notes = layout_look(state, _line(7.0, "7H 4C", {0.0: "QD"}), rnd)
-    assert state.holding is None and notes is not None and [n.text for n in notes] == ["The layout is right again."]
+    assert state.holding is None and notes == [LayoutRight()]
+    with use_language("pt"):
+        assert layout_words(notes[0]) == "A mesa está outra vez certa."

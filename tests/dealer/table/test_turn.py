@@ -308,6 +308,14 @@ def test_no_code_compares_a_sentence_to_decide_anything() -> None:
              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
              if isinstance(node, ast.Compare) and any(map(sentence, [node.left, *node.comparators]))]
     assert found == []
+    # and the turn machine with its layout watch makes no sentence at all: it imports no words
+    table = root / "table"
+    wording = {name: sorted(node.module for node in ast.walk(ast.parse((table / name).read_text(encoding="utf-8")))
+                            if isinstance(node, ast.ImportFrom) and node.module
+                            and node.module.startswith("dealer.speech"))
+               for name in ("layout_watch.py", "layout_problems.py", "turn_layout.py", "turn_intents.py", "turn.py",
+                            "turn_state.py")}
+    assert wording == {name: [] for name in wording}
 
 
 def test_a_no_play_shown_to_its_end_with_a_batch_unread_is_owed_and_the_next_card_is_no_ones() -> None:
