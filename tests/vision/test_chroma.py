@@ -3,15 +3,16 @@
 import doctest
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import vision.chroma
 from vision.chroma import chroma_spread
 
 
-def _numpy_spread(delta: np.ndarray) -> np.ndarray:
+def _numpy_spread(delta: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """The expression chroma_spread stands for (as vision.zone_arm and vision.zone_light wrote it)."""
-    return np.max(np.abs(delta - np.mean(delta, axis=2, keepdims=True)), axis=2)
+    return np.asarray(np.max(np.abs(delta - np.mean(delta, axis=2, keepdims=True)), axis=2), np.float32)
 
 
 @pytest.mark.parametrize("seed", range(5))
