@@ -121,7 +121,8 @@ def colour_shift(delta: npt.NDArray[Any], where: Mask) -> npt.NDArray[np.float32
     """The frame-wide change in each colour of a log-colour difference (exposure, white
     balance): its median over ``where``, from every 4th pixel each way."""
     sample = delta[::4, ::4][where[::4, ::4]]
-    return np.asarray(np.median(sample, axis=0) if sample.size else np.zeros(3), np.float32)
+    # each colour's samples side by side in memory: the same medians in half the time
+    return np.asarray(np.median(np.ascontiguousarray(sample.T), axis=1) if sample.size else np.zeros(3), np.float32)
 
 
 def difference(logc: FloatImage, empty_log: FloatImage, where: Mask, reference: Mask | None = None) -> FloatImage:

@@ -39,6 +39,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.chroma import chroma_spread
 from vision.flicker import band_levels, camera_rows, without_bands
 from vision.shadow_edge import ShadowEdgeConfig, shadow_step
 from vision.zone_cards import difference
@@ -159,9 +160,8 @@ def unlit_patches(logc: FloatImage, expected: FloatImage, bare: Mask, odd: npt.N
     opened by ``disc`` and grown to their patches), and those lying ``inside`` the zone, none
     of them reaching its ``outline`` (a shadow is cast from outside the zone), nor lying
     where the look is ``stale`` (older than a step of light)."""
-    delta = cv2.GaussianBlur(cv2.subtract(logc, expected), (0, 0), 2.0)
-    chroma = delta - np.mean(delta, axis=2, keepdims=True)
-    tinted = (np.max(np.abs(chroma), axis=2) >= chroma_bar) & (odd > 0) & bare
+    delta = np.asarray(cv2.GaussianBlur(cv2.subtract(logc, expected), (0, 0), 2.0), np.float32)
+    tinted = (chroma_spread(delta) >= chroma_bar) & (odd > 0) & bare
     tinted = cv2.morphologyEx(tinted.astype(np.uint8), cv2.MORPH_OPEN, disc) > 0
     n, labels = cv2.connectedComponents(odd, connectivity=8)
     reaching = set(np.unique(labels[outline & (odd > 0)]).tolist())

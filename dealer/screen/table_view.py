@@ -369,7 +369,7 @@ def render_view(state: ViewState, size_wh: tuple[int, int] = VIEW_SIZE_WH) -> Bg
             draw.text((px + 24, y), line, font=_font(30), fill=INK)
             y += 40
     if state.seal and not state.revealed:
-        _draw_seal(draw, state.seal, px + 24, max(y, H - 270), W - 20)
+        _draw_seal(canvas, draw, state.seal, px + 24, max(y, H - 270), W - 20)
     # the table as the engine knows it, bottom left
     if rnd is not None:
         _draw_layout(draw, rnd, (24, int(H * 0.62) + 50, W - side - 24, H - 10))
@@ -377,21 +377,32 @@ def render_view(state: ViewState, size_wh: tuple[int, int] = VIEW_SIZE_WH) -> Bg
     return np.ascontiguousarray(cv2.cvtColor(np.asarray(canvas), cv2.COLOR_RGB2BGR))
 
 
-def _draw_seal(draw: ImageDraw.ImageDraw, commitment: str, x: int, y: int, right: int) -> None:
+@lru_cache(maxsize=8)
+def _qr_picture(data: str, scale: int) -> Image.Image | None:
+    """``data``'s QR code, each module ``scale`` x ``scale`` pixels, black on white; None
+    without segno. Kept: the view is drawn again at every verdict with the same seal, and
+    encoding it took half the drawing's time."""
+    from dealer.record.seal_show import qr_modules
+
+    modules = qr_modules(data)
+    if modules is None:
+        return None
+    light = ~np.array(modules, bool)
+    grey = np.repeat(np.repeat(light, scale, axis=0), scale, axis=1).astype(np.uint8) * np.uint8(255)
+    return Image.fromarray(np.ascontiguousarray(np.repeat(grey[..., None], 3, axis=2)), "RGB")
+
+
+def _draw_seal(canvas: Image.Image, draw: ImageDraw.ImageDraw, commitment: str, x: int, y: int, right: int) -> None:
     """The whole seal (R2): its QR code and its 64 digits, so that a photograph of the view
     is enough for `eleusis verify --seal` (dealer/record/seal_show.py)."""
-    from dealer.record.seal_show import qr_modules, seal_lines
+    from dealer.record.seal_show import seal_lines
 
     draw.text((x, y), _("Rule sealed:"), font=_font(30, bold=True), fill=DIM)
     y += 42
-    modules = qr_modules(f"sha256:{commitment}")
-    if modules is not None:
-        scale = 5
-        for r, row in enumerate(modules):
-            for c, dark in enumerate(row):
-                draw.rectangle((x + c * scale, y + r * scale, x + (c + 1) * scale - 1, y + (r + 1) * scale - 1),
-                               fill=(0, 0, 0) if dark else (255, 255, 255))
-        x += len(modules[0]) * scale + 16
+    qr = _qr_picture(f"sha256:{commitment}", 5)
+    if qr is not None:
+        canvas.paste(qr, (x, y))
+        x += qr.width + 16
     size = 24
     while size > 12 and draw.textlength("0000 0000 0000 0000", font=_font(size, mono=True)) > right - x:
         size -= 2
