@@ -127,6 +127,9 @@ class DeckProfile:
     logp_weight: float = 0.0
     template_weight: float = 0.0
     min_template: float | None = None  # --strict: the least template score of a card read
+    # the least similarity to an enrolled back (None: min_similarity): table clutter and
+    # shadows lie nearer a plain back than any face, and the learnt gate never saw them
+    back_similarity: float | None = None
 
     @classmethod
     def from_prototypes(cls, name: str, model_version: str, protos: Mapping[str, npt.ArrayLike],
@@ -176,7 +179,8 @@ class DeckProfile:
             s1 = float(es[r, order[0]])
             gap = float(row[order[0]] - row[order[1]]) if len(order) > 1 else 9.0
             confidence = max(0.0, min(1.0, s1))
-            if s1 < self.min_similarity:
+            gate = self.back_similarity if best == BACK and self.back_similarity is not None else self.min_similarity
+            if s1 < gate:
                 out.append(CardReading(None, confidence, False, best,
                                        reason=f"not like any enrolled card (nearest {best}, {s1:.2f})"))
             elif ts is not None and self.min_template is not None and ts[r, order[0]] < self.min_template:
@@ -207,6 +211,7 @@ class DeckProfile:
             "logp_weight": self.logp_weight,
             "template_weight": self.template_weight,
             "min_template": self.min_template,
+            "back_similarity": self.back_similarity,
             "templates": self.templates.to_json() if self.templates is not None else None,
         }
 
@@ -233,7 +238,8 @@ class DeckProfile:
                           tuple(str(n) for n in raw.get("deck_names", [])), tuple(str(n) for n in raw.get("notes", [])),
                           TemplateBank.from_json(raw["templates"], where) if raw.get("templates") else None,
                           float(raw.get("logp_weight", 0.0)), float(raw.get("template_weight", 0.0)),
-                          None if raw.get("min_template") is None else float(raw["min_template"]))
+                          None if raw.get("min_template") is None else float(raw["min_template"]),
+                          None if raw.get("back_similarity") is None else float(raw["back_similarity"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelLoadError(f"{where!r}: a deck profile needs rows of label, deck, vector ({exc!r})") from exc
         bad = [lab for lab in labels if lab not in LABELS]
@@ -299,7 +305,10 @@ class ProfiledClassifier:
             if mine.label is not None and theirs.label is not None and theirs.label != mine.label:
                 out.append(CardReading(None, 0.0, False, mine.best,
                                        reason=f"the deck's look says {mine.best}, the index reads {theirs.best}"))
-            elif mine.label is None and not mine.face_down and theirs.face_down and mine.best == BACK:
+            elif (mine.label is None and not mine.face_down and theirs.face_down and mine.best == BACK
+                  and theirs.confidence >= VETO_THRESHOLD):
+                # a back unlike the enrolled ones (another deck's) is still face down, but only
+                # when the model itself is sure: the second opinion alone let table clutter through
                 out.append(theirs)
             else:
                 out.append(mine)
@@ -402,6 +411,7 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
                           deck_names=tuple(deck_names) or tuple(f"deck {i + 1}" for i in range(len(decks))),
                           templates=bank, logp_weight=LOGP_WEIGHT, template_weight=TEMPLATE_WEIGHT,
                           min_template=STRICT_MIN_TEMPLATE if strict else None,
+                          back_similarity=ENROLLED_SIMILARITY,
                           notes=(f"similarity gate {gate:.2f}, learnt from the enrolled views",))
     # pairs it cannot tell apart: the reader itself, tried on a jittered view of each card,
     # reads another card or is unsure between two (a 6 and a 9 with symmetric indices...)
