@@ -30,6 +30,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -91,8 +93,56 @@ def score(name: str, readings: list[CardReading], labels: np.ndarray) -> dict[st
     return row
 
 
+def truth_of(y: int) -> str | None:
+    """The reading a sample of class ``y`` should get: a card label, ``back``, or None (no card)."""
+    return None if y == NONE_INDEX else "back" if y == BACK_INDEX else CLASSES[y]
+
+
+def reason_kind(reason: str) -> str:
+    """The rule that made a reading unsure, without its numbers: ``not like any enrolled card``..."""
+    return reason.split(" (", 1)[0].split(":", 1)[0] or "no reason given"
+
+
+def breakdown(readings: Sequence[CardReading], labels: Sequence[int],
+              template_best: Sequence[str] | None = None, top: int = 12) -> list[str]:
+    """The misses of one set, counted: by outcome (wrong or unsure), the rule that made a reading
+    unsure, the cards missed most, and, with ``template_best`` (the enrolled card each sample's
+    templates score highest), whether the print alone would have read the missed card."""
+    outcome: Counter[tuple[str, str]] = Counter()
+    cards: Counter[str] = Counter()
+    by_print: Counter[str] = Counter()
+    for i, (r, y) in enumerate(zip(readings, labels)):
+        truth = truth_of(int(y))
+        got = str(r.label) if r.label is not None else "back" if r.face_down else None
+        if got == truth:
+            continue
+        kind = "wrong" if got is not None else "unsure"
+        outcome[(kind, f"{truth} read as {got}" if kind == "wrong" else reason_kind(r.reason))] += 1
+        cards[str(truth)] += 1
+        if template_best is not None:
+            by_print["the print's best card is right" if template_best[i] == truth
+                     else "the print's best card is another"] += 1
+    n = max(1, len(labels))
+    lines = [f"{sum(outcome.values())} missed of {len(labels)}"]
+    lines += [f"  {kind} {count} ({count / n:.1%}): {what}" for (kind, what), count in outcome.most_common(top)]
+    lines.append("  cards missed most: " + ", ".join(f"{c} {k}" for c, k in cards.most_common(top)))
+    if by_print:
+        lines.append("  of the misses: " + ", ".join(f"{k} {v}" for k, v in by_print.most_common()))
+    return lines
+
+
+def template_best(profile: DeckProfile, ev: Evidence) -> list[str] | None:
+    """The enrolled card each sample's templates score highest (None without templates)."""
+    if profile.templates is None or ev.template_scores is None:
+        return None
+    return [profile.templates.labels[int(k)] for k in np.asarray(ev.template_scores).argmax(axis=1)]
+
+
 def evidence_of(reader: ProfiledClassifier, images: list[np.ndarray]) -> Evidence:
     return Evidence.concatenate([reader.evidence(images[i:i + 64]) for i in range(0, len(images), 64)])
+
+
+BREAKDOWN = False  # --breakdown: each set's misses counted (see :func:`breakdown`)
 
 
 def both_rules(name: str, reader: ProfiledClassifier, images: list[np.ndarray], labels: np.ndarray,
@@ -100,7 +150,12 @@ def both_rules(name: str, reader: ProfiledClassifier, images: list[np.ndarray], 
     """Score ``images`` under the profile's default rule and under --strict."""
     ev = evidence_of(reader, images)
     strict = dataclasses.replace(reader.profile, min_template=STRICT_MIN_TEMPLATE)
-    report[key] = score(name, reader.decide(ev), labels)
+    readings = reader.decide(ev)
+    report[key] = score(name, readings, labels)
+    if BREAKDOWN:
+        lines = breakdown(readings, [int(y) for y in labels], template_best(reader.profile, ev))
+        print("\n".join("    " + line for line in lines))
+        report[key + "_breakdown"] = lines
     report[key + "_strict"] = score(name + " (--strict)", reader.decide(ev, strict), labels)
 
 
@@ -148,7 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--russian-decks", type=int, default=1, metavar="N",
                         help="made-up Russian decks to enrol one at a time (the first as before; the others "
                              "read in table and plain conditions, --samples / 3 each)")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="count each set's misses: wrong or unsure, why unsure, which cards, print evidence")
     args = parser.parse_args(argv)
+    global BREAKDOWN
+    BREAKDOWN = args.breakdown
     base = OnnxClassifier(args.models / "card_classifier.onnx", args.models / "card_classifier.json")
     report: dict[str, object] = {"model": base.meta_version}
     have = set(rendered_designs(args.renders))

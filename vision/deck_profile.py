@@ -46,6 +46,7 @@ __all__ = [
     "ProfiledClassifier",
     "enrol",
     "jittered_views",
+    "learnt_gate",
     "FORMAT",
     "profiled_reader",
 ]
@@ -67,6 +68,14 @@ LOGP_WEIGHT = 0.05
 TEMPLATE_WEIGHT = 0.5
 ENROLLED_SIMILARITY = 0.85
 ENROLLED_MARGIN = 0.3
+# The similarity gate of each profile is learnt at enrolment from the enrolled views themselves:
+# how near a jittered view of one card comes to the prototype of another card (the
+# GATE_QUANTILE of those best-other similarities), plus GATE_SLACK, kept between GATE_FLOOR
+# (a crop with no card must stay out) and ENROLLED_SIMILARITY (never looser than the fixed
+# rule where the network tells the deck's cards apart poorly).
+GATE_QUANTILE = 99.0
+GATE_SLACK = 0.08
+GATE_FLOOR = 0.70
 # the base model "is sure of another card" (a veto) at this calibrated probability
 VETO_THRESHOLD = 0.94
 # --strict: also a template score of at least this (the print must be the enrolled deck's):
@@ -118,6 +127,9 @@ class DeckProfile:
     logp_weight: float = 0.0
     template_weight: float = 0.0
     min_template: float | None = None  # --strict: the least template score of a card read
+    # the least similarity to an enrolled back (None: min_similarity): table clutter and
+    # shadows lie nearer a plain back than any face, and the learnt gate never saw them
+    back_similarity: float | None = None
 
     @classmethod
     def from_prototypes(cls, name: str, model_version: str, protos: Mapping[str, npt.ArrayLike],
@@ -167,7 +179,8 @@ class DeckProfile:
             s1 = float(es[r, order[0]])
             gap = float(row[order[0]] - row[order[1]]) if len(order) > 1 else 9.0
             confidence = max(0.0, min(1.0, s1))
-            if s1 < self.min_similarity:
+            gate = self.back_similarity if best == BACK and self.back_similarity is not None else self.min_similarity
+            if s1 < gate:
                 out.append(CardReading(None, confidence, False, best,
                                        reason=f"not like any enrolled card (nearest {best}, {s1:.2f})"))
             elif ts is not None and self.min_template is not None and ts[r, order[0]] < self.min_template:
@@ -198,6 +211,7 @@ class DeckProfile:
             "logp_weight": self.logp_weight,
             "template_weight": self.template_weight,
             "min_template": self.min_template,
+            "back_similarity": self.back_similarity,
             "templates": self.templates.to_json() if self.templates is not None else None,
         }
 
@@ -224,7 +238,8 @@ class DeckProfile:
                           tuple(str(n) for n in raw.get("deck_names", [])), tuple(str(n) for n in raw.get("notes", [])),
                           TemplateBank.from_json(raw["templates"], where) if raw.get("templates") else None,
                           float(raw.get("logp_weight", 0.0)), float(raw.get("template_weight", 0.0)),
-                          None if raw.get("min_template") is None else float(raw["min_template"]))
+                          None if raw.get("min_template") is None else float(raw["min_template"]),
+                          None if raw.get("back_similarity") is None else float(raw["back_similarity"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelLoadError(f"{where!r}: a deck profile needs rows of label, deck, vector ({exc!r})") from exc
         bad = [lab for lab in labels if lab not in LABELS]
@@ -290,7 +305,10 @@ class ProfiledClassifier:
             if mine.label is not None and theirs.label is not None and theirs.label != mine.label:
                 out.append(CardReading(None, 0.0, False, mine.best,
                                        reason=f"the deck's look says {mine.best}, the index reads {theirs.best}"))
-            elif mine.label is None and not mine.face_down and theirs.face_down and mine.best == BACK:
+            elif (mine.label is None and not mine.face_down and theirs.face_down and mine.best == BACK
+                  and theirs.confidence >= VETO_THRESHOLD):
+                # a back unlike the enrolled ones (another deck's) is still face down, but only
+                # when the model itself is sure: the second opinion alone let table clutter through
                 out.append(theirs)
             else:
                 out.append(mine)
@@ -357,6 +375,7 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
         raise ModelLoadError("the model has no embedding output: enrolment needs model 2.0 or later")
     rng = np.random.default_rng(seed)
     vectors: list[FloatArray] = []
+    view_vectors: list[FloatArray] = []  # every jittered view's embedding, to learn the gate from
     labels: list[str] = []
     owners: list[int] = []
     missing: list[tuple[int, str]] = []
@@ -371,7 +390,9 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
                 continue
             batch = jittered_views(crop, rng, views)
             heads = classifier.heads(batch)
-            vectors.append(_unit(_unit(heads["embedding"]).mean(axis=0)))
+            views_of_card = _unit(heads["embedding"])
+            vectors.append(_unit(views_of_card.mean(axis=0)))
+            view_vectors.append(views_of_card)
             labels.append(label)
             owners.append(d)
             crops_kept.append(np.ascontiguousarray(crop))
@@ -384,11 +405,14 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
     matrix = _unit(np.stack(vectors))
     bank = TemplateBank.build(crops_kept, labels, owners)
     sims = matrix @ matrix.T
+    gate = learnt_gate(matrix, labels, view_vectors)
     profile = DeckProfile(name, classifier.meta_version, matrix, tuple(labels), tuple(owners),
-                          ENROLLED_SIMILARITY, ENROLLED_MARGIN,
+                          gate, ENROLLED_MARGIN,
                           deck_names=tuple(deck_names) or tuple(f"deck {i + 1}" for i in range(len(decks))),
                           templates=bank, logp_weight=LOGP_WEIGHT, template_weight=TEMPLATE_WEIGHT,
-                          min_template=STRICT_MIN_TEMPLATE if strict else None)
+                          min_template=STRICT_MIN_TEMPLATE if strict else None,
+                          back_similarity=ENROLLED_SIMILARITY,
+                          notes=(f"similarity gate {gate:.2f}, learnt from the enrolled views",))
     # pairs it cannot tell apart: the reader itself, tried on a jittered view of each card,
     # reads another card or is unsure between two (a 6 and a 9 with symmetric indices...)
     pairs: dict[tuple[int, str, str], float] = {}
@@ -414,6 +438,28 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
     if doubtful:
         advice.append("check the order the cards were laid out in (a suit at a time, ace to king, left to right)")
     return profile, EnrolmentReport(tuple(missing), tuple(confusable), tuple(doubtful), tuple(advice))
+
+
+def learnt_gate(prototypes: FloatArray, labels: Sequence[str], views: Sequence[FloatArray]) -> float:
+    """The least similarity to its prototype a card needs, learnt from the enrolled views.
+
+    ``views[k]`` are the unit embeddings of jittered views of the card ``labels[k]``, whose
+    prototype is ``prototypes[k]``. A reading is safe when the card is nearer its prototype
+    than a view of *another* card comes to it: the gate is the GATE_QUANTILE of the views'
+    best similarity to another card's prototype, plus GATE_SLACK, within GATE_FLOOR and
+    ENROLLED_SIMILARITY. A deck the network tells apart well gets a lower gate (fewer cards
+    unsure for being far from their prototype); one it tells apart poorly keeps the fixed one.
+    """
+    label_of = np.asarray(labels)
+    nearest_other: list[FloatArray] = []
+    for k, v in enumerate(views):
+        sims = np.asarray(v, np.float32) @ prototypes.T  # [V, K]
+        sims[:, label_of == labels[k]] = -1.0
+        nearest_other.append(sims.max(axis=1))
+    if not nearest_other or len(set(labels)) < 2:
+        return ENROLLED_SIMILARITY
+    worst = float(np.percentile(np.concatenate(nearest_other), GATE_QUANTILE))
+    return float(min(ENROLLED_SIMILARITY, max(GATE_FLOOR, worst + GATE_SLACK)))
 
 
 def profiled_classifier(profile_path: str | Path, model: str | Path | None = None,
