@@ -8,12 +8,17 @@ item 1). Rendered 1920x1080 scenes of :func:`vision.synthetic.surfaces.render_ca
 to 560 px tall, with faces of the held-out test designs (gnome bellot, rheinland,
 simplistic) and the real photographed singles of ``../shared/data/real-cards/single``.
 
-Each scene is read by :func:`vision.closeup.read_closeup` then
-:func:`vision.corners.with_corner_cards`, as `eleusis read` does. A card counts as
+Each scene is read as `eleusis read` reads it (:func:`vision.by_index.read_without_mat`),
+or with ``--before`` as it read before cards were found by their index (outlines by
+:func:`vision.closeup.read_closeup`, then :func:`vision.corners.with_corner_cards`). A card counts as
 *found* when a reading's centre lies on it (read or not), *read* when a reading of its
 name does, and a reading of a name lying on no card of that name is *wrong*.
 
-Run: ``python3 bench/surfaces.py [--scenes 2] [--only maple,white_cloth]`` (about 3-6 s a
+``--real deals|deal1|blackjack-tuning|blackjack-held-out`` reads real photographs instead
+(scored as :mod:`bench.real_tables` scores them), before and after, to check that the
+dark felt and the overlapped deals read as well as they did.
+
+Run: ``python3 bench/surfaces.py [--scenes 2] [--only maple,white_cloth] [--before]`` (about 3-6 s a
 scene on 2 busy cores).
 """
 
@@ -31,6 +36,7 @@ import numpy.typing as npt
 
 from engine.cards import Card, all_kinds
 from vision.classify import OnnxClassifier
+from vision.by_index import read_without_mat
 from vision.closeup import read_closeup
 from vision.corners import with_corner_cards
 from vision.pipeline import CardReader
@@ -91,13 +97,68 @@ def score(scene: SurfaceScene, found: CardDetections) -> tuple[int, int, int, li
     return len(hit), len(right), len(wrong), wrong
 
 
+def run_real(which: str) -> int:
+    """The real photographs of ``which``, before (outlines, then indices alone) and after
+    (:func:`vision.by_index.read_without_mat`)."""
+    import json
+
+    from bench.real_tables import BLACKJACK, BLACKJACK_LABELS, DEALS, Tally, _deal_boxes, score_deal, score_photo
+
+    reader = CardReader(OnnxClassifier())
+
+    def both(image: npt.NDArray[np.uint8]) -> tuple[CardDetections, CardDetections, float, float]:
+        c0 = time.process_time()
+        before = with_corner_cards(reader.classifier, image, read_closeup(reader, image))
+        c1 = time.process_time()
+        after = read_without_mat(reader, image)
+        return before, after, c1 - c0, time.process_time() - c1
+
+    if which.startswith("deal"):
+        numbers = [1] if which == "deal1" else list(range(2, 8))
+        sums = np.zeros(5, np.int64)
+        for k in numbers:
+            image = np.asarray(cv2.imread(str(DEALS / f"deal{k}-md-sq.jpg")), np.uint8)
+            boxes = _deal_boxes(DEALS / f"deal{k}-md-sq-net1280-labels.json", (image.shape[1], image.shape[0]))
+            before, after, cb, ca = both(image)
+            (br, total, bs), (ar, _, as_) = score_deal(before, boxes), score_deal(after, boxes)
+            sums += [br, ar, total, len(bs), len(as_)]
+            print(f"deal{k}: {total} cards; read before {br}, after {ar}; wrong before {len(bs)}, after {len(as_)}; "
+                  f"under another {int(after.under.sum())}; {cb:.1f} / {ca:.1f} CPU s", flush=True)
+            for line in as_:
+                print(f"  wrong after: {line}")
+        print(f"{which}: read {sums[0]}/{sums[2]} before, {sums[1]}/{sums[2]} after; wrong {sums[3]} before, "
+              f"{sums[4]} after")
+        return 0
+    split = which.removeprefix("blackjack-").replace("-", " ")
+    doc = json.loads(BLACKJACK_LABELS.read_text())
+    tallies = {"before": Tally(), "after": Tally()}
+    for name, labels in doc["photos"].items():
+        if labels["split"] != split:
+            continue
+        image = np.asarray(cv2.imread(str(BLACKJACK / f"{name}.jpg")), np.uint8)
+        before, after, cb, ca = both(image)
+        for stage, found, c in (("before", before, cb), ("after", after, ca)):
+            tallies[stage].cpu_s += c
+            for line in score_photo(found, labels, tallies[stage]):
+                print(f"  wrong {stage} on {name}: {line}")
+    for stage, tally in tallies.items():
+        print(tally.line(f"blackjack {split}, {stage}"))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenes", type=int, default=2, help="scenes per surface, view and deck")
     parser.add_argument("--only", default=",".join(SURFACES), help="surfaces, comma-separated")
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--renders", type=Path, default=RENDERS)
+    parser.add_argument("--before", action="store_true",
+                        help="read as before the index-seeded cards: outlines, then indices alone")
+    parser.add_argument("--real", choices=("deal1", "deals", "blackjack-tuning", "blackjack-held-out"),
+                        help="read real photographs instead (deals: 2-7, held out)")
     args = parser.parse_args(argv)
+    if args.real:
+        return run_real(args.real)
     surfaces = [s for s in args.only.split(",") if s]
     unknown = [s for s in surfaces if s not in SURFACES]
     if unknown:
@@ -120,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
                     height = CARD_H_PX[(k + list(decks).index(deck_name)) % len(CARD_H_PX)]
                     scene = render_card_table([deck[i] for i in pick], rng, surface, card_h_px=height, slant=slant)
                     t0, c0 = time.perf_counter(), time.process_time()
-                    found = with_corner_cards(reader.classifier, scene.bgr, read_closeup(reader, scene.bgr))
+                    found = with_corner_cards(reader.classifier, scene.bgr, read_closeup(reader, scene.bgr)) \
+                        if args.before else read_without_mat(reader, scene.bgr)
                     wall += time.perf_counter() - t0
                     cpu += time.process_time() - c0
                     n_found, n_read, n_wrong, said = score(scene, found)

@@ -1,7 +1,8 @@
 """Cards lying alone on pale and busy table tops, where the card barely stands out.
 
-A poker table seen from above or at a slant: a board of up to five cards in a row and
-pairs of cards side by side, none covering another, on one of :data:`SURFACES`:
+A poker table seen from above or at a slant: a board of up to five cards in a tidy row
+(3 to 20 % of a card's width apart) and pairs of cards side by side, none covering
+another, on one of :data:`SURFACES`:
 
 - ``maple``, ``birch``: pale wood, a little darker and yellower than the paper, with
   grain;
@@ -57,7 +58,7 @@ class SurfaceScene:
 
 def _noise(rng: np.random.Generator, w: int, h: int, cell: int, sigma: float) -> FloatArray:
     small = rng.normal(0, 1, (max(2, h // cell), max(2, w // cell))).astype(np.float32)
-    small = cv2.GaussianBlur(small, (0, 0), sigma)
+    small = np.asarray(cv2.GaussianBlur(small, (0, 0), sigma), np.float32)
     small /= max(float(small.std()), 1e-6)
     return np.asarray(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC), np.float32)
 
@@ -121,8 +122,29 @@ def surface_texture(kind: str, size_wh: tuple[int, int], rng: np.random.Generato
 
 
 def _face_and_alpha(face: BgrImage, card: Card) -> tuple[BgrImage, FloatArray]:
+    """The picture and its outline. A rendered design (BGRA) often draws a dark line round
+    the card, which a printed card does not have (its cut edge is bare paper): that rim
+    is painted over with the card's paper."""
     if face.ndim == 3 and face.shape[2] == 4:
-        return np.ascontiguousarray(face[..., :3]), face[..., 3].astype(np.float32) / 255.0
+        picture = np.ascontiguousarray(face[..., :3])
+        alpha = face[..., 3].astype(np.float32) / 255.0
+        rim_px = max(2, round(0.02 * face.shape[1]))
+        inner = cv2.erode((alpha > 0.5).astype(np.uint8), np.ones((2 * rim_px + 1, 2 * rim_px + 1), np.uint8))
+        paper = np.round(np.percentile(picture[inner > 0].reshape(-1, 3), 90, axis=0)).astype(np.uint8)
+        picture = picture.copy()
+        picture[(alpha > 0) & (inner == 0)] = paper
+        # a frame line drawn a little inside the edge: a row or column of the outer band
+        # that is dark along most of the card's length (an index is short)
+        dark = picture.astype(np.int16).sum(axis=2) < 0.75 * int(paper.astype(np.int16).sum())
+        h, w = dark.shape
+        band = max(3, round(0.06 * w))
+        for x in [*range(band), *range(w - band, w)]:
+            if dark[:, x].mean() > 0.5:
+                picture[dark[:, x], x] = paper
+        for y in [*range(band), *range(h - band, h)]:
+            if dark[y].mean() > 0.5:
+                picture[y, dark[y]] = paper
+        return picture, alpha
     cut = cut_out(np.asarray(face, np.uint8), card)
     return cut.image_bgr, cut.alpha
 
@@ -167,14 +189,15 @@ def _placements(n_faces: int, rng: np.random.Generator, flat_wh: tuple[int, int]
         c, s = math.cos(angle), math.sin(angle)
         return np.asarray(local @ np.array([[c, s], [-s, c]]) + centre, np.float64)
 
-    step = card_w + 1.6 * gap
+    # a dealer lays the board in a tidy row, often only a few millimetres apart
+    step = card_w * (1 + rng.uniform(0.03, 0.2))
     board = min(5, n_faces, int((0.9 * w) // step))
     y = h * rng.uniform(0.4, 0.6)
     x0 = (w - board * step) / 2 + step / 2
     for k in range(board):
-        quad = turned(np.array([x0 + k * step, y + rng.uniform(-0.03, 0.03) * card_h]),
-                      math.radians(rng.uniform(-6, 6)))
-        if fits(quad):
+        quad = turned(np.array([x0 + k * step, y + rng.uniform(-0.02, 0.02) * card_h]),
+                      math.radians(rng.uniform(-2, 2)))
+        if _seen(slant_map, quad, (w, h)) and not any(_touch(quad, q) for q in quads):
             quads.append(quad)
     for _pair in range((n_faces - len(quads)) // 2):
         for _attempt in range(200):
@@ -195,11 +218,12 @@ def _touch(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> bool:
 
 def render_card_table(faces: Sequence[tuple[Card, BgrImage]], rng: np.random.Generator, surface: str,
                       size_wh: tuple[int, int] = (1920, 1080), card_h_px: float = 300.0, slant: float = 0.0,
-                      noise: float = 3.0) -> SurfaceScene:
+                      noise: float = 3.0, room_light: bool = True) -> SurfaceScene:
     """Lay as many of ``faces`` as fit (a board, then pairs) on ``surface`` and photograph
     them from above (``slant`` 0) or at a slant (0.2-0.4: the near edge that much wider).
     ``card_h_px``: a card's height laid flat (at a slant, near cards are larger, far ones
-    as laid)."""
+    as laid). ``room_light``: a warm tint over everything, a slight defocus and a phone's
+    JPEG compression, as a photo taken in a room."""
     w, h = size_wh
     card_w = _ASPECT * card_h_px
     top = surface_texture(surface, size_wh, rng).astype(np.float32)
@@ -227,9 +251,17 @@ def render_card_table(faces: Sequence[tuple[Card, BgrImage]], rng: np.random.Gen
     lamp = 0.9 + 0.12 * ((xx / w - 0.5) * math.cos(angle) + (yy / h - 0.5) * math.sin(angle))
     top = top * lamp[..., None] * rng.uniform(0.9, 1.02)
     if slant > 0:
-        top = cv2.warpPerspective(top, slant_map, size_wh, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        top = np.asarray(cv2.warpPerspective(top, slant_map, size_wh, flags=cv2.INTER_LINEAR,
+                                             borderMode=cv2.BORDER_REFLECT), np.float32)
+    if room_light:  # warm bulbs: blue down, red up, paper and table alike
+        top = top * np.array([rng.uniform(0.82, 0.95), rng.uniform(0.94, 1.0), 1.0], np.float32)
     top = top + rng.normal(0, noise, top.shape).astype(np.float32)
-    bgr = cv2.GaussianBlur(np.clip(top, 0, 255).astype(np.uint8), (0, 0), 0.7)
+    blur = rng.uniform(0.8, 1.6) if room_light else 0.7
+    bgr = np.asarray(cv2.GaussianBlur(np.clip(top, 0, 255).astype(np.uint8), (0, 0), blur), np.uint8)
+    if room_light:
+        ok, jpeg = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 92))])
+        decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
+        bgr = bgr if decoded is None else np.asarray(decoded, np.uint8)
     if laid:
         flat = np.stack([q for _, q in laid]).astype(np.float64)
         pts = np.concatenate([flat.reshape(-1, 2), np.ones((flat.size // 2, 1))], axis=1) @ slant_map.T
