@@ -9,11 +9,11 @@ paper that shows and that no card found explains is that card (:func:`cards_unde
    card) filled;
 2. the cards found (read or not; an index read alone stands for its whole card) are
    taken away, each grown a little (:data:`GROW`: an outline fitted short);
-3. what stays, opened by a fourteenth of a card's width (a sliver left by an outline fitted a
-   little short, a glint, a white chip's rim are thinner), is a card under another when
-   it is a card's size or less (:data:`AREA`), lies by a card found (under it, or under
-   the card under it) and
-   stays clear of the picture's edge (a pale table top reaches it, and is no card).
+3. what stays, when mostly thicker than a fourteenth of a card's width (a sliver left by an
+   outline fitted a little short, a glint, a white chip's rim are thinner), is a card
+   under another when it is a card's size or less (:data:`AREA`), lies by a card found
+   (under it, or under the card under it) and stays clear of the picture's edge (a pale
+   table top reaches it, and is no card).
 
 Its quad is the smallest rectangle round the paper that shows; it is reported with
 ``under`` set and no label. An outline found but not read that holds a card read (by its
@@ -41,6 +41,7 @@ PAPER_OF_READ = 0.82  # paper is at least this share of the brightness of the re
 MAX_SATURATION = 70  # HSV: paper is grey, whatever the light's tint
 GROW = 1.03  # each card found is taken away grown by this (about its centre)
 OPEN_SHARE = 0.07  # the opening's size, as a share of a card's width
+THICK_SHARE = 0.4  # this share of the paper that shows must be thicker than the opening
 AREA = (0.06, 1.1)  # a card under another shows this share of a card's area
 TOUCH_SHARE = 0.5  # it lies within this share of a card's width of a card found
 HOLE_SHARE = 0.6  # a hole in the paper smaller than this share of a card is print on it
@@ -105,7 +106,7 @@ def cards_under(bgr: BgrImage, found: CardDetections) -> CardDetections:
         cv2.fillConvexPoly(explained, np.round(centre + GROW * (quad - centre)).astype(np.int32), 1)
     rest = (paper & (explained == 0)).astype(np.uint8)
     k = max(3, int(round(OPEN_SHARE * card_w)) | 1)
-    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    thick = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
     reach = max(3, int(round(TOUCH_SHARE * card_w)) * 2 + 1)
     near_found = cv2.dilate(explained, np.ones((reach, reach), np.uint8)) > 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
@@ -117,8 +118,8 @@ def cards_under(bgr: BgrImage, found: CardDetections) -> CardDetections:
         if x <= EDGE_PX or y <= EDGE_PX or x + bw >= w - EDGE_PX or y + bh >= h - EDGE_PX:
             continue
         part = labels == label
-        if not near_found[part].any():
-            continue
+        if thick[part].mean() < THICK_SHARE or not near_found[part].any():
+            continue  # a hairline round a card fitted short, or paper far from any card
         points = np.column_stack(np.nonzero(part)[::-1]).astype(np.float32)
         quads.append(cv2.boxPoints(cv2.minAreaRect(points)).astype(np.float32))
     if not quads:
