@@ -12,13 +12,12 @@ table's grain or weave drowns. The card's print does not depend on the table:
 2. **Outline.** Profiles across each of the four sides of the implied card look for the
    step from paper to table (summed over the colour channels, so that a warm paper on a
    grey cloth shows). A side is there when most profiles step at one offset
-   (:data:`SIDE_SUPPORT`): a rim is long and straight, print near it is not. A far
-   side's rim has the paper seen inside the near sides' rims inside it, and their table
-   outside it (the rim of a card lying next to it has them the other way round, a court
-   card's printed frame has paper on both sides). The
-   sides far from the index are searched wider, since a pair of glyphs measures the card
-   only roughly, and they must give the card a card's proportions
-   (:func:`outline_of`).
+   (:data:`SIDE_SUPPORT`): a rim is long and straight, print near it is not. The sides
+   far from the index are searched wider, since a pair of glyphs measures the card only
+   roughly; a far side's rim has the paper seen inside the near sides' rims inside it and
+   their table outside it (the rim of a card lying next to it has them the other way
+   round, a court card's printed frame has paper on both sides), and the four sides give
+   a card's proportions (:func:`outline_of`).
 3. **Whole.** The card so found is read whole by the classifier, as a card found by its
    outline is; it is kept when that reading names a card the index was read as at the
    first look (two views of one card agreeing).
@@ -26,6 +25,10 @@ table's grain or weave drowns. The card's print does not depend on the table:
 A pair of glyphs on a patterned cloth reads as some card now and then, but it has no
 paper rim round it, so no card is found there; the same check stands for an index read
 alone (:func:`corner_shows`): a side that meets at its corner must show.
+
+Two more looks complete :func:`read_without_mat`, the reading of a photo without the mat:
+the outlines sought again at a fixed edge strength (:func:`outlines_again`), and the cards
+under others that show no index (:mod:`vision.under`).
 
 >>> import numpy as np
 >>> len(cards_by_index(None, np.full((90, 160, 3), 200, np.uint8)))
@@ -49,7 +52,8 @@ from vision.preprocess import RECT_H, RECT_W
 from vision.readings import CardDetections
 from vision.under import with_cards_under
 
-__all__ = ["OutlineFit", "cards_by_index", "corner_shows", "implied_quad", "outline_of"]
+__all__ = ["OutlineFit", "cards_by_index", "corner_shows", "implied_quad", "outline_of", "outlines_again",
+           "read_without_mat"]
 
 BgrImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
