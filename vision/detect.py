@@ -103,13 +103,18 @@ class DetectConfig:
     min_solidity: float = 0.92
     refine: bool = True
     border_px: int = 2  # a region this close to the frame edge is a cut card
+    # Canny's high threshold (grey levels) when set; else from the frame's own contrast.
+    # A card on a table of nearly its own brightness (a white cloth) has a rim of a few
+    # grey levels, far under the strongest 3 % of the frame's contrast.
+    edge_high: float | None = None
 
 
-def _edges(gray: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+def _edges(gray: npt.NDArray[np.uint8], fixed_high: float | None = None) -> npt.NDArray[np.uint8]:
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     # thresholds from the frame's own contrast (a sparse sample is enough)
     lap = np.abs(cv2.Laplacian(blur[::4, ::4], cv2.CV_16S, ksize=3))
-    high = float(np.clip(np.percentile(lap, EDGE_PERCENTILE), *EDGE_HIGH_RANGE))
+    high = float(np.clip(np.percentile(lap, EDGE_PERCENTILE), *EDGE_HIGH_RANGE)) if fixed_high is None \
+        else fixed_high
     edges = cv2.Canny(blur, EDGE_LOW_OVER_HIGH * high, high)
     return np.asarray(cv2.dilate(edges, np.ones((3, 3), np.uint8)), dtype=np.uint8)
 
@@ -409,7 +414,7 @@ def detect_cards(frame_bgr: BgrImage, config: DetectConfig = DetectConfig()) -> 
         if scale < 1 else frame_bgr
     sh, sw = small.shape[:2]
     gray_small = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
-    edges = _edges(gray_small)
+    edges = _edges(gray_small, config.edge_high)
     regions = cv2.bitwise_not(edges)
     regions[:1, :], regions[-1:, :], regions[:, :1], regions[:, -1:] = 0, 0, 0, 0
     contours, _ = cv2.findContours(regions, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)

@@ -18,6 +18,8 @@ Conventions:
 - ``cut`` (n,) bool: the card touches the frame edge; it is never read.
 - ``over_shoe`` (n,) bool: the label would make more copies than the shoe holds (C1),
   so it is a misreading to re-check, not a fact.
+- ``under`` (n,) bool: a card under another, known by its paper and outline showing
+  round the cards on it, with no index showing to read it by; never read.
 - ``maybe`` (n,) object: for a card not read, the cards the reader says it may be (a
   frozenset of :class:`engine.cards.Card`, :attr:`vision.classify.CardReading.maybe`), or
   ``None`` when not known; ``None`` for a card read.
@@ -63,11 +65,13 @@ class CardDetections:
     cut: BoolArray
     over_shoe: BoolArray
     maybe: ObjectArray
+    under: BoolArray
 
     def __init__(self, quad_xy: npt.ArrayLike, label: Sequence[Card | None] | ObjectArray | None = None,
                  confidence: npt.ArrayLike | None = None, face_down: npt.ArrayLike | None = None,
                  cut: npt.ArrayLike | None = None, over_shoe: npt.ArrayLike | None = None,
-                 maybe: Sequence[frozenset[Card] | None] | ObjectArray | None = None) -> None:
+                 maybe: Sequence[frozenset[Card] | None] | ObjectArray | None = None,
+                 under: npt.ArrayLike | None = None) -> None:
         """Arrays or lists; left out, a column takes its neutral value (no label, 0, False)."""
         quad = np.asarray(quad_xy, dtype=np.float32)
         if quad.size == 0:
@@ -86,6 +90,7 @@ class CardDetections:
             "over_shoe": np.zeros(n, bool) if over_shoe is None else np.asarray(over_shoe, bool),
             "maybe": _object_array([None] * n) if maybe is None else (
                 maybe if isinstance(maybe, np.ndarray) else _object_array(list(maybe))),
+            "under": np.zeros(n, bool) if under is None else np.asarray(under, bool),
         }
         for name, array in columns.items():
             if array.shape != (n,):
@@ -125,6 +130,7 @@ class CardDetections:
             cut=self.cut[picked].reshape(-1),
             over_shoe=self.over_shoe[picked].reshape(-1),
             maybe=self.maybe[picked].reshape(-1),
+            under=self.under[picked].reshape(-1),
         )
 
     @classmethod
@@ -139,6 +145,7 @@ class CardDetections:
             cut=np.concatenate([p.cut for p in parts]),
             over_shoe=np.concatenate([p.over_shoe for p in parts]),
             maybe=np.concatenate([p.maybe for p in parts]),
+            under=np.concatenate([p.under for p in parts]),
         )
 
     @property
@@ -155,9 +162,10 @@ class CardDetections:
 
     @property
     def is_read(self) -> BoolArray:
-        """Cards that count as read: a label, not cut, not flagged over the shoe (C1)."""
+        """Cards that count as read: a label, not cut, not under another, not flagged over
+        the shoe (C1)."""
         has_label = np.array([value is not None for value in self.label], dtype=bool)
-        return has_label & ~self.cut & ~self.over_shoe
+        return has_label & ~self.cut & ~self.over_shoe & ~self.under
 
     def read_cards(self) -> list[Card]:
         """The cards read with confidence, in record order."""
@@ -166,7 +174,7 @@ class CardDetections:
     def to_json_cards(self, ndigits: int = 1) -> list[dict[str, Any]]:
         """The ``cards`` list of ``eleusis read --json``.
 
-        ``card`` is ``None`` unless :attr:`is_read`; ``face_down``, ``cut`` and
+        ``card`` is ``None`` unless :attr:`is_read`; ``face_down``, ``cut``, ``under`` and
         ``over_shoe`` appear only when true (``over_shoe`` then keeps the misread label
         under ``"misread"``); ``maybe`` (the cards an unread card may be, sorted) only when
         known.
@@ -185,6 +193,8 @@ class CardDetections:
                 item["face_down"] = True
             if self.cut[i]:
                 item["cut"] = True
+            if self.under[i]:
+                item["under"] = True
             if self.over_shoe[i]:
                 item["over_shoe"] = True
                 item["misread"] = str(label)
@@ -196,7 +206,7 @@ class CardDetections:
     @classmethod
     def from_json_cards(cls, items: Sequence[dict[str, Any]]) -> CardDetections:
         """Inverse of :meth:`to_json_cards` (a flagged label comes back from ``misread``)."""
-        quads, labels, conf, down, cut, over = [], [], [], [], [], []
+        quads, labels, conf, down, cut, over, under = [], [], [], [], [], [], []
         maybe: list[frozenset[Card] | None] = []
         for i, item in enumerate(items):
             try:
@@ -210,7 +220,8 @@ class CardDetections:
             down.append(bool(item.get("face_down", False)))
             cut.append(bool(item.get("cut", False)))
             over.append(bool(item.get("over_shoe", False)))
+            under.append(bool(item.get("under", False)))
         if not items:
             return cls.empty()
         return cls(quad_xy=np.stack(quads), label=labels, confidence=np.asarray(conf, np.float32),
-                   face_down=down, cut=cut, over_shoe=over, maybe=maybe)
+                   face_down=down, cut=cut, over_shoe=over, maybe=maybe, under=under)

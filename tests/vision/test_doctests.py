@@ -6,7 +6,8 @@ import importlib
 import pytest
 
 MODULES = ["readings", "frames", "geometry", "classify", "consistency", "pipeline", "synthetic", "deck_profile", "flicker",
-           "occupancy", "zone_cards", "shadow_edge", "synthetic.things", "corners", "synthetic.columns"]
+           "occupancy", "zone_cards", "shadow_edge", "synthetic.things", "corners", "synthetic.columns",
+           "by_index", "under", "synthetic.surfaces"]
 
 
 @pytest.mark.parametrize("name", MODULES)

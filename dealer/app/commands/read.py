@@ -7,6 +7,9 @@ their size in millimetres, colour and the zone's print); ``--profile`` gives the
 profile of `eleusis calibrate table` (else the kit's layout). Without the mat, cards
 are found by their outlines, and cards under others by an index corner alone
 (:mod:`vision.corners`; the text output says so).
+Without the mat, a card's index also finds the card where its outline is faint (a pale
+wood top, a white cloth: :mod:`vision.by_index`), and a card under others with no index
+showing is reported as one (:mod:`vision.under`).
 A photo of one card held close (filling up to ~95 % of it, or touching its edge) is read
 too (:mod:`vision.closeup`); ``--deck`` reads only the decks of a deck profile.
 
@@ -16,7 +19,8 @@ With ``--json`` one JSON object per image, one per line::
      "corners": [[x, y], [x, y], [x, y], [x, y]]}]}
 
 A card found but not read with confidence has ``"card": null`` (a back adds
-``"face_down": true``, a card cut by the frame ``"cut": true``, a fourth copy of a card
+``"face_down": true``, a card cut by the frame ``"cut": true``, a card under another
+with no index showing ``"under": true``, a fourth copy of a card
 with 3 decks ``"over_shoe": true`` and the doubtful label under ``"misread"``, C1).
 A missing or unreadable image is reported on stderr, the other images are still
 read, and the exit status is 2.
@@ -31,6 +35,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from dealer.speech.i18n import _
 from engine.cards import Card, CardParseError, parse_cards
 
 __all__ = ["load_classifier", "register", "run"]
@@ -90,6 +95,8 @@ def _print_text(path: str, ms: float, cards: list[dict[str, Any]], out: TextIO, 
             what = f"{item['card']:>3}  {item['confidence']:.2f}"
         elif item.get("cut"):
             what = "cut by the frame edge, not read"
+        elif item.get("under"):
+            what = _("a card under another, no index showing")
         elif item.get("over_shoe"):
             what = f"  ?  read as {item['misread']}, but more copies than the shoe holds (C1): re-read"
         elif item.get("face_down"):
@@ -105,9 +112,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     err = err or sys.stderr
     from vision.errors import ImageReadError, ModelLoadError
     from vision.frames import read_image
-    from vision.closeup import read_closeup
+    from vision.by_index import read_without_mat
     from vision.consistency import flag_over_shoe
-    from vision.corners import with_corner_cards
     from vision.pipeline import CardReader, ReaderConfig
     from vision.table_read import read_table_frame
 
@@ -149,11 +155,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             found = table.cards
             how = f", mat found: zones {', '.join(table.zones_seen)}"
         else:
-            # a photo of one card held close may fill the picture or touch its edge
-            found = reader.read_single(image) if args.single else read_closeup(reader, image)
-            if not args.single:  # cards under others, read by an index corner alone; C1 over all
-                found = flag_over_shoe(with_corner_cards(reader.classifier, image, found), reader.known,
-                                       reader.config.decks)
+            # a photo of one card held close, cards found by their outline or their index,
+            # cards under others read by an index alone or reported; C1 over all
+            found = reader.read_single(image) if args.single else flag_over_shoe(
+                read_without_mat(reader, image), reader.known, reader.config.decks)
             how = "" if args.single else ", no mat in view: cards found by their outlines and index corners"
         ms = (time.perf_counter() - start) * 1000
         cards = found.to_json_cards()

@@ -1,0 +1,121 @@
+"""A card under another with no index showing is reported, never silently dropped
+(issue 31, item 2): vision.under.
+
+The scenes are rendered with known truth (vision.synthetic.columns) from one standard
+design (gnome `anglo`, tests/vision/data/overlap): a card almost covered by another (a
+pile), its paper showing in a strip round the card on it, beside cards lying alone.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from dealer.app.commands.read import _print_text
+from engine.cards import Card
+from vision.by_index import read_without_mat
+from vision.classify import OnnxClassifier
+from vision.pipeline import CardReader
+from vision.readings import CardDetections
+from vision.synthetic.columns import OverlapScene, render_overlaps
+from vision.under import cards_under, with_cards_under
+
+FACES = Path(__file__).parent / "data" / "overlap"
+CARD_W = 150.0
+
+
+@pytest.fixture(scope="module")
+def faces() -> dict[str, np.ndarray]:
+    found = {p.name.split("_")[0]: cv2.imread(str(p)) for p in sorted(FACES.glob("*.jpg"))}
+    assert len(found) == 16 and all(img is not None for img in found.values())
+    return found
+
+
+def _pile(faces: dict[str, np.ndarray], table: str, seed: int, shift: tuple[float, float] = (0.13, 0.13)
+          ) -> tuple[np.ndarray, OverlapScene, OverlapScene, OverlapScene]:
+    """9S under 4H (shifted ``shift`` of a card's width right and down, in the card's own
+    frame), and a 7D lying alone, on ``table``."""
+    rng = np.random.default_rng(seed)
+    turn = float(rng.uniform(-25, 25))
+    under = render_overlaps([(Card.parse("9S"), faces["9S"])], rng, (1280, 720), "column", CARD_W, table,
+                            centre_xy=(420, 360), turn_deg=turn)
+    t = np.radians(turn)
+    offset = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) @ (np.array(shift) * CARD_W)
+    top = render_overlaps([(Card.parse("4H"), faces["4H"])], rng, (1280, 720), "column", CARD_W,
+                          centre_xy=(420 + offset[0], 360 + offset[1]), turn_deg=turn, base=under.bgr)
+    alone = render_overlaps([(Card.parse("7D"), faces["7D"])], rng, (1280, 720), "column", CARD_W,
+                            centre_xy=(900, 360), turn_deg=float(rng.uniform(-30, 30)), base=top.bgr)
+    return alone.bgr, under, top, alone
+
+
+def _on(quad: np.ndarray, xy: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2), (float(xy[0]), float(xy[1])),
+                                False) >= 0
+
+
+@pytest.mark.parametrize("table", ["wood", "cloth", "dark"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_given_a_pile_when_its_top_card_is_known_then_the_card_under_it_is_reported(faces, table, seed) -> None:
+    image, under, top, alone = _pile(faces, table, seed)
+    found = CardDetections(quad_xy=np.concatenate([top.quad_xy, alone.quad_xy]),
+                           label=[Card.parse("4H"), Card.parse("7D")], confidence=[0.99, 0.99])
+    got = cards_under(image, found)
+    assert len(got) == 1 and bool(got.under[0]) and got.label[0] is None and not got.is_read[0]
+    centre = got.quad_xy[0].mean(axis=0)
+    assert _on(under.quad_xy[0], centre)  # on the card under ...
+    assert not _on(alone.quad_xy[0], centre)  # ... not on the card lying alone
+
+
+@pytest.mark.parametrize("table", ["wood", "dark"])
+def test_given_cards_lying_alone_when_known_then_no_card_is_under_another(faces, table) -> None:
+    rng = np.random.default_rng(5)
+    a = render_overlaps([(Card.parse("QH"), faces["QH"])], rng, (1280, 720), "column", CARD_W, table,
+                        centre_xy=(400, 360), turn_deg=10.0)
+    b = render_overlaps([(Card.parse("KS"), faces["KS"])], rng, (1280, 720), "column", CARD_W,
+                        centre_xy=(800, 360), turn_deg=-20.0, base=a.bgr)
+    found = CardDetections(quad_xy=np.concatenate([a.quad_xy, b.quad_xy]), label=[Card.parse("QH"), Card.parse("KS")])
+    assert len(cards_under(b.bgr, found)) == 0
+
+
+def test_given_cards_alone_on_a_pale_table_when_looked_at_then_nothing_is_made_up(faces) -> None:
+    # a table as pale as the paper reaches the picture's edge: it is no card under another
+    rng = np.random.default_rng(3)
+    a = render_overlaps([(Card.parse("4H"), faces["4H"])], rng, (1280, 720), "column", CARD_W, "white",
+                        centre_xy=(400, 360), turn_deg=5.0)
+    b = render_overlaps([(Card.parse("7D"), faces["7D"])], rng, (1280, 720), "column", CARD_W,
+                        centre_xy=(800, 360), turn_deg=-15.0, base=a.bgr)
+    found = CardDetections(quad_xy=np.concatenate([a.quad_xy, b.quad_xy]), label=[Card.parse("4H"), Card.parse("7D")])
+    assert len(cards_under(b.bgr, found)) == 0
+
+
+def test_given_a_pile_s_outline_read_as_nothing_when_its_top_card_is_read_then_the_pile_gives_way(faces) -> None:
+    image, under, top, _alone = _pile(faces, "wood", 1)
+    pile = np.array([under.quad_xy[0].min(axis=0), [under.quad_xy[0][:, 0].max(), under.quad_xy[0][:, 1].min()],
+                     top.quad_xy[0].max(axis=0), [top.quad_xy[0][:, 0].min(), top.quad_xy[0][:, 1].max()]], np.float32)
+    found = CardDetections(quad_xy=np.stack([pile, top.quad_xy[0]]), label=[None, Card.parse("4H")])
+    got = with_cards_under(image, found)
+    assert [str(c) for c in got.label if c is not None] == ["4H"]
+    assert int(got.under.sum()) == 1 and len(got) == 2
+
+
+def test_given_a_photo_of_a_pile_when_read_without_the_mat_then_the_top_card_is_read_and_one_is_under_it(
+        faces) -> None:
+    image, under, top, alone = _pile(faces, "wood", 1)
+    got = read_without_mat(CardReader(OnnxClassifier()), image)
+    assert sorted(str(c) for c in got.read_cards()) == ["4H", "7D"]
+    flagged = [got.quad_xy[i].mean(axis=0) for i in np.flatnonzero(got.under)]
+    assert len(flagged) == 1 and _on(under.quad_xy[0], flagged[0])
+
+
+def test_given_a_card_under_another_when_printed_then_it_says_so_and_json_round_trips() -> None:
+    dets = CardDetections(quad_xy=np.zeros((1, 4, 2), np.float32), under=[True])
+    items = dets.to_json_cards()
+    assert items[0]["under"] is True and items[0]["card"] is None
+    assert bool(CardDetections.from_json_cards(items).under[0])
+    out = io.StringIO()
+    _print_text("a.jpg", 1.0, items, out)
+    assert "a card under another, no index showing" in out.getvalue()
