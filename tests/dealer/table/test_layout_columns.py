@@ -1,0 +1,127 @@
+"""The layout watch on a white tablecloth, a side branch laid as an overlapped column (P4, P5).
+
+The whole layout is rendered from above (the round bench's ``overhead`` view: every zone
+readable at 2 px/mm), the side branch under the second main-line card as a column of four,
+each card half or more over the one before it so that only its top and index show. The real
+observer and reader read it; the layout watch compares it with the round's record.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bench.harness.make_demo import Step, StepRenderer
+from calibration.layout import default_layout
+from dealer.table.layout_watch import (
+    CardMissing,
+    LayoutState,
+    LayoutWrong,
+    UnderCard,
+    layout_look,
+    moving,
+    problems_in_sight,
+)
+from dealer.table.layout_problems import LineCard
+from dealer.table.observer import TableObserver
+from dealer.table.turn_input import LineRecord, LineSight, SeenCard, TableView
+from engine.cards import Card, parse_cards
+from engine.layout import Branch, Layout
+from vision.classify import OnnxClassifier
+from vision.pipeline import CardReader, ReaderConfig
+from vision.synthetic import Lighting, PinholeView
+from vision.synthetic.cards import CardFace, cut_out
+
+FACES = Path(__file__).parents[2] / "vision" / "data" / "overlap"
+VIEW = PinholeView(tilt_deg=89.0, distance_mm=703.0, target_mm=(132.5, -89.0), yaw_deg=0.5, size_wh=(1920, 1080))
+MAIN = "2C 8H 5S 10H"
+COLUMN = "QH 9S AD 6C"  # rejected attempts laid under 8H, the line end then
+LONE = "KS"  # one rejected under 10H
+
+
+def _light(rng: np.random.Generator) -> Lighting:
+    # a daylight panel: cold, a little uneven
+    return Lighting(gain=1.0, gradient=(0.06, -0.05), blur_sigma_px=0.6, noise_sigma=2.0,
+                    colour_gains_bgr=(1.1, 1.0, 0.84))
+
+
+@pytest.fixture(scope="module")
+def faces() -> dict[str, CardFace]:
+    out = {}
+    for path in sorted(FACES.glob("*.jpg")):
+        card = Card.parse(path.name.split("_")[0])
+        image = cv2.imread(str(path))
+        assert image is not None
+        out[str(card)] = cut_out(np.asarray(image, np.uint8), card)
+    assert len(out) == 16
+    return out
+
+
+def _record() -> LineRecord:
+    branches = tuple(Branch(1, (card,), "Bo") for card in parse_cards(COLUMN)) + (
+        Branch(3, parse_cards(LONE), "Cy"),)
+    return LineRecord(Layout(parse_cards(MAIN), branches))
+
+
+def _seen(faces: dict[str, CardFace], column: str, reader: CardReader) -> tuple[LineSight, StepRenderer]:
+    """The line zones as the observer reads them, the layout with ``column`` under 8H laid on a
+    white cloth after a few frames of the line zones with the main line only."""
+    renderer = StepRenderer(faces, seed=4, view=VIEW, lighting=_light, table="whitecloth", columns=True)
+    observer = TableObserver(default_layout(), reader)
+    steps = (Step(line=tuple(MAIN.split())),
+             Step(line=tuple(MAIN.split()), branches=((1, tuple(column.split())), (3, (LONE,)))))
+    k, line = 0, None
+    for step in steps:
+        lit = renderer.still(step)
+        for _ in range(3):
+            obs = observer.observe(renderer.frame(lit), k / 3.0, k)
+            k += 1
+            assert obs.view is not None and obs.view.line is not None, obs.message
+            line = obs.view.line
+    assert line is not None and not line.busy
+    return line, renderer
+
+
+@pytest.fixture(scope="module")
+def model() -> OnnxClassifier:
+    return OnnxClassifier()
+
+
+def _cards(cards: tuple[SeenCard, ...] | None) -> list[str]:
+    return sorted(str(c.card) for c in cards or () if c.card is not None)
+
+
+def test_an_overlapped_column_on_a_white_cloth_is_seen_whole(faces: dict[str, CardFace], model: OnnxClassifier
+                                                              ) -> None:
+    # given the layout on a white cloth, the side branch under 8H an overlapped column
+    line, renderer = _seen(faces, COLUMN, CardReader(model))
+    covered = [c.label for c in renderer.layout_cards if c.label in COLUMN.split()[:-1]]
+    assert len(covered) == 3  # three cards of the column show only their top
+    # then every card of the main line and of the side branches is read, each in its zone
+    assert _cards(line.main_line) == sorted(MAIN.split())
+    assert _cards(line.side_branches) == sorted((COLUMN + " " + LONE).split())
+    # and the watch finds nothing out of place: no card under another is taken for missing
+    assert problems_in_sight(_record().layout, None, line) == []
+    state, notes = layout_look(moving(LayoutState(), 0.0), TableView(1.5, line=line), _record())
+    state, notes = layout_look(state, TableView(3.0, line=line), _record())
+    assert state.holding is None and not any(isinstance(n, LayoutWrong) for n in notes or ())
+
+
+def test_without_the_index_corners_the_covered_cards_are_not_seen(faces: dict[str, CardFace],
+                                                                  model: OnnxClassifier) -> None:
+    # given the same layout read by the outline alone (the reader without its corner zones)
+    line, _renderer = _seen(faces, COLUMN, CardReader(model, ReaderConfig(corner_zones=frozenset())))
+    # then cards under others are lost: what the index corners add is what this test is about
+    assert set(COLUMN.split()[:-1]) - set(_cards(line.side_branches))
+
+
+def test_a_card_really_missing_from_the_column_is_still_noticed(faces: dict[str, CardFace],
+                                                                model: OnnxClassifier) -> None:
+    # given the column laid without 9S (still in a player's hand), the record holding it
+    line, _renderer = _seen(faces, "QH AD 6C", CardReader(model))
+    # then 9S is missing under 8H, and nothing else is out of place
+    assert problems_in_sight(_record().layout, None, line) == [
+        CardMissing(Card.parse("9S"), UnderCard(LineCard(Card.parse("8H"))))]
