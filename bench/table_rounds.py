@@ -22,7 +22,9 @@ Cards: the real photographed cards of ../shared/data/real-cards/single as photog
 (their own light, not flattened), and designs held out of training (models/MODEL_CARD.md:
 gnome bellot, KDE penguins; rendered into cache/cards when missing).
 Scenes: light (a lamp's gradient, warm, cold, dim) and a black-and-white printed kit.
-Views: the play zone only, and the whole layout (55-70 degrees of tilt).
+Views: the play zone only, and the whole layout (55-70 degrees of tilt; its line zones are
+seen at 1.1-1.5 px/mm, under the 2 px/mm `calibrate table` asks, so the layout watch is off
+there), and ``overhead``: the whole layout from above, every zone readable.
 Batches: laid a finger's width apart, and in three rounds (``-touching``) touching, up to
 2 mm over each other, not lined up, as players often lay them.
 
@@ -52,6 +54,13 @@ phone held over the table (MOTIONS, vision/synthetic/sway.py); ``-bridge`` a bri
 (BRIDGE_MM). ``--fps 30`` films at a webcam's or phone's rate (3 by default: the dealer's
 timings are in seconds, and a still table at 30 frames is ten times the work).
 
+``--layout`` (LAYOUT): the layout watch on tables nearly as pale as a card (a maple top under a
+lamp, a white cloth under a daylight panel), each side branch an overlapped column (``-columns``:
+each card half or more over the one before, its index showing), the ``overhead`` view. Each
+round then also prints what the layout watch read of the main line and side branches on
+each still table state (bench/harness/layout_sight.py: cards lying whole, cards overlapped,
+wrong readings) and what it said.
+
 ``--arms``: after each verdict a player's arm carries the cards from the players' edge across
 the whole play zone to the layout beyond it and comes back (1.5 s, bench/harness/make_demo.arm_sweep),
 as players do every turn, instead of a hand over the zone.
@@ -60,7 +69,7 @@ as players do every turn, instead of a hand over the zone.
 design under cache/cards: e.g. ``npm-kennard`` (``python -m models.fetch_npm_decks``, then link
 ``cache/npm-cards/npm-kennard`` into ``cache/cards``), art nobody trained or tuned on.
 
-Run: ``python3 bench/table_rounds.py [--quick] [--only real-lamp-zone] [--cards DESIGN] [--size WxH] [--fps 30] [--arms] [--film [--keep]]``.
+Run: ``python3 bench/table_rounds.py [--quick | --layout] [--only real-lamp-zone] [--cards DESIGN] [--size WxH] [--fps 30] [--arms] [--film [--keep]]``.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from dealer.table.layout_watch import (
     moving,
     problems_in_sight,
 )
-from dealer.table.layout_problems import LineCard
+from dealer.table.layout_problems import LineCard, Problem
 from dealer.table.observer import TableObserver
 from dealer.table.turn_input import LineRecord, LineSight, SeenCard, TableView
 from engine.cards import Card, parse_cards
@@ -154,3 +154,22 @@ def test_a_card_nobody_sees_is_said_missing_only_when_the_table_shows_it_is(
         for t in (10.0, 11.5):
             state, notes = layout_look(state, TableView(t, line=_sight(("QD", "JS"), False)), record)
         assert state.holding is None and notes is not None and [type(n).__name__ for n in notes] == ["LayoutRight"]
+
+
+@pytest.mark.parametrize(("main", "problems"), [
+    (("7H", None, "9D"), []),  # the unread card lies where 4C belongs: QD hangs under it
+    ((None, None, "9D"), []),  # two unread: which is 4C is not known, QD is not checked
+    (("7H", "4C", "9D"), []),
+    # read cards out of place are still told: 9D before 4C, and QD then under 9D
+    (("7H", "9D", "4C"), [Problem.OUT_OF_ORDER, Problem.WRONG_BRANCH]),
+])
+def test_a_side_card_under_a_main_line_card_left_unread_is_not_taken_for_misplaced(
+        main: tuple[str | None, ...], problems: list[Problem]) -> None:
+    # given QD rejected under 4C, and a main-line card the camera could not read (a pale card
+    # on a white cloth): QD lies nearer that card than any read one
+    record = Layout(parse_cards("7H 4C 9D"), (Branch(1, parse_cards("QD"), "Bo"),))
+    seen_main = tuple(SeenCard(None if c is None else Card.parse(c), 70.0 * i, 0.0) for i, c in enumerate(main))
+    line = LineSight(seen_main, (SeenCard(Card.parse("QD"), 73.0, 120.0),), unexplained=False)
+    # then nothing is said misplaced that only an unread card hides
+    found = [d.problem for d in problems_in_sight(record, None, line) if d.problem is not Problem.MISSING]
+    assert found == problems
