@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, main_line_folded
+from calibration.layout import PLACE_MM, ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, main_line_folded
 from dealer.table.layout_problems import (
     AfterCard,
     AtStart,
@@ -210,6 +210,12 @@ def _lcs_pairs(a: Sequence[Card], b: Sequence[Card]) -> list[tuple[int, int]]:
     return pairs
 
 
+# a side card hangs under the main-line card seen nearest it only when that card lies within
+# this of it across the line (a column hangs straight under its card, places are PLACE_MM apart):
+# farther, the card above it was not found at all, and its column is not known
+COLUMN_REACH_MM = 0.5 * PLACE_MM
+
+
 def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
                  prophet_token_x_mm: float | None = None, unread_main_x_mm: Sequence[float] = ()) -> LayoutCheck:
     """Compare the record with the cards seen; an empty result means the table matches.
@@ -251,9 +257,9 @@ def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
     for o in obs_side:
         anchor: int | None = None
         if places:
-            _x, anchor, read = min(places, key=lambda p: abs(p[0] - o.x_mm))
-            if not read and anchor is None:
-                unknown.append(o)
+            x, anchor, read = min(places, key=lambda p: abs(p[0] - o.x_mm))
+            if (not read and anchor is None) or abs(x - o.x_mm) > COLUMN_REACH_MM:
+                unknown.append(o)  # under no card seen (one not found at all), or one whose place is not known
                 continue
         side_cols.setdefault(anchor, []).append(o)
     obs_side = [o for o in obs_side if all(o is not u for u in unknown)]

@@ -173,3 +173,16 @@ def test_a_side_card_under_a_main_line_card_left_unread_is_not_taken_for_misplac
     # then nothing is said misplaced that only an unread card hides
     found = [d.problem for d in problems_in_sight(record, None, line) if d.problem is not Problem.MISSING]
     assert found == problems
+
+
+def test_a_side_card_under_a_main_line_card_not_found_at_all_is_not_checked() -> None:
+    # given QD rejected under 4C, and 4C not found at all (no card seen there): QD, in its
+    # place under 4C, lies a whole place away from 7H and from 9D
+    record = Layout(parse_cards("7H 4C 9D"), (Branch(1, parse_cards("QD"), "Bo"),))
+    seen_main = (SeenCard(Card.parse("7H"), 0.0, 0.0), SeenCard(Card.parse("9D"), 140.0, 0.0))
+    line = LineSight(seen_main, (SeenCard(Card.parse("QD"), 72.0, 120.0),))
+    # then QD is not said to hang under a neighbour (4C and QD are not seen in place: unseen)
+    assert {d.problem for d in problems_in_sight(record, None, line)} == {Problem.MISSING}
+    # but laid under 9D, straight under it, it is
+    line = LineSight(seen_main, (SeenCard(Card.parse("QD"), 141.0, 120.0),))
+    assert Problem.WRONG_BRANCH in [d.problem for d in problems_in_sight(record, None, line)]
