@@ -7,7 +7,8 @@ column's lowest card lies. :func:`with_zone_corners` adds the cards read by an i
 (:func:`vision.corners.read_corners`, with the cards read by their outline as the size
 they must have) and settles the two:
 
-- a card read whole keeps its reading; an index of the same card on it is that card;
+- a card read whole keeps its reading; an index of the same card on it is that card, and an
+  index of another card well inside it is part of its face (pips, its own index misread);
 - an outline left unread that holds a read index (a column's blob, or the lowest card of
   a column fitted over the ones under it) is no card of its own: the indices are the cards;
 - each index read gives a card of the deck's size on the table (``card_mm``), laid from
@@ -41,8 +42,11 @@ __all__ = ["ZoneCorners", "same_picture", "settle", "small_picture", "with_zone_
 BgrImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
 
-# an index lies on an outline when inside it grown by this share (an outline fitted short)
+# an index lies on an outline when inside it grown by this share (an outline fitted short);
+# well inside it, when inside it shrunk to this share (off its rim, where the card over a
+# covered one may end a little short of the fit)
 _ON_GROWN = 1.1
+_INSIDE = 0.85
 # the zone's picture is compared in blocks this big (crop pixels: about 8 mm at 2 px/mm)
 BLOCK_PX = 16
 # a block differing by more than this share of the picture's mean level is a change: sensor
@@ -56,9 +60,9 @@ def _to(m: FloatArray, pts: npt.ArrayLike) -> FloatArray:
     return np.asarray(cv2.perspectiveTransform(p, m)[0], np.float64)
 
 
-def _on(quad: npt.NDArray[np.float32], xy: tuple[float, float]) -> bool:
+def _on(quad: npt.NDArray[np.float32], xy: tuple[float, float], scale: float = _ON_GROWN) -> bool:
     centre = quad.mean(axis=0)
-    grown = (centre + _ON_GROWN * (quad - centre)).astype(np.float32).reshape(-1, 1, 2)
+    grown = (centre + scale * (quad - centre)).astype(np.float32).reshape(-1, 1, 2)
     return cv2.pointPolygonTest(grown, (float(xy[0]), float(xy[1])), False) >= 0
 
 
@@ -110,8 +114,12 @@ def settle(read: CardDetections, corners: ZoneCorners) -> CardDetections:
     """``read`` (found by outline) and the cards of ``corners`` that are not one of them, as
     the module says; ``read`` itself when the corners add nothing."""
     xy = [(float(x), float(y)) for x, y in corners.index_xy]
+    # an index of the card read whole there is that card; an index well inside a card read
+    # whole as another is part of that card's face (its pips, its own index misread), since
+    # the index of a card under another shows beside the card over it, not on it
     fresh = [k for k in range(len(corners.cards))
-             if not any(read.label[i] == corners.cards.label[k] and _on(read.quad_xy[i], xy[k])
+             if not any((read.label[i] == corners.cards.label[k] and _on(read.quad_xy[i], xy[k]))
+                        or (read.label[i] is not None and _on(read.quad_xy[i], xy[k], _INSIDE))
                         for i in range(len(read)))]
     if not fresh:
         return read

@@ -347,22 +347,6 @@ def _check_prophet(after: int, token_x: float | None, obs_main: list[ObservedCar
 _REAL = frozenset({Problem.EXTRA, Problem.WRONG_ZONE, Problem.WRONG_BRANCH, Problem.OUT_OF_ORDER})
 
 
-def _real(problems: Sequence[Discrepancy], line: LineSight, due: int) -> tuple[Discrepancy, ...]:
-    """The problems said as wrong: those of ``_REAL``, and the cards missing when the table
-    shows they are. A card the record holds (``due`` cards in the zones read) that is not
-    read may lie under another card or be unreadable from here: it is missing only when the
-    line zones hold fewer cards, read or not, than the record by at least as many as are not
-    read (no card seen unread can be one of them) and nothing else lies there unexplained
-    (a card wholly under another)."""
-    real = [d for d in problems if d.problem in _REAL]
-    missing = [d for d in problems if isinstance(d, CardMissing)]
-    if missing and not line.unexplained:
-        laid = len(line.main_line or ()) + len(line.side_branches or ())
-        if due - laid >= len(missing):
-            real += missing
-    return tuple(real)
-
-
 def expected_on_table(layout: Layout, marker: int | None) -> ExpectedLayout:
     """The part of the record that lies on the mat: when the main line reached the mat's
     edge, its older places (cards and the PROPHET token, with their side branches) were
@@ -457,7 +441,7 @@ def layout_look(state: LayoutState, view: TableView, record: LineRecord, marker_
         return state, None  # not every card has reached its place yet (P3, P4)
     state = replace(state, due=None)
     problems = problems_in_sight(record.layout, record.marker, line)
-    real = _real(problems, line, due)
+    real = tuple(d for d in problems if d.problem in _REAL)
     out: list[LayoutNote] = [] if marker_said else [
         d for d in problems if isinstance(d, (ProphetMarkerMissing, ProphetMarkerMoved))]
     if real:
@@ -483,10 +467,7 @@ def _while_holding(state: LayoutState, view: TableView, record: LineRecord) -> t
     state = replace(state, clock=clock)
     if not clock.held(view.t, PLACED_S):
         return state, []  # a card being moved, or a reading that flickers: wait until it holds
-    on_table = expected_on_table(record.layout, record.marker)
-    due = len(on_table.main_line) + (0 if line.side_branches is None else
-                                     sum(len(b.cards) for b in on_table.branches))
-    real = _real(problems_in_sight(record.layout, record.marker, line), line, due)
+    real = tuple(d for d in problems_in_sight(record.layout, record.marker, line) if d.problem in _REAL)
     if not real:
         return replace(state, holding=None), [LayoutRight()]
     if not _same(real, state.holding or ()):

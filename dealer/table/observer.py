@@ -281,8 +281,7 @@ class TableObserver:
         if ZONE_MAIN_LINE in readable:
             line = LineSight(tuple(zones[ZONE_MAIN_LINE]),
                              tuple(zones[ZONE_SIDE_BRANCHES]) if ZONE_SIDE_BRANCHES in readable else None,
-                             prophet_at, busy=any(states[z].moving for z in _LINE_ZONES if z in states),
-                             unexplained=any(states[z].unexplained or z not in states for z in _LINE_ZONES))
+                             prophet_at, busy=any(states[z].moving for z in _LINE_ZONES if z in states))
         view = TableView(t=t, play_cards=tuple(zones[ZONE_PLAY]), tokens_in_play=tokens_in_play,
                          prophet_token_out=prophet_at is not None, frame=index,
                          hand_over_play=play.moving, unexplained_in_play=play.unexplained, line=line)

@@ -101,10 +101,6 @@ class LineSight:
     side_branches: tuple[SeenCard, ...] | None = ()
     prophet_token_mm: tuple[float, float] | None = None  # where the PROPHET token lies (F2)
     busy: bool = False  # a hand or a card on its way is over the line zones
-    # something lies in the line zones that no card found there explains (a card wholly under
-    # another, one too dim to find); True when not known. Only with nothing unexplained can a
-    # card the record holds and nobody sees be missing rather than unseen.
-    unexplained: bool = True
 
 
 @dataclass(frozen=True, slots=True)
