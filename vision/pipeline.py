@@ -186,7 +186,8 @@ class CardReader:
         if last is not None and same_picture(last[0], picture):
             corners = last[1]
         else:
-            corners = zone_corners(self.classifier, crop_bgr, read, crop_to_table, self.config.zones.cards.card_mm)
+            corners = zone_corners(self.classifier, crop_bgr, read, crop_to_table, self.config.zones.cards.card_mm,
+                                   self._watches[zone].polygon_mm)
             self._corner_pass[zone] = (picture, corners)
         found = settle(read, corners)
         return read if found is read else flag_over_shoe(found, self.known, self.config.decks)

@@ -47,6 +47,12 @@ FloatArray = npt.NDArray[np.float64]
 # covered one may end a little short of the fit)
 _ON_GROWN = 1.1
 _INSIDE = 0.85
+# a card read by an index alone lies with at least this share of it inside its zone: the
+# layout's cards lie well inside theirs (the main line centred in its band, a column ending
+# short of the zone's edge)
+IN_ZONE = 0.8
+# ... and along the table's length, within this of it (the layout's cards lie upright)
+UPRIGHT_DEG = 25.0
 # the zone's picture is compared in blocks this big (crop pixels: about 8 mm at 2 px/mm)
 BLOCK_PX = 16
 # a block differing by more than this share of the picture's mean level is a change: sensor
@@ -94,14 +100,40 @@ class ZoneCorners:
         return cls(CardDetections.empty(), np.zeros((0, 2), np.float32))
 
 
+def _lies_in(quad_mm: FloatArray, polygon_mm: FloatArray) -> bool:
+    """Whether a card (table mm) lies with at least :data:`IN_ZONE` of it inside the zone."""
+    pts = np.array([[a, b] for a in np.linspace(0.05, 0.95, 5) for b in np.linspace(0.05, 0.95, 7)])
+    at = (quad_mm[0] + pts[:, :1] * (quad_mm[1] - quad_mm[0]) + pts[:, 1:] * (quad_mm[3] - quad_mm[0]))
+    poly = polygon_mm.astype(np.float32).reshape(-1, 1, 2)
+    inside = [cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0 for x, y in at]
+    return float(np.mean(inside)) >= IN_ZONE
+
+
+def _upright(quad_mm: FloatArray) -> bool:
+    """Whether a card lies along the table's length (its long side within :data:`UPRIGHT_DEG`
+    of the y axis, either way up), as the main line's and a column's cards lie."""
+    down = quad_mm[3] - quad_mm[0]
+    return bool(abs(float(down[1])) >= np.cos(np.radians(UPRIGHT_DEG)) * float(np.linalg.norm(down)))
+
+
 def zone_corners(classifier: Any, crop_bgr: BgrImage, read: CardDetections, crop_to_table: npt.ArrayLike,
-                 card_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM)) -> ZoneCorners:
+                 card_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM), polygon_mm: npt.ArrayLike | None = None
+                 ) -> ZoneCorners:
     """The indices read in a zone's crop (:func:`vision.corners.read_corners`, the cards
-    ``read`` by their outline giving the size), each as a card of the deck's size."""
+    ``read`` by their outline giving the size), each as a card of the deck's size. With the
+    zone's ``polygon_mm``, only cards that lie in it, upright as the layout's cards lie: a
+    card read by an index alone has no outline to tell where it lies, and a pair of glyphs
+    on another card's face read as an index implies a card across the zone's edge or
+    turned (a main-line card's own glyphs read as a 3C between the line and the branches)."""
     readings = read_corners(classifier, crop_bgr, whole=read)
+    to_table = np.asarray(crop_to_table, np.float64)
+    if readings and polygon_mm is not None:
+        polygon = np.asarray(polygon_mm, np.float64).reshape(-1, 2)
+        placed = [(r, _to(to_table, card_quad_of(r))) for r in readings]
+        readings = [r for r, q in placed if _upright(q) and _lies_in(_to(to_table, _card_from_index(r, to_table, card_mm)),
+                                                                     polygon)]
     if not readings:
         return ZoneCorners.empty()
-    to_table = np.asarray(crop_to_table, np.float64)
     h, w = crop_bgr.shape[:2]
     quads = np.stack([_card_from_index(r, to_table, card_mm) for r in readings])
     cut = np.any((quads < 0) | (quads > np.array([w - 1, h - 1], np.float32)), axis=(1, 2))
