@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["readings", "frames", "geometry", "classify", "consistency", "pipeline", "synthetic", "deck_profile", "flicker",
-           "occupancy", "zone_cards", "shadow_edge", "synthetic.things", "corners", "synthetic.columns"]
+           "occupancy", "zone_cards", "shadow_edge", "synthetic.things", "corners", "synthetic.columns", "zone_corners"]
 
 
 @pytest.mark.parametrize("name", MODULES)
