@@ -22,7 +22,9 @@ Cards: the real photographed cards of ../shared/data/real-cards/single as photog
 (their own light, not flattened), and designs held out of training (models/MODEL_CARD.md:
 gnome bellot, KDE penguins; rendered into cache/cards when missing).
 Scenes: light (a lamp's gradient, warm, cold, dim) and a black-and-white printed kit.
-Views: the play zone only, and the whole layout (55-70 degrees of tilt).
+Views: the play zone only, and the whole layout (55-70 degrees of tilt; its line zones are
+seen at 1.1-1.5 px/mm, under the 2 px/mm `calibrate table` asks, so the layout watch is off
+there), and ``overhead``: the whole layout from above, every zone readable.
 Batches: laid a finger's width apart, and in three rounds (``-touching``) touching, up to
 2 mm over each other, not lined up, as players often lay them.
 
@@ -52,6 +54,13 @@ phone held over the table (MOTIONS, vision/synthetic/sway.py); ``-bridge`` a bri
 (BRIDGE_MM). ``--fps 30`` films at a webcam's or phone's rate (3 by default: the dealer's
 timings are in seconds, and a still table at 30 frames is ten times the work).
 
+``--layout`` (LAYOUT): the layout watch on tables nearly as pale as a card (a maple top under a
+lamp, a white cloth under a daylight panel), each side branch an overlapped column (``-columns``:
+each card half or more over the one before, its index showing), the ``overhead`` view. Each
+round then also prints what the layout watch read of the main line and side branches on
+each still table state (bench/harness/layout_sight.py: cards lying whole, cards overlapped,
+wrong readings) and what it said.
+
 ``--arms``: after each verdict a player's arm carries the cards from the players' edge across
 the whole play zone to the layout beyond it and comes back (1.5 s, bench/harness/make_demo.arm_sweep),
 as players do every turn, instead of a hand over the zone.
@@ -60,7 +69,7 @@ as players do every turn, instead of a hand over the zone.
 design under cache/cards: e.g. ``npm-kennard`` (``python -m models.fetch_npm_decks``, then link
 ``cache/npm-cards/npm-kennard`` into ``cache/cards``), art nobody trained or tuned on.
 
-Run: ``python3 bench/table_rounds.py [--quick] [--only real-lamp-zone] [--cards DESIGN] [--size WxH] [--fps 30] [--arms] [--film [--keep]]``.
+Run: ``python3 bench/table_rounds.py [--quick | --layout] [--only real-lamp-zone] [--cards DESIGN] [--size WxH] [--fps 30] [--arms] [--film [--keep]]``.
 """
 
 from __future__ import annotations
@@ -82,6 +91,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.harness.make_demo import Nudge, StepRenderer, filmed, load_faces  # noqa: E402
 from bench.harness.round_check import RoundFigures, compare_round, play_live, play_video, write_video  # noqa: E402
+from bench.harness.layout_sight import LayoutSight, LayoutTap, layout_notes, layout_sight  # noqa: E402
 from bench.harness.scripted_table import ScriptedTable  # noqa: E402
 from bench.harness.scripted_round import FULL_PLAN, QUICK_PLAN, all_labels, make_round, timeline  # noqa: E402
 from vision.synthetic import CardFace, Lighting, PinholeView, scene_condition, with_shadow_of  # noqa: E402
@@ -111,6 +121,8 @@ SCENES: dict[str, tuple[str, str]] = {
     "shadow": ("shadow", "walnut"),  # a still shadow's edge across the table (a stand, someone leaning over)
     "flicker": ("flicker", "oak"),  # a flickering light's bands rolling through the frames
     "deep-flicker": ("deep_flicker", "oak"),  # the same, bands 25-35 % deep (asked for by --only)
+    "pale": ("lamp", "maple"),  # a pale maple top under a desk lamp: the table nearly as pale as a card
+    "whitecloth": ("cold", "whitecloth"),  # a white tablecloth (weave, soft folds) under a daylight panel
 }
 
 
@@ -138,6 +150,13 @@ VIEWS: dict[str, Callable[[random.Random], PinholeView]] = {
                                   target_mm=(132.5, 60.0), yaw_deg=r.uniform(-4, 4), size_wh=(1920, 1080)),
     "whole": lambda r: PinholeView(tilt_deg=r.uniform(55, 70), distance_mm=r.uniform(740, 770),
                                    target_mm=(132.5, -40.0), yaw_deg=r.uniform(-3, 3), size_wh=(1920, 1080)),
+    # the whole layout from above (a camera on an arm over the table, set up until `eleusis
+    # calibrate table` says every zone is readable): at 1920x1080 the only way a whole layout
+    # is seen at the 2 px/mm an index needs (calibration/check.py), with little room to spare;
+    # at the "whole" view's 55-70 degrees the line zones get 1.1-1.5 px/mm and are not watched
+    "overhead": lambda r: PinholeView(tilt_deg=r.uniform(88, 90), distance_mm=r.uniform(698, 708),
+                                      target_mm=(132.5, r.uniform(-91.0, -87.0)), yaw_deg=r.uniform(-1, 1),
+                                      size_wh=(1920, 1080)),
 }
 
 
@@ -152,6 +171,7 @@ class Condition:
     bridge: bool = False  # a bridge-size deck (BRIDGE_MM), narrower than poker cards
     motion: str = ""  # "sway": a camera on a springy stand; "handheld": a phone held over the table (MOTIONS)
     lean: bool = False  # a player leans over the table twice, casting a shadow across it (LEANS)
+    columns: bool = False  # side branches laid as overlapped columns, each card half over the one before
 
 
     @property
@@ -163,7 +183,7 @@ class Condition:
         return (f"{self.cards}-{self.scene}-{self.view}" + ("-touching" if self.touching else "")
                 + ("-bumped" if self.bumped else "") + ("-auto" if self.auto else "")
                 + ("-bridge" if self.bridge else "") + (f"-{self.motion}" if self.motion else "")
-                + ("-lean" if self.lean else ""))
+                + ("-lean" if self.lean else "") + ("-columns" if self.columns else ""))
 
 
 FULL = (
@@ -177,6 +197,10 @@ FULL = (
     Condition("real", "flicker", "zone"), Condition("kde-penguins", "flicker", "whole"),
 )
 QUICK = (Condition("real", "lamp", "zone"), Condition("real", "lamp", "whole"))
+# The layout watch on tables nearly as pale as a card, side branches as overlapped columns,
+# the whole layout seen from above (``--layout``; not in FULL: a round each, 1-2 minutes)
+LAYOUT = (Condition("real", "pale", "overhead", columns=True), Condition("real", "whitecloth", "overhead", columns=True),
+          Condition("gnome-bellot", "whitecloth", "overhead", columns=True))
 
 # A camera on a stand knocked by an elbow, twice a round: at these table states it turns
 # (degrees of tilt and yaw) and its aim moves (mm), about 60-80 px of the frame at 1920x1080.
@@ -253,20 +277,25 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
         import shutil
 
         shutil.rmtree(out)
-    whole = cond.view == "whole"
+    whole = cond.view != "zone"  # the layout in view: the PROPHET token goes straight to the line
     if not film:
         renderer = StepRenderer(faces_for(cond.cards), seed=seed, view=view, lighting=lighting, table=table,
                                 kit_print=kit_print, touching=cond.touching, nudges=BUMPS if cond.bumped else (),
                                 auto_camera=AutoCamera(fps) if cond.auto else None, card_mm=cond.card_mm,
-                                sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None)
+                                sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None, columns=cond.columns)
         players = ScriptedTable(script, renderer, fps, whole_layout=whole, arms=arms)
-        reader = None
         if enrolled is not None:
             from vision.deck_profile import profiled_reader
 
             reader = profiled_reader(enrolled.profile)
-        stats, played = play_live(players, script, out, reader)
+        else:
+            from dealer.app.live import default_reader
+
+            reader = default_reader()
+        tap = LayoutTap(reader, players)  # keeps what the layout watch read, beside what lay there
+        stats, played = play_live(players, script, out, tap)
         figures = compare_round(script, played, out, folder)
+        figures.layout, figures.layout_notes = layout_sight(tap), layout_notes(out)
         figures.wall_s, figures.cpu_fps = stats.busy_s, stats.cpu_fps
         figures.relays, figures.gave_up = players.relays, players.gave_up
         return figures, enrolled
@@ -275,7 +304,7 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
     filming = StepRenderer(faces_for(cond.cards), seed, view, lighting, table=table, kit_print=kit_print,
                            touching=cond.touching, nudges=BUMPS if cond.bumped else (),
                            auto_camera=AutoCamera(fps) if cond.auto else None, card_mm=cond.card_mm,
-                                sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None)
+                           sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None, columns=cond.columns)
     frames = (frame for _step, frame in filmed(filming, tuple(line.steps), fps))
     write_video(frames, video, fps)
     wall, log = play_video(video, script, out, None if enrolled is None else enrolled.profile)
@@ -304,6 +333,9 @@ def _ms(values: list[float]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="two short rounds (real cards, lamp, both views)")
+    parser.add_argument("--layout", action="store_true",
+                        help="the layout rounds: pale wood and white cloth, overlapped side-branch columns, "
+                             "the whole layout seen from above (LAYOUT)")
     parser.add_argument("--only", metavar="NAME", action="append",
                         help="run only this condition (repeatable): one of the rounds, or any CARDS-SCENE-VIEW[-touching] "
                              "of real, gnome-bellot, kde-penguins and the scenes and views here (e.g. real-flicker-zone)")
@@ -326,15 +358,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="also deal a lamp/zone and a cold/whole round with this design (repeatable)")
     args = parser.parse_args(argv)
     extra = tuple(c for d in args.cards for c in (Condition(d, "lamp", "zone"), Condition(d, "cold", "whole")))
-    conditions: tuple[Condition, ...] = (QUICK if args.quick else FULL) + extra
+    conditions: tuple[Condition, ...] = (LAYOUT if args.layout else QUICK if args.quick else FULL) + extra
     if args.only:
-        every = {c.name: c for c in FULL + QUICK + extra}
-        every.update({c.name: c for c in (Condition(cards, scene, view, touching, bumped, auto, bridge, motion, lean)  # any mix
+        every = {c.name: c for c in FULL + QUICK + LAYOUT + extra}
+        every.update({c.name: c for c in (Condition(cards, scene, view, touching, bumped, auto, bridge, motion, lean,
+                                                    columns)  # any mix
                                           for cards in ("real", "gnome-bellot", "kde-penguins") for scene in SCENES
                                           for view in VIEWS for touching in (False, True)
                                           for bumped in (False, True) for auto in (False, True)
                                           for bridge in (False, True) for motion in ("", *MOTIONS)
-                                          for lean in (False, True))
+                                          for lean in (False, True) for columns in (False, True))
                                           if c.name not in every})
         unknown = [n for n in args.only if n not in every]
         if unknown:
@@ -361,7 +394,13 @@ def main(argv: list[str] | None = None) -> int:
               f"({per20:.1f} per 20 cards laid); {fig.fps:.1f} frames/s ({fig.cpu_fps:.1f} per CPU s); hand left -> verdict {_ms(fig.latency_s)}; "
               f"judged under a hand {fig.judged_under_hand}; laid again when asked {fig.relays}, "
               f"went on unanswered {fig.gave_up}", flush=True)
+        if fig.layout is not None:
+            print(f"{'':28s} {fig.layout.words()}; layout notes {len(fig.layout_notes)}", flush=True)
         if args.verbose:
+            for d in fig.layout.wrong_list[:8] if fig.layout is not None else []:
+                print(f"    layout: {d}")
+            for note in fig.layout_notes:
+                print(f"    layout note: {note}")
             for d in fig.diff:
                 print(f"    diff: {d}")
             for t in fig.troubles:
@@ -369,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
             if not fig.scores_match:
                 print(f"    scores: scripted {fig.scripted_scores}, dealt {fig.played_scores}")
     print()
-    for view in ("zone", "whole"):
+    for view in VIEWS:
         part = [f for c, f in rows if c.view == view]
         if not part:
             continue
@@ -385,6 +424,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{statistics.median([f.fps for f in part]):.1f} frames/s, "
               f"{statistics.median([f.cpu_fps for f in part]):.1f} per CPU s (median round); hand left -> verdict {_ms(lat)}; "
               f"judged under a hand {sum(f.judged_under_hand for f in part)}")
+        sight = LayoutSight()
+        for f in part:
+            if f.layout is not None:
+                sight.add(f.layout)
+        if any(f.layout is not None for f in part):
+            print(f"{'':12s}{sight.words()}; layout notes {sum(len(f.layout_notes) for f in part)}")
     how = ("deaf players, `eleusis play --video` on films (frames/s with start-up)" if args.film else
            "players who obey the dealer, `eleusis play`'s loop in process (frames/s: the dealer's own)")
     print(f"({len(rows)} rounds in {time.perf_counter() - started:.0f} s; {how})")

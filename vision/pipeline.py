@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from calibration.layout import ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES
 from engine.cards import DEFAULT_DECKS, Card
 from vision.classify import CardReading, Classifier, combine_readings, union_of_maybe
 from vision.consistency import flag_over_shoe
@@ -26,6 +27,7 @@ from vision.geometry import CARD_SIZE_TOLERANCE, SAME_PLACE_MM, card_sized_mm
 from vision.occupancy import Occupancy, OccupancyConfig, ZoneWatch
 from vision.readings import CardDetections
 from vision.rectify import rectify_cards, rectify_whole_image, whole_image_quad
+from vision.zone_corners import ZoneCorners, same_picture, settle, small_picture, zone_corners
 
 __all__ = ["CardReader", "ReaderConfig", "ZoneReading", "pool_looks", "read_stream"]
 
@@ -57,6 +59,9 @@ class ReaderConfig:
     # found a little inside the rim trims the index (on average 0.5 mm on the real
     # photos, ~0 on rendered decks; single sides up to 1.5 mm)
     grow_mm: float = 1.0
+    # zones where cards overlap (a side branch laid as a column): their cards are also read
+    # by an index corner alone (vision/zone_corners.py), once the zone is still after a change
+    corner_zones: frozenset[str] = frozenset({ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES})
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,9 @@ class CardReader:
         self._watches: dict[str, ZoneWatch] = {}
         self._last_read: dict[str, tuple[tuple[npt.NDArray[np.float64], ...], CardDetections]] = {}
         self._places: dict[str, list[_Place]] = {}
+        self._cornered: dict[str, bool] = {}  # the zone's last reading has had its index corners read
+        # per zone: its picture when its index corners were last read, and what they read
+        self._corner_pass: dict[str, tuple[npt.NDArray[np.float32], ZoneCorners]] = {}
 
     def read_zone(self, crop_bgr: BgrImage, crop_to_table: npt.ArrayLike, zone: str,
                   polygon_mm: npt.ArrayLike, token_centres_mm: Iterable[tuple[float, float]] = ()
@@ -148,6 +156,7 @@ class CardReader:
         if last is not None and last[0] is look.cards_px:
             # nothing moved: the same cards, not read again unless one is still unsure
             read = self._read_again(zone, crop_bgr, last[1], crop_to_table)
+            read = self._corners(zone, crop_bgr, read, crop_to_table, look.occupancy)
             self._last_read[zone] = (look.cards_px, read)
             return ZoneReading(read, look.occupancy)
         h, w = crop_bgr.shape[:2]
@@ -157,8 +166,31 @@ class CardReader:
         read, looks = self._classify(crop_bgr, found, crop_to_table) if len(found) else (found, {})
         extra = self._grown_looks(crop_bgr, read, [i for i, r in looks.items() if _kind(r) is None], crop_to_table)
         read = self._pool(zone, read, looks, crop_to_table, extra)
+        self._cornered[zone] = False
+        read = self._corners(zone, crop_bgr, read, crop_to_table, look.occupancy)
         self._last_read[zone] = (look.cards_px, read)
         return ZoneReading(read, look.occupancy)
+
+    def _corners(self, zone: str, crop_bgr: BgrImage, read: CardDetections, crop_to_table: npt.ArrayLike,
+                 occupancy: Occupancy) -> CardDetections:
+        """In a zone of ``corner_zones``, the cards read by an index alone added when the zone
+        is still (a hand moving over it makes every frame a change, and nothing is judged
+        then). They are read again only when the zone's picture changed since they were
+        (vision.zone_corners.same_picture): reading them costs some 0.3-1 s of a processor."""
+        if zone not in self.config.corner_zones or self._cornered.get(zone, True) or not occupancy.still \
+                or occupancy.arm:
+            return read
+        self._cornered[zone] = True
+        picture = small_picture(crop_bgr)
+        last = self._corner_pass.get(zone)
+        if last is not None and same_picture(last[0], picture):
+            corners = last[1]
+        else:
+            corners = zone_corners(self.classifier, crop_bgr, read, crop_to_table, self.config.zones.cards.card_mm,
+                                   self._watches[zone].polygon_mm)
+            self._corner_pass[zone] = (picture, corners)
+        found = settle(read, corners)
+        return read if found is read else flag_over_shoe(found, self.known, self.config.decks)
 
     def _read_again(self, zone: str, crop_bgr: BgrImage, read: CardDetections,
                     crop_to_table: npt.ArrayLike) -> CardDetections:

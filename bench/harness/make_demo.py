@@ -155,10 +155,18 @@ def _zone_box(layout: TableLayout, name: str) -> tuple[float, float, float, floa
     return min(xs), min(ys), max(xs), max(ys)
 
 
+# Overlapped side-branch columns (``columns``): each card covers this share of the one before
+# it, drawn per card, so that only the top of the card under it shows, its index among it
+# (a standard index reaches about 25 mm down a 89 mm card; a half covers 44 mm).
+COLUMN_COVER = (0.5, 0.65)
+
+
 def _layout_placements(step: Step, layout: TableLayout, art: dict[str, CardFace], rng: np.random.Generator,
-                       card_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM)) -> tuple[list[CardPlacement], list[TokenPlacement]]:
+                       card_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM), overlapped: bool = False
+                       ) -> tuple[list[CardPlacement], list[TokenPlacement]]:
     """The main line left to right in its zone, one place each (PLACE_MM), and each side branch
-    down the table below its line slot, overlapping when the column is long (P3, P4)."""
+    down the table below its line slot, overlapping when the column is long (P3, P4); with
+    ``overlapped``, every card of a column half or more over the one before it (a small table)."""
     cards: list[CardPlacement] = []
     tokens: list[TokenPlacement] = []
     if not step.line:
@@ -180,8 +188,12 @@ def _layout_placements(step: Step, layout: TableLayout, art: dict[str, CardFace]
         x = x0 + PLACE_MM * (slot + 0.5)
         room = (by1 - by0) - 20.0 - 88.0
         pitch = min(95.0, room / max(1, len(column) - 1))
+        y = by0 + 10.0 + 44.0
         for k, label in enumerate(column):
-            y = by0 + 10.0 + 44.0 + k * pitch
+            if overlapped and k:
+                y += min(pitch, card_mm[1] * (1.0 - float(rng.uniform(*COLUMN_COVER))))
+            elif k:
+                y += pitch
             cards.append(_placed(label, (x + float(rng.uniform(-2, 2)), y), float(rng.uniform(-4, 4)), art, card_mm))
     return cards, tokens
 
@@ -238,9 +250,11 @@ class StepRenderer:
                  lighting: Callable[[np.random.Generator], Lighting] | None = None,
                  layout: TableLayout | None = None, table: str = "wood", kit_print: str = "colour",
                  touching: bool = False, nudges: Sequence[Nudge] = (),
-                 auto_camera: AutoCamera | None = None, sway: Sway | None = None, card_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM)
-                 ) -> None:
+                 auto_camera: AutoCamera | None = None, sway: Sway | None = None, card_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM),
+                 columns: bool = False) -> None:
         self.card_mm = card_mm  # the deck's card size (poker 63.5 x 88.9 mm by default)
+        self.columns = columns  # side branches laid as overlapped columns (_layout_placements)
+        self.layout_cards: tuple[CardPlacement, ...] = ()  # the main line's and side branches' cards last rendered
         self.nudges = tuple(nudges)
         self.auto_camera = auto_camera
         self.sway = sway
@@ -272,7 +286,8 @@ class StepRenderer:
                  for label, (x, y) in zip(step.cards, pos, strict=True)]
         tokens = [TokenPlacement(name, (token_x, token_y), float(rng.uniform(-10, 10))) for name in step.tokens]
         tokens += [TokenPlacement(name, at, float(rng.uniform(-8, 8))) for name, at in step.placed_tokens]
-        line_cards, line_tokens = _layout_placements(step, layout, self.art, rng, self.card_mm)
+        line_cards, line_tokens = _layout_placements(step, layout, self.art, rng, self.card_mm, self.columns)
+        self.layout_cards = tuple(line_cards)
         hands: tuple[HandPlacement, ...] = ()
         if step.arm_tip_mm is not None:  # an arm across the zone, from beyond the players' edge
             reach = max(380.0, zy1 + 200.0 - step.arm_tip_mm[1])

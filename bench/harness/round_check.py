@@ -29,6 +29,7 @@ import numpy as np
 from dealer.app.live import LoopStats
 from dealer.table.observer import ZoneReader
 from dealer.record.recording import EVENTS_FILE, RECORD_FILE
+from bench.harness.layout_sight import LayoutSight
 from bench.harness.scripted_round import ScriptedRound, Timeline
 from bench.harness.scripted_table import ScriptedTable
 
@@ -150,6 +151,8 @@ class RoundFigures:
     scripted_scores: dict[str, int] = field(default_factory=dict)
     played_scores: dict[str, int] = field(default_factory=dict)
     diff: list[str] = field(default_factory=list)  # the first few differences, for the eye
+    layout: LayoutSight | None = None  # what the layout watch read of the line zones (players who obey)
+    layout_notes: list[str] = field(default_factory=list)  # what the layout watch said
 
     @property
     def fps(self) -> float:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, main_line_folded
+from calibration.layout import PLACE_MM, ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, main_line_folded
 from dealer.table.layout_problems import (
     AfterCard,
     AtStart,
@@ -210,12 +210,21 @@ def _lcs_pairs(a: Sequence[Card], b: Sequence[Card]) -> list[tuple[int, int]]:
     return pairs
 
 
+# a side card hangs under the main-line card seen nearest it only when that card lies within
+# this of it across the line (a column hangs straight under its card, places are PLACE_MM apart):
+# farther, the card above it was not found at all, and its column is not known
+COLUMN_REACH_MM = 0.5 * PLACE_MM
+
+
 def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
-                 prophet_token_x_mm: float | None = None) -> LayoutCheck:
+                 prophet_token_x_mm: float | None = None, unread_main_x_mm: Sequence[float] = ()) -> LayoutCheck:
     """Compare the record with the cards seen; an empty result means the table matches.
 
     ``prophet_token_x_mm`` is where the PROPHET token was seen (None: not seen); it is
-    checked only when the record has a prophet's marker.
+    checked only when the record has a prophet's marker. ``unread_main_x_mm``: where cards
+    lie on the main line that were not read; a side card nearest one of them hangs under it,
+    under a record place only when the read cards beside it leave room for exactly that one
+    (:func:`_unread_places`), else its column is not known and it is not checked.
     """
     names = _Names(expected)
     slots_main = [_Slot(c, i, None) for i, c in enumerate(expected.main_line)]
@@ -241,14 +250,19 @@ def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
         matched_obs.add(id(obs_main[oi]))
         obs_to_index[oi] = si
 
-    # 2. side columns: each side card hangs under the nearest main-line card (by x)
+    # 2. side columns: each side card hangs under the nearest main-line card (by x), read or not
     side_cols: dict[int | None, list[ObservedCard]] = {}
+    places = _unread_places(obs_main, obs_to_index, unread_main_x_mm, len(expected.main_line))
+    unknown: list[ObservedCard] = []  # under an unread card whose place is not known: not checked
     for o in obs_side:
         anchor: int | None = None
-        if obs_main:
-            nearest = min(range(len(obs_main)), key=lambda k: abs(obs_main[k].x_mm - o.x_mm))
-            anchor = obs_to_index.get(nearest)
+        if places:
+            x, anchor, read = min(places, key=lambda p: abs(p[0] - o.x_mm))
+            if (not read and anchor is None) or abs(x - o.x_mm) > COLUMN_REACH_MM:
+                unknown.append(o)  # under no card seen (one not found at all), or one whose place is not known
+                continue
         side_cols.setdefault(anchor, []).append(o)
+    obs_side = [o for o in obs_side if all(o is not u for u in unknown)]
     for seen_column in side_cols.values():
         seen_column.sort(key=lambda o: o.y_mm)
     for anchor_index, slots in columns.items():
@@ -279,6 +293,26 @@ def check_layout(expected: ExpectedLayout, observed: Sequence[ObservedCard],
     if expected.prophet_after is not None:
         problems.extend(_check_prophet(expected.prophet_after, prophet_token_x_mm, obs_main, obs_to_index, names))
     return LayoutCheck(tuple(problems))
+
+
+def _unread_places(obs_main: Sequence[ObservedCard], obs_to_index: dict[int, int], unread_x: Sequence[float],
+                   main_len: int) -> list[tuple[float, int | None, bool]]:
+    """Each main-line card seen, by x: (x, its record place or None, read). An unread card's
+    place is known when the read cards beside it on the table hold the record places just
+    before and after it (or it is the line's first or last, next to the read card beside it)."""
+    places = sorted([(o.x_mm, obs_to_index.get(k), True) for k, o in enumerate(obs_main)]
+                    + [(float(x), None, False) for x in unread_x], key=lambda p: p[0])
+    out = []
+    for k, (x, index, read) in enumerate(places):
+        if not read:
+            before = places[k - 1][1] if k > 0 and places[k - 1][2] else None
+            after = places[k + 1][1] if k + 1 < len(places) and places[k + 1][2] else None
+            if before is not None and (after == before + 2 or (k + 1 == len(places) and before + 2 == main_len)):
+                index = before + 1
+            elif after is not None and k == 0 and after == 1:
+                index = 0
+        out.append((x, index, read))
+    return out
 
 
 def _misplaced(slot: _Slot, found: ObservedCard, found_anchor: int | None, names: _Names) -> Discrepancy:
@@ -344,7 +378,8 @@ def problems_in_sight(layout: Layout, marker: int | None, line: LineSight) -> li
         if len(observed) > len(expected.main_line) + sum(len(b.cards) for b in expected.branches) + 3:
             return []  # many more cards than the record: not the layout (a hand dropped, a second deck)
     token_x = None if line.prophet_token_mm is None else line.prophet_token_mm[0]
-    return list(check_layout(expected, observed, token_x).discrepancies)
+    unread = [c.x_mm for c in line.main_line if c.card is None]
+    return list(check_layout(expected, observed, token_x, unread).discrepancies)
 
 
 _LinePicture = tuple[tuple[Card | None, ...], tuple[Card | None, ...]]  # the main line, the side branches

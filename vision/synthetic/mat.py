@@ -6,7 +6,9 @@ Tests, demos and benches use it. The ground truth is the homography ``table_to_p
 - ``CardPlacement.image_bgr`` with ``alpha``: a card picture (e.g. a real photographed
   card cut out with its own photo lighting, :func:`vision.synthetic.cards.real_card_faces`)
   laid with its rounded outline;
-- ``table``: the table's surface (:data:`TABLE_KINDS`: wood, oak, walnut, white, cloth, grey);
+- ``table``: the table's surface (:data:`TABLE_KINDS`: wood, oak, walnut, white, cloth, grey, and
+  two nearly as pale as a card: maple, a pale wood top, and whitecloth, a white tablecloth
+  with its weave and soft folds);
 - ``kit_print="bw"``: the kit printed on a black-and-white printer (the light-green play
   zone comes out light grey);
 - ``hands``: a skin-coloured hand with its forearm reaching over the table
@@ -68,7 +70,7 @@ PAPER_BGR = (246, 248, 248)
 # through a camera, it comes out a little darker
 PLAY_TINT_BGR = (196, 214, 200)
 TABLE_BGR = (52, 84, 120)  # a brown wooden table
-TABLE_KINDS = ("wood", "oak", "walnut", "white", "cloth", "grey")
+TABLE_KINDS = ("wood", "oak", "walnut", "white", "cloth", "grey", "maple", "whitecloth")
 KIT_PRINTS = ("colour", "bw")
 SKIN_BGR = (120, 150, 200)
 
@@ -181,6 +183,10 @@ def _table_surface(kind: str, w: int, h: int, px_per_mm: float, rng: np.random.G
         grain = np.float32(10.0) * np.sin(ys / np.float32(7.0 * px_per_mm) + wave)
         shade = (grain + noise).astype(np.float32)
         return np.clip(cv2.add(img.astype(np.float32), cv2.merge([shade, shade, shade])), 0, 255).astype(np.uint8)
+    if kind == "maple":
+        return _maple(w, h, px_per_mm, np.asarray(noise, np.float32), rng)
+    if kind == "whitecloth":
+        return _white_cloth(w, h, px_per_mm, np.asarray(noise, np.float32), rng)
     base, grain_amp, period_mm = {
         "oak": ((88.0, 146.0, 196.0), 0.10, 4.0),  # honey-coloured oak, fine close grain
         "walnut": ((38.0, 58.0, 84.0), 0.16, 6.0),
@@ -191,6 +197,44 @@ def _table_surface(kind: str, w: int, h: int, px_per_mm: float, rng: np.random.G
     wave = np.sin(xs / np.float32(60.0 * px_per_mm) + np.float32(rng.uniform(0, 6))) * np.float32(2.5)
     stripes = np.sin(ys / np.float32(period_mm * px_per_mm) + wave + noise / np.float32(15.0))
     rel = 1.0 + grain_amp * stripes + 0.012 * noise
+    out = np.stack([rel * c for c in base], axis=-1)
+    return np.asarray(np.clip(out, 0, 255), dtype=np.uint8)
+
+
+def _maple(w: int, h: int, px_per_mm: float, noise: npt.NDArray[np.float32], rng: np.random.Generator) -> ImageBGR:
+    """A pale maple or birch top: cream paper-pale wood (a card's white is only some 15 % brighter),
+    faint long grain that wanders, and a few darker streaks of figure."""
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    xs = np.arange(w, dtype=np.float32)[None, :]
+    cells = max(1, int(60 * px_per_mm))  # the grain wanders over a few centimetres
+    slow = cv2.resize(rng.normal(0, 1.5, (max(2, h // cells), max(2, w // cells))).astype(np.float32), (w, h),
+                      interpolation=cv2.INTER_CUBIC)
+    wander = np.float32(3.0) * np.sin(xs / np.float32(80.0 * px_per_mm) + np.float32(rng.uniform(0, 6))) + slow
+    grain = np.sin(ys / np.float32(2.5 * px_per_mm) + wander)
+    streaks = np.sin(ys / np.float32(23.0 * px_per_mm) + np.float32(0.5) * wander) ** 8
+    rel = 1.0 - 0.03 * grain - 0.06 * streaks + 0.004 * noise
+    base = (168.0, 206.0, 226.0)  # BGR of a pale maple, a little yellow
+    out = np.stack([rel * c for c in base], axis=-1)
+    return np.asarray(np.clip(out, 0, 255), dtype=np.uint8)
+
+
+def _white_cloth(w: int, h: int, px_per_mm: float, noise: npt.NDArray[np.float32],
+                 rng: np.random.Generator) -> ImageBGR:
+    """A white tablecloth: about as white as a card, a fine weave of threads (a millimetre
+    apart), and soft folds where it was kept folded: broad, faint shading along a few lines."""
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    xs = np.arange(w, dtype=np.float32)[None, :]
+    period = np.float32(1.0 * px_per_mm / (2.0 * np.pi))
+    weave = np.sin(xs / period) * np.sin(ys / period)
+    folds = np.zeros((h, w), np.float32)
+    for _ in range(3):  # creases across the cloth, each a soft ridge with one side in shade
+        angle = float(rng.uniform(0, np.pi))
+        offset = float(rng.uniform(0.2, 0.8)) * (w * abs(np.cos(angle)) + h * abs(np.sin(angle)))
+        u = (xs * np.float32(np.cos(angle)) + ys * np.float32(np.sin(angle)) - np.float32(offset)) \
+            / np.float32(25.0 * px_per_mm)
+        folds += np.float32(rng.uniform(0.03, 0.06)) * np.tanh(u) * np.exp(-u * u)
+    rel = 1.0 + 0.025 * weave + folds + 0.005 * noise
+    base = (226.0, 229.0, 230.0)
     out = np.stack([rel * c for c in base], axis=-1)
     return np.asarray(np.clip(out, 0, 255), dtype=np.uint8)
 
