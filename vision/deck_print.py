@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -189,6 +189,9 @@ class PrintBank:
     faces: FloatArray
     corner_weight: FloatArray
     face_weight: FloatArray
+    # pairs of enrolled cards (labels, sorted) whose print did not tell a jittered view of one
+    # from the other at enrolment (:meth:`with_look_alikes`): never read one over the other by print
+    look_alike: frozenset[tuple[str, str]] = frozenset()
 
     @classmethod
     def build(cls, crops: Sequence[npt.NDArray[np.uint8]], labels: Sequence[str], decks: Sequence[int]) -> PrintBank:
@@ -233,13 +236,29 @@ class PrintBank:
             out[i] = corner + FACE_SHARE * face
         return out
 
+    def with_look_alikes(self, views: Sequence[npt.NDArray[np.uint8]], cards: Sequence[int],
+                         candidates: npt.ArrayLike, margin: float) -> PrintBank:
+        """This bank knowing which cards its print cannot tell apart: ``views[i]`` is a jittered
+        view of card ``cards[i]``, scored against ``candidates[i]`` (its neighbours, itself
+        among them); a neighbour within ``margin`` of the card's own score is a look-alike."""
+        scores = self.scores(views, candidates)
+        pairs = set(self.look_alike)
+        for k, cand, row in zip(cards, np.asarray(candidates), scores):
+            own = float(row[list(cand).index(k)]) if k in cand else float("-inf")
+            for j, s in zip(cand, row):
+                if j != k and float(s) >= own - margin:
+                    a, b = sorted((self.labels[k], self.labels[int(j)]))
+                    pairs.add((a, b))
+        return replace(self, look_alike=frozenset(pairs))
+
     def to_json(self) -> dict[str, Any]:
         """The enrolled crops (PNG, base64): the templates are rebuilt from them on load."""
         def png(crop: npt.NDArray[np.uint8]) -> str:
             ok, buf = cv2.imencode(".png", crop)
             return base64.b64encode(buf.tobytes()).decode("ascii")
 
-        return {"labels": list(self.labels), "decks": list(self.decks), "crops_png": [png(c) for c in self.crops]}
+        return {"labels": list(self.labels), "decks": list(self.decks), "crops_png": [png(c) for c in self.crops],
+                "look_alike": sorted(list(p) for p in self.look_alike)}
 
     @classmethod
     def from_json(cls, raw: Any, where: str = "print") -> PrintBank:
@@ -248,10 +267,12 @@ class PrintBank:
             decks = [int(x) for x in raw["decks"]]
             crops = [cv2.imdecode(np.frombuffer(base64.b64decode(s), np.uint8), cv2.IMREAD_COLOR)
                      for s in raw["crops_png"]]
+            alike = frozenset((str(a), str(b)) for a, b in raw.get("look_alike", []))
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelLoadError(f"{where!r}: damaged enrolled print ({exc!r}): enrol the decks again") from exc
         bad = [i for i, c in enumerate(crops) if c is None or c.shape != (RECT_H, RECT_W, 3)]
         if bad or not len(labels) == len(decks) == len(crops) or not crops:
             raise ModelLoadError(f"{where!r}: enrolled print with unreadable or missing crops "
                                  f"(cards {bad[:3]}): enrol the decks again")
-        return cls.build([np.asarray(c, np.uint8) for c in crops if c is not None], labels, decks)
+        bank = cls.build([np.asarray(c, np.uint8) for c in crops if c is not None], labels, decks)
+        return replace(bank, look_alike=alike)

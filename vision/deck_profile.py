@@ -93,6 +93,10 @@ PRINT_CANDIDATES = 4
 PRINT_SIMILARITY = 0.72
 PRINT_MIN = 1.0
 PRINT_MARGIN = 0.1
+# a pair of cards is a print look-alike (never read one over the other by print) when a jittered
+# view of one at enrolment scores within this of the other: wider than PRINT_MARGIN, as the
+# enrolment views are milder than the table's
+LOOK_ALIKE_MARGIN = 0.2
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -370,7 +374,8 @@ def _read_by_print(prints: PrintBank, readings: list[CardReading], own: Sequence
         ranked = sorted(per_label, key=lambda lab: -per_label[lab])
         best, margin = ranked[0], per_label[ranked[0]] - per_label[ranked[1]]
         theirs = own[r].label
-        if (best == order[0] and per_label[best] >= PRINT_MIN and margin >= PRINT_MARGIN
+        alike = any(tuple(sorted((best, other))) in prints.look_alike for other in order if other != best)
+        if (not alike and best == order[0] and per_label[best] >= PRINT_MIN and margin >= PRINT_MARGIN
                 and (theirs is None or str(theirs) == best)):
             readings[r] = CardReading(Card.parse(best), float(similarity[r].max()), False, best)
 
@@ -444,6 +449,7 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
     doubtful: list[tuple[int, str, str]] = []
     crops_kept: list[npt.NDArray[np.uint8]] = []
     probes: list[npt.NDArray[np.uint8]] = []  # a jittered view of each card, to try the templates on
+    print_probes: list[list[npt.NDArray[np.uint8]]] = []  # the jittered views, to find the cards the print cannot tell apart
     for d, crops in enumerate(decks):
         for label in LABELS:
             crop = crops.get(label)
@@ -459,6 +465,7 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
             owners.append(d)
             crops_kept.append(np.ascontiguousarray(crop))
             probes.append(batch[-1])
+            print_probes.append(batch[2:] or batch[-1:])
             first = classifier.readings_of({k: v[:1] for k, v in heads.items()})[0]
             if first.label is not None and str(first.label) != label:
                 doubtful.append((d, label, str(first.label)))
@@ -468,6 +475,15 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
     bank = TemplateBank.build(crops_kept, labels, owners)
     faces = [k for k, label in enumerate(labels) if label != BACK]
     prints = PrintBank.build([crops_kept[k] for k in faces], [labels[k] for k in faces], [owners[k] for k in faces])
+    sims_all = matrix @ matrix.T
+    neighbours = []
+    for k in faces:  # each card's nearest cards of its deck for the network: what it will be told from
+        mine = [j for j in faces if owners[j] == owners[k]]
+        near = sorted(mine, key=lambda j: -float(sims_all[k, j]))[:PRINT_CANDIDATES + 1]
+        neighbours.append([faces.index(j) for j in (near if k in near else [k] + near[:-1])])
+    probe_of = [(i, view) for i, k in enumerate(faces) for view in print_probes[k]]
+    prints = prints.with_look_alikes([view for _, view in probe_of], [i for i, _ in probe_of],
+                                     [neighbours[i] for i, _ in probe_of], LOOK_ALIKE_MARGIN)
     sims = matrix @ matrix.T
     gate = learnt_gate(matrix, labels, view_vectors)
     profile = DeckProfile(name, classifier.meta_version, matrix, tuple(labels), tuple(owners),
