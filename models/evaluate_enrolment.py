@@ -288,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-deck", type=int, default=0, metavar="N",
                         help="only (e): each deck enrolled alone, N table samples a set, with and without the print")
     parser.add_argument("--sets", default="tuning,held-out", help="with --per-deck: tuning, held-out or both")
+    parser.add_argument("--decks", default="", help="with --per-deck: only these decks (comma-separated names)")
     args = parser.parse_args(argv)
     global BREAKDOWN
     BREAKDOWN = args.breakdown
@@ -296,7 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.per_deck:
         for kind, sets in (("tuning", TUNING_SETS), ("held-out", HELD_OUT_SETS)):
             if kind in args.sets.split(","):
-                per_deck(base, sets, args.per_deck, args.renders, kind, report)
+                chosen = [(n, seed) for n, seed in sets if not args.decks or n in args.decks.split(",")]
+                per_deck(base, chosen, args.per_deck, args.renders, kind, report)
         if args.json:
             args.json.write_text(json.dumps(report, indent=1) + "\n")
         return 0
