@@ -22,7 +22,16 @@ covers cards down to their index strip and changes the ink of some (grey, red pr
 black, colours swapped): a stress test in which some crops show no index of the card named
 (see the model card).
 
-Run: ``python -m models.evaluate_enrolment [--models DIR] [--samples 3000] [--russian-decks 5]``.
+(e) ``--per-deck N``: each deck enrolled alone from clean views and read in table conditions,
+    N samples a set, with and without the enrolled print (:mod:`vision.deck_print`) from the
+    same evidence. The *tuning* sets (the print's rule was chosen on them): gnome ``bellot``,
+    the real singles and a made-up Russian deck (seed 614); the *held-out* sets: gnome
+    ``tango``, gnome ``atlasnye`` (Russian court letters), the real singles (seed 616), a
+    made-up Russian deck (seed 715) and a procedural novelty deck (random court letters,
+    seed 915). Also: seconds to enrol a deck, and ms a reading (CPU time).
+
+Run: ``python -m models.evaluate_enrolment [--models DIR] [--samples 3000] [--russian-decks 5]``
+or ``python -m models.evaluate_enrolment --per-deck 2000 [--sets held-out]``.
 """
 
 from __future__ import annotations
@@ -191,6 +200,77 @@ def more_russian_deck(base: OnnxClassifier, k: int, seed: int, samples: int, rep
     both_rules(f"made-up Russian deck {k}, plain", reader, images, labels, report, f"russian{k}_plain")
 
 
+TUNING_SETS = (("gnome-bellot", 515), ("real", 515), ("russian", 614))
+HELD_OUT_SETS = (("gnome-tango", 616), ("gnome-atlasnye", 616), ("real", 616), ("russian", 715), ("novelty", 915))
+
+
+def deck_and_samples(name: str, seed: int, count: int, renders: Path
+                     ) -> tuple[dict[str, np.ndarray], list[np.ndarray], np.ndarray]:
+    """The clean enrolment views of deck ``name`` and ``count`` table-condition samples of it.
+
+    ``real``: the real singles, enrolled from their own photo, placed and spoiled (no overlap);
+    ``russian`` / ``novelty``: a made-up deck (:mod:`models.procedural_deck`) of ``seed``;
+    otherwise a rendered design in ``renders``.
+    """
+    if name == "real":
+        from engine.cards import Card
+
+        views = {str(Card.parse(p.stem)): np.asarray(cv2.resize(imread(p), (RECT_W, RECT_H),
+                                                                interpolation=cv2.INTER_AREA), np.uint8)
+                 for p in sorted(REAL.glob("*.jpg"))}
+        rng = np.random.default_rng(seed + 4)
+        bank = TextureBank(seed=seed, count=8)
+        config = AugmentConfig(min_scale=0.35)
+        images: list[np.ndarray] = []
+        labels: list[int] = []
+        while len(images) < count:
+            for label, card in views.items():
+                bgra = np.dstack([card, np.full(card.shape[:2], 255, np.uint8)])
+                images.append(augment_photo(rng, place_card(rng, bgra, bank.crop(rng), config), config))
+                labels.append(CLASSES.index(label))
+        return views, images[:count], np.array(labels[:count])
+    if name in ("russian", "novelty"):
+        from models.procedural_deck import make_design
+
+        design = make_design(np.random.default_rng(seed + 99), "russian" if name == "russian" else None)
+    else:
+        design = load_design(renders / name)
+    images, labels_ = make_samples([design], count, seed, inks=False, config=TABLE_CONFIG)
+    return clean_views(design, seed), images, labels_
+
+
+def per_deck(base: OnnxClassifier, sets: Sequence[tuple[str, int]], count: int, renders: Path,
+             kind: str, report: dict[str, object]) -> None:
+    """Each set's deck enrolled alone and read in table conditions, without and with its print."""
+    import time
+
+    for name, seed in sets:
+        if name not in ("real", "russian", "novelty") and not (renders / name).is_dir():
+            print(f"{kind} {name}: not rendered in {renders}, skipped")
+            continue
+        views, images, labels = deck_and_samples(name, seed, count, renders)
+        wall, cpu = time.perf_counter(), time.process_time()
+        profile, _ = enrol(base, [views], name)
+        enrol_s = (time.perf_counter() - wall, time.process_time() - cpu)
+        reader = ProfiledClassifier(base, profile)
+        cpu = time.process_time()
+        ev = evidence_of(reader, images)
+        net_ms = 1000 * (time.process_time() - cpu) / len(images)
+        key = f"{kind}_{name}_{seed}"
+        before = reader.decide(ev, dataclasses.replace(profile, prints=None))
+        report[key + "_without_print"] = score(f"{kind} {name} {seed}, table, without print", before, labels)
+        cpu = time.process_time()
+        after = reader.decide(ev)
+        print_ms = 1000 * (time.process_time() - cpu) / len(images)
+        report[key] = score(f"{kind} {name} {seed}, table, with print", after, labels)
+        print(f"    enrol {len(views)} crops: {enrol_s[0]:.1f} s ({enrol_s[1]:.1f} s CPU); reading: "
+              f"{net_ms:.1f} ms a card CPU for the evidence + {print_ms:.1f} ms for the decision and print")
+        report[key + "_cost"] = {"enrol_s": round(enrol_s[0], 2), "enrol_cpu_s": round(enrol_s[1], 2),
+                                 "evidence_cpu_ms": round(net_ms, 2), "decide_cpu_ms": round(print_ms, 2)}
+        if BREAKDOWN:
+            print("\n".join("    " + line for line in breakdown(after, [int(y) for y in labels])))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=Path("models"))
@@ -205,11 +285,23 @@ def main(argv: list[str] | None = None) -> int:
                              "read in table and plain conditions, --samples / 3 each)")
     parser.add_argument("--breakdown", action="store_true",
                         help="count each set's misses: wrong or unsure, why unsure, which cards, print evidence")
+    parser.add_argument("--per-deck", type=int, default=0, metavar="N",
+                        help="only (e): each deck enrolled alone, N table samples a set, with and without the print")
+    parser.add_argument("--sets", default="tuning,held-out", help="with --per-deck: tuning, held-out or both")
+    parser.add_argument("--decks", default="", help="with --per-deck: only these decks (comma-separated names)")
     args = parser.parse_args(argv)
     global BREAKDOWN
     BREAKDOWN = args.breakdown
     base = OnnxClassifier(args.models / "card_classifier.onnx", args.models / "card_classifier.json")
     report: dict[str, object] = {"model": base.meta_version}
+    if args.per_deck:
+        for kind, sets in (("tuning", TUNING_SETS), ("held-out", HELD_OUT_SETS)):
+            if kind in args.sets.split(","):
+                chosen = [(n, seed) for n, seed in sets if not args.decks or n in args.decks.split(",")]
+                per_deck(base, chosen, args.per_deck, args.renders, kind, report)
+        if args.json:
+            args.json.write_text(json.dumps(report, indent=1) + "\n")
+        return 0
     have = set(rendered_designs(args.renders))
     skip = set(args.skip.split(","))
     names = [n for n in ENROL_DESIGNS if n in have and not args.only_real and "held-out" not in skip]

@@ -35,6 +35,7 @@ import numpy.typing as npt
 from engine.cards import Card, all_kinds
 from vision.classify import (BACK, CardReading, OnnxClassifier, accept_mask, from_onnx_output,
                              second_opinion_agrees)
+from vision.deck_print import PrintBank
 from vision.deck_templates import TemplateBank, grey_of_feeds
 from vision.errors import ModelLoadError, VisionError, load_json_file
 from vision.preprocess import RECT_H, RECT_W, preprocess
@@ -52,7 +53,7 @@ __all__ = [
 ]
 
 FORMAT = "eleusis-deck-profile"
-FORMAT_VERSION = 2  # 2: card templates of the enrolled decks (vision.deck_templates); 1 is still read
+FORMAT_VERSION = 3  # 3: the enrolled print (vision.deck_print); 2: card templates; 1 and 2 are still read
 # a card nearer than this (cosine) to its best enrolled card may be read as it
 MIN_SIMILARITY = 0.80
 # and the best enrolled card must beat the best *other* card by this much
@@ -81,6 +82,21 @@ VETO_THRESHOLD = 0.94
 # --strict: also a template score of at least this (the print must be the enrolled deck's):
 # most cards of other decks become unsure, at a cost in right readings (model card)
 STRICT_MIN_TEMPLATE = 0.9
+# The enrolled print (vision.deck_print) reads a card the rule above leaves unsure when the
+# card is like an enrolled card (embedding similarity >= PRINT_SIMILARITY: crops with no card,
+# scribbled faces and slivers lie under it), the print of the network's best card matches
+# (score >= PRINT_MIN) and beats every other of the PRINT_CANDIDATES best cards by PRINT_MARGIN,
+# and the base model is not sure of another card. Chosen on the tuning sets of
+# models/evaluate_enrolment.py --per-deck (models/MODEL_CARD.md): the most cards read with no
+# wrong reading added.
+PRINT_CANDIDATES = 4
+PRINT_SIMILARITY = 0.72
+PRINT_MIN = 1.0
+PRINT_MARGIN = 0.1
+# a pair of cards is a print look-alike (never read one over the other by print) when a jittered
+# view of one at enrolment scores within this of the other: wider than PRINT_MARGIN, as the
+# enrolment views are milder than the table's
+LOOK_ALIKE_MARGIN = 0.2
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -130,6 +146,7 @@ class DeckProfile:
     # the least similarity to an enrolled back (None: min_similarity): table clutter and
     # shadows lie nearer a plain back than any face, and the learnt gate never saw them
     back_similarity: float | None = None
+    prints: PrintBank | None = None  # version 3: the enrolled crops, matched closely
 
     @classmethod
     def from_prototypes(cls, name: str, model_version: str, protos: Mapping[str, npt.ArrayLike],
@@ -153,14 +170,11 @@ class DeckProfile:
                 out[:, index[label]] = np.maximum(out[:, index[label]], scores[:, k])
         return out
 
-    def match(self, embeddings: npt.ArrayLike, template_scores: npt.ArrayLike | None = None,
-              log_probs: Mapping[str, npt.NDArray[np.float32]] | None = None) -> list[CardReading]:
-        """The enrolled card each embedding is, or unsure with a reason.
-
-        ``template_scores`` [N, len(templates.labels)] (:meth:`TemplateBank.scores`) and
-        ``log_probs`` (the base model's log-probability of each label, [N] arrays by label)
-        join the score when the profile weighs them (version 2 profiles).
-        """
+    def label_scores(self, embeddings: npt.ArrayLike, template_scores: npt.ArrayLike | None = None,
+                     log_probs: Mapping[str, npt.NDArray[np.float32]] | None = None
+                     ) -> tuple[list[str], FloatArray, FloatArray | None, FloatArray]:
+        """The labels (sorted) and, per label, [N, L] arrays: the embedding similarity, the
+        template score (None without templates) and the weighted total :meth:`match` ranks by."""
         names = sorted(set(self.labels))
         es = self._per_label(self.similarities(embeddings), self.labels, names)
         total = es.copy()
@@ -172,6 +186,17 @@ class DeckProfile:
             for i, n in enumerate(names):
                 if n in log_probs:
                     total[:, i] += self.logp_weight * np.maximum(np.asarray(log_probs[n], np.float32), -20.0)
+        return names, es, ts, total
+
+    def match(self, embeddings: npt.ArrayLike, template_scores: npt.ArrayLike | None = None,
+              log_probs: Mapping[str, npt.NDArray[np.float32]] | None = None) -> list[CardReading]:
+        """The enrolled card each embedding is, or unsure with a reason.
+
+        ``template_scores`` [N, len(templates.labels)] (:meth:`TemplateBank.scores`) and
+        ``log_probs`` (the base model's log-probability of each label, [N] arrays by label)
+        join the score when the profile weighs them (version 2 profiles).
+        """
+        names, es, ts, total = self.label_scores(embeddings, template_scores, log_probs)
         out: list[CardReading] = []
         for r, row in enumerate(total):
             order = np.argsort(-row)
@@ -213,6 +238,7 @@ class DeckProfile:
             "min_template": self.min_template,
             "back_similarity": self.back_similarity,
             "templates": self.templates.to_json() if self.templates is not None else None,
+            "print": self.prints.to_json() if self.prints is not None else None,
         }
 
     def save(self, path: str | Path) -> None:
@@ -225,7 +251,7 @@ class DeckProfile:
         if not isinstance(raw, dict) or raw.get("format") != FORMAT:
             raise ModelLoadError(f"{where!r}: not a deck profile (no \"format\": \"{FORMAT}\"); "
                                  "make one with `eleusis calibrate deck`")
-        if raw.get("format_version") not in (1, FORMAT_VERSION):
+        if raw.get("format_version") not in (1, 2, FORMAT_VERSION):
             raise ModelLoadError(f"{where!r}: deck profile version {raw.get('format_version')!r}, "
                                  f"this program reads 1 to {FORMAT_VERSION}: enrol the decks again")
         try:
@@ -239,7 +265,8 @@ class DeckProfile:
                           TemplateBank.from_json(raw["templates"], where) if raw.get("templates") else None,
                           float(raw.get("logp_weight", 0.0)), float(raw.get("template_weight", 0.0)),
                           None if raw.get("min_template") is None else float(raw["min_template"]),
-                          None if raw.get("back_similarity") is None else float(raw["back_similarity"]))
+                          None if raw.get("back_similarity") is None else float(raw["back_similarity"]),
+                          PrintBank.from_json(raw["print"], where) if raw.get("print") else None)
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelLoadError(f"{where!r}: a deck profile needs rows of label, deck, vector ({exc!r})") from exc
         bad = [lab for lab in labels if lab not in LABELS]
@@ -278,7 +305,7 @@ class ProfiledClassifier:
         scores = None
         if self.profile.templates is not None:
             scores = self.profile.templates.scores_of(*grey_of_feeds(feeds))
-        return Evidence(heads, scores)
+        return Evidence(heads, scores, tuple(rectified_cards))
 
     def _base_sure(self, heads: Mapping[str, FloatArray]) -> list[CardReading]:
         """The base model's readings under the veto rule the profile rule was chosen with:
@@ -300,6 +327,7 @@ class ProfiledClassifier:
         logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
         log_probs = {name: np.asarray(logp[:, i], np.float32) for i, name in enumerate(self.base.meta.classes)}
         matched = profile.match(heads["embedding"], evidence.template_scores, log_probs)
+        names, es, _, total = profile.label_scores(heads["embedding"], evidence.template_scores, log_probs)
         out: list[CardReading] = []
         for mine, theirs in zip(matched, own):
             if mine.label is not None and theirs.label is not None and theirs.label != mine.label:
@@ -312,7 +340,44 @@ class ProfiledClassifier:
                 out.append(theirs)
             else:
                 out.append(mine)
+        if profile.prints is not None and evidence.cards:
+            _read_by_print(profile.prints, out, own, evidence.cards, names, es, total)
         return out
+
+
+def _read_by_print(prints: PrintBank, readings: list[CardReading], own: Sequence[CardReading],
+                   cards: Sequence[npt.NDArray[np.uint8]], names: Sequence[str], similarity: FloatArray,
+                   total: FloatArray) -> None:
+    """Read, in place, the unsure cards the enrolled print settles (the rule at PRINT_*).
+
+    The print is matched only for cards unsure for being far from their prototype or between
+    two cards, like an enrolled card and with no veto of the base model: the cost stays off
+    the cards the network's rule reads. Candidates are the PRINT_CANDIDATES best cards of
+    the profile's score (the network's proposal), the network's best first.
+    """
+    index = {(label, deck): k for k, (label, deck) in enumerate(zip(prints.labels, prints.decks))}
+    by_label: dict[str, list[int]] = {}
+    for (label, _), k in index.items():
+        by_label.setdefault(label, []).append(k)
+    todo: list[int] = []
+    for r, reading in enumerate(readings):
+        if (reading.label is None and not reading.face_down and not reading.reason.startswith("the deck's look")
+                and float(similarity[r].max()) >= PRINT_SIMILARITY):
+            todo.append(r)
+    for r in todo:
+        order = [names[j] for j in np.argsort(-total[r]) if names[j] in by_label][:PRINT_CANDIDATES]
+        if len(order) < 2:
+            continue
+        rows = [(label, k) for label in order for k in by_label[label]]
+        scores = prints.scores([cards[r]], np.array([[k for _, k in rows]]))[0]
+        per_label = {label: max(float(s) for (lab, _), s in zip(rows, scores) if lab == label) for label in order}
+        ranked = sorted(per_label, key=lambda lab: -per_label[lab])
+        best, margin = ranked[0], per_label[ranked[0]] - per_label[ranked[1]]
+        theirs = own[r].label
+        alike = any(tuple(sorted((best, other))) in prints.look_alike for other in order if other != best)
+        if (not alike and best == order[0] and per_label[best] >= PRINT_MIN and margin >= PRINT_MARGIN
+                and (theirs is None or str(theirs) == best)):
+            readings[r] = CardReading(Card.parse(best), float(similarity[r].max()), False, best)
 
 
 @dataclass(frozen=True)
@@ -321,17 +386,19 @@ class Evidence:
 
     heads: Mapping[str, FloatArray]
     template_scores: FloatArray | None
+    cards: tuple[npt.NDArray[np.uint8], ...] = ()  # the rectified cards, for the enrolled print
 
     def __getitem__(self, rows: slice) -> Evidence:
         return Evidence({k: v[rows] for k, v in self.heads.items()},
-                        None if self.template_scores is None else self.template_scores[rows])
+                        None if self.template_scores is None else self.template_scores[rows], self.cards[rows])
 
     @staticmethod
     def concatenate(parts: Sequence[Evidence]) -> Evidence:
         heads = {k: np.concatenate([p.heads[k] for p in parts]) for k in parts[0].heads}
         ts = [p.template_scores for p in parts]
         return Evidence(heads, None if any(t is None for t in ts)
-                        else np.concatenate([t for t in ts if t is not None]))
+                        else np.concatenate([t for t in ts if t is not None]),
+                        tuple(c for p in parts for c in p.cards))
 
 
 @dataclass(frozen=True)
@@ -382,6 +449,7 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
     doubtful: list[tuple[int, str, str]] = []
     crops_kept: list[npt.NDArray[np.uint8]] = []
     probes: list[npt.NDArray[np.uint8]] = []  # a jittered view of each card, to try the templates on
+    print_probes: list[list[npt.NDArray[np.uint8]]] = []  # the jittered views, to find the cards the print cannot tell apart
     for d, crops in enumerate(decks):
         for label in LABELS:
             crop = crops.get(label)
@@ -397,6 +465,7 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
             owners.append(d)
             crops_kept.append(np.ascontiguousarray(crop))
             probes.append(batch[-1])
+            print_probes.append(batch[2:] or batch[-1:])
             first = classifier.readings_of({k: v[:1] for k, v in heads.items()})[0]
             if first.label is not None and str(first.label) != label:
                 doubtful.append((d, label, str(first.label)))
@@ -404,6 +473,17 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
         raise VisionError("no card was enrolled")
     matrix = _unit(np.stack(vectors))
     bank = TemplateBank.build(crops_kept, labels, owners)
+    faces = [k for k, label in enumerate(labels) if label != BACK]
+    prints = PrintBank.build([crops_kept[k] for k in faces], [labels[k] for k in faces], [owners[k] for k in faces])
+    sims_all = matrix @ matrix.T
+    neighbours = []
+    for k in faces:  # each card's nearest cards of its deck for the network: what it will be told from
+        mine = [j for j in faces if owners[j] == owners[k]]
+        near = sorted(mine, key=lambda j: -float(sims_all[k, j]))[:PRINT_CANDIDATES + 1]
+        neighbours.append([faces.index(j) for j in (near if k in near else [k] + near[:-1])])
+    probe_of = [(i, view) for i, k in enumerate(faces) for view in print_probes[k]]
+    prints = prints.with_look_alikes([view for _, view in probe_of], [i for i, _ in probe_of],
+                                     [neighbours[i] for i, _ in probe_of], LOOK_ALIKE_MARGIN)
     sims = matrix @ matrix.T
     gate = learnt_gate(matrix, labels, view_vectors)
     profile = DeckProfile(name, classifier.meta_version, matrix, tuple(labels), tuple(owners),
@@ -411,7 +491,7 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
                           deck_names=tuple(deck_names) or tuple(f"deck {i + 1}" for i in range(len(decks))),
                           templates=bank, logp_weight=LOGP_WEIGHT, template_weight=TEMPLATE_WEIGHT,
                           min_template=STRICT_MIN_TEMPLATE if strict else None,
-                          back_similarity=ENROLLED_SIMILARITY,
+                          back_similarity=ENROLLED_SIMILARITY, prints=prints,
                           notes=(f"similarity gate {gate:.2f}, learnt from the enrolled views",))
     # pairs it cannot tell apart: the reader itself, tried on a jittered view of each card,
     # reads another card or is unsure between two (a 6 and a 9 with symmetric indices...)

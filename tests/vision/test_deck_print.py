@@ -1,0 +1,167 @@
+"""The enrolled print (issue 31, item 4): an enrolled deck's own cards are read by their print
+under table damage with no card confused, two cards that differ in a small glyph or in their
+court art alone are told apart or refused by the print rule, never confused (even when the
+network proposes the wrong one), and the print survives the profile file."""
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.classify import CardReading
+from vision.deck_print import PrintBank
+from vision.deck_profile import PRINT_MARGIN, _read_by_print
+from vision.errors import ModelLoadError
+
+# the corner of a 320 px tall design that holds its index (the made-up decks' index is inside)
+INDEX_BOX = (slice(0, 90), slice(0, 60))
+
+
+def _deck(seed: int, letters: str = "english") -> dict[str, np.ndarray]:
+    from models.procedural_deck import make_design
+
+    return make_design(np.random.default_rng(seed), letters)
+
+
+def _placed(cards: list[np.ndarray], seed: int, damage: bool) -> list[np.ndarray]:
+    """Each card (BGRA) as the rectifier hands it over: clean (enrolment) or with table damage
+    (a few % off, turned, blurred, a light gradient and shadow, noise, JPEG, down to 60 %)."""
+    from models.synth import AugmentConfig, TextureBank, augment_photo, place_card
+
+    rng = np.random.default_rng(seed)
+    bank = TextureBank(seed=seed, count=2, size=320)
+    config = (AugmentConfig(corner_jitter=0.015, shift=0.01, rotate_deg=1.5, min_scale=0.6, jpeg_quality=(50, 90))
+              if damage else AugmentConfig(corner_jitter=0.008, shift=0.005, rotate_deg=0.7, min_scale=0.9,
+                                           max_noise=3.0))
+    return [augment_photo(rng, place_card(rng, card, bank.crop(rng), config), config) for card in cards]
+
+
+def _with_index_of(card: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """``card`` with ``other``'s index in every corner: the two differ in that glyph alone."""
+    out = card.copy()
+    for flip in ((slice(None), slice(None)), (slice(None, None, -1), slice(None, None, -1)),
+                 (slice(None, None, -1), slice(None)), (slice(None), slice(None, None, -1))):
+        out[flip][INDEX_BOX] = other[flip][INDEX_BOX]
+    return out
+
+
+def _told_apart(bank: PrintBank, views: list[np.ndarray], truths: list[int]) -> tuple[int, int, int]:
+    """(right, refused, confused) when each view is read as the best of all enrolled cards,
+    refused when the best beats the next by less than PRINT_MARGIN."""
+    scores = bank.scores(views, np.tile(np.arange(len(bank.labels)), (len(views), 1)))
+    right = refused = confused = 0
+    for row, truth in zip(scores, truths):
+        first, second = np.sort(row)[::-1][:2]
+        if first - second < PRINT_MARGIN:
+            refused += 1
+        elif int(np.argmax(row)) == truth:
+            right += 1
+        else:
+            confused += 1
+    return right, refused, confused
+
+
+@pytest.fixture(scope="module")
+def deck() -> tuple[dict[str, np.ndarray], PrintBank, list[str]]:
+    design = _deck(314)
+    labels = [k for k in design if k != "back"]
+    return design, PrintBank.build(_placed([design[k] for k in labels], 1, False), labels, [0] * len(labels)), labels
+
+
+def test_given_an_enrolled_deck_when_its_cards_lie_under_table_damage_then_the_print_reads_them_all(deck) -> None:
+    design, bank, labels = deck
+    views = _placed([design[k] for k in labels], 2, True)
+    right, refused, confused = _told_apart(bank, views, list(range(len(labels))))
+    assert confused == 0
+    assert right >= 30, (right, refused)  # of 52: the print alone, against every card of the deck
+
+
+def _enrolled_pair(first: np.ndarray, second: np.ndarray, labels: list[str], seed: int) -> PrintBank:
+    """Two cards enrolled from clean views, with the look-alikes enrolment finds (as
+    :func:`vision.deck_profile.enrol` does: a jittered view of each against both)."""
+    from vision.deck_profile import LOOK_ALIKE_MARGIN, jittered_views
+
+    clean = _placed([first, second], seed, False)
+    bank = PrintBank.build(clean, labels, [0, 0])
+    rng = np.random.default_rng(seed)
+    probes = [jittered_views(c, rng)[2:] for c in clean]
+    return bank.with_look_alikes(probes[0] + probes[1], [0] * len(probes[0]) + [1] * len(probes[1]),
+                                 [[0, 1]] * (len(probes[0]) + len(probes[1])), LOOK_ALIKE_MARGIN)
+
+
+def _read_by_rule(bank: PrintBank, views: list[np.ndarray], proposals: list[str]) -> list[str | None]:
+    """What the print rule reads of each unsure view when the network proposes ``proposals[i]``
+    first (even a wrong one: the worst case) and the other card second."""
+    names = sorted(bank.labels)
+    out: list[str | None] = []
+    for view, first in zip(views, proposals):
+        total = np.array([[2.0 if n == first else 1.9 for n in names]], np.float32)
+        readings = [CardReading.unsure(first, 0.8, f"between two enrolled cards: looks like {' or '.join(names)}")]
+        _read_by_print(bank, readings, [CardReading.unsure()], [view], names,
+                       np.full((1, len(names)), 0.8, np.float32), total)
+        out.append(None if readings[0].label is None else str(readings[0].label))
+    return out
+
+
+@pytest.mark.parametrize("seed", [2718, 1414])
+def test_given_a_6_and_a_9_alike_but_for_the_index_when_read_by_print_then_never_confused(seed) -> None:
+    design = _deck(seed)
+    six, nine = design["6H"], _with_index_of(design["6H"], design["9H"])
+    assert np.abs(six.astype(int) - nine.astype(int)).max() > 0  # the glyphs do differ
+    bank = _enrolled_pair(six, nine, ["6H", "9H"], 3)
+    views = _placed([six, nine] * 4, 4, True)
+    truths = ["6H", "9H"] * 4
+    for proposals in (truths, ["9H", "6H"] * 4):  # the network right, and the network wrong
+        read = _read_by_rule(bank, views, proposals)
+        assert all(r is None or r == t for r, t in zip(read, truths)), (read, truths)
+
+
+def test_given_a_dutch_v_queen_and_a_french_v_jack_when_read_by_print_then_never_confused() -> None:
+    design = _deck(1618, "dutch")  # V is the Dutch queen; a French deck's jack is V too
+    queen, jack = design["QS"], _with_index_of(design["JS"], design["QS"])
+    bank = _enrolled_pair(queen, jack, ["QS", "JS"], 5)
+    views = _placed([queen, jack] * 4, 6, True)
+    truths = ["QS", "JS"] * 4
+    for proposals in (truths, ["JS", "QS"] * 4):
+        read = _read_by_rule(bank, views, proposals)
+        assert all(r is None or r == t for r, t in zip(read, truths)), (read, truths)
+    # the court art differs: with the network's proposal right, the print reads most of them
+    assert sum(r == t for r, t in zip(_read_by_rule(bank, views, truths), truths)) >= 4
+
+
+def test_given_two_enrolled_cards_of_the_same_print_when_the_rule_reads_by_print_then_it_refuses() -> None:
+    design = _deck(99)
+    card = _placed([design["6S"]], 7, False)[0]
+    bank = PrintBank.build([card, card.copy()], ["6S", "9S"], [0, 0])  # symmetric indices: one print
+    readings = [CardReading.unsure("6S", 0.9, "between two enrolled cards: looks like 6S or 9S")]
+    _read_by_print(bank, readings, [CardReading.unsure()], _placed([design["6S"]], 8, True),
+                   ["6S", "9S"], np.array([[0.9, 0.89]], np.float32), np.array([[2.0, 1.9]], np.float32))
+    assert readings[0].label is None
+
+
+def test_given_an_unsure_card_whose_print_settles_it_when_the_rule_reads_by_print_then_it_is_read(deck) -> None:
+    design, bank, labels = deck
+    view = _placed([design["7D"]], 9, True)[0]
+    names = sorted(labels)
+    total = np.zeros((1, len(names)), np.float32)
+    total[0, names.index("7D")], total[0, names.index("1D" if "1D" in names else "AD")] = 2.0, 1.9
+    readings = [CardReading.unsure("7D", 0.8, "between two enrolled cards: looks like 7D or AD")]
+    _read_by_print(bank, readings, [CardReading.unsure()], [view], names,
+                   np.full((1, len(names)), 0.8, np.float32), total)
+    assert str(readings[0].label) == "7D"
+
+
+def test_given_a_print_when_written_to_json_and_read_back_then_it_scores_the_same(deck) -> None:
+    design, bank, labels = deck
+    again = PrintBank.from_json(json.loads(json.dumps(bank.to_json())))
+    views = _placed([design[k] for k in labels[:3]], 10, True)
+    cand = np.array([[0, 1, 2]] * 3)
+    assert again.labels == bank.labels
+    assert np.allclose(again.scores(views, cand), bank.scores(views, cand), atol=1e-5)
+
+
+def test_given_a_damaged_print_when_loaded_then_the_error_says_to_enrol_again(deck) -> None:
+    raw = deck[1].to_json()
+    raw["crops_png"][1] = "bm90IGEgcG5n"  # "not a png"
+    with pytest.raises(ModelLoadError, match="enrol the decks again"):
+        PrintBank.from_json(raw, "decks.json")

@@ -1,0 +1,278 @@
+"""The enrolled print of each card, matched closely: the index corners, the face with its
+pips and court art, and the colours of the ink.
+
+An enrolled deck is one print the dealer has seen card by card, so a card the network's rule
+leaves unsure can be checked against that print itself. :class:`PrintBank` keeps, for every
+enrolled card (its crop, stored in the profile as PNG, so the features can change without
+enrolling again), features of
+
+- both corner boxes (each turned upright) at 0.6 of the rectified resolution (43 x 58 px);
+- the whole face at a quarter of it (50 x 70 px: pips apart, court pictures told apart);
+
+each as three channels of *ink against the card's own paper*: how dark, how red-not-green
+and how yellow-not-blue each pixel is relative to the paper around it (a max filter wider
+than a pip), so a shadow edge, a light gradient or a warm lamp cancel in the ratio, and red
+hearts, black spades or a four-colour deck's blue diamonds differ even blurred.
+
+A card is compared with a short list of candidates (the network's proposal) in two passes:
+
+1. *align*: each candidate's templates (3 scales x 2 blurs, either corner, the face either
+   way up) are correlated with every window of the card within ~10 px of the rectified card
+   (the rectifier is a few % off), weighted by where all enrolled cards differ;
+2. *tell apart*: at each candidate's best alignment, the card is compared with it by a
+   distance weighted by where *these candidates* differ (:func:`_focus`): a 6 and a 9, a
+   4 and a 7, or a Dutch ``V`` queen and a French ``V`` jack differ in a few pixels, and a
+   blank where the other card has a pip must count, which a correlation would not see.
+
+:meth:`PrintBank.scores` gives the corner score plus FACE_SHARE x the face score of each
+candidate; :mod:`vision.deck_profile` decides by the margin between the best and the
+second-best.
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> cards = [rng.integers(0, 255, (280, 200, 3), dtype=np.uint8) for _ in range(3)]
+>>> bank = PrintBank.build(cards, ["QS", "KS", "JS"], [0, 0, 0])
+>>> s = bank.scores(cards, np.array([[0, 1, 2]] * 3))
+>>> s.argmax(axis=1).tolist()
+[0, 1, 2]
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import ModelLoadError
+from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W, RECT_H, RECT_W
+
+__all__ = ["PrintBank", "print_features", "FACE_SHARE"]
+
+FloatArray = npt.NDArray[np.float32]
+
+CORNER_SCALE = 0.6  # the corner box (72 x 96 px of the rectified card) at 43 x 58
+CORNER_MARGIN = 6  # px of the scaled corner: the shift searched (~10 px of the rectified card)
+FACE_W, FACE_H = 50, 70  # the face at a quarter of the rectified resolution
+FACE_MARGIN = 3  # px of the scaled face (12 px of the rectified card)
+SCALES = (0.93, 1.0, 1.07)  # the rectifier frames a card a few % larger or smaller
+BLURS = (0.0, 1.4)  # sigma of the template blur (px of the scaled image): sharp, and a far camera's
+CORNER_PIP_PX = 19  # the paper is found by a max filter this wide (px of the scaled corner)
+FACE_PIP_PX = 11  # and of the scaled face: wider than a pip
+CHROMA_GAIN = 1.0  # the colour channels' weight against lightness (ink colour tells suits apart)
+FACE_SHARE = 0.5  # the face's share of a card's score; the index carries the rest
+
+
+def _ink(bgr: npt.NDArray[Any], pip_px: int) -> FloatArray:
+    """The ink of ``bgr`` against its own paper: [3, H, W] of how dark (0 paper .. 1 black),
+    how red-not-green and how yellow-not-blue each pixel is, relative to the paper around it.
+
+    The paper's level is a max filter wider than a pip (``pip_px``), smoothed: a shadow, a
+    light gradient or a warm lamp scale paper and ink alike and cancel in the ratio.
+    """
+    x = bgr.astype(np.float32) + 4.0
+    paper = cv2.dilate(x, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pip_px, pip_px)))
+    paper = cv2.GaussianBlur(paper, (0, 0), pip_px / 4)
+    r = np.minimum(x / paper, 1.0)
+    b, g, red = r[..., 0], r[..., 1], r[..., 2]
+    return np.stack([1.0 - (b + g + red) / 3, CHROMA_GAIN * (red - g), CHROMA_GAIN * ((red + g) / 2 - b)]
+                    ).astype(np.float32)
+
+
+def print_features(cards: Sequence[npt.NDArray[np.uint8]]) -> tuple[FloatArray, FloatArray]:
+    """Corners [N, 2, 3, ch, cw] (both upright) and faces [N, 3, FACE_H, FACE_W] of rectified
+    BGR cards, as ink against the paper (:func:`_ink`)."""
+    ch, cw = round(CORNER_BOX_H * CORNER_SCALE), round(CORNER_BOX_W * CORNER_SCALE)
+    corners, faces = [], []
+    for card in cards:
+        top_left = card[:CORNER_BOX_H, :CORNER_BOX_W]
+        bottom_right = card[RECT_H - CORNER_BOX_H:, RECT_W - CORNER_BOX_W:][::-1, ::-1]
+        pair = [_ink(cv2.resize(np.ascontiguousarray(box), (cw, ch), interpolation=cv2.INTER_AREA), CORNER_PIP_PX)
+                for box in (top_left, bottom_right)]
+        corners.append(np.stack(pair))
+        faces.append(_ink(cv2.resize(card, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA), FACE_PIP_PX))
+    return (np.asarray(np.stack(corners), np.float32).reshape(len(cards), 2, 3, ch, cw),
+            np.asarray(np.stack(faces), np.float32).reshape(len(cards), 3, FACE_H, FACE_W))
+
+
+def _zoom(img: FloatArray, scale: float, blur: float) -> FloatArray:
+    """``img`` [C, H, W] zoomed by ``scale`` about its centre, then blurred."""
+    h, w = img.shape[-2:]
+    m = np.array([[scale, 0, (1 - scale) * w / 2], [0, scale, (1 - scale) * h / 2]], np.float32)
+    out = np.empty_like(img)
+    for i, c in enumerate(img):
+        z = cv2.warpAffine(c, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        out[i] = cv2.GaussianBlur(z, (0, 0), blur) if blur > 0 else z
+    return out
+
+
+def _spread_weight(stack: FloatArray) -> FloatArray:
+    """Where the templates [K, C, h, w] differ from each other, per pixel (all channels): 0.05..1."""
+    spread = stack.std(axis=0).mean(axis=0)
+    top = float(np.percentile(spread, 95))
+    return np.asarray(np.clip(spread / max(top, 1e-4), 0.05, 1.0), np.float32)
+
+
+def _wz(x: FloatArray, weight: FloatArray) -> FloatArray:
+    """``x`` [..., C, h, w] weighted by ``weight`` [h, w], each channel less its weighted mean,
+    flattened to unit rows [..., C*h*w]."""
+    v = x * weight
+    v = v - (x * weight * weight).sum(axis=(-2, -1), keepdims=True) / float((weight * weight).sum()) * weight
+    flat = v.reshape(v.shape[:-3] + (-1,))
+    return np.asarray(flat / np.maximum(np.linalg.norm(flat, axis=-1, keepdims=True), 1e-4), np.float32)
+
+
+def _windows(img: FloatArray, h: int, w: int) -> FloatArray:
+    """Every h x w window of ``img`` [C, H, W]: [S, C, h, w]."""
+    v = np.lib.stride_tricks.sliding_window_view(img, (h, w), axis=(-2, -1))  # [C, sy, sx, h, w]
+    c, sy, sx = v.shape[:3]
+    return np.ascontiguousarray(v.transpose(1, 2, 0, 3, 4)).reshape(sy * sx, c, h, w)
+
+
+def _focus(stack: FloatArray) -> FloatArray:
+    """Where the candidates' templates [C, ..., ch, h, w] differ, per variant: [..., h, w], 0.02..1.
+    Two cards that differ only in a small glyph (a 6 and a 9, a ``V`` and a ``B``) are told
+    apart by those pixels alone, not drowned by all they share."""
+    spread = stack.std(axis=0).mean(axis=-3)
+    spread = np.stack([cv2.GaussianBlur(s, (0, 0), 1.0) for s in spread.reshape((-1,) + spread.shape[-2:])]
+                      ).reshape(spread.shape)
+    top = np.percentile(spread.reshape(spread.shape[:-2] + (-1,)), 98, axis=-1)[..., None, None]
+    return np.asarray(np.clip(spread / np.maximum(top, 1e-4), 0.02, 1.0), np.float32)
+
+
+def _aligned_focus(windows: FloatArray, templates: FloatArray, weight: FloatArray) -> FloatArray:
+    """The score of each candidate's templates [C, V, ch, h, w] with a card's ``windows``
+    [S, ch, h, w]: aligned by the best window and variant under ``weight``, then correlated
+    there under the weight of where the candidates differ (:func:`_focus`): [C]."""
+    n_c, n_v = templates.shape[:2]
+    q = _wz(windows, weight)  # [S, D]
+    t = _wz(templates, weight).reshape(n_c * n_v, -1)
+    best = (q @ t.T).reshape(len(q), n_c, n_v)
+    if n_c < 2:
+        return np.asarray(best.max(axis=(0, 2)), np.float32)
+    focus = _focus(templates)  # [V, h, w]
+    out = np.empty(n_c, np.float32)
+    for c in range(n_c):
+        s, v = np.unravel_index(int(np.argmax(best[:, c])), best[:, c].shape)
+        # a distance, not a correlation, where the candidates differ: a blank where one card
+        # has a pip must count for the card that has none
+        d = _standard(windows[s], weight) - _standard(templates[c, v], weight)
+        f2 = focus[v] * focus[v]
+        out[c] = 1.0 - float((d * d * f2).sum() / (f2.sum() * d.shape[0])) / 2
+    return out
+
+
+def _standard(x: FloatArray, weight: FloatArray) -> FloatArray:
+    """``x`` [C, h, w] less its ``weight``-weighted mean, over its weighted spread, per channel
+    set: values a card and its template share a scale in."""
+    w2 = weight * weight
+    m = (x * w2).sum(axis=(-2, -1), keepdims=True) / float(w2.sum())
+    v = x - m
+    sd = np.sqrt((v * v * w2).sum() / (float(w2.sum()) * x.shape[0]))
+    return np.asarray(v / max(sd, 1e-4), np.float32)
+
+
+@dataclass(frozen=True)
+class PrintBank:
+    """The enrolled print: ``labels[k]``/``decks[k]`` for each card k, its crop, and its
+    templates: ``corners`` [K, V, C, h, w] (V = corner x scale x blur variants) and ``faces``
+    [K, 2, C, h, w] (both ways up), with the weights of where the enrolled cards differ."""
+
+    labels: tuple[str, ...]
+    decks: tuple[int, ...]
+    crops: tuple[npt.NDArray[np.uint8], ...]
+    corners: FloatArray
+    faces: FloatArray
+    corner_weight: FloatArray
+    face_weight: FloatArray
+    # pairs of enrolled cards (labels, sorted) whose print did not tell a jittered view of one
+    # from the other at enrolment (:meth:`with_look_alikes`): never read one over the other by print
+    look_alike: frozenset[tuple[str, str]] = frozenset()
+
+    @classmethod
+    def build(cls, crops: Sequence[npt.NDArray[np.uint8]], labels: Sequence[str], decks: Sequence[int]) -> PrintBank:
+        """Templates from one clean rectified view of each card (upright or turned: both
+        corners and both ways up of the face are used)."""
+        corners, faces = print_features(crops)
+        _, _, c, ch, cw = corners.shape
+        th, tw = ch - 2 * CORNER_MARGIN, cw - 2 * CORNER_MARGIN
+        variants = []
+        for pair in corners:
+            per = [_zoom(corner, s, b)[:, CORNER_MARGIN:CORNER_MARGIN + th, CORNER_MARGIN:CORNER_MARGIN + tw]
+                   for corner in pair for s in SCALES for b in BLURS]
+            variants.append(np.stack(per))
+        full = np.stack(variants)  # [K, V, C, th, tw]
+        fh, fw = FACE_H - 2 * FACE_MARGIN, FACE_W - 2 * FACE_MARGIN
+        inner = faces[:, :, FACE_MARGIN:FACE_MARGIN + fh, FACE_MARGIN:FACE_MARGIN + fw]
+        both = np.stack([inner, inner[:, :, ::-1, ::-1]], axis=1)  # [K, 2, C, fh, fw]
+        return cls(tuple(labels), tuple(int(d) for d in decks), tuple(np.ascontiguousarray(c) for c in crops),
+                   np.ascontiguousarray(full), np.ascontiguousarray(both),
+                   _spread_weight(full.reshape((-1,) + full.shape[2:])),
+                   _spread_weight(both.reshape((-1,) + both.shape[2:])))
+
+    def scores(self, cards: Sequence[npt.NDArray[np.uint8]], candidates: npt.ArrayLike) -> FloatArray:
+        """The print score of each card with each of its candidates (indices into ``labels``,
+        [N, C]): the best corner correlation plus FACE_SHARE x the face's. [N, C]."""
+        corners, faces = print_features(cards)
+        return self.scores_of(corners, faces, candidates)
+
+    def scores_of(self, corners: FloatArray, faces: FloatArray, candidates: npt.ArrayLike) -> FloatArray:
+        """:meth:`scores` of features made by :func:`print_features`.
+
+        Two passes: each candidate is aligned with the card (the window and template variant
+        that correlate best under the weight of where all enrolled cards differ); then each is
+        scored at its alignment under the weight of where *these candidates* differ.
+        """
+        cand = np.asarray(candidates, np.int64)
+        out = np.empty(cand.shape, np.float32)
+        for i in range(len(cand)):
+            corner = _aligned_focus(np.concatenate([_windows(c, *self.corner_weight.shape) for c in corners[i]]),
+                                    self.corners[cand[i]], self.corner_weight)
+            face = _aligned_focus(_windows(faces[i], *self.face_weight.shape), self.faces[cand[i]], self.face_weight)
+            out[i] = corner + FACE_SHARE * face
+        return out
+
+    def with_look_alikes(self, views: Sequence[npt.NDArray[np.uint8]], cards: Sequence[int],
+                         candidates: npt.ArrayLike, margin: float) -> PrintBank:
+        """This bank knowing which cards its print cannot tell apart: ``views[i]`` is a jittered
+        view of card ``cards[i]``, scored against ``candidates[i]`` (its neighbours, itself
+        among them); a neighbour within ``margin`` of the card's own score is a look-alike."""
+        scores = self.scores(views, candidates)
+        pairs = set(self.look_alike)
+        for k, cand, row in zip(cards, np.asarray(candidates), scores):
+            own = float(row[list(cand).index(k)]) if k in cand else float("-inf")
+            for j, s in zip(cand, row):
+                if j != k and float(s) >= own - margin:
+                    a, b = sorted((self.labels[k], self.labels[int(j)]))
+                    pairs.add((a, b))
+        return replace(self, look_alike=frozenset(pairs))
+
+    def to_json(self) -> dict[str, Any]:
+        """The enrolled crops (PNG, base64): the templates are rebuilt from them on load."""
+        def png(crop: npt.NDArray[np.uint8]) -> str:
+            ok, buf = cv2.imencode(".png", crop)
+            return base64.b64encode(buf.tobytes()).decode("ascii")
+
+        return {"labels": list(self.labels), "decks": list(self.decks), "crops_png": [png(c) for c in self.crops],
+                "look_alike": sorted(list(p) for p in self.look_alike)}
+
+    @classmethod
+    def from_json(cls, raw: Any, where: str = "print") -> PrintBank:
+        try:
+            labels = [str(x) for x in raw["labels"]]
+            decks = [int(x) for x in raw["decks"]]
+            crops = [cv2.imdecode(np.frombuffer(base64.b64decode(s), np.uint8), cv2.IMREAD_COLOR)
+                     for s in raw["crops_png"]]
+            alike = frozenset((str(a), str(b)) for a, b in raw.get("look_alike", []))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelLoadError(f"{where!r}: damaged enrolled print ({exc!r}): enrol the decks again") from exc
+        bad = [i for i, c in enumerate(crops) if c is None or c.shape != (RECT_H, RECT_W, 3)]
+        if bad or not len(labels) == len(decks) == len(crops) or not crops:
+            raise ModelLoadError(f"{where!r}: enrolled print with unreadable or missing crops "
+                                 f"(cards {bad[:3]}): enrol the decks again")
+        bank = cls.build([np.asarray(c, np.uint8) for c in crops if c is not None], labels, decks)
+        return replace(bank, look_alike=alike)
