@@ -162,7 +162,7 @@ def read_cards(classifier: Classifier, faces: dict[str, CardFace], px_per_mm: fl
     order: list[str] = []
     while tally.laid < cards:
         if len(order) < per_frame:
-            order += list(rng.permutation(deck))
+            order += [str(label) for label in rng.permutation(deck)]
         labels, order = order[:min(per_frame, cards - tally.laid)], order[per_frame:]
         frame, quads, to_table = render_frame(faces, labels, px_per_mm, rng)
         quads = quads[:len(labels)] + rng.normal(0.0, quad_noise_px, (len(labels), 4, 2))
