@@ -6,9 +6,9 @@ Cards (photographs of a real deck, or renders) are laid three at a time in the p
 of the rendered mat and filmed from further and further away (the demo's camera, 1280x720);
 each frame is read by the dealer's own observer and reader, as in a round. For each
 distance it prints the pixels per mm at the play zone's farthest card place (where the
-table check judges it, calibration/check.py) and the share of cards read right, then the
-coarsest scale at which every card was read: the reader's threshold, kept in the model's
-metadata (``readable_px_per_mm`` in models/card_classifier.json) for the table check.
+table check judges it, calibration/check.py) and the share of cards read right. The reader's
+threshold for the table check (``readable_px_per_mm`` in models/card_classifier.json) is
+measured by bench/small_cards.py, on far more cards of every standard test set.
 """
 
 from __future__ import annotations

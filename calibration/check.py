@@ -38,6 +38,7 @@ __all__ = [
     "INDEX_MIN_PX",
     "PLAY_READABLE_PX_PER_MM",
     "READABLE_PX_PER_MM",
+    "WHOLE_CARD_ZONES",
     "TableCheck",
     "ZoneSight",
     "check_table",
@@ -47,16 +48,18 @@ __all__ = [
 ]
 
 INDEX_HEIGHT_MM = 7.0  # the rank letter in a card's corner index, standard poker cards
-# In the main line and the side branches the cards overlap and only their corner index
-# shows: the classifier (docs/model.md) sees the corner box, about 30 mm of the card's
-# height, at 56 px, i.e. 1.9 px/mm; below 2 px/mm it sees an upscaled blur.
+# In the side branches the cards of a column overlap and only their corner index shows:
+# the classifier (docs/model.md) sees the corner box, about 30 mm of the card's height, at
+# 56 px, i.e. 1.9 px/mm; below 2 px/mm it sees an upscaled blur.
 INDEX_MIN_PX = 14.0
 READABLE_PX_PER_MM = INDEX_MIN_PX / INDEX_HEIGHT_MM  # 2 px/mm: an index alone is read
-# In the play zone a card lies whole, and the reader reads its face as well as its index:
-# how coarse a picture it still reads is measured on the reader itself (bench/readable_scale.py,
-# the dealer's observer and reader on cards filmed further and further away) and kept with
+# In the play zone and the main line a card lies whole (one place of PLACE_MM each, apart),
+# and the reader reads its face as well as its index: how coarse a picture it still reads is
+# measured on the reader itself (bench/small_cards.py: 2,000 cards of each standard design
+# at each scale, read at least READ_TARGET with at most WRONG_LIMIT wrong) and kept with
 # the model, as ``readable_px_per_mm`` in its metadata; this is used without one.
 PLAY_READABLE_PX_PER_MM = READABLE_PX_PER_MM
+WHOLE_CARD_ZONES = (ZONE_PLAY, ZONE_MAIN_LINE)  # where cards lie apart, each read whole
 # A card lies inside its zone, so its corner index is never nearer the zone's edge than
 # this (a few mm of margin plus the index's own place on the card): resolution is judged there.
 INDEX_INSET_MM = 12.0
@@ -144,6 +147,19 @@ class ZoneSight:
                 and self.coarsest_px_per_mm >= self.needs_px_per_mm)
 
     @property
+    def too_coarse(self) -> bool:
+        """Cards at the zone's coarsest corner in view are too small in the picture for the reader."""
+        return self.coarsest_px_per_mm is not None and self.coarsest_px_per_mm < self.needs_px_per_mm
+
+    @property
+    def closer_share(self) -> float | None:
+        """How near the camera must come for the reader, as a share of its present distance
+        (< 1 when too coarse; the picture's scale goes as one over the distance)."""
+        if self.coarsest_px_per_mm is None or self.needs_px_per_mm <= 0:
+            return None
+        return self.coarsest_px_per_mm / self.needs_px_per_mm
+
+    @property
     def index_px(self) -> float | None:
         """The height of a card index at the zone's coarsest corner in view, in pixels."""
         return None if self.coarsest_px_per_mm is None else self.coarsest_px_per_mm * INDEX_HEIGHT_MM
@@ -173,9 +189,9 @@ def zone_sights(table_to_px: FloatArray, size_wh: tuple[int, int], layout: Table
                 play_needs: float | None = None) -> dict[str, ZoneSight]:
     """Every zone of ``layout`` as the camera sees it (frame ``size_wh``); a zone is readable
     when all its corners are in view and, at the coarsest of them (INDEX_INSET_MM inside,
-    where the nearest card index can lie), the reader reads there: ``play_needs`` px/mm in
-    the play zone (default: :func:`reader_px_per_mm`), READABLE_PX_PER_MM where only
-    indices show."""
+    where the nearest card index can lie), the reader reads there: ``play_needs`` px/mm where
+    cards lie whole (WHOLE_CARD_ZONES; default: :func:`reader_px_per_mm`),
+    READABLE_PX_PER_MM where only indices show."""
     play_needs = reader_px_per_mm() if play_needs is None else play_needs
     w, h = size_wh
     sights: dict[str, ZoneSight] = {}
@@ -188,7 +204,7 @@ def zone_sights(table_to_px: FloatArray, size_wh: tuple[int, int], layout: Table
         scales = [px_per_mm_at(table_to_px, float(x), float(y)) for x, y in inset]
         sights[zone.name] = ZoneSight(zone.name, len(seen), len(corners), min(scales) if scales else None,
                                       max(scales) if scales else None,
-                                      play_needs if zone.name == ZONE_PLAY else READABLE_PX_PER_MM)
+                                      play_needs if zone.name in WHOLE_CARD_ZONES else READABLE_PX_PER_MM)
     return sights
 
 
@@ -264,9 +280,9 @@ class TableCheck:
             f"Exposure: {self.exposure} (mean level {self.mean_level:.0f} of 255).",
             (f"Flicker: the play zone's rows change by {100 * self.banding:.1f}% against one another from "
              f"frame to frame (best under {100 * BANDING_MAX:g}%, at most {100 * BANDING_UNREADABLE:g}%)."),
-            ("Zone by zone, at the zone's farthest corner (the reader reads a whole card in the play zone "
-             f"down to {self._play_needs():.2f} px/mm, measured on it; where cards overlap, in the main line and "
-             f"the side branches, it reads an index alone from {READABLE_PX_PER_MM:.1f} px/mm, "
+            ("Zone by zone, at the zone's farthest corner (the reader reads a whole card, in the play zone "
+             f"and the main line, down to {self._play_needs():.2f} px/mm, measured on it; where cards overlap, "
+             f"in the side branches, it reads an index alone from {READABLE_PX_PER_MM:.1f} px/mm, "
              f"{INDEX_MIN_PX:g} px high):"),
         ]
         lines += [f"- {_zone_line(sight)}" for sight in self.zones.values()]

@@ -114,6 +114,9 @@ class ClassifierMeta:
     # probability over the views, and every view must name the same class
     views: tuple[View, ...] = ()
     still_image_views: tuple[View, ...] = ()  # the views of the still-image rule
+    # a number card refused only because the face head names another card is taken when the
+    # pips counted on its face are the rank its indices read (vision/pips.py); metadata "pip_check"
+    pip_check: bool = False
 
     @classmethod
     def load(cls, path: str | Path) -> ClassifierMeta:
@@ -133,6 +136,7 @@ class ClassifierMeta:
                 f"{where!r}: needs classes, temperature, input_names, accept_threshold ({exc!r})") from exc
         still = raw.get("still_image_rule")
         meta = dataclasses.replace(meta, still_image_rule=_still_rule(still, where),
+                                   pip_check=raw.get("pip_check", False) is True,
                                    views=views_from_metadata(raw.get("views"), where, "views"),
                                    still_image_views=views_from_metadata(
                                        still.get("views") if isinstance(still, dict) else None, where,
@@ -515,7 +519,37 @@ class OnnxClassifier:
         return np.asarray(accepted, np.bool_)
 
     def classify(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> list[CardReading]:
-        return self.readings_of(self.heads_with_views(rectified_cards))
+        heads = self.heads_with_views(rectified_cards)
+        readings = self.readings_of(heads)
+        return self.pips_settle(rectified_cards, heads, readings) if self.meta.pip_check else readings
+
+    def pips_settle(self, rectified_cards: Sequence[npt.NDArray[np.uint8]], heads: Mapping[str, npt.NDArray[np.float32]],
+                    readings: list[CardReading]) -> list[CardReading]:
+        """The readings, where a number card refused only because the face head names another
+        card is taken when the pips counted on its face (:func:`vision.pips.count_pips`) are
+        exactly the rank of the card read: the indices and the pips agree, every other check
+        of the rule in force (confidence, views, corners, the second opinion) still holds."""
+        todo = [i for i, r in enumerate(readings) if r.label is None and not r.face_down and _rank(r.best)]
+        if not todo:
+            return readings
+        from vision.pips import count_pips
+
+        loose = copy.copy(self)
+        loose.meta = dataclasses.replace(self.meta, agreement=tuple(
+            (k, v) for k, v in self.meta.agreement if k != "face_veto"))
+        without_face = loose.accepted(heads)
+        out = list(readings)
+        for i in todo:
+            if without_face[i] and count_pips(rectified_cards[i]) == _rank(readings[i].best):
+                out[i] = CardReading(Card.parse(readings[i].best), readings[i].confidence, False, readings[i].best)
+        return out
+
+
+def _rank(name: str) -> int:
+    """The rank of a number card's class name (``"9H"`` -> 9); 0 for an ace, a court card, a
+    back or "none" (no pips to count)."""
+    rank = name[:-1]
+    return int(rank) if rank.isdigit() and 2 <= int(rank) <= 10 else 0
 
 
 class FakeClassifier:

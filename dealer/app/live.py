@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from calibration.layout import TableLayout
-from dealer.table.happenings import Happening
+from dealer.table.happenings import Happening, Spoken
 from dealer.speech.i18n import _, language, n_
 from dealer.table.keys import KEY_HELP, Command, NamedCard, key_of, stdin_keys
 from dealer.speech.narrate import status_words
@@ -32,6 +32,7 @@ from dealer.record.recording import ENVELOPE_FILE, LOG_HASH_QR, RECORD_FILE, SEA
 from dealer.app.resume import Interrupted, ResumeError, discard_unstarted, frames_after, restore
 from dealer.table.session import DealerSession, SessionConfig, players_from_text
 from dealer.table.protocol import SETTLE_S, TableToken, same_place
+from dealer.table.too_far import TooFarWatch
 from dealer.table.turn_input import Unseen
 from dealer.screen.view_outlet import ViewOutlet, camera_picture
 from dealer.speech.voice import Voice
@@ -240,6 +241,7 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
     from vision.errors import CameraError
 
     kept, undo = set[int](), False
+    too_far = TooFarWatch()
     speed = stats if stats is not None else LoopStats()
     frame_size = (0, 0)
     if resumed is not None:
@@ -278,6 +280,8 @@ def _loop(frames_in: Iterable[Frame], observer: TableObserver, session: DealerSe
                 continue
             last_message = obs.message
             happened = session.seen(obs.view, camera_moving=observer.camera_moved_within(frame.time_s, 1.0))
+            # a zone whose cards are too small in the picture: named, with how much closer
+            happened += [Spoken(frame.time_s, words) for words in too_far.look(observer.sights(*frame_size))]
             happened += key_said
             happened += session.undo_last() if undo else []
             undo = False

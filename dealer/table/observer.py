@@ -317,6 +317,12 @@ class TableObserver:
             self._sights_for = (key, zone_sights(homography.table_to_px, (width, height), self.layout))
         return self._sights_for[1]
 
+    def sights(self, width: int, height: int) -> dict[str, ZoneSight] | None:
+        """How the camera sees each zone with the mat where it was last found (None: not found
+        yet): what `eleusis calibrate table` reports, for the dealer to say (dealer/table/too_far.py)."""
+        homography = self.tracker.homography
+        return None if homography is None else self._sights(homography, width, height)
+
     def _zones_readable(self, homography: TableHomography, width: int, height: int) -> frozenset[str]:
         """The zones the camera sees whole, at a resolution where a card index can be read:
         the one test `eleusis calibrate table` says."""

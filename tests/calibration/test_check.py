@@ -35,9 +35,11 @@ GOOD_LIGHT = Lighting(blur_sigma_px=0.6, noise_sigma=2.0)
         (PinholeView(tilt_deg=75, distance_mm=420, target_mm=PLAY_CENTRE),
          Lighting(glare_xy=(0.45, 0.55), glare_strength=200.0, glare_radius=0.08), False, "glare"),
         (PinholeView(tilt_deg=75, distance_mm=420, target_mm=PLAY_CENTRE), Lighting(gain=0.35), False, "dark"),
-        # the reader reads whole cards at this slant (bench/readable_scale.py --tilt 25: 17 of 18 at
-        # 380 mm, 18 of 18 at 600 mm): readable, with the advice to look down more steeply
-        (PinholeView(tilt_deg=25, distance_mm=380, target_mm=PLAY_CENTRE), GOOD_LIGHT, True, "slant"),
+        # at this slant the play zone's far corner is squashed to 0.88 px/mm, coarser than the reader
+        # reads 95 % of the cards of every standard design (bench/small_cards.py; bench/readable_scale.py
+        # --tilt 25 read 17 of 18 real cards at 380 mm): not readable, and the advice is to look
+        # down more steeply
+        (PinholeView(tilt_deg=25, distance_mm=380, target_mm=PLAY_CENTRE), GOOD_LIGHT, False, "slant"),
         (PinholeView(tilt_deg=75, distance_mm=420, target_mm=PLAY_CENTRE),
          Lighting(blur_sigma_px=0.6, noise_sigma=2.0, banding=0.06, banding_period=0.3), True, "flickers"),
         (PinholeView(tilt_deg=75, distance_mm=420, target_mm=PLAY_CENTRE),
@@ -141,16 +143,22 @@ def test_given_a_view_then_the_report_says_how_well_the_main_line_is_seen(view: 
 
 
 def test_given_the_whole_layout_at_1920x1080_then_it_says_which_zones_it_can_read_and_what_to_change() -> None:
-    """Issue 7: the far main line at about 1.4 px/mm was reported as readable."""
+    """Issue 7: a zone too coarse for the reader was reported as readable. Issue 31: the main
+    line's cards lie apart and are read whole, as in the play zone (about 1.5 px/mm here is
+    enough); the side branches' overlapped columns show an index alone (2 px/mm)."""
+    from calibration.check import READABLE_PX_PER_MM, reader_px_per_mm
+
     view = PinholeView(tilt_deg=68, distance_mm=690, target_mm=(132.5, -40.0), size_wh=(1920, 1080))
     check, _ = check_table(iter(frames(view, GOOD_LIGHT, 1)), LAYOUT)
-    line, play = check.zones["main_line"], check.zones["play"]
-    assert line.whole_in_view and line.coarsest_px_per_mm is not None and line.coarsest_px_per_mm < 1.6
-    assert not line.readable and play.readable and check.readable
+    line, branches, play = check.zones["main_line"], check.zones["side_branches"], check.zones["play"]
+    assert line.whole_in_view and line.coarsest_px_per_mm is not None
+    assert reader_px_per_mm() <= line.coarsest_px_per_mm < 1.6
+    assert branches.coarsest_px_per_mm is not None and branches.coarsest_px_per_mm < READABLE_PX_PER_MM
+    assert line.readable and not branches.readable and play.readable and check.readable
     text = "\n".join(check.report_lines())
-    assert "- the main line: " in text and "(the reader needs 2.00 px/mm there): NOT readable." in text
-    assert "Cards laid in the play zone will be readable. The layout watch cannot read" in text
-    assert any(a.startswith("Optional, for the layout watch to read the main line: use a higher resolution")
+    assert "- the side branches: " in text and "(the reader needs 2.00 px/mm there): NOT readable." in text
+    assert "Cards laid in the play zone will be readable. The layout watch cannot read the side branches" in text
+    assert any(a.startswith("Optional, for the layout watch to read the side branches: use a higher resolution")
                and "closer" in a for a in check.advice), check.advice
 
 
@@ -195,7 +203,7 @@ REAL_FACES = (Path(__file__).resolve().parents[3] / "shared" / "data" / "real-ca
               Path("/work/shared/data/real-cards/single"))
 
 
-@pytest.mark.parametrize("distance_mm", [800.0, 1700.0], ids=["readable", "too far"])
+@pytest.mark.parametrize("distance_mm", [520.0, 1700.0], ids=["readable", "too far"])
 def test_the_check_predicts_what_the_reader_reads(distance_mm: float) -> None:
     """Cards photographed from a real deck, laid in the rendered play zone and read by the
     dealer's own observer and reader: where the check says readable, the reader reads them;

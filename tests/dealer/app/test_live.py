@@ -337,3 +337,23 @@ def test_a_kill_just_after_a_verdict_line_keeps_that_verdicts_frame(tmp_path: Pa
     assert any(s.frame == verdict.frame and s.cards for s in rec.of_type(Seen))
     text = review_text(build_review(tmp_path))
     assert "4C (0.99)" in text and "no reading kept" not in text
+
+
+def test_a_play_zone_too_far_for_the_reader_is_named_once_with_how_much_closer(tmp_path: Path) -> None:
+    # given the mat filmed from 750 mm at 960x540: the play zone's far corner at about 0.8 px/mm,
+    # coarser than the reader reads (calibration.check.reader_px_per_mm)
+    far = PinholeView(tilt_deg=62.0, distance_mm=750.0, target_mm=(132.5, 95.0), size_wh=(960, 540))
+    empty = (Step((), (), 3.0),)
+    frames = list(render_steps(empty, {}, view=far))
+    code, voice = run_script(tmp_path, FakeSource(frames, fps=FPS), TruthReader(empty))
+    # then the players hear it once, with the share of the distance to come to
+    told = [s for s in voice.said if s.startswith("The cards in the play zone are too small in the picture")]
+    assert code == 0 and len(told) == 1, voice.said
+    assert "bring the camera closer, to about" in told[0] and "% of its distance" in told[0]
+
+
+def test_a_play_zone_the_reader_reads_is_not_talked_about(tmp_path: Path) -> None:
+    empty = (Step((), (), 3.0),)
+    frames = list(render_steps(empty, {}, view=VIEW))
+    _code, voice = run_script(tmp_path, FakeSource(frames, fps=FPS), TruthReader(empty))
+    assert not any("too small in the picture" in s for s in voice.said), voice.said
