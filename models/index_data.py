@@ -33,7 +33,7 @@ from models.synth import AugmentConfig, TextureBank, augment_photo, ink_variant
 from vision.corners import RANK_XY, CornerProposal, corner_boxes, propose_corners
 from vision.preprocess import CORNER_H, CORNER_W, RECT_H
 
-__all__ = ["IndexSet", "card_anchors", "make_index_set"]
+__all__ = ["CARD_PX", "INDEX_SHARE", "IndexSet", "card_anchors", "make_index_set"]
 
 Design = dict[str, np.ndarray]
 CARD_LABELS = tuple(str(Card.from_index(i)) for i in range(52))
@@ -41,6 +41,8 @@ COVERED_OK = 0.12  # an index this much covered still reads (a positive)
 COVERED_GONE = 0.45  # covered this much it is no index (a negative); in between: not used
 MAX_SCENE = (320, 240)  # augment_photo's noise bank bounds a scene (h, w)
 PHOTO = AugmentConfig(min_scale=1.0, max_noise=12.0, jpeg_quality=(30, 95))
+CARD_PX = (42.0, 170.0)  # card heights in the scenes: the index (about 19 % of it) 8-32 px tall
+INDEX_SHARE = 53.0 / RECT_H  # the index's height (rank top to suit bottom) over the card's
 # The index's glyph area in box pixels (x0, y0, x1, y1): what a covering card must leave
 INDEX_AREA = (4.0, 8.0, 34.0, 76.0)
 
@@ -162,11 +164,11 @@ def _same(p: CornerProposal, q: CornerProposal, shift: float, turn_deg: float, s
 
 
 def _scene(rng: np.random.Generator, bank: TextureBank, design: Design, anchors: dict[str, tuple[float, float, float]],
-           label: str) -> tuple[np.ndarray, list[tuple[CornerProposal, float]], float]:
+           label: str, card_px: tuple[float, float]) -> tuple[np.ndarray, list[tuple[CornerProposal, float]], float]:
     """One spoiled scene: the card's two index proposals with how covered each is, and the
     index height in px."""
     card = ink_variant(rng, design[label])
-    card_h_px = float(np.exp(rng.uniform(math.log(42), math.log(170))))
+    card_h_px = float(np.exp(rng.uniform(math.log(card_px[0]), math.log(card_px[1]))))
     k = card_h_px / card.shape[0]
     turn = float(rng.uniform(0, 360)) if rng.random() < 0.6 else float(rng.normal(0, 8) + 90 * rng.integers(4))
     sh, sw = MAX_SCENE
@@ -195,7 +197,7 @@ def _scene(rng: np.random.Generator, bank: TextureBank, design: Design, anchors:
         om[:, 2] = m[:, 2] + m[:, :2] @ np.array(off)
         cover = np.maximum(cover, _paste(scene, o_small, om))
     scene = augment_photo(rng, scene, PHOTO)
-    height = card_h_px * 53.0 / RECT_H  # rank top to suit bottom: about 53 of 280 box px
+    height = card_h_px * INDEX_SHARE
     return scene, [(p, _covered(p, cover)) for p in props], height
 
 
@@ -206,8 +208,9 @@ def _cut(scene: np.ndarray, props: list[CornerProposal]) -> np.ndarray:
 
 
 def make_index_set(designs: list[Design], anchors: list[dict[str, tuple[float, float, float]]], scenes: int,
-                   seed: int, proposer_negatives: int = 3) -> IndexSet:
-    """Boxes from ``scenes`` scenes of the ``designs`` (seeded; see the module docstring)."""
+                   seed: int, proposer_negatives: int = 3, card_px: tuple[float, float] = CARD_PX) -> IndexSet:
+    """Boxes from ``scenes`` scenes of the ``designs`` (seeded; see the module docstring),
+    the cards ``card_px`` tall (drawn log-uniform)."""
     rng = np.random.default_rng(seed)
     bank = TextureBank(seed=int(rng.integers(2**31)), count=24)
     boxes, ranks, suits, heights = [], [], [], []
@@ -224,7 +227,7 @@ def make_index_set(designs: list[Design], anchors: list[dict[str, tuple[float, f
         d = int(rng.integers(len(designs)))
         label = CARD_LABELS[int(rng.integers(52))]
         card = Card.parse(label)
-        scene, truth, height = _scene(rng, bank, designs[d], anchors[d], label)
+        scene, truth, height = _scene(rng, bank, designs[d], anchors[d], label, card_px)
         shows = [p for p, c in truth if c <= COVERED_OK]
         gone = [p for p, c in truth if c >= COVERED_GONE]
         pos = [_jitter(rng, p, (0.85, 1.2), 1.5, 4.0) for p in shows]

@@ -44,6 +44,7 @@ DATA_VERSION = 1  # bump when models/index_data.py changes (names the cached set
 MAX_WRONG_ACCEPTED = 0.001
 MIN_THRESHOLD = 0.5
 VERSION = "1.0.0"
+SNAPSHOT_MINUTES = 8
 MADE_UP_PER_CHUNK = 6  # procedural designs made for each chunk of training scenes ...
 MADE_UP_SHARE = 0.25  # ... drawn about this share of the time
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -143,7 +144,10 @@ def calibrate(net: nn.Module, data: IndexSet) -> dict[str, float]:
             "calibration_no_index_accepted": int((acc & ~pos).sum())}
 
 
-def train(net: IndexNet, data: IndexSet, minutes: float, batch: int, seed: int, lr: float) -> int:
+def train(net: IndexNet, data: IndexSet, minutes: float, batch: int, seed: int, lr: float,
+          snapshot: Path | None = None) -> int:
+    """Train for ``minutes``; every :data:`SNAPSHOT_MINUTES` export ``snapshot`` (ONNX, with
+    a provisional metadata file) so a long run can be looked at before it ends."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -153,7 +157,13 @@ def train(net: IndexNet, data: IndexSet, minutes: float, batch: int, seed: int, 
     n = len(data.rank)
     order = rng.permutation(n)
     pos_at = 0
+    last_snapshot = started
     while True:
+        if snapshot is not None and time.time() - last_snapshot > SNAPSHOT_MINUTES * 60:
+            export(net, snapshot)
+            snapshot.with_suffix(".json").write_text(json.dumps(_meta({"temperature": 1.0, "accept_threshold": 0.9},
+                                                                      {"snapshot_step": step}), indent=1) + "\n")
+            last_snapshot = time.time()
         frac = (time.time() - started) / budget
         if frac >= 1:
             break
@@ -226,13 +236,23 @@ def main(argv: list[str] | None = None) -> int:
              100 * (train_set.rank >= 0).mean(), len(calib_set.rank), time.time() - t0)
     net = IndexNet()
     t1 = time.time()
-    steps = train(net, train_set, args.minutes, args.batch, args.seed, args.lr)
+    steps = train(net, train_set, args.minutes, args.batch, args.seed, args.lr, args.out / "index_reader_snapshot.onnx")
     log.info("%d steps in %.0f s", steps, time.time() - t1)
     cal = calibrate(net, calib_set)
     log.info("calibration: %s", cal)
     onnx_path = args.out / "index_reader.onnx"
     export(net, onnx_path)
-    meta = {
+    meta = _meta(cal, {"training_designs": training, "calibration_designs": calibration,
+                       "test_designs": list(TEST_DESIGNS), "scenes": args.scenes,
+                       "training_boxes": int(len(train_set.rank)), "steps": steps, "batch": args.batch,
+                       "minutes": args.minutes, "seed": args.seed, "data_version": DATA_VERSION})
+    (args.out / "index_reader.json").write_text(json.dumps(meta, indent=1) + "\n")
+    log.info("wrote %s and its metadata", onnx_path)
+    return 0
+
+
+def _meta(cal: dict[str, float], recipe: dict[str, object]) -> dict[str, object]:
+    return {
         "version": VERSION,
         "input": {"name": "boxes", "shape": [3, CORNER_H, CORNER_W], "channels": "BGR", "scale": 1 / 255,
                   "cut_by": "vision.corners.corner_boxes"},
@@ -240,14 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         "ranks": list(RANKS),
         "suits": list(SUITS),
         **cal,
-        "recipe": {"training_designs": training, "calibration_designs": calibration,
-                   "test_designs": [n for n in TEST_DESIGNS], "scenes": args.scenes,
-                   "training_boxes": int(len(train_set.rank)), "steps": steps, "batch": args.batch,
-                   "minutes": args.minutes, "seed": args.seed, "data_version": DATA_VERSION},
+        "recipe": recipe,
     }
-    (args.out / "index_reader.json").write_text(json.dumps(meta, indent=1) + "\n")
-    log.info("wrote %s and its metadata", onnx_path)
-    return 0
 
 
 if __name__ == "__main__":
