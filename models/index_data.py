@@ -30,6 +30,7 @@ import numpy as np
 
 from engine.cards import Card
 from models.synth import AugmentConfig, TextureBank, augment_photo, ink_variant
+from vision.corners import _PAIR_BOX as _PAIR
 from vision.corners import RANK_XY, CornerProposal, corner_boxes, propose_corners
 from vision.preprocess import CORNER_H, CORNER_W, RECT_H
 
@@ -41,7 +42,7 @@ COVERED_OK = 0.12  # an index this much covered still reads (a positive)
 COVERED_GONE = 0.45  # covered this much it is no index (a negative); in between: not used
 MAX_SCENE = (320, 240)  # augment_photo's noise bank bounds a scene (h, w)
 PHOTO = AugmentConfig(min_scale=1.0, max_noise=12.0, jpeg_quality=(30, 95))
-CARD_PX = (42.0, 170.0)  # card heights in the scenes: the index (about 19 % of it) 8-32 px tall
+CARD_PX = (42.0, 230.0)  # card heights in the scenes: the index (about 19 % of it) 8-44 px tall
 INDEX_SHARE = 53.0 / RECT_H  # the index's height (rank top to suit bottom) over the card's
 # The index's glyph area in box pixels (x0, y0, x1, y1): what a covering card must leave
 INDEX_AREA = (4.0, 8.0, 34.0, 76.0)
@@ -67,9 +68,11 @@ def card_anchors(design: Design) -> dict[str, tuple[float, float, float]]:
     rank's centre (x, y) and the box scale, all in units of the card's height.
 
     The proposer puts the rank glyph's centroid at :data:`vision.corners.RANK_XY` and sizes
-    the box by the rank-to-suit distance, whatever the design; a design whose proposal is
-    not found falls back to the standard index place."""
-    out: dict[str, tuple[float, float, float]] = {}
+    the box by the rank-to-suit distance, whatever the design. A design prints every index
+    alike, so a card whose proposal is missing or strays from the design's median (a rank
+    paired with a pip, a "10" split in two) takes the median; a design with no proposal
+    at all falls back to the standard index place."""
+    found: dict[str, tuple[float, float, float]] = {}
     for label in CARD_LABELS:
         card = design[label]
         h, w = card.shape[:2]
@@ -78,18 +81,28 @@ def card_anchors(design: Design) -> dict[str, tuple[float, float, float]]:
         alpha = card[:, :, 3:4].astype(np.float32) / 255
         region = canvas[pad:pad + h, pad:pad + w].astype(np.float32)
         canvas[pad:pad + h, pad:pad + w] = (card[:, :, :3] * alpha + region * (1 - alpha)).astype(np.uint8)
-        default = (RANK_XY[0] / RECT_H, RANK_XY[1] / RECT_H, 1.0 / RECT_H)
-        best, best_d = default, 0.12 * h
+        best, best_d = None, 0.12 * h
         for p in propose_corners(canvas, glyph_px=(0.03 * h, 0.16 * h)):
             if p.down[1] < 0.95:
                 continue
             x, y = p.rank_xy[0] - pad, p.rank_xy[1] - pad
             if not (0 <= x < 0.3 * w and 0 <= y < 0.3 * h and 0.6 <= p.scale * RECT_H / h <= 1.6):
                 continue
-            d = math.hypot(x - default[0] * h, y - default[1] * h)
+            d = math.hypot(x - RANK_XY[0] / RECT_H * h, y - RANK_XY[1] / RECT_H * h)
             if d < best_d:
                 best, best_d = (x / h, y / h, p.scale / h), d
-        out[label] = best
+        if best is not None:
+            found[label] = best
+    if len(found) < 13:
+        median = (RANK_XY[0] / RECT_H, RANK_XY[1] / RECT_H, 1.0 / RECT_H)
+    else:
+        median = tuple(float(v) for v in np.median(np.array(list(found.values())), axis=0))  # type: ignore[assignment]
+    out = {}
+    for label in CARD_LABELS:
+        a = found.get(label)
+        pair = _PAIR * median[2]
+        ok = a is not None and 0.87 <= a[2] / median[2] <= 1.15 and math.hypot(a[0] - median[0], a[1] - median[1]) <= 0.3 * pair
+        out[label] = a if ok and a is not None else median
     return out
 
 

@@ -40,7 +40,7 @@ log = logging.getLogger("train_index")
 
 CALIBRATION_DESIGNS = ("gnome-rheinland", "gnome-simplistic", "kde-oxygen-white")
 TEST_DESIGNS = tuple(d for d in HOLDOUT_DESIGNS if d not in CALIBRATION_DESIGNS)
-DATA_VERSION = 1  # bump when models/index_data.py changes (names the cached sets)
+DATA_VERSION = 2  # bump when models/index_data.py changes (names the cached sets)
 MAX_WRONG_ACCEPTED = 0.001
 MIN_THRESHOLD = 0.5
 VERSION = "1.0.0"
@@ -107,7 +107,7 @@ def heads(net: nn.Module, boxes: np.ndarray, batch: int = 512) -> tuple[np.ndarr
 
 def _softmax(z: np.ndarray) -> np.ndarray:
     e = np.exp(z - z.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    return np.asarray(e / e.sum(axis=1, keepdims=True))
 
 
 def readings(rank_z: np.ndarray, suit_z: np.ndarray, index_z: np.ndarray, temperature: float
