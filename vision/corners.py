@@ -92,8 +92,9 @@ SAME_SHAPE = 0.25
 FIRST_LOOK = 0.4
 # a corner is read when the index reader's rank x suit x "an index" (the mean over the
 # views) reaches this: chosen on the tuning sets only (deal 1 of the bridge deals, the
-# blackjack tuning photos): no wrong reading from 0.3 to 0.6, the most read from 0.3 to
-# 0.5. bench/real_tables.py reports the held-out photos.
+# blackjack tuning photos; rendered columns and fans of the calibration designs, 61 of 63
+# read): no wrong reading from 0.3 to 0.6, the most read from 0.3 to 0.5.
+# bench/real_tables.py reports the held-out photos.
 CORNER_ACCEPT = 0.4
 # model 2.0's corner head refuses a reading when its own best card is another one with at
 # least this probability (0: whenever its best card is another)
