@@ -22,3 +22,6 @@ python -m models.render_cards --out cache/cards --jobs 2
 python -m models.train_classifier --renders cache/cards --out models --steps 3000 "$@" 2>&1 | tee cache/train.log
 python -m models.make_test_images
 python -m models.evaluate --into-meta --json cache/evaluation.json | tee cache/evaluation.txt
+# the index-corner reader (vision/index_reader.py): about 45 minutes of training on 1 thread
+python -m models.train_index_reader --renders cache/cards --out models --minutes 45 2>&1 | tee cache/index_train.log
+python -m models.evaluate_index_reader --renders cache/cards | tee cache/index_evaluation.txt
