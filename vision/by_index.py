@@ -46,7 +46,8 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import Card
-from vision.corners import CornerProposal, propose_corners, score_proposals
+from vision.corners import CornerProposal, class_probs, propose_corners, score_proposals
+from vision.index_reader import default_index_reader
 from vision.geometry import quad_iou, side_lengths
 from vision.preprocess import RECT_H, RECT_W
 from vision.readings import CardDetections
@@ -265,8 +266,9 @@ def _by_index(reader: Any, bgr: BgrImage, whole: CardDetections) -> tuple[CardDe
     if classifier is None or not hasattr(classifier, "meta"):
         return CardDetections.empty(), whole
     proposals = propose_corners(bgr)
-    kept, mean = score_proposals(classifier, bgr, proposals)
     classes = list(classifier.meta.classes)
+    kept, readings = score_proposals(default_index_reader(), bgr, proposals)
+    mean = class_probs(readings, classes)
     n_cards = sum(1 for c in classes if c not in ("back", "none"))
     fits: list[tuple[float, OutlineFit, frozenset[Card]]] = []
     tightened = whole.quad_xy.copy()

@@ -26,9 +26,16 @@ BgrImage = npt.NDArray[np.uint8]
 _CANONICAL = np.array([[0, 0], [RECT_W, 0], [RECT_W, RECT_H], [0, RECT_H]], np.float32)
 
 
+# A card warped up by more than 1 / ENLARGED is enlarged bicubically. Near the canonical size
+# the two warps differ by little but not by nothing: a real card at the play zone's border
+# under the black-and-white kit's light (tests/vision/test_zone_arrangements.py), a few
+# pixels short of 280 tall, read sure bilinearly and unsure bicubically.
+ENLARGED = 0.75
+
+
 def interpolation_for(quad: npt.NDArray[np.float32]) -> int:
-    """How to warp one card: bicubic when the card is smaller in the frame than the canonical
-    card (the warp enlarges it: a 1280x720 webcam over a whole layout gives cards about 100 px
+    """How to warp one card: bicubic when the card is much smaller in the frame than the
+    canonical card (the warp enlarges it: a 1280x720 webcam over a whole layout gives cards about 100 px
     wide), bilinear otherwise. Enlarged bilinearly, an index's strokes blur; bicubic keeps
     them sharper (bench/small_cards.py, calibration designs: more cards read at 1.0-1.3 px/mm,
     none more wrong).
@@ -37,7 +44,7 @@ def interpolation_for(quad: npt.NDArray[np.float32]) -> int:
     True
     """
     sides = np.linalg.norm(np.asarray(quad, np.float64) - np.roll(np.asarray(quad, np.float64), 1, axis=0), axis=1)
-    return cv2.INTER_CUBIC if float(sides.max()) < RECT_H else cv2.INTER_LINEAR
+    return cv2.INTER_CUBIC if float(sides.max()) < ENLARGED * RECT_H else cv2.INTER_LINEAR
 
 
 def rectify_cards(frame_bgr: BgrImage, quad_xy: npt.ArrayLike, quarter_turn: bool = False

@@ -49,6 +49,12 @@ UNEXPLAINED_FRACTION = 0.02
 # in boxes where they can be: a token laid outside the zones, or a camera that moved, is
 # seen within this time.
 WHOLE_FRAME_EVERY_S = 1.0
+# The line zones (main line, side branches) are looked at this often (seconds): the layout
+# watch judges only a layout that has held still for longer (dealer/table/turn_layout.py),
+# and a look at the whole layout costs as much as the play zone's, so looking at it every
+# frame would halve the frame rate the play zone's verdicts need. A new homography (the
+# camera moved) or a zone coming into view is looked at at once.
+LINE_EVERY_S = 0.25
 # The mat's markers are looked for this often (seconds) between two looks over the whole
 # frame: the camera stands still, and the homography is kept in between.
 MAT_EVERY_S = 0.5
@@ -127,6 +133,8 @@ class TableObserver:
         self._mat_side_px: float | None = None  # the smallest side of the mat's markers when last looked for
         self._shift: Shift | None = None
         self._camera_moved_at: float | None = None  # when the picture last moved by itself
+        # the line zones' last look: when, with which homography and zones, and what it saw
+        self._line_look: tuple[float, bytes, frozenset[str], CardDetections, dict[str, ZoneState]] | None = None
 
     def camera_moved_within(self, t: float, seconds: float) -> bool:
         """Whether the picture itself moved (the camera, not a hand) in the ``seconds`` before ``t``."""
@@ -254,8 +262,10 @@ class TableObserver:
         prophet_at = prophet_at or self._prophet_at
         readable = self._zones_readable(homography, frame_bgr.shape[1], frame_bgr.shape[0])
         tokens_mm = [s.centre_mm for s in sightings if s.centre_mm is not None]
-        detections, states = self._read_zones(frame_bgr, homography, {ZONE_PLAY} | (readable & _LINE_ZONES),
-                                              tokens_mm)
+        detections, states = self._read_zones(frame_bgr, homography, {ZONE_PLAY}, tokens_mm)
+        line_found, line_states = self._line_zones(frame_bgr, homography, readable & _LINE_ZONES, tokens_mm, t)
+        detections = CardDetections.concatenate([detections, line_found])
+        states.update(line_states)
         play = states.get(ZONE_PLAY, ZoneState(False, False))
         zones: dict[str, list[SeenCard]] = {ZONE_PLAY: [], ZONE_MAIN_LINE: [], ZONE_SIDE_BRANCHES: []}
         in_play: list[int] = []
@@ -309,6 +319,19 @@ class TableObserver:
             states[zone.name] = ZoneState(zone.moving, unexplained, zone.arm)
         parts = [zone.cards for zone in seen if len(zone.cards)]
         return CardDetections.concatenate(parts), states
+
+    def _line_zones(self, frame_bgr: npt.NDArray[np.uint8], homography: TableHomography, names: frozenset[str],
+                    tokens_mm: Sequence[tuple[float, float]], t: float) -> tuple[CardDetections, dict[str, ZoneState]]:
+        """The line zones' cards and states: looked at every ``LINE_EVERY_S``, and at once when
+        the homography or the zones in view changed; in between, their last look stands."""
+        key = homography.table_to_px.tobytes()
+        last = self._line_look
+        if (last is not None and last[1] == key and last[2] == names and 0.0 <= t - last[0] < LINE_EVERY_S):
+            return last[3], dict(last[4])
+        found, states = self._read_zones(frame_bgr, homography, set(names), tokens_mm) if names else (
+            CardDetections.empty(), {})
+        self._line_look = (t, key, names, found, dict(states))
+        return found, states
 
     def _sights(self, homography: TableHomography, width: int, height: int) -> dict[str, ZoneSight]:
         """How the camera sees each zone (calibration.check.zone_sights), kept per homography."""
