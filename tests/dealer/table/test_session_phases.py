@@ -141,8 +141,10 @@ def test_while_the_layout_is_wrong_every_trouble_carries_the_time_of_its_view() 
     wrong = LineSight((SeenCard(Card.parse("5C"), 30.0, -270.0),), (SeenCard(Card.parse("4H"), 30.0, -100.0),))
     see("", 20.0, wrong)
     assert phases[-1] is Phase.LAYOUT  # P5: the turn itself waits for the layout
-    elsewhere = LineSight((SeenCard(Card.parse("5C"), 30.0, -270.0),), (SeenCard(Card.parse("4H"), 250.0, -100.0),
-                                                                         SeenCard(Card.parse("9C"), 99.0, -100.0)))
+    # a second, different trouble: a card nobody played under the same main-line card (a side
+    # card with no main-line card above it is not checked: its own card may lie unseen)
+    elsewhere = LineSight((SeenCard(Card.parse("5C"), 30.0, -270.0),), (SeenCard(Card.parse("4H"), 30.0, -100.0),
+                                                                         SeenCard(Card.parse("9C"), 30.0, -60.0)))
     see("", 5.0, elsewhere)
     # then the troubles are said, each with the time of the view it came from (issue 7: t never stuck)
     troubles = [(seen_t, h) for seen_t, h in happened if isinstance(h, TroubleReported)]
