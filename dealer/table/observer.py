@@ -20,6 +20,7 @@ from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, Ta
 from calibration.markers import MarkerDetections, detect_markers
 from calibration.table import TableHomography, TableTracker, TrackState, TrackUpdate, map_points
 from calibration.tokens import tokens_from_detections
+from dealer.table.layout_watch import PLACED_S
 from dealer.table.regions import markers_in_boxes
 from dealer.table.protocol import LineSight, SeenCard, TableView, TableToken
 from dealer.table.turn_input import Unseen
@@ -49,12 +50,13 @@ UNEXPLAINED_FRACTION = 0.02
 # in boxes where they can be: a token laid outside the zones, or a camera that moved, is
 # seen within this time.
 WHOLE_FRAME_EVERY_S = 1.0
-# The line zones (main line, side branches) are looked at this often (seconds): the layout
-# watch judges only a layout that has held still for longer (dealer/table/turn_layout.py),
-# and a look at the whole layout costs as much as the play zone's, so looking at it every
-# frame would halve the frame rate the play zone's verdicts need. A new homography (the
-# camera moved) or a zone coming into view is looked at at once.
-LINE_EVERY_S = 0.25
+# The line zones (main line, side branches) are looked at this often (seconds): as often as
+# the layout watch wants a layout unchanged before it counts (layout_watch.PLACED_S), so two
+# looks alike settle it. A look at the whole layout costs several times the play zone's (at
+# 1080p, about 150 ms against 60 ms of processor), so looking at it every frame would cut the
+# frame rate the play zone's verdicts need to a third. The zones moving in the frame (the
+# camera moved) or coming into view are looked at at once.
+LINE_EVERY_S = PLACED_S
 # The mat's markers are looked for this often (seconds) between two looks over the whole
 # frame: the camera stands still, and the homography is kept in between.
 MAT_EVERY_S = 0.5
@@ -134,7 +136,7 @@ class TableObserver:
         self._shift: Shift | None = None
         self._camera_moved_at: float | None = None  # when the picture last moved by itself
         # the line zones' last look: when, with which homography and zones, and what it saw
-        self._line_look: tuple[float, bytes, frozenset[str], CardDetections, dict[str, ZoneState]] | None = None
+        self._line_look: tuple[float, npt.NDArray[np.float64], frozenset[str], CardDetections, dict[str, ZoneState]] | None = None
 
     def camera_moved_within(self, t: float, seconds: float) -> bool:
         """Whether the picture itself moved (the camera, not a hand) in the ``seconds`` before ``t``."""
@@ -323,11 +325,16 @@ class TableObserver:
     def _line_zones(self, frame_bgr: npt.NDArray[np.uint8], homography: TableHomography, names: frozenset[str],
                     tokens_mm: Sequence[tuple[float, float]], t: float) -> tuple[CardDetections, dict[str, ZoneState]]:
         """The line zones' cards and states: looked at every ``LINE_EVERY_S``, and at once when
-        the homography or the zones in view changed; in between, their last look stands."""
-        key = homography.table_to_px.tobytes()
+        the zones in view changed or moved in the frame by ``LOOK_AGAIN_MOVED_PX`` (the mat is
+        found again every ``MAT_EVERY_S``, a fraction of a pixel off: no move); in between,
+        their last look stands."""
+        corners = homography.to_px([p for name in sorted(names) for p in self.layout.zone(name).polygon_mm]
+                                   ) if names else np.zeros((0, 2))
         last = self._line_look
-        if (last is not None and last[1] == key and last[2] == names and 0.0 <= t - last[0] < LINE_EVERY_S):
+        if (last is not None and last[2] == names and 0.0 <= t - last[0] < LINE_EVERY_S
+                and (not len(corners) or float(np.abs(corners - last[1]).max()) < LOOK_AGAIN_MOVED_PX)):
             return last[3], dict(last[4])
+        key = corners
         found, states = self._read_zones(frame_bgr, homography, set(names), tokens_mm) if names else (
             CardDetections.empty(), {})
         self._line_look = (t, key, names, found, dict(states))
