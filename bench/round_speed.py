@@ -49,11 +49,16 @@ def film(cond: Condition, seed: int, refilm: bool) -> tuple[ScriptedRound, Path]
     lighting, table, kit_print = _light_of(cond.scene, np.random.default_rng(seed), cond.lean)
     view = VIEWS[cond.view](rng)
     video = WORK / cond.name / "table.mp4"
-    if refilm or not video.is_file():
+    # the film is of one script: a film of another (the bench's script or renderer changed
+    # since it was made) would be dealt against the wrong script and every verdict "wrong"
+    filmed_script = video.with_suffix(".script")
+    same = filmed_script.is_file() and filmed_script.read_text() == script.record_text()
+    if refilm or not video.is_file() or not same:
         line = timeline(script, FPS, whole_layout=cond.view == "whole", arms=True)
         renderer = StepRenderer(faces_for(cond.cards), seed, view, lighting, table=table, kit_print=kit_print,
                                 touching=cond.touching, card_mm=cond.card_mm)
         write_video((frame for _step, frame in filmed(renderer, tuple(line.steps), FPS)), video, FPS)
+        filmed_script.write_text(script.record_text())
     return script, video
 
 
