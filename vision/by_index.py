@@ -48,7 +48,7 @@ import numpy.typing as npt
 from engine.cards import Card
 from vision.corners import CornerProposal, class_probs, propose_corners, score_proposals
 from vision.index_reader import default_index_reader
-from vision.geometry import quad_iou, side_lengths
+from vision.geometry import corners_where_sides_meet, quad_iou, side_lengths
 from vision.preprocess import RECT_H, RECT_W
 from vision.readings import CardDetections
 from vision.under import with_cards_under
@@ -222,15 +222,7 @@ def outline_of(bgr: BgrImage, quad: FloatArray) -> OutlineFit:
         chosen[1] = (best[2], float(right_sup[np.searchsorted(right_off, best[2])]))
         chosen[2] = (best[3], float(bottom_sup[np.searchsorted(bottom_off, best[3])]))
     lines = [_line(*sides[i][:2], sides[i][2], chosen[i][0]) for i in range(4)]
-    fitted = q.copy()
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[(i - 1) % 4], lines[i]
-        det = d2[0] * d1[1] - d1[0] * d2[1]
-        if abs(det) < 1e-6:
-            continue
-        dx, dy = p2[0] - p1[0], p2[1] - p1[1]
-        t = (d2[0] * dy - d2[1] * dx) / det
-        fitted[i] = p1 + t * d1
+    fitted = corners_where_sides_meet(lines, q, parallel=1e-6)
     return OutlineFit(fitted.astype(np.float32), (chosen[0][1], chosen[1][1], chosen[2][1], chosen[3][1]))
 
 

@@ -11,6 +11,9 @@ upright in portrait, so corner 0 -> 1 is a short side.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +28,7 @@ __all__ = [
     "SAME_PLACE_MM",
     "card_sized_mm",
     "clockwise",
+    "corners_where_sides_meet",
     "match_quads",
     "portrait_order",
     "quad_iou",
@@ -120,3 +124,25 @@ def match_quads(truth: FloatArray, found: FloatArray, min_iou: float = 0.6
             used_f.add(j)
             out.append((i, j, iou))
     return sorted(out)
+
+
+def corners_where_sides_meet(sides: Sequence[tuple[npt.ArrayLike, npt.ArrayLike]], quad_xy: npt.ArrayLike,
+                             parallel: float = 1e-9) -> npt.NDArray[Any]:
+    """The quad whose corner ``i`` is where side ``i - 1`` meets side ``i``, each side a line
+    (a point, a direction); a corner whose two sides are parallel within ``parallel`` keeps
+    its place in ``quad_xy`` (whose dtype the result keeps).
+
+    >>> corners_where_sides_meet([((0, 0), (1, 0)), ((2, 0), (0, 1)), ((0, 3), (1, 0)), ((0, 0), (0, 1))],
+    ...                          np.zeros((4, 2))).tolist()
+    [[0.0, 0.0], [2.0, 0.0], [2.0, 3.0], [0.0, 3.0]]
+    """
+    out = np.array(quad_xy)
+    for i in range(4):
+        (p1, d1), (p2, d2) = ((np.asarray(p), np.asarray(d)) for p, d in (sides[(i - 1) % 4], sides[i]))
+        det = d2[0] * d1[1] - d1[0] * d2[1]
+        if abs(det) < parallel:
+            continue
+        dx, dy = p2[0] - p1[0], p2[1] - p1[1]
+        t = (d2[0] * dy - d2[1] * dx) / det
+        out[i] = p1 + t * d1
+    return out

@@ -27,9 +27,8 @@ _CANONICAL = np.array([[0, 0], [RECT_W, 0], [RECT_W, RECT_H], [0, RECT_H]], np.f
 
 
 # A card warped up by more than 1 / ENLARGED is enlarged bicubically. Near the canonical size
-# the two warps differ by little but not by nothing: a real card at the play zone's border
-# under the black-and-white kit's light (tests/vision/test_zone_arrangements.py), a few
-# pixels short of 280 tall, read sure bilinearly and unsure bicubically.
+# the two warps differ by little, and the classifier was trained on bilinear warps: there a
+# bicubic warp's ringing only moves a card's confidence, sometimes below the accept line.
 ENLARGED = 0.75
 
 

@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.geometry import CARD_H_MM, CARD_W_MM, quad_iou
+from vision.geometry import CARD_H_MM, CARD_W_MM, corners_where_sides_meet, quad_iou
 from vision.zone_view import RectifiedZone
 
 __all__ = ["ZoneCardConfig", "colour_shift", "difference", "find_cards", "log_colour"]
@@ -594,16 +594,7 @@ def _refine(corners: FloatArray, grad: FloatImage, radius_px: float) -> FloatArr
         best = int(np.argmax(profile))
         shift = float(steps[best]) if profile[best] > 1.5 * float(np.median(profile)) + 1e-6 else 0.0
         moved.append((a + shift * n, d))
-    out = q.copy()
-    for i in range(4):
-        (p1, d1), (p2, d2) = moved[(i - 1) % 4], moved[i]
-        det = d2[0] * d1[1] - d1[0] * d2[1]
-        if abs(det) < 1e-9:
-            continue
-        dx, dy = p2[0] - p1[0], p2[1] - p1[1]
-        t = (d2[0] * dy - d2[1] * dx) / det
-        out[i] = p1 + t * d1
-    return out
+    return corners_where_sides_meet(moved, q)
 
 
 def _inside_share(a: FloatArray, b: FloatArray, inward: FloatArray, foreground: FloatImage,
