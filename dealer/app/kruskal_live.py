@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from calibration.kruskal_tokens import PREDICTION_STRIP, Predictions, read_predictions
+from calibration.layout import ZONE_PLAY
 from calibration.table import TableHomography
 from dealer.app.live import (
     LiveOptions,
@@ -39,13 +40,14 @@ from dealer.record.recording import ENVELOPE_FILE, RECORD_FILE, RecordingWriter,
 from dealer.speech.i18n import _, language
 from dealer.speech.voice import Voice
 from dealer.table.camera_pause import paused_frames
-from dealer.table.happenings import Happening
+from dealer.table.happenings import Happening, Spoken
 from dealer.table.kruskal_session import KruskalConfig, KruskalSession
 from dealer.table.keys import stdin_keys
 from dealer.table.kruskal_turn import KruskalLook
 from dealer.table.observer import TableObserver, ZoneReader
 from dealer.table.regions import markers_in_boxes
 from dealer.table.session import players_from_text
+from dealer.table.too_far import TooFarWatch
 from vision.frames import CameraSource, Frame, FrameSource
 
 __all__ = ["read_strip", "run_kruskal_live"]
@@ -150,6 +152,7 @@ def _loop(frames: Iterable[Frame], observer: TableObserver, session: KruskalSess
 
     seats = len(session.config.players)
     speed, code, interrupted, size = LoopStats(), 0, False, (0, 0)
+    too_far = TooFarWatch()  # only the play zone is read in a Kruskal round: the oracle lays out the line
     try:
         for frame in frames:
             started, cpu = time.perf_counter(), time.process_time()
@@ -167,6 +170,9 @@ def _loop(frames: Iterable[Frame], observer: TableObserver, session: KruskalSess
             look = KruskalLook(frame.time_s, cards, read_strip(frame.bgr, obs.homography, seats, dictionary),
                                obs.view.hand_over_play, frame.index)
             happened = session.observe(look)
+            sights = observer.sights(*size)
+            play_sight = None if sights is None else {n: s for n, s in sights.items() if n == ZONE_PLAY}
+            happened += [Spoken(frame.time_s, words) for words in too_far.look(play_sight)]
             decisive = any(h.decisive for h in happened)
             if decisive:  # the frame first: a stop just after the verdict never loses it
                 _keep(recorder, frame, obs.play_detections.to_json_cards(), look.predictions)

@@ -250,3 +250,31 @@ def test_a_kruskal_round_stopped_in_a_game_is_said_to_be_dealt_again(
     # not resumed), not that it goes on where it stopped
     err = capsys.readouterr().err
     assert "the oracle deals it again from its start" in err and "where it stopped" not in err
+
+
+def test_a_play_zone_too_far_for_the_reader_is_named_once_in_a_kruskal_round(tmp_path: Path) -> None:
+    from bench.harness.make_demo import Step, render_steps
+    from vision.synthetic import PinholeView
+
+    # given the Kruskal mat filmed from 750 mm at 960x540: the play zone's far corner at about
+    # 0.8 px/mm, coarser than the reader reads (calibration.check.reader_px_per_mm)
+    far = PinholeView(tilt_deg=62.0, distance_mm=750.0, target_mm=(132.5, 95.0), size_wh=(960, 540))
+    frames = list(render_steps((Step((), (), 3.0),), {}, view=far, layout=kruskal_layout()))
+
+    class Source:
+        name = "a far camera"
+
+        def frames(self):
+            for index, bgr in enumerate(frames):
+                yield Frame(index, index / 4.0, bgr)
+
+    # when the live loop deals from it
+    voice = FakeVoice()
+    code = run_kruskal_live(LiveOptions(players="Ana Bo Cy", rule="alternate-colour", out=tmp_path / "rec",
+                                        settle_s=1.0), voice, ScriptReader(), frame_source=Source())
+    # then the players hear once how much closer to bring the camera, and nothing of the line
+    # zones, which the oracle lays out by hand in a Kruskal round
+    told = [s for s in voice.said if "too small in the picture" in s]
+    assert code == 0 and len(told) == 1, voice.said
+    assert "play zone" in told[0] and "% of its distance" in told[0]
+    assert not any("main line" in s for s in voice.said if "closer" in s), voice.said
