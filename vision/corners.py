@@ -63,7 +63,9 @@ __all__ = [
     "corner_detections",
     "corner_probs",
     "with_corner_cards",
+    "glyph_pairs",
     "merge_corners",
+    "on_paper",
     "propose_corners",
     "read_corners",
     "typical_width",
@@ -114,9 +116,31 @@ RESIZE_OVER = 0.1  # an unsure index sized this share off the typical card is re
 PAPER_SHARE = 0.5
 _PAPER_SAMPLES = np.array([[x, y, 1.0] for x in np.linspace(6, CORNER_BOX_W - 6, 5)
                            for y in np.linspace(6, CORNER_BOX_H - 6, 6)]).T
-_INK_RATIO = 0.62  # ink is darker than this share of the paper around it
-_MIN_PAPER = 120  # grey level: dimmer "paper" is no paper
-_MAX_PAPER_SAT = 90  # HSV saturation: paper is not coloured
+_INK_RATIO = 0.62  # ink is darker than this share of the paper around it (above the veil)
+# The light a photo was taken in sets no threshold: the paper is the brightest thing near
+# its ink whatever the exposure, and a cheap lens or a dim room dims a card as much as the
+# table round it. So "pale" and "bright enough" are shares of the local light (the
+# brightest level within about a card, :func:`_light_level`), and colour is judged after
+# the photo is white-balanced on its brightest pixels (:func:`_balance`).
+_PAPER_OF_LIGHT = 0.55  # paper is at least this share of the local light level
+_MIN_PAPER = 32  # grey level: dimmer "paper" is the dark, where a sensor shows noise, not print
+_MIN_INK_STEP = 10.0  # grey levels: ink is darker than its paper by at least this (a sensor's noise is less)
+_MAX_PAPER_SAT = 90  # HSV saturation, white-balanced: paper is not coloured
+_RED_STEP = 40.0  # red ink: red above green and blue by this much on paper of 200
+_LIGHT_WINDOW = 0.2  # the local light level: the brightest over this share of the shorter side
+_LIGHT_SHRINK = 8  # ... measured on a picture this many times smaller (a level changes slowly)
+# A veil of stray light (haze, a lens's flare, an overexposed cheap camera) lifts every
+# level by one amount, so the ink of a washed-out photo is a grey near its paper's: the
+# ratio is taken above this share of the photo's darkest level (of a slightly blurred
+# picture, so that a single dark pixel of noise does not set it); a photo with any black in
+# it (ink, a shadow, a dark table) has nearly no veil.
+_VEIL_SHARE = 0.8
+# the white balance: gains from the brightest pixels, at most this much on any channel (a
+# tungsten bulb's orange; a green felt filling the picture is not a green light)
+_MAX_BALANCE = 3.0
+# ... and only when some channel needs this much: the thresholds here were set on photos in
+# warm room light (a faint pink index of an overexposed card is red only before balancing)
+_BALANCE_FROM = 1.3
 
 
 @dataclass(frozen=True)
@@ -166,19 +190,62 @@ class CornerReader(Protocol):
     def heads_of_feeds(self, feeds: Any) -> dict[str, npt.NDArray[np.float32]]: ...
 
 
+def _balance(bgr: BgrImage) -> BgrImage:
+    """``bgr`` white-balanced on its brightest pixels (the cards' paper where there are
+    cards), for telling paper from a coloured top under a coloured light. A light is
+    warm or cool, never green, and a mild cast (:data:`_BALANCE_FROM`) is left: the gains lift blue and green under a warm light, blue and
+    red under a cool one, and a picture whose brightest pixels are green (a felt with no
+    card) is left as it is."""
+    small = cv2.resize(bgr, (max(1, bgr.shape[1] // _LIGHT_SHRINK), max(1, bgr.shape[0] // _LIGHT_SHRINK)),
+                       interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32)
+    grey = small.sum(axis=1)
+    unclipped = small.max(axis=1) < 250
+    if not unclipped.any():
+        return bgr
+    bright = small[unclipped & (grey >= np.percentile(grey[unclipped], 98))]
+    b, g, r = (float(v) for v in np.median(bright, axis=0))
+    if g > 1.05 * max(r, b) or min(b, g, r) <= 0:
+        return bgr
+    top = max(b, g, r)
+    gains = np.minimum(top / np.array([b, g, r]), _MAX_BALANCE)
+    if float(gains.max()) < _BALANCE_FROM:
+        return bgr
+    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains[None, :], 0, 255).astype(np.uint8)
+    return np.asarray(cv2.merge([cv2.LUT(bgr[..., k], lut[:, k]) for k in range(3)]), np.uint8)
+
+
+def _light_level(grey: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """The local light level: the brightest grey level within about a card's size (the
+    paper, where there is a card), smooth, full size."""
+    h, w = grey.shape
+    sw, sh = max(1, w // _LIGHT_SHRINK), max(1, h // _LIGHT_SHRINK)
+    small = cv2.resize(grey, (sw, sh), interpolation=cv2.INTER_AREA)
+    k = max(3, int(2 * round(_LIGHT_WINDOW * min(sw, sh) / 2) + 1))
+    level = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    level = cv2.GaussianBlur(level.astype(np.float32), (0, 0), k / 4)
+    return np.asarray(cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+
+
 def _ink(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Ink on paper, and the paper (pale and grey)."""
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
-    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    """Ink on paper, and the paper (pale and grey), each judged against the light where it
+    lies: the paper round the ink (the brightest within ``window``), the local light level
+    and the photo's veil."""
+    balanced = _balance(bgr)
+    hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
+    grey = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), np.uint8)
+    veil = _VEIL_SHARE * float(cv2.blur(grey, (5, 5)).min())
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (window, window))  # separable: fast
-    paper = cv2.dilate(grey, kernel)
-    # the paper must be pale and grey where it is brightest
-    pale = (hsv[..., 2] >= _MIN_PAPER) & (hsv[..., 1] <= _MAX_PAPER_SAT)
-    paper_ok = cv2.dilate(pale.astype(np.uint8) * 255, kernel) > 0
-    ink = (grey.astype(np.float32) < _INK_RATIO * paper.astype(np.float32)) & (paper >= _MIN_PAPER) & paper_ok
-    b, g, r = (bgr[..., k].astype(np.int16) for k in range(3))
-    red = (r - np.maximum(g, b) > 40) & (hsv[..., 1] > 80)
-    red_ink = red & (grey.astype(np.float32) < 0.85 * paper.astype(np.float32)) & paper_ok
+    paper = cv2.dilate(grey, kernel).astype(np.float32)
+    bright = np.maximum(_PAPER_OF_LIGHT * _light_level(grey), _MIN_PAPER)
+    # the paper must be pale (for its light) and grey where it is brightest
+    pale = (grey >= bright) & (hsv[..., 1] <= _MAX_PAPER_SAT)
+    paper_ok = (cv2.dilate(pale.astype(np.uint8) * 255, kernel) > 0) & (paper >= bright)
+    g = grey.astype(np.float32)
+    ink = (g - veil < _INK_RATIO * (paper - veil)) & (paper - g >= _MIN_INK_STEP) & paper_ok
+    b, gr, r = (balanced[..., k].astype(np.int16) for k in range(3))
+    # red print: redder than grey by 40 levels on paper of 200 or more, in proportion on dimmer paper
+    red = (r - np.maximum(gr, b) > _RED_STEP * np.minimum(paper, 200.0) / 200.0) & (hsv[..., 1] > 80)
+    red_ink = red & (g - veil < 0.85 * (paper - veil)) & paper_ok
     return ink | red_ink, pale
 
 
@@ -189,20 +256,29 @@ def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
     ``glyph_px``: the smallest and largest glyph (rank or suit) height in pixels; by
     default 0.6 % to 8 % of the picture's shorter side, at least 6 px.
     """
+    pairs, pale, _ = glyph_pairs(bgr, glyph_px, max_proposals)
+    return [p for p in pairs if on_paper(p, pale)]
+
+
+def glyph_pairs(bgr: BgrImage, glyph_px: tuple[float, float] | None = None, max_proposals: int = 4000
+                ) -> tuple[list[CornerProposal], npt.NDArray[np.bool_], FloatArray]:
+    """Every pair of glyphs that may be an index (both ways up), before the paper check
+    (:func:`on_paper`); the paper mask; and the glyphs' centres ([N, 2])."""
     h, w = bgr.shape[:2]
     short = min(h, w)
     lo, hi = glyph_px if glyph_px is not None else (max(6.0, 0.006 * short), max(12.0, 0.08 * short))
     window = int(2 * round(1.5 * hi) + 1)
     ink, pale = _ink(bgr, window)
+    none = np.zeros((0, 2), np.float32)
     n, labels, stats, centres = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     if n <= 1:
-        return []
+        return [], pale, none
     extent = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]).astype(np.float32)
     area = stats[1:, cv2.CC_STAT_AREA].astype(np.float32)
     fill = area / np.maximum(stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT], 1)
     keep = np.flatnonzero((extent >= lo) & (extent <= hi) & (fill >= 0.12) & (fill <= 0.95)) + 1
     if len(keep) < 2:
-        return []
+        return [], pale, centres[keep].astype(np.float32)
     xy = centres[keep].astype(np.float32)
     ext = extent[keep - 1]
     shape = _shape_signatures(np.asarray(labels, np.int32), np.asarray(stats, np.int32), keep)
@@ -224,10 +300,10 @@ def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
                                       (float(down[0]), float(down[1])), d / _PAIR_BOX))
         if len(out) >= max_proposals:
             break
-    return [p for p in out if _on_paper(p, pale)]
+    return out, pale, xy
 
 
-def _on_paper(proposal: CornerProposal, pale: npt.NDArray[np.bool_]) -> bool:
+def on_paper(proposal: CornerProposal, pale: npt.NDArray[np.bool_]) -> bool:
     """Whether the proposal's corner box lies on paper: an index is printed in a card's
     corner, so around its glyphs the box is the card's own paper. A pair of glyphs taken
     the wrong way up puts the box off the card (onto the table, unless another card lies
