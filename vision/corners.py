@@ -56,12 +56,14 @@ __all__ = [
     "CornerProposal",
     "CornerReading",
     "CornerReader",
+    "FirstLook",
     "agree_in_size",
     "card_quad_of",
     "card_width_of",
     "corner_boxes",
     "corner_detections",
     "corner_probs",
+    "first_look",
     "with_corner_cards",
     "glyph_pairs",
     "merge_corners",
@@ -69,6 +71,7 @@ __all__ = [
     "propose_corners",
     "read_corners",
     "typical_width",
+    "unveiled",
 ]
 
 BgrImage = npt.NDArray[np.uint8]
@@ -135,6 +138,10 @@ _LIGHT_SHRINK = 8  # ... measured on a picture this many times smaller (a level 
 # picture, so that a single dark pixel of noise does not set it); a photo with any black in
 # it (ink, a shadow, a dark table) has nearly no veil.
 _VEIL_SHARE = 0.8
+# A photo whose darkest level is above this is washed out: it is read with its levels
+# stretched (:func:`unveiled`), so that the readers see ink as dark as in a clear photo.
+# Any photo with some black in it (almost all) is read as it is.
+UNVEIL_FROM = 48
 # the white balance: gains from the brightest pixels, at most this much on any channel (a
 # tungsten bulb's orange; a green felt filling the picture is not a green light)
 _MAX_BALANCE = 3.0
@@ -190,6 +197,27 @@ class CornerReader(Protocol):
     def heads_of_feeds(self, feeds: Any) -> dict[str, npt.NDArray[np.float32]]: ...
 
 
+def _darkest(grey: npt.NDArray[np.uint8]) -> float:
+    """The photo's darkest level, of a slightly blurred picture (one dark pixel of noise does
+    not set it)."""
+    return float(cv2.blur(grey, (5, 5)).min())
+
+
+def unveiled(bgr: BgrImage) -> BgrImage:
+    """``bgr`` with a veil of stray light taken off when it is washed out (its darkest
+    level at least :data:`UNVEIL_FROM`): the levels stretched from just under the darkest
+    to the brightest paper (the 99.5th percentile) over the full range; otherwise ``bgr``
+    itself."""
+    grey = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), np.uint8)
+    darkest = _darkest(grey)
+    if darkest < UNVEIL_FROM:
+        return bgr
+    low = 0.9 * darkest
+    high = max(float(np.percentile(grey[::4, ::4], 99.5)), low + 32.0)
+    lut = np.clip((np.arange(256, dtype=np.float32) - low) * 255.0 / (high - low), 0, 255).astype(np.uint8)
+    return np.asarray(cv2.LUT(bgr, lut), np.uint8)
+
+
 def _balance(bgr: BgrImage) -> BgrImage:
     """``bgr`` white-balanced on its brightest pixels (the cards' paper where there are
     cards), for telling paper from a coloured top under a coloured light. A light is
@@ -233,7 +261,7 @@ def _ink(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray
     balanced = _balance(bgr)
     hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
     grey = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), np.uint8)
-    veil = _VEIL_SHARE * float(cv2.blur(grey, (5, 5)).min())
+    veil = _VEIL_SHARE * _darkest(grey)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (window, window))  # separable: fast
     paper = cv2.dilate(grey, kernel).astype(np.float32)
     bright = np.maximum(_PAPER_OF_LIGHT * _light_level(grey), _MIN_PAPER)
@@ -450,6 +478,23 @@ def score_proposals(reader: IndexReader, bgr: BgrImage, proposals: Sequence[Corn
     return kept, index_readings(reader, bgr, kept)
 
 
+@dataclass(frozen=True)
+class FirstLook:
+    """The glyph pairs of a photo worth a closer look and the index reader's readings of
+    them (:func:`score_proposals`): found once, used both to seed cards found by their
+    index (:mod:`vision.by_index`) and to read indices alone (:func:`read_corners`)."""
+
+    kept: list[CornerProposal]
+    readings: IndexReadings
+
+
+def first_look(bgr: BgrImage, reader: IndexReader | None = None) -> FirstLook:
+    """:class:`FirstLook` of ``bgr`` (taken as :func:`read_corners` takes it: unveiled)."""
+    bgr = unveiled(bgr)
+    kept, readings = score_proposals(reader or default_index_reader(), bgr, propose_corners(bgr))
+    return FirstLook(kept, readings)
+
+
 def second_reader_agrees(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal],
                          cards: Sequence[Card]) -> npt.NDArray[np.bool_]:
     """Whether model 2.0's corner head (``corner_logits``, the mean over :data:`VIEWS`) lets
@@ -498,9 +543,12 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
 
 def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal] | None = None,
                  accept: float = CORNER_ACCEPT, whole: CardDetections | None = None,
-                 reader: IndexReader | None = None) -> list[CornerReading]:
+                 reader: IndexReader | None = None, looked: FirstLook | None = None) -> list[CornerReading]:
     """The indices read in ``bgr`` (one per card: :func:`merge_corners`), of cards the size
     of the others (:func:`agree_in_size`, with the cards ``whole`` read by their outline).
+    ``looked``: the photo's first look when it was taken already (:func:`first_look`,
+    with the same ``reader``), else ``proposals`` (by default :func:`propose_corners`'s)
+    are looked at here.
 
     ``reader`` reads each index (:mod:`vision.index_reader`; the shipped one by default) and
     ``classifier``, an :class:`vision.classify.OnnxClassifier` of a model with a corner head
@@ -509,8 +557,11 @@ def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPropo
     if not hasattr(classifier, "heads_of_feeds") or "corner_logits" not in getattr(classifier, "output_names", ()):
         return []
     reader = reader or default_index_reader()
-    props = propose_corners(bgr) if proposals is None else list(proposals)
-    kept, readings = score_proposals(reader, bgr, props)
+    bgr = unveiled(bgr)
+    if looked is not None and proposals is None:
+        kept, readings = looked.kept, looked.readings
+    else:
+        kept, readings = score_proposals(reader, bgr, propose_corners(bgr) if proposals is None else list(proposals))
     classes = classifier.meta.classes
     mean = _checked(classifier, bgr, kept, readings, accept)
     read = accepted_corners(kept, mean, classes, accept, whole)
@@ -630,7 +681,8 @@ def corner_detections(readings: Sequence[CornerReading]) -> CardDetections:
                           confidence=np.array([r.confidence for r in readings], np.float32))
 
 
-def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections) -> CardDetections:
+def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections, looked: FirstLook | None = None
+                      ) -> CardDetections:
     """``whole`` (the cards found by their outline) and, after them, the cards read by an
     index alone that are not one of them: an index of a card read whole lies on it (on
     its outline grown by a tenth, for an outline fitted a little short).
@@ -638,7 +690,7 @@ def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections) -> 
     An index of *another* card on a card read whole stays: an outline around an overlapped
     column is often one card's outline grown over the cards under it (read by its top
     index), and the indices under it are those cards."""
-    readings = read_corners(classifier, bgr, whole=whole)
+    readings = read_corners(classifier, bgr, whole=whole, looked=looked)
     fresh = [r for r in readings if not any(whole.label[i] == r.card and _on(whole.quad_xy[i], r.index_xy)
                                             for i in range(len(whole)))]
     if not fresh:
