@@ -16,7 +16,9 @@ The photo is taken in one of :data:`LIGHTS` (:func:`light_photo`): ``room`` (war
 well exposed), ``dim`` (2 to 4 stops under), ``warm_low`` (dim under a tungsten bulb:
 the paper orange), ``vignette`` (a cheap lens: the corners 1.5 to 2.5 stops under the
 middle), ``glare`` (a lamp's reflection burnt out over part of the table) and ``haze``
-(a washed-out, low-contrast photo: the ink grey, the paper no whiter than a pale top).
+(a washed-out, low-contrast photo: the ink grey, the paper no whiter than a pale top)
+and ``shade`` (a player's shadow, 1.5 to 3 stops deep with a soft edge, over part of the
+table: the cards in it darker than the lit top beside them).
 
 The cards are face pictures (upright portrait, BGR or BGRA; a BGR picture gets the
 rounded outline of :func:`vision.synthetic.cards.cut_out`), laid flat at ``card_h_px``
@@ -50,7 +52,7 @@ BgrImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
 
 SURFACES = ("maple", "birch", "white_cloth", "patterned_cloth", "laminate", "felt")
-LIGHTS = ("room", "dim", "warm_low", "vignette", "glare", "haze")
+LIGHTS = ("room", "dim", "warm_low", "vignette", "glare", "haze", "shade")
 _ASPECT = 63.0 / 88.0  # a poker card's width over its height
 
 
@@ -309,6 +311,14 @@ def light_photo(img: FloatArray, light: str, rng: np.random.Generator) -> FloatA
         radius = rng.uniform(0.08, 0.18) * min(h, w)
         spot = np.exp(-((xx - cx) ** 2 + ((yy - cy) * rng.uniform(1.0, 1.8)) ** 2) / (2 * radius ** 2))
         linear = linear + rng.uniform(0.8, 1.6) * spot[..., None]  # burns out near its middle
+    elif light == "shade":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        turn = rng.uniform(0, 2 * math.pi)
+        along = (xx - w / 2) * math.cos(turn) + (yy - h / 2) * math.sin(turn)
+        edge = rng.uniform(-0.25, 0.1) * min(h, w)  # the shadow covers a third to two thirds
+        soft = rng.uniform(0.02, 0.06) * min(h, w)
+        inside = 1 / (1 + np.exp(-(along - edge) / soft))
+        gain *= 2.0 ** (-rng.uniform(1.5, 3.0) * inside)
     elif light == "haze":
         fog = rng.uniform(0.25, 0.4)  # a veil of stray light over a photo exposed short
         linear = (1 - fog) * rng.uniform(0.5, 0.7) * linear + fog * rng.uniform(0.5, 0.7)
