@@ -36,7 +36,8 @@ import numpy.typing as npt
 from engine.cards import Card
 from vision.classify import OnnxClassifier
 from vision.corners import (CornerProposal, _index_xy, card_quad_of, glyph_pairs, on_paper, read_corners,
-                            score_proposals, unveiled)
+                            score_proposals)
+from vision.ink import unveiled
 from vision.index_reader import default_index_reader
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

@@ -350,7 +350,8 @@ def read_without_mat(reader: Any, bgr: BgrImage) -> CardDetections:
     (:func:`corner_shows`), each on its outline where the whole of it shows; last, the
     cards under others that show no index (:func:`vision.under.with_cards_under`)."""
     from vision.closeup import read_closeup
-    from vision.corners import unveiled, with_corner_cards
+    from vision.corners import with_corner_cards
+    from vision.ink import unveiled
 
     bgr = unveiled(bgr)  # a washed-out photo read as a clear one
     whole = read_closeup(reader, bgr)
