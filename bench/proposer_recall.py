@@ -27,7 +27,6 @@ import json
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -39,9 +38,7 @@ from vision.corners import (CornerProposal, _index_xy, card_quad_of, glyph_pairs
                             score_proposals)
 from vision.ink import unveiled
 from vision.index_reader import default_index_reader
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.real_tables import BLACKJACK, BLACKJACK_LABELS, DEALS, _deal_boxes  # noqa: E402
+from bench.real_tables import BLACKJACK, BLACKJACK_LABELS, DEALS, _deal_boxes
 
 NEAR_PX = 12.0
 STAGES = ("ink", "pair", "paper", "first look", "read", "read ok")
