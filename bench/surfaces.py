@@ -18,8 +18,11 @@ name does, and a reading of a name lying on no card of that name is *wrong*.
 (scored as :mod:`bench.real_tables` scores them), before and after, to check that the
 dark felt and the overlapped deals read as well as they did.
 
-Run: ``python3 bench/surfaces.py [--scenes 2] [--only maple,white_cloth] [--before]`` (about 3-6 s a
-scene on 2 busy cores).
+``--light dim|warm_low|vignette|glare|haze`` photographs the scenes in another light
+(:data:`vision.synthetic.surfaces.LIGHTS`; ``room`` by default).
+
+Run: ``python3 bench/surfaces.py [--scenes 2] [--only maple,white_cloth] [--light dim] [--before]``
+(about 3-6 s a scene on 2 busy cores).
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from vision.corners import with_corner_cards
 from vision.pipeline import CardReader
 from vision.readings import CardDetections
 from vision.synthetic.cards import real_card_faces
-from vision.synthetic.surfaces import SURFACES, SurfaceScene, render_card_table
+from vision.synthetic.surfaces import LIGHTS, SURFACES, SurfaceScene, render_card_table
 
 RENDERS = Path(__file__).resolve().parents[1] / "cache" / "cards"
 DESIGNS = ("gnome-bellot", "gnome-rheinland", "gnome-simplistic")
@@ -152,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default=",".join(SURFACES), help="surfaces, comma-separated")
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--renders", type=Path, default=RENDERS)
+    parser.add_argument("--light", default="room", choices=LIGHTS,
+                        help="the light the scenes are photographed in (vision.synthetic.surfaces.LIGHTS)")
     parser.add_argument("--before", action="store_true",
                         help="read as before the index-seeded cards: outlines, then indices alone")
     parser.add_argument("--real", choices=("deal1", "deals", "blackjack-tuning", "blackjack-held-out"),
@@ -179,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
                 for k in range(args.scenes):
                     pick = rng.choice(len(deck), 13, replace=False)
                     height = CARD_H_PX[(k + list(decks).index(deck_name)) % len(CARD_H_PX)]
-                    scene = render_card_table([deck[i] for i in pick], rng, surface, card_h_px=height, slant=slant)
+                    scene = render_card_table([deck[i] for i in pick], rng, surface, card_h_px=height, slant=slant,
+                                              light=args.light)
                     t0, c0 = time.perf_counter(), time.process_time()
                     found = with_corner_cards(reader.classifier, scene.bgr, read_closeup(reader, scene.bgr)) \
                         if args.before else read_without_mat(reader, scene.bgr)

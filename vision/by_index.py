@@ -6,7 +6,7 @@ closed region. On a pale wood top or a white cloth the card's rim is a faint ste
 table's grain or weave drowns. The card's print does not depend on the table:
 
 1. **Index.** Every pair of glyphs that reads as some card at a first look
-   (:func:`vision.corners.propose_corners`, :func:`vision.corners.score_proposals`) says
+   (:func:`vision.corners.first_look`: the one the corner reader then reads closer) says
    where that card's corner is, which way it lies and about how big it is
    (:func:`implied_quad`).
 2. **Outline.** Profiles across each of the four sides of the implied card look for the
@@ -46,8 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import Card
-from vision.corners import CornerProposal, class_probs, propose_corners, score_proposals
-from vision.index_reader import default_index_reader
+from vision.corners import CornerProposal, FirstLook, class_probs, first_look
 from vision.geometry import corners_where_sides_meet, quad_iou, side_lengths
 from vision.preprocess import RECT_H, RECT_W
 from vision.readings import CardDetections
@@ -242,25 +241,27 @@ def corner_shows(bgr: BgrImage, quad: FloatArray) -> bool:
     return False
 
 
-def cards_by_index(reader: Any, bgr: BgrImage, whole: CardDetections | None = None) -> CardDetections:
+def cards_by_index(reader: Any, bgr: BgrImage, whole: CardDetections | None = None,
+                   looked: FirstLook | None = None) -> CardDetections:
     """The cards found by an index and checked by their outline that are not among the
     cards read in ``whole`` (the cards found by their outline), read whole by ``reader``
     (:class:`vision.pipeline.CardReader`); cards whose outline shows but whose whole
     reading does not agree with the index come back unread."""
-    return _by_index(reader, bgr, whole if whole is not None else CardDetections.empty())[0]
+    return _by_index(reader, bgr, whole if whole is not None else CardDetections.empty(), looked)[0]
 
 
-def _by_index(reader: Any, bgr: BgrImage, whole: CardDetections) -> tuple[CardDetections, CardDetections]:
+def _by_index(reader: Any, bgr: BgrImage, whole: CardDetections, looked: FirstLook | None = None
+              ) -> tuple[CardDetections, CardDetections]:
     """(:func:`cards_by_index`, ``whole`` with each card read whole whose own index's
     outline is a good deal smaller taken to that outline: the outline found round a pile
     is read as its top card, and the cards under it show round that card's own rim)."""
     classifier = getattr(reader, "classifier", None)
     if classifier is None or not hasattr(classifier, "meta"):
         return CardDetections.empty(), whole
-    proposals = propose_corners(bgr)
+    looked = looked or first_look(bgr)
     classes = list(classifier.meta.classes)
-    kept, readings = score_proposals(default_index_reader(), bgr, proposals)
-    mean = class_probs(readings, classes)
+    kept = looked.kept
+    mean = class_probs(looked.readings, classes)
     n_cards = sum(1 for c in classes if c not in ("back", "none"))
     fits: list[tuple[float, OutlineFit, frozenset[Card]]] = []
     tightened = whole.quad_xy.copy()
@@ -350,12 +351,15 @@ def read_without_mat(reader: Any, bgr: BgrImage) -> CardDetections:
     cards under others that show no index (:func:`vision.under.with_cards_under`)."""
     from vision.closeup import read_closeup
     from vision.corners import with_corner_cards
+    from vision.ink import unveiled
 
+    bgr = unveiled(bgr)  # a washed-out photo read as a clear one
     whole = read_closeup(reader, bgr)
     whole = CardDetections.concatenate([whole, outlines_again(reader, bgr, whole)])
-    by_index, whole = _by_index(reader, bgr, whole)
+    looked = first_look(bgr)  # one look at the glyph pairs, for both uses
+    by_index, whole = _by_index(reader, bgr, whole, looked)
     whole = CardDetections.concatenate([whole, by_index])
-    both = with_corner_cards(reader.classifier, bgr, whole)
+    both = with_corner_cards(reader.classifier, bgr, whole, looked)
     alone = [len(whole) + k for k in range(len(both) - len(whole))
              if corner_shows(bgr, both.quad_xy[len(whole) + k])]
     out = both[list(range(len(whole))) + alone]

@@ -5,8 +5,10 @@ A card under another shows little more than its index (rank over suit) at one co
 table: it looks for the card's own evidence, ink on paper.
 
 1. Ink: pixels much darker than the brightest paper around them (a local maximum of the
-   grey level over a few glyph sizes), on bright, low-saturation paper. A cork or wood top
-   is never that much brighter than its own dark grain, so it gives little ink.
+   grey level over a few glyph sizes), on paper pale for the light where it lies and of
+   low saturation (:func:`vision.ink.ink_on_paper`: judged so in a dim, tinted or washed-out
+   photo too). A cork or wood top is never that much brighter than its own dark grain, so
+   it gives little ink.
 2. Glyphs: connected pieces of ink of a size the picture allows.
 3. Indices: two glyphs of similar size but not of one shape (two pips are not an index;
    their colours are not compared: a thin dark-red stroke looks black), a glyph's height
@@ -48,6 +50,7 @@ import numpy.typing as npt
 
 from engine.cards import Card
 from vision.index_reader import IndexReader, IndexReadings, default_index_reader
+from vision.ink import ink_on_paper, unveiled
 from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W, CORNER_H, CORNER_W, FACE_H, FACE_W, RECT_H, RECT_W, feeds_of
 from vision.readings import CardDetections
 
@@ -56,14 +59,18 @@ __all__ = [
     "CornerProposal",
     "CornerReading",
     "CornerReader",
+    "FirstLook",
     "agree_in_size",
     "card_quad_of",
     "card_width_of",
     "corner_boxes",
     "corner_detections",
     "corner_probs",
+    "first_look",
     "with_corner_cards",
+    "glyph_pairs",
     "merge_corners",
+    "on_paper",
     "propose_corners",
     "read_corners",
     "typical_width",
@@ -114,9 +121,6 @@ RESIZE_OVER = 0.1  # an unsure index sized this share off the typical card is re
 PAPER_SHARE = 0.5
 _PAPER_SAMPLES = np.array([[x, y, 1.0] for x in np.linspace(6, CORNER_BOX_W - 6, 5)
                            for y in np.linspace(6, CORNER_BOX_H - 6, 6)]).T
-_INK_RATIO = 0.62  # ink is darker than this share of the paper around it
-_MIN_PAPER = 120  # grey level: dimmer "paper" is no paper
-_MAX_PAPER_SAT = 90  # HSV saturation: paper is not coloured
 
 
 @dataclass(frozen=True)
@@ -166,22 +170,6 @@ class CornerReader(Protocol):
     def heads_of_feeds(self, feeds: Any) -> dict[str, npt.NDArray[np.float32]]: ...
 
 
-def _ink(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Ink on paper, and the paper (pale and grey)."""
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
-    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (window, window))  # separable: fast
-    paper = cv2.dilate(grey, kernel)
-    # the paper must be pale and grey where it is brightest
-    pale = (hsv[..., 2] >= _MIN_PAPER) & (hsv[..., 1] <= _MAX_PAPER_SAT)
-    paper_ok = cv2.dilate(pale.astype(np.uint8) * 255, kernel) > 0
-    ink = (grey.astype(np.float32) < _INK_RATIO * paper.astype(np.float32)) & (paper >= _MIN_PAPER) & paper_ok
-    b, g, r = (bgr[..., k].astype(np.int16) for k in range(3))
-    red = (r - np.maximum(g, b) > 40) & (hsv[..., 1] > 80)
-    red_ink = red & (grey.astype(np.float32) < 0.85 * paper.astype(np.float32)) & paper_ok
-    return ink | red_ink, pale
-
-
 def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
                     max_proposals: int = 4000) -> list[CornerProposal]:
     """Possible indices in ``bgr`` (rank over suit, any way up), as :class:`CornerProposal`.
@@ -189,20 +177,29 @@ def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
     ``glyph_px``: the smallest and largest glyph (rank or suit) height in pixels; by
     default 0.6 % to 8 % of the picture's shorter side, at least 6 px.
     """
+    pairs, pale, _ = glyph_pairs(bgr, glyph_px, max_proposals)
+    return [p for p in pairs if on_paper(p, pale)]
+
+
+def glyph_pairs(bgr: BgrImage, glyph_px: tuple[float, float] | None = None, max_proposals: int = 4000
+                ) -> tuple[list[CornerProposal], npt.NDArray[np.bool_], FloatArray]:
+    """Every pair of glyphs that may be an index (both ways up), before the paper check
+    (:func:`on_paper`); the paper mask; and the glyphs' centres ([N, 2])."""
     h, w = bgr.shape[:2]
     short = min(h, w)
     lo, hi = glyph_px if glyph_px is not None else (max(6.0, 0.006 * short), max(12.0, 0.08 * short))
     window = int(2 * round(1.5 * hi) + 1)
-    ink, pale = _ink(bgr, window)
+    ink, pale = ink_on_paper(bgr, window)
+    none = np.zeros((0, 2), np.float32)
     n, labels, stats, centres = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     if n <= 1:
-        return []
+        return [], pale, none
     extent = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]).astype(np.float32)
     area = stats[1:, cv2.CC_STAT_AREA].astype(np.float32)
     fill = area / np.maximum(stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT], 1)
     keep = np.flatnonzero((extent >= lo) & (extent <= hi) & (fill >= 0.12) & (fill <= 0.95)) + 1
     if len(keep) < 2:
-        return []
+        return [], pale, centres[keep].astype(np.float32)
     xy = centres[keep].astype(np.float32)
     ext = extent[keep - 1]
     shape = _shape_signatures(np.asarray(labels, np.int32), np.asarray(stats, np.int32), keep)
@@ -224,10 +221,10 @@ def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,
                                       (float(down[0]), float(down[1])), d / _PAIR_BOX))
         if len(out) >= max_proposals:
             break
-    return [p for p in out if _on_paper(p, pale)]
+    return out, pale, xy
 
 
-def _on_paper(proposal: CornerProposal, pale: npt.NDArray[np.bool_]) -> bool:
+def on_paper(proposal: CornerProposal, pale: npt.NDArray[np.bool_]) -> bool:
     """Whether the proposal's corner box lies on paper: an index is printed in a card's
     corner, so around its glyphs the box is the card's own paper. A pair of glyphs taken
     the wrong way up puts the box off the card (onto the table, unless another card lies
@@ -374,6 +371,23 @@ def score_proposals(reader: IndexReader, bgr: BgrImage, proposals: Sequence[Corn
     return kept, index_readings(reader, bgr, kept)
 
 
+@dataclass(frozen=True)
+class FirstLook:
+    """The glyph pairs of a photo worth a closer look and the index reader's readings of
+    them (:func:`score_proposals`): found once, used both to seed cards found by their
+    index (:mod:`vision.by_index`) and to read indices alone (:func:`read_corners`)."""
+
+    kept: list[CornerProposal]
+    readings: IndexReadings
+
+
+def first_look(bgr: BgrImage, reader: IndexReader | None = None) -> FirstLook:
+    """:class:`FirstLook` of ``bgr`` (taken as :func:`read_corners` takes it: unveiled)."""
+    bgr = unveiled(bgr)
+    kept, readings = score_proposals(reader or default_index_reader(), bgr, propose_corners(bgr))
+    return FirstLook(kept, readings)
+
+
 def second_reader_agrees(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal],
                          cards: Sequence[Card]) -> npt.NDArray[np.bool_]:
     """Whether model 2.0's corner head (``corner_logits``, the mean over :data:`VIEWS`) lets
@@ -422,9 +436,12 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
 
 def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal] | None = None,
                  accept: float = CORNER_ACCEPT, whole: CardDetections | None = None,
-                 reader: IndexReader | None = None) -> list[CornerReading]:
+                 reader: IndexReader | None = None, looked: FirstLook | None = None) -> list[CornerReading]:
     """The indices read in ``bgr`` (one per card: :func:`merge_corners`), of cards the size
     of the others (:func:`agree_in_size`, with the cards ``whole`` read by their outline).
+    ``looked``: the photo's first look when it was taken already (:func:`first_look`,
+    with the same ``reader``), else ``proposals`` (by default :func:`propose_corners`'s)
+    are looked at here.
 
     ``reader`` reads each index (:mod:`vision.index_reader`; the shipped one by default) and
     ``classifier``, an :class:`vision.classify.OnnxClassifier` of a model with a corner head
@@ -433,8 +450,11 @@ def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPropo
     if not hasattr(classifier, "heads_of_feeds") or "corner_logits" not in getattr(classifier, "output_names", ()):
         return []
     reader = reader or default_index_reader()
-    props = propose_corners(bgr) if proposals is None else list(proposals)
-    kept, readings = score_proposals(reader, bgr, props)
+    bgr = unveiled(bgr)
+    if looked is not None and proposals is None:
+        kept, readings = looked.kept, looked.readings
+    else:
+        kept, readings = score_proposals(reader, bgr, propose_corners(bgr) if proposals is None else list(proposals))
     classes = classifier.meta.classes
     mean = _checked(classifier, bgr, kept, readings, accept)
     read = accepted_corners(kept, mean, classes, accept, whole)
@@ -554,7 +574,8 @@ def corner_detections(readings: Sequence[CornerReading]) -> CardDetections:
                           confidence=np.array([r.confidence for r in readings], np.float32))
 
 
-def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections) -> CardDetections:
+def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections, looked: FirstLook | None = None
+                      ) -> CardDetections:
     """``whole`` (the cards found by their outline) and, after them, the cards read by an
     index alone that are not one of them: an index of a card read whole lies on it (on
     its outline grown by a tenth, for an outline fitted a little short).
@@ -562,7 +583,7 @@ def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections) -> 
     An index of *another* card on a card read whole stays: an outline around an overlapped
     column is often one card's outline grown over the cards under it (read by its top
     index), and the indices under it are those cards."""
-    readings = read_corners(classifier, bgr, whole=whole)
+    readings = read_corners(classifier, bgr, whole=whole, looked=looked)
     fresh = [r for r in readings if not any(whole.label[i] == r.card and _on(whole.quad_xy[i], r.index_xy)
                                             for i in range(len(whole)))]
     if not fresh:

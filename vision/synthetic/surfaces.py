@@ -12,6 +12,14 @@ another, on one of :data:`SURFACES`:
 - ``laminate``: a light-grey laminate top;
 - ``felt``: the dark green felt where the card stands out, the control.
 
+The photo is taken in one of :data:`LIGHTS` (:func:`light_photo`): ``room`` (warm bulbs,
+well exposed), ``dim`` (2 to 4 stops under), ``warm_low`` (dim under a tungsten bulb:
+the paper orange), ``vignette`` (a cheap lens: the corners 1.5 to 2.5 stops under the
+middle), ``glare`` (a lamp's reflection burnt out over part of the table) and ``haze``
+(a washed-out, low-contrast photo: the ink grey, the paper no whiter than a pale top)
+and ``shade`` (a player's shadow, 1.5 to 3 stops deep with a soft edge, over part of the
+table: the cards in it darker than the lit top beside them).
+
 The cards are face pictures (upright portrait, BGR or BGRA; a BGR picture gets the
 rounded outline of :func:`vision.synthetic.cards.cut_out`), laid flat at ``card_h_px``
 and then the whole top is seen through a slant (the near edge wider, rows foreshortened).
@@ -38,12 +46,13 @@ from engine.cards import Card
 from vision.readings import CardDetections
 from vision.synthetic.cards import cut_out
 
-__all__ = ["SURFACES", "SurfaceScene", "render_card_table", "surface_texture"]
+__all__ = ["LIGHTS", "SURFACES", "SurfaceScene", "light_photo", "render_card_table", "surface_texture"]
 
 BgrImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
 
 SURFACES = ("maple", "birch", "white_cloth", "patterned_cloth", "laminate", "felt")
+LIGHTS = ("room", "dim", "warm_low", "vignette", "glare", "haze", "shade")
 _ASPECT = 63.0 / 88.0  # a poker card's width over its height
 
 
@@ -218,12 +227,15 @@ def _touch(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> bool:
 
 def render_card_table(faces: Sequence[tuple[Card, BgrImage]], rng: np.random.Generator, surface: str,
                       size_wh: tuple[int, int] = (1920, 1080), card_h_px: float = 300.0, slant: float = 0.0,
-                      noise: float = 3.0, room_light: bool = True) -> SurfaceScene:
+                      noise: float = 3.0, room_light: bool = True, light: str = "room") -> SurfaceScene:
     """Lay as many of ``faces`` as fit (a board, then pairs) on ``surface`` and photograph
     them from above (``slant`` 0) or at a slant (0.2-0.4: the near edge that much wider).
     ``card_h_px``: a card's height laid flat (at a slant, near cards are larger, far ones
     as laid). ``room_light``: a warm tint over everything, a slight defocus and a phone's
-    JPEG compression, as a photo taken in a room."""
+    JPEG compression, as a photo taken in a room. ``light``: one of :data:`LIGHTS`
+    (:func:`light_photo`), before the sensor's noise and the JPEG."""
+    if light not in LIGHTS:
+        raise ValueError(f"light {light!r} is not one of {', '.join(LIGHTS)}")
     w, h = size_wh
     card_w = _ASPECT * card_h_px
     top = surface_texture(surface, size_wh, rng).astype(np.float32)
@@ -255,6 +267,7 @@ def render_card_table(faces: Sequence[tuple[Card, BgrImage]], rng: np.random.Gen
                                              borderMode=cv2.BORDER_REFLECT), np.float32)
     if room_light:  # warm bulbs: blue down, red up, paper and table alike
         top = top * np.array([rng.uniform(0.82, 0.95), rng.uniform(0.94, 1.0), 1.0], np.float32)
+    top = light_photo(top, light, rng)
     top = top + rng.normal(0, noise, top.shape).astype(np.float32)
     blur = rng.uniform(0.8, 1.6) if room_light else 0.7
     bgr = np.asarray(cv2.GaussianBlur(np.clip(top, 0, 255).astype(np.uint8), (0, 0), blur), np.uint8)
@@ -271,3 +284,46 @@ def render_card_table(faces: Sequence[tuple[Card, BgrImage]], rng: np.random.Gen
     cards = tuple(c for c, _ in laid)
     truth = CardDetections(quad_xy=outlines, label=list(cards), confidence=np.ones(len(cards), np.float32))
     return SurfaceScene(np.asarray(bgr, np.uint8), truth, cards, surface, slant)
+
+
+def light_photo(img: FloatArray, light: str, rng: np.random.Generator) -> FloatArray:
+    """``img`` (BGR, 0-255, as a well exposed photo) as taken in ``light`` (one of
+    :data:`LIGHTS`). Exposure and colour act on linear light (the picture's levels to the
+    power 2.2): a photo 2 stops under keeps a quarter of the light, which its levels show as
+    about half; a dim sensor's noise grows as its gain does."""
+    if light == "room":
+        return img
+    h, w = img.shape[:2]
+    linear = (np.clip(img, 0, 255) / 255.0) ** 2.2
+    gain = np.ones((h, w), np.float32)
+    tint = np.ones(3, np.float32)
+    if light in ("dim", "warm_low"):
+        gain *= 2.0 ** -rng.uniform(2.0, 4.0)
+        if light == "warm_low":  # tungsten at 2700 K, not white-balanced: blue and green down
+            tint = np.array([rng.uniform(0.3, 0.45), rng.uniform(0.6, 0.72), 1.0], np.float32)
+    elif light == "vignette":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+        gain *= 2.0 ** (-rng.uniform(1.5, 2.5) * r2)
+    elif light == "glare":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
+        radius = rng.uniform(0.08, 0.18) * min(h, w)
+        spot = np.exp(-((xx - cx) ** 2 + ((yy - cy) * rng.uniform(1.0, 1.8)) ** 2) / (2 * radius ** 2))
+        linear = linear + rng.uniform(0.8, 1.6) * spot[..., None]  # burns out near its middle
+    elif light == "shade":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        turn = rng.uniform(0, 2 * math.pi)
+        along = (xx - w / 2) * math.cos(turn) + (yy - h / 2) * math.sin(turn)
+        edge = rng.uniform(-0.25, 0.1) * min(h, w)  # the shadow covers a third to two thirds
+        soft = rng.uniform(0.02, 0.06) * min(h, w)
+        inside = 1 / (1 + np.exp(-(along - edge) / soft))
+        gain *= 2.0 ** (-rng.uniform(1.5, 3.0) * inside)
+    elif light == "haze":
+        fog = rng.uniform(0.25, 0.4)  # a veil of stray light over a photo exposed short
+        linear = (1 - fog) * rng.uniform(0.5, 0.7) * linear + fog * rng.uniform(0.5, 0.7)
+    linear = linear * gain[..., None] * tint
+    out = 255.0 * np.clip(linear, 0, 1) ** (1 / 2.2)
+    if light in ("dim", "warm_low"):  # the sensor's gain lifts its noise: 2-4 stops under, 2-4 x
+        out = out + rng.normal(0, 3.0 * float(1 / np.sqrt(gain.mean())) ** 0.5, out.shape)
+    return np.asarray(out, np.float32)

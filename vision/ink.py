@@ -1,0 +1,132 @@
+"""Ink on paper, judged against the light where it lies: the first step of the index
+proposer (:func:`vision.corners.propose_corners`).
+
+The light a photo was taken in sets no threshold here. A card's paper is the brightest
+thing near its ink whatever the exposure, and a dim room, a cheap lens's dark corners or a
+player's shadow dim a card as much as the table round it; so ink is a share darker than
+the paper round it, and paper is pale for the local light (a share of the brightest level
+within about a card's size), never above a fixed grey level. Colour is judged after a
+strong cast (a tungsten bulb's orange) is white-balanced away on the brightest pixels, and
+a washed-out photo (a veil of stray light: nothing in it is dark) has its levels stretched
+before anything reads it (:func:`unveiled`).
+
+>>> import numpy as np
+>>> ink, pale = ink_on_paper(np.full((60, 80, 3), 200, np.uint8), 15)
+>>> int(ink.sum()), bool(pale.all())
+(0, True)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["UNVEIL_FROM", "ink_on_paper", "unveiled"]
+
+BgrImage = npt.NDArray[np.uint8]
+
+_INK_RATIO = 0.62  # ink is darker than this share of the paper around it (above the veil)
+_PAPER_OF_LIGHT = 0.55  # paper is at least this share of the local light level
+_MIN_PAPER = 32  # grey level: dimmer "paper" is the dark, where a sensor shows noise, not print
+_MIN_INK_STEP = 10.0  # grey levels: ink is darker than its paper by at least this (a sensor's noise is less)
+_MAX_PAPER_SAT = 90  # HSV saturation, white-balanced: paper is not coloured
+_RED_STEP = 40.0  # red ink: red above green and blue by this much on paper of 200
+_LIGHT_WINDOW = 0.2  # the local light level: the brightest over this share of the shorter side
+_LIGHT_SHRINK = 8  # ... measured on a picture this many times smaller (a level changes slowly)
+# A veil of stray light (haze, a lens's flare, an overexposed cheap camera) lifts every
+# level by one amount, so the ink of a washed-out photo is a grey near its paper's: the
+# ratio is taken above this share of the photo's darkest level (of a slightly blurred
+# picture, so that a single dark pixel of noise does not set it); a photo with any black in
+# it (ink, a shadow, a dark table) has nearly no veil.
+_VEIL_SHARE = 0.8
+# A photo whose darkest level is above this is washed out: it is read with its levels
+# stretched (:func:`unveiled`), so that the readers see ink as dark as in a clear photo.
+# Any photo with some black in it (almost all) is read as it is.
+UNVEIL_FROM = 48
+# the white balance: gains from the brightest pixels, at most this much on any channel (a
+# tungsten bulb's orange; a green felt filling the picture is not a green light)
+_MAX_BALANCE = 3.0
+# ... and only when some channel needs this much: the thresholds here were set on photos in
+# warm room light (a faint pink index of an overexposed card is red only before balancing)
+_BALANCE_FROM = 1.3
+
+
+def _darkest(grey: npt.NDArray[np.uint8]) -> float:
+    """The photo's darkest level, of a slightly blurred picture (one dark pixel of noise does
+    not set it)."""
+    return float(cv2.blur(grey, (5, 5)).min())
+
+
+def unveiled(bgr: BgrImage) -> BgrImage:
+    """``bgr`` with a veil of stray light taken off when it is washed out (its darkest
+    level at least :data:`UNVEIL_FROM`): the levels stretched from just under the darkest
+    to the brightest paper (the 99.5th percentile) over the full range; otherwise ``bgr``
+    itself."""
+    grey = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), np.uint8)
+    darkest = _darkest(grey)
+    if darkest < UNVEIL_FROM:
+        return bgr
+    low = 0.9 * darkest
+    high = max(float(np.percentile(grey[::4, ::4], 99.5)), low + 32.0)
+    lut = np.clip((np.arange(256, dtype=np.float32) - low) * 255.0 / (high - low), 0, 255).astype(np.uint8)
+    return np.asarray(cv2.LUT(bgr, lut), np.uint8)
+
+
+def _balance(bgr: BgrImage) -> BgrImage:
+    """``bgr`` white-balanced on its brightest pixels (the cards' paper where there are
+    cards), for telling paper from a coloured top under a coloured light. A light is
+    warm or cool, never green: the gains lift blue and green under a warm light, blue and
+    red under a cool one; a picture whose brightest pixels are green (a felt with no card)
+    and a mild cast (:data:`_BALANCE_FROM`) are left as they are."""
+    small = cv2.resize(bgr, (max(1, bgr.shape[1] // _LIGHT_SHRINK), max(1, bgr.shape[0] // _LIGHT_SHRINK)),
+                       interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32)
+    grey = small.sum(axis=1)
+    unclipped = small.max(axis=1) < 250
+    if not unclipped.any():
+        return bgr
+    bright = small[unclipped & (grey >= np.percentile(grey[unclipped], 98))]
+    b, g, r = (float(v) for v in np.median(bright, axis=0))
+    if g > 1.05 * max(r, b) or min(b, g, r) <= 0:
+        return bgr
+    top = max(b, g, r)
+    gains = np.minimum(top / np.array([b, g, r]), _MAX_BALANCE)
+    if float(gains.max()) < _BALANCE_FROM:
+        return bgr
+    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains[None, :], 0, 255).astype(np.uint8)
+    return np.asarray(cv2.merge([cv2.LUT(bgr[..., k], lut[:, k]) for k in range(3)]), np.uint8)
+
+
+def _light_level(grey: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """The local light level: the brightest grey level within about a card's size (the
+    paper, where there is a card), smooth, full size."""
+    h, w = grey.shape
+    sw, sh = max(1, w // _LIGHT_SHRINK), max(1, h // _LIGHT_SHRINK)
+    small = cv2.resize(grey, (sw, sh), interpolation=cv2.INTER_AREA)
+    k = max(3, int(2 * round(_LIGHT_WINDOW * min(sw, sh) / 2) + 1))
+    level = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    level = cv2.GaussianBlur(level.astype(np.float32), (0, 0), k / 4)
+    return np.asarray(cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+
+
+def ink_on_paper(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Ink on paper, and the paper (pale and grey), each judged against the light where it
+    lies: the paper round the ink (the brightest within ``window``), the local light level
+    and the photo's veil."""
+    balanced = _balance(bgr)
+    hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
+    grey = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), np.uint8)
+    veil = _VEIL_SHARE * _darkest(grey)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (window, window))  # separable: fast
+    paper = cv2.dilate(grey, kernel).astype(np.float32)
+    bright = np.maximum(_PAPER_OF_LIGHT * _light_level(grey), _MIN_PAPER)
+    # the paper must be pale (for its light) and grey where it is brightest
+    pale = (grey >= bright) & (hsv[..., 1] <= _MAX_PAPER_SAT)
+    paper_ok = (cv2.dilate(pale.astype(np.uint8) * 255, kernel) > 0) & (paper >= bright)
+    g = grey.astype(np.float32)
+    ink = (g - veil < _INK_RATIO * (paper - veil)) & (paper - g >= _MIN_INK_STEP) & paper_ok
+    b, gr, r = (balanced[..., k].astype(np.int16) for k in range(3))
+    # red print: redder than grey by 40 levels on paper of 200 or more, in proportion on dimmer paper
+    red = (r - np.maximum(gr, b) > _RED_STEP * np.minimum(paper, 200.0) / 200.0) & (hsv[..., 1] > 80)
+    red_ink = red & (g - veil < 0.85 * (paper - veil)) & paper_ok
+    return ink | red_ink, pale
