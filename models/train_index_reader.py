@@ -23,6 +23,7 @@ import argparse
 import json
 import logging
 import math
+import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -32,7 +33,7 @@ import torch
 from torch import nn
 
 from models.dataset import HOLDOUT_DESIGNS, load_design, rendered_designs
-from models.index_data import IndexSet, card_anchors, make_index_set
+from models.index_data import MIN_FOUND, IndexSet, card_anchors, found_anchors, make_index_set
 from models.index_net import OUTPUT_NAMES, IndexNet
 from vision.preprocess import CORNER_H, CORNER_W
 
@@ -40,7 +41,7 @@ log = logging.getLogger("train_index")
 
 CALIBRATION_DESIGNS = ("gnome-rheinland", "gnome-simplistic", "kde-oxygen-white")
 TEST_DESIGNS = tuple(d for d in HOLDOUT_DESIGNS if d not in CALIBRATION_DESIGNS)
-DATA_VERSION = 2  # bump when models/index_data.py changes (names the cached sets)
+DATA_VERSION = 3  # bump when models/index_data.py changes (names the cached sets)
 MAX_WRONG_ACCEPTED = 0.001
 MIN_THRESHOLD = 0.5
 VERSION = "1.0.0"
@@ -83,12 +84,31 @@ def cached_set(names: list[str], cache: Path, scenes: int, seed: int, tag: str, 
             parts[path] = IndexSet(z["boxes"], z["rank"], z["suit"], z["height"])
         else:
             todo.append((path, task))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # spawned, not forked: the parent has run OpenCV's thread pool (proposed_designs), which a
+    # forked child inherits locked
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         for (path, _), part in zip(todo, pool.map(_chunk, [t for _, t in todo])):
             np.savez(path, boxes=part.boxes, rank=part.rank, suit=part.suit, height=part.height)
             parts[path] = part
             log.info("%s: %d boxes in %d chunks", tag, sum(len(p.rank) for p in parts.values()), len(parts))
     return IndexSet.concat([parts[p] for p, _ in tasks])
+
+
+def proposed_designs(renders: Path, among: tuple[str, ...] | None = None) -> list[str]:
+    """The rendered designs (of ``among``, when given) whose indices the proposer finds (on :data:`MIN_FOUND` clean
+    cards or more): a design that prints no index the proposer takes for one (a rank alone in
+    the top-right corner, a suit far from its rank) would only teach the reader boxes cut
+    where the design has nothing."""
+    kept = []
+    for name in rendered_designs(renders):
+        if among is not None and name not in among:
+            continue
+        found = len(found_anchors(load_design(renders / name)))
+        if found >= MIN_FOUND:
+            kept.append(name)
+        else:
+            log.info("%s left out: the proposer finds the index of %d of its 52 clean cards", name, found)
+    return kept
 
 
 def to_input(boxes: np.ndarray) -> torch.Tensor:
@@ -225,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     torch.set_num_threads(1)
-    names = rendered_designs(args.renders)
+    names = proposed_designs(args.renders)
     training = [n for n in names if n not in HOLDOUT_DESIGNS]
     calibration = [n for n in names if n in CALIBRATION_DESIGNS]
     log.info("training designs (%d): %s; calibration: %s", len(training), training, calibration)
