@@ -12,8 +12,9 @@ here, on sets no held-out figure comes from:
   :func:`vision.synthetic.columns.render_overlaps`; a reading is right when it names the card
   whose index lies under it).
 
-Each photo's outline reading and corner proposals are made once; each pair of thresholds
-reads the proposals again. Prints, per pair: cards read and wrong readings on each set.
+Each photo's outline reading and corner proposals are made once (and kept in
+``cache/corner_accept_photos-<scenes>.pkl``: they depend on no index reader, so the next reader's sweep
+starts at once; ``--fresh`` makes them again); each pair of thresholds reads the proposals again. Prints, per pair: cards read and wrong readings on each set.
 
 Run: ``PYTHONPATH=$PWD python3 bench/corner_accept.py [--index-model PATH] [--accept 0.3 0.4 0.5]
 [--first-look 0.3 0.4] [--scenes 12]`` (a few minutes on 2 busy cores).
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +47,7 @@ from vision.synthetic.columns import OverlapScene, render_overlaps
 
 CALIBRATION_DESIGNS = ("gnome-rheinland", "gnome-simplistic")
 FACE_WH = (200, 280)
+PHOTOS_CACHE = Path("cache") / "corner_accept_photos.pkl"
 BgrImage = npt.NDArray[np.uint8]
 
 
@@ -144,10 +147,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--accept", type=float, nargs="+", default=[0.3, 0.4, 0.5, 0.6])
     parser.add_argument("--first-look", type=float, nargs="+", default=[corners.FIRST_LOOK])
     parser.add_argument("--scenes", type=int, default=12, help="pictures of the calibration designs")
+    parser.add_argument("--fresh", action="store_true", help="read and propose the pictures again")
     args = parser.parse_args(argv)
     classifier = OnnxClassifier()
     reader = IndexReader(args.index_model)
-    made = photos(CardReader(classifier), args.renders, args.scenes)
+    kept = PHOTOS_CACHE.with_name(f"{PHOTOS_CACHE.stem}-{args.scenes}.pkl")
+    if kept.exists() and not args.fresh:
+        made: list[Photo] = pickle.loads(kept.read_bytes())
+    else:
+        made = photos(CardReader(classifier), args.renders, args.scenes)
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_bytes(pickle.dumps(made))
     print(f"index reader {args.index_model}: {len(made)} pictures")
     for first_look in args.first_look:
         corners.FIRST_LOOK = first_look  # the module's own threshold, as read_corners reads it
