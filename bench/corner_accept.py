@@ -153,11 +153,12 @@ def main(argv: list[str] | None = None) -> int:
     reader = IndexReader(args.index_model)
     kept = PHOTOS_CACHE.with_name(f"{PHOTOS_CACHE.stem}-{args.scenes}.pkl")
     if kept.exists() and not args.fresh:
-        made: list[Photo] = pickle.loads(kept.read_bytes())
+        made = [Photo(*fields) for fields in pickle.loads(kept.read_bytes())]
     else:
         made = photos(CardReader(classifier), args.renders, args.scenes)
         kept.parent.mkdir(parents=True, exist_ok=True)
-        kept.write_bytes(pickle.dumps(made))
+        # plain fields, not Photo itself: a pickled class of a script run as __main__ loads nowhere else
+        kept.write_bytes(pickle.dumps([(p.kind, p.bgr, p.whole, p.proposals, p.truth) for p in made]))
     print(f"index reader {args.index_model}: {len(made)} pictures")
     for first_look in args.first_look:
         corners.FIRST_LOOK = first_look  # the module's own threshold, as read_corners reads it
