@@ -23,7 +23,9 @@ after (plus the cards read by an index corner: :func:`vision.corners.with_corner
   read more often than it lies there, is wrong.
 
 Run: ``python3 bench/real_tables.py [--deals 1-7|none] [--frames 3]
-[--blackjack all|tuning|held-out|none] [--only NAME]`` (2-15 s a photo on 2 busy cores).
+[--blackjack all|tuning|held-out|none] [--only NAME] [--index-model PATH]`` (2-15 s a photo on 2
+busy cores). A quick look at a training run's snapshot, on the tuning photos only:
+``--deals 1 --blackjack tuning --frames 0 --index-model cache/index_run/index_reader_snapshot.onnx``.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from engine.cards import Card
 from vision.classify import OnnxClassifier
 from vision.closeup import read_closeup
 from vision.corners import with_corner_cards
+from vision.index_reader import DEFAULT_MODEL, IndexReader
 from vision.pipeline import CardReader
 from vision.readings import CardDetections
 
@@ -142,7 +145,8 @@ def score_photo(found: CardDetections, labels: dict[str, Any], tally: Tally) -> 
     return said
 
 
-def run_blackjack(classifier: OnnxClassifier, reader: CardReader, which: str, only: str = "") -> None:
+def run_blackjack(classifier: OnnxClassifier, reader: CardReader, which: str, only: str = "",
+                  index_reader: IndexReader | None = None) -> None:
     """Score the blackjack photos of the split ``which`` (all, tuning, held-out) whose names
     contain ``only``, before and after."""
     doc = json.loads(BLACKJACK_LABELS.read_text())
@@ -158,7 +162,7 @@ def run_blackjack(classifier: OnnxClassifier, reader: CardReader, which: str, on
         wall, cpu = time.perf_counter(), time.process_time()
         before = read_closeup(reader, image)
         mid_wall, mid_cpu = time.perf_counter(), time.process_time()
-        after = with_corner_cards(classifier, image, before)
+        after = with_corner_cards(classifier, image, before, reader=index_reader)
         end_wall, end_cpu = time.perf_counter(), time.process_time()
         for stage, found, w, c in (("before", before, mid_wall - wall, mid_cpu - cpu),
                                    ("after", after, end_wall - wall, end_cpu - cpu)):
@@ -191,8 +195,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blackjack", default="all", choices=("all", "tuning", "held-out", "none"),
                         help="which split of the labelled blackjack photos")
     parser.add_argument("--only", default="", help="only the blackjack photos whose names contain this")
+    parser.add_argument("--index-model", type=Path, default=DEFAULT_MODEL,
+                        help="the index reader to read corners with (a training run's snapshot, say)")
     args = parser.parse_args(argv)
     classifier = OnnxClassifier()
+    index_reader = IndexReader(args.index_model)
     reader = CardReader(classifier)
     totals = {"tuned": [0, 0, 0, 0, 0], "held out": [0, 0, 0, 0, 0]}  # read before, after, cards, wrong before, after
     for k in _parse_range(args.deals):
@@ -204,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         boxes = _deal_boxes(DEALS / f"deal{k}-md-sq-net1280-labels.json", (image.shape[1], image.shape[0]))
         start = time.perf_counter()
         before = read_closeup(reader, image)
-        after = with_corner_cards(classifier, image, before)
+        after = with_corner_cards(classifier, image, before, reader=index_reader)
         seconds = time.perf_counter() - start
         b_right, total, b_said = score_deal(before, boxes)
         a_right, _, a_said = score_deal(after, boxes)
@@ -221,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"deals, {group}: read {b}/{n} ({100 * b / n:.1f} %) before, {a}/{n} ({100 * a / n:.1f} %) "
                   f"after; wrong {bw} before, {aw} after")
     if args.blackjack != "none":
-        run_blackjack(classifier, reader, args.blackjack, args.only)
+        run_blackjack(classifier, reader, args.blackjack, args.only, index_reader)
     if args.frames:
         labels = json.loads((WEBCAM / "labels.json").read_text())
         alone = [Card.parse(c) for c in labels["board"]]
@@ -237,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             frame = np.asarray(grabbed, np.uint8)
             before = read_closeup(reader, frame)
-            after = with_corner_cards(classifier, frame, before)
+            after = with_corner_cards(classifier, frame, before, reader=index_reader)
             sums += np.array(score_names(before, alone, paired) + score_names(after, alone, paired))
         n = args.frames
         print(f"webcam, {n} frames: alone read {sums[0]}/{5 * n} before, {sums[3]}/{5 * n} after; "

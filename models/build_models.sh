@@ -23,5 +23,7 @@ python -m models.train_classifier --renders cache/cards --out models --steps 300
 python -m models.make_test_images
 python -m models.evaluate --into-meta --json cache/evaluation.json | tee cache/evaluation.txt
 # the index-corner reader (vision/index_reader.py): about 45 minutes of training on 1 thread
-python -m models.train_index_reader --renders cache/cards --out models --minutes 45 2>&1 | tee cache/index_train.log
+# (the shipped reader is the previous data version's: models/MODEL_CARD.md, the index reader)
+python -m models.train_index_reader --renders cache/cards --out models --scenes 20000 --calibration-scenes 2500 \
+    --minutes 45 --jobs 1 2>&1 | tee cache/index_train.log
 python -m models.evaluate_index_reader --renders cache/cards | tee cache/index_evaluation.txt

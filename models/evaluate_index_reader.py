@@ -8,13 +8,17 @@ indices that show, read right (sure at the threshold and the right card), read w
 of another card), boxes with no index read as one; at the metadata's threshold and at the
 accept threshold of :mod:`vision.corners`. Also the reader's time per box.
 
-Run: ``python -m models.evaluate_index_reader [--scenes 300] [--heights 8,10,12,15,20,25,30]``
+A test design whose indices the proposer does not find (:func:`models.train_index_reader.proposed_designs`)
+is left out: no box of it reaches the reader at run time.
+
+Run: ``python -m models.evaluate_index_reader [--model PATH] [--scenes 300] [--heights 8,10,12,15,20,25,30]``
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import time
 from pathlib import Path
 
@@ -22,7 +26,7 @@ import numpy as np
 
 from models.dataset import load_design
 from models.index_data import INDEX_SHARE, card_anchors, make_index_set
-from models.train_index_reader import TEST_DESIGNS
+from models.train_index_reader import TEST_DESIGNS, proposed_designs
 from vision.corners import CORNER_ACCEPT
 from vision.index_reader import DEFAULT_MODEL, IndexReader
 
@@ -34,7 +38,7 @@ def evaluate(reader: IndexReader, designs: list[str], renders: Path, heights: li
     rows = []
     for k, h in enumerate(heights):
         px = h / INDEX_SHARE
-        data = make_index_set(loaded, anchors, scenes, seed + k, card_px=(px, px * 1.0001))
+        data = make_index_set(loaded, anchors, scenes, seed + k, card_px=(px, px * 1.0001), small_share=0.0)
         read = reader.read(data.boxes)
         cards = read.cards()
         sure = read.sureness()
@@ -59,10 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2031)
     ap.add_argument("--json", type=Path, help="write the rows here too")
     args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
     reader = IndexReader(args.model)
-    designs = [d for d in TEST_DESIGNS if (args.renders / d / "done").exists()]
+    designs = proposed_designs(args.renders, TEST_DESIGNS)
     if not designs:
-        raise SystemExit(f"no test design rendered in {args.renders} (python -m models.render_cards)")
+        raise SystemExit(f"no test design rendered in {args.renders} whose indices the proposer finds "
+                         "(python -m models.render_cards)")
     heights = [float(h) for h in args.heights.split(",")]
     rows = evaluate(reader, designs, args.renders, heights, args.scenes, args.seed)
     print(f"test designs: {', '.join(designs)}; thresholds: metadata {reader.accept_threshold}, "

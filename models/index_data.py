@@ -4,9 +4,11 @@ A sample is what :func:`vision.corners.read_corners` hands the reader at run tim
 box cut by :func:`vision.corners.corner_boxes` (the run-time function itself) around a
 :class:`vision.corners.CornerProposal`. Each scene is one card of a rendered design lying
 at any turn on a procedural table (:class:`models.synth.TextureBank`), small (the index
-about 8-30 px tall), sometimes under another card of its deck (an overlapped column or row,
-or a card lying over its top corner), spoiled by :func:`models.synth.augment_photo`
-(light, white balance, gamma, blur, noise, JPEG). From each scene come:
+8-44 px tall, and in :data:`SMALL_SHARE` of the scenes 11-19 px, the size real photos show
+most), printed on paper that need not be white, sometimes under another card of its deck
+(an overlapped column, a fanned row, or a card lying over its top corner), sometimes dim or
+out of focus, then spoiled by :func:`models.synth.augment_photo` (light, white balance,
+gamma, blur, noise, JPEG). From each scene come:
 
 - positives: each index of the card that shows (covered under :data:`COVERED_OK`), cut at
   the proposer's own anchor (where :func:`vision.corners.propose_corners` puts the rank and
@@ -34,7 +36,7 @@ from vision.corners import _PAIR_BOX as _PAIR
 from vision.corners import RANK_XY, CornerProposal, corner_boxes, propose_corners
 from vision.preprocess import CORNER_H, CORNER_W, RECT_H
 
-__all__ = ["CARD_PX", "INDEX_SHARE", "IndexSet", "card_anchors", "make_index_set"]
+__all__ = ["CARD_PX", "INDEX_SHARE", "MIN_FOUND", "IndexSet", "card_anchors", "found_anchors", "make_index_set"]
 
 Design = dict[str, np.ndarray]
 CARD_LABELS = tuple(str(Card.from_index(i)) for i in range(52))
@@ -43,6 +45,15 @@ COVERED_GONE = 0.45  # covered this much it is no index (a negative); in between
 MAX_SCENE = (320, 240)  # augment_photo's noise bank bounds a scene (h, w)
 PHOTO = AugmentConfig(min_scale=1.0, max_noise=12.0, jpeg_quality=(30, 95))
 CARD_PX = (42.0, 230.0)  # card heights in the scenes: the index (about 19 % of it) 8-44 px tall
+# Real photos show most indices 12-18 px tall (a fanned hand on a 1200 px photo, a webcam's
+# table), where the reader is least sure: this share of the scenes draws the card from
+# SMALL_PX (an index of 11-19 px) instead of the whole of CARD_PX.
+SMALL_PX = (60.0, 100.0)
+SMALL_SHARE = 0.4
+P_TONE = 0.35  # cards printed on cream or grey paper, or lit warm: the paper is not white in a photo
+P_DIM = 0.2  # a dim room: the scene darkened before the camera's noise and JPEG, which then weigh more
+P_SOFT = 0.2  # a card out of focus: blurred before the camera's own blur and JPEG
+MIN_FOUND = 13  # a design whose indices the proposer finds on fewer clean cards has no index it proposes
 INDEX_SHARE = 53.0 / RECT_H  # the index's height (rank top to suit bottom) over the card's
 # The index's glyph area in box pixels (x0, y0, x1, y1): what a covering card must leave
 INDEX_AREA = (4.0, 8.0, 34.0, 76.0)
@@ -63,15 +74,13 @@ class IndexSet:
         return IndexSet(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("boxes", "rank", "suit", "height")))
 
 
-def card_anchors(design: Design) -> dict[str, tuple[float, float, float]]:
-    """For each card of ``design``: where the proposer anchors its top-left index, as the
-    rank's centre (x, y) and the box scale, all in units of the card's height.
+def found_anchors(design: Design) -> dict[str, tuple[float, float, float]]:
+    """The cards of ``design`` whose top-left index the proposer finds on a clean render:
+    where it anchors it, as the rank's centre (x, y) and the box scale, all in units of the
+    card's height.
 
     The proposer puts the rank glyph's centroid at :data:`vision.corners.RANK_XY` and sizes
-    the box by the rank-to-suit distance, whatever the design. A design prints every index
-    alike, so a card whose proposal is missing or strays from the design's median (a rank
-    paired with a pip, a "10" split in two) takes the median; a design with no proposal
-    at all falls back to the standard index place."""
+    the box by the rank-to-suit distance, whatever the design."""
     found: dict[str, tuple[float, float, float]] = {}
     for label in CARD_LABELS:
         card = design[label]
@@ -93,7 +102,21 @@ def card_anchors(design: Design) -> dict[str, tuple[float, float, float]]:
                 best, best_d = (x / h, y / h, p.scale / h), d
         if best is not None:
             found[label] = best
-    if len(found) < 13:
+    return found
+
+
+def card_anchors(design: Design, found: dict[str, tuple[float, float, float]] | None = None
+                 ) -> dict[str, tuple[float, float, float]]:
+    """For each card of ``design``: where the proposer anchors its top-left index
+    (:func:`found_anchors`, measured unless given as ``found``).
+
+    A design prints every index alike, so a card whose proposal is missing or strays from
+    the design's median (a rank paired with a pip, a "10" split in two) takes the median; a
+    design with fewer than :data:`MIN_FOUND` proposals falls back to the standard index
+    place (such a design is no use for training: see :data:`MIN_FOUND`)."""
+    if found is None:
+        found = found_anchors(design)
+    if len(found) < MIN_FOUND:
         median = (RANK_XY[0] / RECT_H, RANK_XY[1] / RECT_H, 1.0 / RECT_H)
     else:
         median = tuple(float(v) for v in np.median(np.array(list(found.values())), axis=0))  # type: ignore[assignment]
@@ -181,6 +204,10 @@ def _scene(rng: np.random.Generator, bank: TextureBank, design: Design, anchors:
     """One spoiled scene: the card's two index proposals with how covered each is, and the
     index height in px."""
     card = ink_variant(rng, design[label])
+    if rng.random() < P_TONE:
+        card = card.copy()
+        tone = np.array([rng.uniform(0.78, 0.97), rng.uniform(0.88, 1.0), rng.uniform(0.95, 1.0)])
+        card[:, :, :3] = (card[:, :, :3] * tone).astype(np.uint8)
     card_h_px = float(np.exp(rng.uniform(math.log(card_px[0]), math.log(card_px[1]))))
     k = card_h_px / card.shape[0]
     turn = float(rng.uniform(0, 360)) if rng.random() < 0.6 else float(rng.normal(0, 8) + 90 * rng.integers(4))
@@ -198,9 +225,11 @@ def _scene(rng: np.random.Generator, bank: TextureBank, design: Design, anchors:
     r = rng.random()
     if r < 0.5:  # another card of the deck over this one
         other = design[CARD_LABELS[int(rng.integers(52))]]
-        o_small, om = _warp_card(other, card_h_px * rng.uniform(0.97, 1.03), turn + float(rng.normal(0, 6)), (0.0, 0.0))
-        oh, ow = o_small.shape[:2]
         where = rng.random()
+        spread = 12.0 if 0.45 <= where < 0.7 else 6.0  # a fanned hand turns each card on from the last
+        o_small, om = _warp_card(other, card_h_px * rng.uniform(0.97, 1.03), turn + float(rng.normal(0, spread)),
+                                 (0.0, 0.0))
+        oh, ow = o_small.shape[:2]
         if where < 0.45:  # further down the column: the top index shows, or just about
             off = (rng.uniform(-0.15, 0.25) * ow, rng.uniform(0.12, 0.8) * oh)
         elif where < 0.7:  # further right in a row
@@ -209,6 +238,10 @@ def _scene(rng: np.random.Generator, bank: TextureBank, design: Design, anchors:
             off = (rng.uniform(-0.9, 0.3) * ow, rng.uniform(-0.9, 0.1) * oh)
         om[:, 2] = m[:, 2] + m[:, :2] @ np.array(off)
         cover = np.maximum(cover, _paste(scene, o_small, om))
+    if rng.random() < P_DIM:
+        scene = (scene * rng.uniform(0.35, 0.65)).astype(np.uint8)
+    if rng.random() < P_SOFT:  # as much as leaves the index readable to a person: a share of its height
+        scene = cv2.GaussianBlur(scene, (0, 0), min(1.5, rng.uniform(0.04, 0.09) * card_h_px * INDEX_SHARE))
     scene = augment_photo(rng, scene, PHOTO)
     height = card_h_px * INDEX_SHARE
     return scene, [(p, _covered(p, cover)) for p in props], height
@@ -221,9 +254,11 @@ def _cut(scene: np.ndarray, props: list[CornerProposal]) -> np.ndarray:
 
 
 def make_index_set(designs: list[Design], anchors: list[dict[str, tuple[float, float, float]]], scenes: int,
-                   seed: int, proposer_negatives: int = 3, card_px: tuple[float, float] = CARD_PX) -> IndexSet:
+                   seed: int, proposer_negatives: int = 3, card_px: tuple[float, float] = CARD_PX,
+                   small_share: float = SMALL_SHARE) -> IndexSet:
     """Boxes from ``scenes`` scenes of the ``designs`` (seeded; see the module docstring),
-    the cards ``card_px`` tall (drawn log-uniform)."""
+    the cards ``card_px`` tall (drawn log-uniform), or for ``small_share`` of the scenes
+    :data:`SMALL_PX` tall."""
     rng = np.random.default_rng(seed)
     bank = TextureBank(seed=int(rng.integers(2**31)), count=24)
     boxes, ranks, suits, heights = [], [], [], []
@@ -240,7 +275,8 @@ def make_index_set(designs: list[Design], anchors: list[dict[str, tuple[float, f
         d = int(rng.integers(len(designs)))
         label = CARD_LABELS[int(rng.integers(52))]
         card = Card.parse(label)
-        scene, truth, height = _scene(rng, bank, designs[d], anchors[d], label, card_px)
+        px = SMALL_PX if rng.random() < small_share else card_px
+        scene, truth, height = _scene(rng, bank, designs[d], anchors[d], label, px)
         shows = [p for p, c in truth if c <= COVERED_OK]
         gone = [p for p, c in truth if c >= COVERED_GONE]
         pos = [_jitter(rng, p, (0.85, 1.2), 1.5, 4.0) for p in shows]

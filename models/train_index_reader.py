@@ -23,6 +23,7 @@ import argparse
 import json
 import logging
 import math
+import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -32,7 +33,7 @@ import torch
 from torch import nn
 
 from models.dataset import HOLDOUT_DESIGNS, load_design, rendered_designs
-from models.index_data import IndexSet, card_anchors, make_index_set
+from models.index_data import MIN_FOUND, IndexSet, card_anchors, found_anchors, make_index_set
 from models.index_net import OUTPUT_NAMES, IndexNet
 from vision.preprocess import CORNER_H, CORNER_W
 
@@ -40,7 +41,7 @@ log = logging.getLogger("train_index")
 
 CALIBRATION_DESIGNS = ("gnome-rheinland", "gnome-simplistic", "kde-oxygen-white")
 TEST_DESIGNS = tuple(d for d in HOLDOUT_DESIGNS if d not in CALIBRATION_DESIGNS)
-DATA_VERSION = 2  # bump when models/index_data.py changes (names the cached sets)
+DATA_VERSION = 3  # bump when models/index_data.py changes (names the cached sets)
 MAX_WRONG_ACCEPTED = 0.001
 MIN_THRESHOLD = 0.5
 VERSION = "1.0.0"
@@ -51,24 +52,32 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("C", "D", "H", "S")
 
 
-def _chunk(args: tuple[list[str], Path, int, int, bool]) -> IndexSet:
+Anchors = dict[str, tuple[float, float, float]]
+
+
+def _chunk(args: tuple[dict[str, Anchors], Path, int, int, bool]) -> IndexSet:
     import cv2
 
     cv2.setNumThreads(1)
-    names, cache, scenes, seed, with_made_up = args
-    designs = [load_design(cache / n) for n in names]
+    named, cache, scenes, seed, with_made_up = args
+    designs = [load_design(cache / n) for n in named]
+    anchors = list(named.values())
     if with_made_up:  # made-up designs (fonts, court letters, inks) for variety
         from models.procedural_deck import make_design
 
         design_rng = np.random.default_rng(seed + 7)
         made_up = [make_design(design_rng) for _ in range(MADE_UP_PER_CHUNK)]
-        designs += made_up * max(1, round(MADE_UP_SHARE * len(designs) / ((1 - MADE_UP_SHARE) * len(made_up))))
-    anchors = {id(d): card_anchors(d) for d in designs}
-    return make_index_set(designs, [anchors[id(d)] for d in designs], scenes, seed)
+        copies = max(1, round(MADE_UP_SHARE * len(designs) / ((1 - MADE_UP_SHARE) * len(made_up))))
+        made_up_anchors = [card_anchors(d) for d in made_up]
+        designs += made_up * copies
+        anchors += made_up_anchors * copies
+    return make_index_set(designs, anchors, scenes, seed)
 
 
-def cached_set(names: list[str], cache: Path, scenes: int, seed: int, tag: str, jobs: int, chunk: int = 3000) -> IndexSet:
-    """``scenes`` scenes of ``names`` as boxes, built in chunks (each cached under cache/index_sets)."""
+def cached_set(names: dict[str, Anchors], cache: Path, scenes: int, seed: int, tag: str, jobs: int,
+               chunk: int = 3000) -> IndexSet:
+    """``scenes`` scenes of the designs ``names`` (with their anchors, measured once) as
+    boxes, built in chunks (each cached under cache/index_sets)."""
     folder = Path("cache") / "index_sets"
     folder.mkdir(parents=True, exist_ok=True)
     tasks = []
@@ -83,12 +92,37 @@ def cached_set(names: list[str], cache: Path, scenes: int, seed: int, tag: str, 
             parts[path] = IndexSet(z["boxes"], z["rank"], z["suit"], z["height"])
         else:
             todo.append((path, task))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # spawned, not forked: the parent has run OpenCV's thread pool (proposed_designs), which a
+    # forked child inherits locked
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         for (path, _), part in zip(todo, pool.map(_chunk, [t for _, t in todo])):
             np.savez(path, boxes=part.boxes, rank=part.rank, suit=part.suit, height=part.height)
             parts[path] = part
             log.info("%s: %d boxes in %d chunks", tag, sum(len(p.rank) for p in parts.values()), len(parts))
     return IndexSet.concat([parts[p] for p, _ in tasks])
+
+
+def design_anchors(renders: Path, among: tuple[str, ...] | None = None) -> dict[str, Anchors]:
+    """The rendered designs (of ``among``, when given) whose indices the proposer finds (on
+    :data:`MIN_FOUND` clean cards or more), with their cards' anchors: a design that prints
+    no index the proposer takes for one (a rank alone in the top-right corner, a suit far
+    from its rank) would only teach the reader boxes cut where the design has nothing."""
+    kept = {}
+    for name in rendered_designs(renders):
+        if among is not None and name not in among:
+            continue
+        design = load_design(renders / name)
+        found = found_anchors(design)
+        if len(found) >= MIN_FOUND:
+            kept[name] = card_anchors(design, found)
+        else:
+            log.info("%s left out: the proposer finds the index of %d of its 52 clean cards", name, len(found))
+    return kept
+
+
+def proposed_designs(renders: Path, among: tuple[str, ...] | None = None) -> list[str]:
+    """The names of :func:`design_anchors`."""
+    return list(design_anchors(renders, among))
 
 
 def to_input(boxes: np.ndarray) -> torch.Tensor:
@@ -225,13 +259,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     torch.set_num_threads(1)
-    names = rendered_designs(args.renders)
-    training = [n for n in names if n not in HOLDOUT_DESIGNS]
-    calibration = [n for n in names if n in CALIBRATION_DESIGNS]
+    anchors = design_anchors(args.renders)
+    training = [n for n in anchors if n not in HOLDOUT_DESIGNS]
+    calibration = [n for n in anchors if n in CALIBRATION_DESIGNS]
     log.info("training designs (%d): %s; calibration: %s", len(training), training, calibration)
     t0 = time.time()
-    train_set = cached_set(training, args.renders, args.scenes, args.seed, "train", args.jobs)
-    calib_set = cached_set(calibration, args.renders, args.calibration_scenes, args.seed + 1, "calib", args.jobs)
+    train_set = cached_set({n: anchors[n] for n in training}, args.renders, args.scenes, args.seed, "train", args.jobs)
+    calib_set = cached_set({n: anchors[n] for n in calibration}, args.renders, args.calibration_scenes, args.seed + 1,
+                           "calib", args.jobs)
     log.info("%d training boxes (%.0f%% indices), %d calibration boxes, made in %.0f s", len(train_set.rank),
              100 * (train_set.rank >= 0).mean(), len(calib_set.rank), time.time() - t0)
     net = IndexNet()

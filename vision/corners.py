@@ -574,8 +574,8 @@ def corner_detections(readings: Sequence[CornerReading]) -> CardDetections:
                           confidence=np.array([r.confidence for r in readings], np.float32))
 
 
-def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections, looked: FirstLook | None = None
-                      ) -> CardDetections:
+def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections, looked: FirstLook | None = None,
+                      reader: IndexReader | None = None) -> CardDetections:
     """``whole`` (the cards found by their outline) and, after them, the cards read by an
     index alone that are not one of them: an index of a card read whole lies on it (on
     its outline grown by a tenth, for an outline fitted a little short).
@@ -583,7 +583,7 @@ def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections, loo
     An index of *another* card on a card read whole stays: an outline around an overlapped
     column is often one card's outline grown over the cards under it (read by its top
     index), and the indices under it are those cards."""
-    readings = read_corners(classifier, bgr, whole=whole, looked=looked)
+    readings = read_corners(classifier, bgr, whole=whole, looked=looked, reader=reader)
     fresh = [r for r in readings if not any(whole.label[i] == r.card and _on(whole.quad_xy[i], r.index_xy)
                                             for i in range(len(whole)))]
     if not fresh:
