@@ -1,4 +1,6 @@
-"""A stand-in classifier that reads the cards of vision.synthetic by template matching.
+"""Shared fixtures of the vision tests.
+
+A stand-in classifier that reads the cards of vision.synthetic by template matching.
 
 It knows only a few kinds, drawn the way the renderer draws them, so tests of the
 whole chain (detect, rectify, classify) run without the trained model. It follows the
@@ -6,6 +8,7 @@ Classifier contract and its reject rule: unsure unless one template clearly wins
 """
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -62,3 +65,14 @@ def template_classifier() -> TemplateClassifier:
 @pytest.fixture
 def template_kinds() -> tuple[Card, ...]:
     return tuple(KINDS)
+
+
+OVERLAP_FACES = Path(__file__).parent / "data" / "overlap"
+
+
+@pytest.fixture(scope="module")
+def faces() -> list[tuple[Card, np.ndarray]]:
+    """The 16 real card faces cut from photos (tests/vision/data/overlap), by their labels."""
+    found = [(Card.parse(p.name.split("_")[0]), cv2.imread(str(p))) for p in sorted(OVERLAP_FACES.glob("*.jpg"))]
+    assert len(found) == 16 and all(img is not None for _, img in found)
+    return found

@@ -7,7 +7,6 @@ design (gnome `anglo`, tests/vision/data/overlap); the model is the shipped one.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -28,14 +27,6 @@ from vision.corners import (
 from vision.readings import CardDetections
 from vision.synthetic.columns import OverlapScene, render_overlaps
 
-FACES = Path(__file__).parent / "data" / "overlap"
-
-
-@pytest.fixture(scope="module")
-def faces() -> list[tuple[Card, np.ndarray]]:
-    found = [(Card.parse(p.name.split("_")[0]), cv2.imread(str(p))) for p in sorted(FACES.glob("*.jpg"))]
-    assert len(found) == 16 and all(img is not None for _, img in found)
-    return found
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ the same light gives no card.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -23,14 +22,6 @@ from vision.corners import card_quad_of, propose_corners, read_corners
 from vision.pipeline import CardReader
 from vision.synthetic.surfaces import LIGHTS, SurfaceScene, light_photo, render_card_table
 
-FACES = Path(__file__).parent / "data" / "overlap"
-
-
-@pytest.fixture(scope="module")
-def faces() -> list[tuple[Card, np.ndarray]]:
-    found = [(Card.parse(p.name.split("_")[0]), cv2.imread(str(p))) for p in sorted(FACES.glob("*.jpg"))]
-    assert len(found) == 16 and all(img is not None for _, img in found)
-    return found
 
 
 @pytest.fixture(scope="module")

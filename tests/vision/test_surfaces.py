@@ -7,7 +7,6 @@ shipped one. vision.by_index finds a card by its index and checks it by its outl
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -26,14 +25,6 @@ from vision.synthetic.cards import real_card_faces
 from vision.synthetic.loose import draw_card
 from vision.synthetic.surfaces import SURFACES, SurfaceScene, render_card_table, surface_texture
 
-FACES = Path(__file__).parent / "data" / "overlap"
-
-
-@pytest.fixture(scope="module")
-def faces() -> list[tuple[Card, np.ndarray]]:
-    found = [(Card.parse(p.name.split("_")[0]), cv2.imread(str(p))) for p in sorted(FACES.glob("*.jpg"))]
-    assert len(found) == 16 and all(img is not None for _, img in found)
-    return found
 
 
 @pytest.fixture(scope="module")
