@@ -282,7 +282,8 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
         renderer = StepRenderer(faces_for(cond.cards), seed=seed, view=view, lighting=lighting, table=table,
                                 kit_print=kit_print, touching=cond.touching, nudges=BUMPS if cond.bumped else (),
                                 auto_camera=AutoCamera(fps) if cond.auto else None, card_mm=cond.card_mm,
-                                sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None, columns=cond.columns)
+                                sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None, columns=cond.columns,
+                                steady_layout=True)
         players = ScriptedTable(script, renderer, fps, whole_layout=whole, arms=arms)
         if enrolled is not None:
             from vision.deck_profile import profiled_reader
@@ -304,7 +305,8 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
     filming = StepRenderer(faces_for(cond.cards), seed, view, lighting, table=table, kit_print=kit_print,
                            touching=cond.touching, nudges=BUMPS if cond.bumped else (),
                            auto_camera=AutoCamera(fps) if cond.auto else None, card_mm=cond.card_mm,
-                           sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None, columns=cond.columns)
+                           sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None, columns=cond.columns,
+                           steady_layout=True)
     frames = (frame for _step, frame in filmed(filming, tuple(line.steps), fps))
     write_video(frames, video, fps)
     wall, log = play_video(video, script, out, None if enrolled is None else enrolled.profile)
