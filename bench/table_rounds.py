@@ -294,7 +294,8 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
 
             reader = default_reader()
         tap = LayoutTap(reader, players)  # keeps what the layout watch read, beside what lay there
-        stats, played = play_live(players, script, out, tap)
+        with tap.watching():
+            stats, played = play_live(players, script, out, tap)
         figures = compare_round(script, played, out, folder)
         figures.layout, figures.layout_notes = layout_sight(tap), layout_notes(out)
         figures.wall_s, figures.cpu_fps = stats.busy_s, stats.cpu_fps

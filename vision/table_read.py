@@ -100,10 +100,13 @@ class TableReader:
         self._kept: dict[str, _Kept] = {}
         self.looks: dict[str, int] = {}  # looks taken at each zone (counted: the benches, tests)
 
-    def forget(self, names: Iterable[str]) -> None:
-        """The zones ``names`` are looked at afresh in the next frame (they moved in the frame)."""
+    def look_again(self, names: Iterable[str]) -> None:
+        """The zones ``names`` are looked at in the next frame even if their picture holds (they
+        moved in the frame); a card whose blocks did not change still keeps its reading."""
         for name in names:
-            self._kept.pop(name, None)
+            kept = self._kept.get(name)
+            if kept is not None:
+                kept.again = True
 
     def read(self, frame_bgr: BgrImage, homography: TableHomography, names: Iterable[str],
              tokens_mm: Sequence[tuple[float, float]] = (), picture_step: tuple[float, float] | None = None,
@@ -148,7 +151,7 @@ class TableReader:
             since_frame = changed_blocks(copy, kept.frame_copy)
             kept.frame_copy = copy
             unchanged = since_look is not None and not since_look.any()
-            if unchanged and (kept.settled or kept.unsettled >= UNSETTLED_LOOKS):
+            if unchanged and not kept.again and (kept.settled or kept.unsettled >= UNSETTLED_LOOKS):
                 # nothing changed since the zone was looked at, and it was still then
                 return dataclasses.replace(kept.seen, moving=kept.seen.arm)
             if not unchanged and (wait or since_frame is None or since_frame.any()):
@@ -159,7 +162,7 @@ class TableReader:
         unsettled = 0
         if kept is not None and since_look is not None:
             seen = dataclasses.replace(seen, cards=standing(kept.seen.cards, seen.cards, since_look, box[:2]))
-            unsettled = 0 if since_look.any() else kept.unsettled + 1
+            unsettled = 0 if since_look.any() or kept.again else kept.unsettled + 1
         settled = not motion_moving and (seen.occupancy is None or seen.occupancy.still)
         self._kept[name] = _Kept(seen, copy, copy, settled, unsettled)
         return seen
@@ -193,14 +196,15 @@ class TableReader:
 @dataclass
 class _Kept:
     """A zone read only where it changed: its last look, the small copy of its picture then
-    and in the last frame, whether it was still then, and how many looks in a row saw the
-    picture unchanged but not yet still."""
+    and in the last frame, whether it was still then, how many looks in a row saw the picture
+    unchanged but not yet still, and whether it is to be looked at again however it looks."""
 
     seen: ZoneSeen
     copy: npt.NDArray[np.float32]
     frame_copy: npt.NDArray[np.float32]
     settled: bool
     unsettled: int
+    again: bool = False
 
 
 @dataclass(frozen=True)

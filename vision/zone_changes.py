@@ -46,7 +46,7 @@ BLOCK_PX = 8
 # bands change its whole row alike; a card's index or pip over a bare block changes it by a
 # third or more, a hand by more
 CHANGED_LOG = 0.12
-# blocks darker than this share of a zone's median level are compared as that dark
+# blocks darker than this share of their row's median level are compared as that dark
 DARK_SHARE = 0.25
 # a card whose centre lies within this share of its short side from a card of the reading
 # before lies at that card's place (cards of an overlapped column lie a third of a card and
@@ -56,14 +56,15 @@ SAME_PLACE_SHARE = 0.25
 
 def small_copy(crop_bgr: npt.NDArray[np.uint8]) -> FloatImage:
     """The crop in grey, in blocks of :data:`BLOCK_PX`, in log units; a block darker than
-    :data:`DARK_SHARE` of the copy's median level counts as that dark (in the dark, the sensor's
-    noise is a large share of a block's level: the room beyond the mat, a black marker)."""
+    :data:`DARK_SHARE` of its row's median level counts as that dark (in the dark, the sensor's
+    noise is a large share of a block's level: the room beyond the mat, a black marker; the
+    row's level follows the light, its bands included)."""
     grey = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2GRAY) if crop_bgr.ndim == 3 else crop_bgr
     h, w = grey.shape[:2]
     small = cv2.resize(grey, (max(1, w // BLOCK_PX), max(1, h // BLOCK_PX)), interpolation=cv2.INTER_AREA)
     level = small.astype(np.float32)
-    floor = max(DARK_SHARE * float(np.median(level)), 1.0)
-    return np.log(np.maximum(level, floor))
+    floor = np.maximum(DARK_SHARE * np.median(level, axis=1, keepdims=True), 1.0)
+    return np.asarray(np.log(np.maximum(level, floor)), np.float32)
 
 
 def changed_blocks(now: FloatImage, then: FloatImage | None) -> Mask | None:

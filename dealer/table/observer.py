@@ -51,7 +51,7 @@ UNEXPLAINED_FRACTION = 0.02
 WHOLE_FRAME_EVERY_S = 1.0
 # The line zones (main line, side branches) lie still most of the time: they are looked at
 # only when their picture changed since their last look (vision.table_read.TableReader), and
-# afresh when they moved in the frame by ``LOOK_AGAIN_MOVED_PX`` (the camera moved) or came
+# again when the picture moved by ``LOOK_AGAIN_MOVED_PX`` (the camera moved) or they came
 # into view. A look at the whole layout costs several times the play zone's (at 1080p, about
 # 150 ms against 60 ms of processor): looking at it every frame cut the frame rate the play
 # zone's verdicts need to a third.
@@ -133,8 +133,8 @@ class TableObserver:
         self._mat_side_px: float | None = None  # the smallest side of the mat's markers when last looked for
         self._shift: Shift | None = None
         self._camera_moved_at: float | None = None  # when the picture last moved by itself
-        # the line zones in view, and their corners in the frame, when they were last looked at afresh
-        self._line_at: tuple[frozenset[str], npt.NDArray[np.float64]] | None = None
+        # the line zones in view when they were last looked at
+        self._line_at: frozenset[str] | None = None
 
     def camera_moved_within(self, t: float, seconds: float) -> bool:
         """Whether the picture itself moved (the camera, not a hand) in the ``seconds`` before ``t``."""
@@ -326,19 +326,20 @@ class TableObserver:
     def _line_zones(self, frame_bgr: npt.NDArray[np.uint8], homography: TableHomography, names: frozenset[str],
                     tokens_mm: Sequence[tuple[float, float]], play_moving: bool
                     ) -> tuple[CardDetections, dict[str, ZoneState]]:
-        """The line zones' cards and states, looked at where their picture changed; afresh when
-        the zones in view changed or moved in the frame by ``LOOK_AGAIN_MOVED_PX`` (the mat is
-        found again every ``MAT_EVERY_S``, a fraction of a pixel off: no move). While a hand
-        or an arm is over the play zone (``play_moving``: the layout lies beyond it, and the
-        layout watch judges nothing then) a line zone that changed is moving, not looked at."""
+        """The line zones' cards and states, looked at where their picture changed; looked at
+        again when the zones in view changed, or when the picture itself moved by
+        ``LOOK_AGAIN_MOVED_PX`` since the frame before (the camera moved: the zones moved in the
+        frame). The mat's homography, found again every ``MAT_EVERY_S``, is no measure of that:
+        at the far corner of the layout it wanders by a pixel or two while nothing moves. While
+        a hand or an arm is over the play zone (``play_moving``: the layout lies beyond it, and
+        the layout watch judges nothing then) a line zone that changed is moving, not looked at."""
         if not names:
             self._line_at = None
             return CardDetections.empty(), {}
-        corners = homography.to_px([p for name in sorted(names) for p in self.layout.zone(name).polygon_mm])
-        last = self._line_at
-        if last is None or last[0] != names or float(np.abs(corners - last[1]).max()) >= LOOK_AGAIN_MOVED_PX:
-            self._table.forget(_LINE_ZONES)
-            self._line_at = (names, corners)
+        step = (0.0, 0.0) if self._shift is None else self._shift.step
+        if self._line_at != names or max(abs(step[0]), abs(step[1])) >= LOOK_AGAIN_MOVED_PX:
+            self._table.look_again(_LINE_ZONES)
+            self._line_at = names
         return self._read_zones(frame_bgr, homography, set(names), tokens_mm, names, play_moving)
 
     def _sights(self, homography: TableHomography, width: int, height: int) -> dict[str, ZoneSight]:
