@@ -50,11 +50,11 @@ UNEXPLAINED_FRACTION = 0.02
 # seen within this time.
 WHOLE_FRAME_EVERY_S = 1.0
 # The line zones (main line, side branches) lie still most of the time: they are looked at
-# only when their picture changed since their last look (vision.table_read.TableReader), and
-# again when the picture moved by ``LOOK_AGAIN_MOVED_PX`` (the camera moved) or they came
-# into view. A look at the whole layout costs several times the play zone's (at 1080p, about
-# 150 ms against 60 ms of processor): looking at it every frame cut the frame rate the play
-# zone's verdicts need to a third.
+# only when their picture changed since their last look (vision.table_read.TableReader: a
+# camera that moved changes it too), and again when they came into view. A look at the whole
+# layout costs several times the play zone's (at 1080p, about 150 ms against 60 ms of
+# processor): looking at it every frame cut the frame rate the play zone's verdicts need to
+# a third.
 # The mat's markers are looked for this often (seconds) between two looks over the whole
 # frame: the camera stands still, and the homography is kept in between.
 MAT_EVERY_S = 0.5
@@ -326,18 +326,18 @@ class TableObserver:
     def _line_zones(self, frame_bgr: npt.NDArray[np.uint8], homography: TableHomography, names: frozenset[str],
                     tokens_mm: Sequence[tuple[float, float]], play_moving: bool
                     ) -> tuple[CardDetections, dict[str, ZoneState]]:
-        """The line zones' cards and states, looked at where their picture changed; looked at
-        again when the zones in view changed, or when the picture itself moved by
-        ``LOOK_AGAIN_MOVED_PX`` since the frame before (the camera moved: the zones moved in the
-        frame). The mat's homography, found again every ``MAT_EVERY_S``, is no measure of that:
-        at the far corner of the layout it wanders by a pixel or two while nothing moves. While
-        a hand or an arm is over the play zone (``play_moving``: the layout lies beyond it, and
-        the layout watch judges nothing then) a line zone that changed is moving, not looked at."""
+        """The line zones' cards and states, looked at where their picture changed, and again
+        when the zones in view changed. A camera that moved moves the zones in the frame: their
+        picture changes, or their crop box moves, and they are looked at. Neither the mat's
+        homography (found again every ``MAT_EVERY_S``, it wanders by a pixel or two at the
+        layout's far corner while nothing moves) nor the picture's measured step (a hand over
+        the play zone sways it by a pixel) is a measure of that. While a hand or an arm is over
+        the play zone (``play_moving``: the layout lies beyond it, and the layout watch judges
+        nothing then) a line zone that changed is moving, not looked at."""
         if not names:
             self._line_at = None
             return CardDetections.empty(), {}
-        step = (0.0, 0.0) if self._shift is None else self._shift.step
-        if self._line_at != names or max(abs(step[0]), abs(step[1])) >= LOOK_AGAIN_MOVED_PX:
+        if self._line_at != names:
             self._table.look_again(_LINE_ZONES)
             self._line_at = names
         return self._read_zones(frame_bgr, homography, set(names), tokens_mm, names, play_moving)
