@@ -49,7 +49,7 @@ BgrImage = npt.NDArray[np.uint8]
 
 # a zone read only where it changed is looked at again at most this many times while its
 # picture holds and its look does not see it still (the zone watch's finer measure of
-# stillness, under a light that drifts); then its last look stands
+# stillness, under a light that drifts) or leaves a card unsure; then its last look stands
 UNSETTLED_LOOKS = 3
 
 
@@ -163,7 +163,11 @@ class TableReader:
         if kept is not None and since_look is not None:
             seen = dataclasses.replace(seen, cards=standing(kept.seen.cards, seen.cards, since_look, box[:2]))
             unsettled = 0 if since_look.any() or kept.again else kept.unsettled + 1
-        settled = not motion_moving and (seen.occupancy is None or seen.occupancy.still)
+        # still, and no card left unsure: an unsure card is read again in the next looks of a
+        # still zone, its looks pooled (vision.pipeline.pool_looks)
+        unsure = any(seen.cards.label[i] is None and not seen.cards.face_down[i] and not seen.cards.cut[i]
+                     for i in range(len(seen.cards)))
+        settled = not motion_moving and (seen.occupancy is None or seen.occupancy.still) and not unsure
         self._kept[name] = _Kept(seen, copy, copy, settled, unsettled)
         return seen
 
