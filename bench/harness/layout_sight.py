@@ -131,6 +131,7 @@ class LayoutSight:
     covered_read: int = 0
     wrong: int = 0  # readings naming another card than the one lying there, or where none lies
     wrong_list: list[str] = field(default_factory=list)
+    unread_list: list[str] = field(default_factory=list)  # the cards lying whole not read, where
 
     def add(self, other: LayoutSight) -> None:
         self.states += other.states
@@ -140,6 +141,7 @@ class LayoutSight:
         self.covered_read += other.covered_read
         self.wrong += other.wrong
         self.wrong_list.extend(other.wrong_list)
+        self.unread_list.extend(other.unread_list)
 
     def words(self) -> str:
         if not self.states:
@@ -192,6 +194,9 @@ def layout_sight(tap: LayoutTap) -> LayoutSight:
                       for label, x, y in seen)
             out.read += hit
             out.covered_read += hit and under
+            if not hit and not under:
+                x, y = card.centre_mm
+                out.unread_list.append(f"frame {frame}: {card.label} at ({x:.0f}, {y:.0f}) mm not read")
         for label, x, y in seen:
             if label is None:
                 continue
