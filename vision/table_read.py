@@ -36,7 +36,8 @@ from calibration.layout import TableLayout
 from calibration.markers import detect_markers
 from calibration.table import TableHomography, estimate_homography
 from calibration.tokens import tokens_from_detections
-from vision.occupancy import Occupancy
+from vision.geometry import card_sized_mm
+from vision.occupancy import Occupancy, OccupancyConfig
 from vision.pipeline import CardReader, ZoneReading
 from vision.readings import CardDetections
 from vision.zone_changes import changed_blocks, small_copy, standing
@@ -49,8 +50,10 @@ BgrImage = npt.NDArray[np.uint8]
 
 # a zone read only where it changed is looked at again at most this many times while its
 # picture holds and its look does not see it still (the zone watch's finer measure of
-# stillness, under a light that drifts) or leaves a card unsure; then its last look stands
+# stillness, under a light that drifts), or leaves a card unsure or not a card's size, or
+# something unexplained; then its last look stands
 UNSETTLED_LOOKS = 3
+_OCCUPIED = OccupancyConfig().occupied_above  # unexplained above this share of a zone: something lies there
 
 
 class ZoneReader(Protocol):
@@ -163,11 +166,18 @@ class TableReader:
         if kept is not None and since_look is not None:
             seen = dataclasses.replace(seen, cards=standing(kept.seen.cards, seen.cards, since_look, box[:2]))
             unsettled = 0 if since_look.any() or kept.again else kept.unsettled + 1
-        # still, and no card left unsure: an unsure card is read again in the next looks of a
-        # still zone, its looks pooled (vision.pipeline.pool_looks)
-        unsure = any(seen.cards.label[i] is None and not seen.cards.face_down[i] and not seen.cards.cut[i]
-                     for i in range(len(seen.cards)))
-        settled = not motion_moving and (seen.occupancy is None or seen.occupancy.still) and not unsure
+        # still, nothing there unexplained, and every card found read and of a card's size: an
+        # unsure card is read again in the next looks of a still zone, its looks pooled
+        # (vision.pipeline.pool_looks); an outline not a card's size (the cards of a column just
+        # laid, found as one), which the observer counts as no card, and a thing no card found
+        # explains (cards there not found), are looked for again, as the zone watch itself does
+        cards = seen.cards
+        odd = any(not cards.cut[i] and ((cards.label[i] is None and not cards.face_down[i])
+                                        or not card_sized_mm(homography.to_table_mm(cards.quad_xy[i])))
+                  for i in range(len(cards)))
+        occupancy = seen.occupancy
+        unexplained = occupancy is not None and not occupancy.arm and occupancy.unexplained_fraction > _OCCUPIED
+        settled = not motion_moving and (occupancy is None or occupancy.still) and not odd and not unexplained
         self._kept[name] = _Kept(seen, copy, copy, settled, unsettled)
         return seen
 
