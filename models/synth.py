@@ -338,7 +338,7 @@ def augment_photo(rng: np.random.Generator, image: np.ndarray, config: AugmentCo
     # resolution: the card may be small in the frame; do the rest at the small size
     scale = float(np.exp(rng.uniform(np.log(config.min_scale), 0.0)))
     sw, sh = (max(8, int(w * scale)), max(8, int(h * scale))) if scale < 0.95 else (w, h)
-    drawn["scale"] = sw / w
+    drawn["scale"] = scale
     small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA) if (sw, sh) != (w, h) else image
     wb = rng.uniform(0.85, 1.1, size=3).astype(np.float32)
     out = small.astype(np.float32) * wb[None, None, :]
