@@ -248,10 +248,12 @@ def by_condition(readings: Sequence[CardReading], labels: Sequence[int],
 
 
 def deck_and_samples(name: str, seed: int, count: int, renders: Path, config: AugmentConfig = TABLE_CONFIG,
-                     overlaps: bool = True, conditions: list[dict[str, float]] | None = None
-                     ) -> tuple[dict[str, np.ndarray], list[np.ndarray], np.ndarray]:
+                     overlaps: bool = True, conditions: list[dict[str, float]] | None = None,
+                     sample_seed: int | None = None) -> tuple[dict[str, np.ndarray], list[np.ndarray], np.ndarray]:
     """The clean enrolment views of deck ``name`` and ``count`` table-condition samples of it
-    (``config``; ``overlaps=False``: every card whole; ``conditions`` filled per sample).
+    (``config``; ``overlaps=False``: every card whole; ``conditions`` filled per sample). The
+    deck and its views come from ``seed``, the samples from ``sample_seed`` (default ``seed``):
+    a made-up deck is made from its seed, so each chunk of a set must keep it.
 
     ``real``: the real singles, enrolled from their own photo, placed and spoiled (no overlap);
     ``russian`` / ``novelty``: a made-up deck (:mod:`models.procedural_deck`) of ``seed``;
@@ -263,8 +265,9 @@ def deck_and_samples(name: str, seed: int, count: int, renders: Path, config: Au
         views = {str(Card.parse(p.stem)): np.asarray(cv2.resize(imread(p), (RECT_W, RECT_H),
                                                                 interpolation=cv2.INTER_AREA), np.uint8)
                  for p in sorted(REAL.glob("*.jpg"))}
-        rng = np.random.default_rng(seed + 4)
-        bank = TextureBank(seed=seed, count=8)
+        draw = seed if sample_seed is None else sample_seed
+        rng = np.random.default_rng(draw + 4)
+        bank = TextureBank(seed=draw, count=8)
         images: list[np.ndarray] = []
         labels: list[int] = []
         while len(images) < count:
@@ -284,8 +287,8 @@ def deck_and_samples(name: str, seed: int, count: int, renders: Path, config: Au
         design = make_design(np.random.default_rng(seed + 99), "russian" if name == "russian" else None)
     else:
         design = load_design(renders / name)
-    images, labels_ = make_samples([design], count, seed, inks=False, config=config, overlaps=overlaps,
-                                   conditions=conditions)
+    images, labels_ = make_samples([design], count, seed if sample_seed is None else sample_seed, inks=False,
+                                   config=config, overlaps=overlaps, conditions=conditions)
     return clean_views(design, seed), images, labels_
 
 
@@ -324,7 +327,8 @@ def per_deck(base: OnnxClassifier, sets: Sequence[tuple[str, int]], count: int, 
         conditions: list[dict[str, float]] = []
         net_cpu = print_cpu = 0.0
         for chunk_seed, n in chunks(seed, count):
-            _, images, ys = deck_and_samples(name, chunk_seed, n, renders, config, readable is None, conditions)
+            _, images, ys = deck_and_samples(name, seed, n, renders, config, readable is None, conditions,
+                                             chunk_seed)
             cpu = time.process_time()
             ev = evidence_of(reader, images)
             net_cpu += time.process_time() - cpu

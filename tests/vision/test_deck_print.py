@@ -8,9 +8,10 @@ import json
 import numpy as np
 import pytest
 
+from engine.cards import Card
 from vision.classify import CardReading
 from vision.deck_print import PrintBank
-from vision.deck_profile import PRINT_DUEL_MARGIN, _read_by_print
+from vision.deck_profile import PRINT_DUEL_MARGIN, _check_by_print, _read_by_print
 from vision.errors import ModelLoadError
 
 # the corner of a 320 px tall design that holds its index (the made-up decks' index is inside)
@@ -157,6 +158,30 @@ def test_given_an_8_a_9_and_a_10_of_one_suit_when_the_network_is_unsure_then_the
     wrong_first = [labels[(labels.index(t) + 1) % 3] for t in truths]
     read = _read_by_rule(bank, views, wrong_first)
     assert all(r is None or r == t for r, t in zip(read, truths)), (read, truths)
+
+
+def _checked(bank: PrintBank, view: np.ndarray, read: str, template_best: str) -> CardReading:
+    """The profile's reading ``read`` of ``view`` after the print's check, with the network's
+    proposal ``read`` first and the cheap templates preferring ``template_best``."""
+    names = sorted(bank.labels)
+    total = np.array([[2.0 if n == read else 1.9 for n in names]], np.float32)
+    template = np.array([[0.6 if n == template_best else 0.5 for n in names]], np.float32)
+    readings = [CardReading(Card.parse(read), 0.8, False, read)]
+    _check_by_print(bank, readings, [view], names, template, total)
+    return readings[0]
+
+
+def test_given_a_queen_the_network_reads_as_the_jack_when_checked_by_print_then_it_is_unsure() -> None:
+    """The network can be sure and wrong (a real QS read as JS at 0.93): the print, which
+    the queen fits and the jack does not, makes the reading unsure; a right reading stays."""
+    design = _deck(4040)
+    labels = ["QS", "JS", "KS"]
+    bank = PrintBank.build(_placed([design[k] for k in labels], 13, False), labels, [0, 0, 0])
+    queen, jack = _placed([design["QS"], design["JS"]], 14, True)
+    wrong = _checked(bank, queen, "JS", "QS")
+    assert wrong.label is None and "its print QS" in wrong.reason, wrong
+    right = _checked(bank, jack, "JS", "QS")
+    assert str(right.label) == "JS", right
 
 
 def test_given_two_enrolled_cards_of_the_same_print_when_the_rule_reads_by_print_then_it_refuses() -> None:
