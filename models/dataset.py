@@ -105,6 +105,7 @@ TABLE_CONFIG = AugmentConfig(min_scale=0.35)
 def make_samples(
     designs: list[Design], count: int, seed: int, plain: bool = False, made_up: list[Design] | None = None,
     p_made_up: float = 0.0, inks: bool = True, config: AugmentConfig | None = None,
+    overlaps: bool = True, conditions: list[dict[str, float]] | None = None,
 ) -> tuple[list[np.ndarray], np.ndarray]:
     """``count`` rectified-crop samples (BGR uint8) and their class indices, fixed by ``seed``.
 
@@ -112,11 +113,14 @@ def make_samples(
     ``made_up`` are procedural designs (:mod:`models.procedural_deck`), drawn ``p_made_up``
     of the time (always when ``designs`` is empty); ``inks`` varies the ink of some cards.
     ``config`` replaces the geometric and photometric recipe (default: the training one, or
-    the plain one); overlaps and neighbours still follow ``plain``.
+    the plain one); overlaps and neighbours still follow ``plain``. ``overlaps=False``: no card
+    laid over another (a card lying whole, as in the play zone). ``conditions``, when given, gets
+    one dict a sample: ``occluded`` and ``busy`` (1 or 0) and what :func:`augment_photo` drew.
     """
     made_up = made_up or []
     config = config or (PLAIN_CONFIG if plain else TRAIN_CONFIG)
     p_busy, p_occluded = (0.0, 0.0) if plain else (P_BUSY, P_OCCLUDED)
+    p_occluded = p_occluded if overlaps else 0.0
     rng = np.random.default_rng(seed)
     bank = TextureBank(seed=int(rng.integers(2**31)), count=24)
     images: list[np.ndarray] = []
@@ -127,7 +131,9 @@ def make_samples(
             design = made_up[int(rng.integers(len(made_up)))]
         else:
             design = designs[int(rng.integers(len(designs)))]
-        if rng.random() < p_busy:
+        busy = rng.random() < p_busy
+        occluded = False
+        if busy:
             neighbours = [design[CLASSES[int(rng.integers(53))]] for _ in range(int(rng.integers(1, 4)))]
             table = busy_table(rng, table, neighbours)
         r = rng.random()
@@ -146,10 +152,14 @@ def make_samples(
         else:
             k = int(rng.integers(52))
             occluder = design[CLASSES[int(rng.integers(52))]] if rng.random() < p_occluded else None
+            occluded = occluder is not None
             face = ink_variant(rng, design[CLASSES[k]]) if inks else design[CLASSES[k]]
             crop = place_card(rng, face, table, config, occluder)
             labels[i] = k
-        images.append(augment_photo(rng, crop, config))
+        drawn: dict[str, float] = {}
+        images.append(augment_photo(rng, crop, config, drawn))
+        if conditions is not None:
+            conditions.append({"occluded": float(occluded), "busy": float(busy), **drawn})
     return images, labels
 
 

@@ -46,6 +46,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from calibration.check import reader_px_per_mm
 from models.evaluate import imread
 from models.dataset import (BACK_INDEX, CLASSES, NONE_INDEX, TABLE_CONFIG, load_design, make_samples,
                             rendered_designs)
@@ -54,6 +55,7 @@ from vision.classify import CardReading, OnnxClassifier
 import dataclasses
 
 from vision.deck_profile import STRICT_MIN_TEMPLATE, DeckProfile, Evidence, ProfiledClassifier, enrol
+from vision.geometry import CARD_H_MM
 from vision.preprocess import RECT_H, RECT_W
 
 REAL = Path("/work/shared/data/real-cards/single")
@@ -204,9 +206,54 @@ TUNING_SETS = (("gnome-bellot", 515), ("real", 515), ("russian", 614))
 HELD_OUT_SETS = (("gnome-tango", 616), ("gnome-atlasnye", 616), ("real", 616), ("russian", 715), ("novelty", 915))
 
 
-def deck_and_samples(name: str, seed: int, count: int, renders: Path
-                     ) -> tuple[dict[str, np.ndarray], list[np.ndarray], np.ndarray]:
-    """The clean enrolment views of deck ``name`` and ``count`` table-condition samples of it.
+PX_PER_MM_AT_FULL = RECT_H / CARD_H_MM  # the rectified crop's resolution at scale 1 (3.15 px/mm)
+
+
+def readable_config(models: Path) -> AugmentConfig:
+    """Table conditions limited to the range ``calibrate table`` calls readable for a whole
+    card: at least the model's ``readable_px_per_mm`` (1.15 px/mm); with ``overlaps=False``."""
+    return dataclasses.replace(TABLE_CONFIG, min_scale=reader_px_per_mm(models / "card_classifier.json")
+                               / PX_PER_MM_AT_FULL)
+
+
+def condition_bins(c: dict[str, float]) -> list[str]:
+    """The bins of one sample's conditions (see :func:`models.dataset.make_samples`)."""
+    ppm = c.get("scale", 1.0) * PX_PER_MM_AT_FULL
+    size = ("px/mm < 1.15" if ppm < 1.15 else "px/mm 1.15-1.5" if ppm < 1.5 else "px/mm 1.5-2"
+            if ppm < 2.0 else "px/mm 2-2.6" if ppm < 2.6 else "px/mm >= 2.6")
+    bins = [size, "overlapped" if c.get("occluded") else "whole",
+            "blurred (sigma > 0.8)" if c.get("blur", 0.0) > 0.8 else "sharp",
+            "dim (light < 0.8)" if c.get("light", 1.0) < 0.8 else "lit",
+            "glare" if c.get("glare") else "no glare", "neighbours" if c.get("busy") else "bare table",
+            "jpeg < 50" if c.get("jpeg", 100.0) < 50 else "jpeg >= 50"]
+    return bins
+
+
+def by_condition(readings: Sequence[CardReading], labels: Sequence[int],
+                 conditions: Sequence[dict[str, float]]) -> list[str]:
+    """Right / wrong / unsure of one set per condition bin (:func:`condition_bins`)."""
+    tally: dict[str, list[int]] = {}
+    for r, y, c in zip(readings, labels, conditions):
+        truth = truth_of(int(y))
+        got = str(r.label) if r.label is not None else "back" if r.face_down else None
+        k = 0 if got == truth else 2 if got is None else 1
+        for b in condition_bins(c):
+            tally.setdefault(b, [0, 0, 0])[k] += 1
+    lines = []
+    for b in sorted(tally):
+        right, wrong, unsure = tally[b]
+        n = right + wrong + unsure
+        lines.append(f"  {b:24s} n={n:5d} right {right / n:.2%} wrong {wrong} unsure {unsure}")
+    return lines
+
+
+def deck_and_samples(name: str, seed: int, count: int, renders: Path, config: AugmentConfig = TABLE_CONFIG,
+                     overlaps: bool = True, conditions: list[dict[str, float]] | None = None,
+                     sample_seed: int | None = None) -> tuple[dict[str, np.ndarray], list[np.ndarray], np.ndarray]:
+    """The clean enrolment views of deck ``name`` and ``count`` table-condition samples of it
+    (``config``; ``overlaps=False``: every card whole; ``conditions`` filled per sample). The
+    deck and its views come from ``seed``, the samples from ``sample_seed`` (default ``seed``):
+    a made-up deck is made from its seed, so each chunk of a set must keep it.
 
     ``real``: the real singles, enrolled from their own photo, placed and spoiled (no overlap);
     ``russian`` / ``novelty``: a made-up deck (:mod:`models.procedural_deck`) of ``seed``;
@@ -218,16 +265,21 @@ def deck_and_samples(name: str, seed: int, count: int, renders: Path
         views = {str(Card.parse(p.stem)): np.asarray(cv2.resize(imread(p), (RECT_W, RECT_H),
                                                                 interpolation=cv2.INTER_AREA), np.uint8)
                  for p in sorted(REAL.glob("*.jpg"))}
-        rng = np.random.default_rng(seed + 4)
-        bank = TextureBank(seed=seed, count=8)
-        config = AugmentConfig(min_scale=0.35)
+        draw = seed if sample_seed is None else sample_seed
+        rng = np.random.default_rng(draw + 4)
+        bank = TextureBank(seed=draw, count=8)
         images: list[np.ndarray] = []
         labels: list[int] = []
         while len(images) < count:
             for label, card in views.items():
                 bgra = np.dstack([card, np.full(card.shape[:2], 255, np.uint8)])
-                images.append(augment_photo(rng, place_card(rng, bgra, bank.crop(rng), config), config))
+                drawn: dict[str, float] = {}
+                images.append(augment_photo(rng, place_card(rng, bgra, bank.crop(rng), config), config, drawn))
                 labels.append(CLASSES.index(label))
+                if conditions is not None:
+                    conditions.append(drawn)
+        if conditions is not None:
+            del conditions[count:]
         return views, images[:count], np.array(labels[:count])
     if name in ("russian", "novelty"):
         from models.procedural_deck import make_design
@@ -235,40 +287,75 @@ def deck_and_samples(name: str, seed: int, count: int, renders: Path
         design = make_design(np.random.default_rng(seed + 99), "russian" if name == "russian" else None)
     else:
         design = load_design(renders / name)
-    images, labels_ = make_samples([design], count, seed, inks=False, config=TABLE_CONFIG)
+    images, labels_ = make_samples([design], count, seed if sample_seed is None else sample_seed, inks=False,
+                                   config=config, overlaps=overlaps, conditions=conditions)
     return clean_views(design, seed), images, labels_
 
 
+CHUNK = 1000  # samples made and read at a time: 10,000 crops at once would take ~1.7 GB
+
+
+def chunks(seed: int, count: int) -> list[tuple[int, int]]:
+    """(seed, samples) of each chunk of a set: the set's own seed up to CHUNK samples (the
+    figures of smaller runs stay comparable), else ``seed * 1000 + k`` for chunk k."""
+    if count <= CHUNK:
+        return [(seed, count)]
+    return [(seed * 1000 + k, min(CHUNK, count - k * CHUNK)) for k in range((count + CHUNK - 1) // CHUNK)]
+
+
 def per_deck(base: OnnxClassifier, sets: Sequence[tuple[str, int]], count: int, renders: Path,
-             kind: str, report: dict[str, object]) -> None:
-    """Each set's deck enrolled alone and read in table conditions, without and with its print."""
+             kind: str, report: dict[str, object], readable: AugmentConfig | None = None) -> None:
+    """Each set's deck enrolled alone and read in table conditions, without and with its print
+    (``readable``: only the range ``calibrate table`` calls readable, every card whole); the
+    samples are made and read a chunk at a time (:func:`chunks`)."""
     import time
 
+    config = readable or TABLE_CONFIG
+    label = "readable" if readable is not None else "table"
     for name, seed in sets:
         if name not in ("real", "russian", "novelty") and not (renders / name).is_dir():
             print(f"{kind} {name}: not rendered in {renders}, skipped")
             continue
-        views, images, labels = deck_and_samples(name, seed, count, renders)
+        views, _, _ = deck_and_samples(name, seed, 1, renders, config, readable is None)
         wall, cpu = time.perf_counter(), time.process_time()
         profile, _ = enrol(base, [views], name)
         enrol_s = (time.perf_counter() - wall, time.process_time() - cpu)
         reader = ProfiledClassifier(base, profile)
-        cpu = time.process_time()
-        ev = evidence_of(reader, images)
-        net_ms = 1000 * (time.process_time() - cpu) / len(images)
-        key = f"{kind}_{name}_{seed}"
-        before = reader.decide(ev, dataclasses.replace(profile, prints=None))
-        report[key + "_without_print"] = score(f"{kind} {name} {seed}, table, without print", before, labels)
-        cpu = time.process_time()
-        after = reader.decide(ev)
-        print_ms = 1000 * (time.process_time() - cpu) / len(images)
-        report[key] = score(f"{kind} {name} {seed}, table, with print", after, labels)
+        before: list[CardReading] = []
+        after: list[CardReading] = []
+        labels: list[int] = []
+        conditions: list[dict[str, float]] = []
+        net_cpu = print_cpu = 0.0
+        for chunk_seed, n in chunks(seed, count):
+            _, images, ys = deck_and_samples(name, seed, n, renders, config, readable is None, conditions,
+                                             chunk_seed)
+            cpu = time.process_time()
+            ev = evidence_of(reader, images)
+            net_cpu += time.process_time() - cpu
+            before += reader.decide(ev, dataclasses.replace(profile, prints=None))
+            cpu = time.process_time()
+            after += reader.decide(ev)
+            print_cpu += time.process_time() - cpu
+            labels += [int(y) for y in ys]
+        key = f"{kind}_{name}_{seed}" + ("_readable" if readable is not None else "")
+        ys_all = np.array(labels)
+        report[key + "_without_print"] = score(f"{kind} {name} {seed}, {label}, without print", before, ys_all)
+        report[key] = score(f"{kind} {name} {seed}, {label}, with print", after, ys_all)
+        net_ms, print_ms = 1000 * net_cpu / len(labels), 1000 * print_cpu / len(labels)
         print(f"    enrol {len(views)} crops: {enrol_s[0]:.1f} s ({enrol_s[1]:.1f} s CPU); reading: "
               f"{net_ms:.1f} ms a card CPU for the evidence + {print_ms:.1f} ms for the decision and print")
         report[key + "_cost"] = {"enrol_s": round(enrol_s[0], 2), "enrol_cpu_s": round(enrol_s[1], 2),
                                  "evidence_cpu_ms": round(net_ms, 2), "decide_cpu_ms": round(print_ms, 2)}
+        wrong = [f"{truth_of(y)} read as {r.label or 'back'}: {c}" for r, y, c in zip(after, labels, conditions)
+                 if (r.label is not None or r.face_down)
+                 and (str(r.label) if r.label is not None else "back") != truth_of(y)]
+        report[key + "_wrong"] = wrong
+        print("\n".join(f"    WRONG {w}" for w in wrong))
         if BREAKDOWN:
-            print("\n".join("    " + line for line in breakdown(after, [int(y) for y in labels])))
+            print("\n".join("    " + line for line in breakdown(after, labels)))
+            lines = by_condition(after, labels, conditions)
+            report[key + "_by_condition"] = lines
+            print("\n".join("    " + line for line in lines))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -289,6 +376,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="only (e): each deck enrolled alone, N table samples a set, with and without the print")
     parser.add_argument("--sets", default="tuning,held-out", help="with --per-deck: tuning, held-out or both")
     parser.add_argument("--decks", default="", help="with --per-deck: only these decks (comma-separated names)")
+    parser.add_argument("--range", choices=("table", "readable"), default="table",
+                        help="with --per-deck: table conditions (overlaps, down to 1.10 px/mm) or only the range "
+                             "`calibrate table` calls readable (every card whole, >= the model's readable px/mm)")
     args = parser.parse_args(argv)
     global BREAKDOWN
     BREAKDOWN = args.breakdown
@@ -298,7 +388,8 @@ def main(argv: list[str] | None = None) -> int:
         for kind, sets in (("tuning", TUNING_SETS), ("held-out", HELD_OUT_SETS)):
             if kind in args.sets.split(","):
                 chosen = [(n, seed) for n, seed in sets if not args.decks or n in args.decks.split(",")]
-                per_deck(base, chosen, args.per_deck, args.renders, kind, report)
+                per_deck(base, chosen, args.per_deck, args.renders, kind, report,
+                         readable_config(args.models) if args.range == "readable" else None)
         if args.json:
             args.json.write_text(json.dumps(report, indent=1) + "\n")
         return 0

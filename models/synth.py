@@ -306,8 +306,15 @@ def _low_res_field(field: np.ndarray, h: int, w: int) -> np.ndarray:
 _FIELD_H, _FIELD_W = 28, 20  # shading and glare are smooth: compute them at 1/10 size
 
 
-def augment_photo(rng: np.random.Generator, image: np.ndarray, config: AugmentConfig) -> np.ndarray:
-    """Camera-like spoiling of a BGR uint8 crop; returns a new array of the same shape."""
+def augment_photo(rng: np.random.Generator, image: np.ndarray, config: AugmentConfig,
+                  conditions: dict[str, float] | None = None) -> np.ndarray:
+    """Camera-like spoiling of a BGR uint8 crop; returns a new array of the same shape.
+
+    ``conditions``, when given, is filled with what was drawn (the same draws either way):
+    ``scale`` (the card's size over the rectified size), ``blur`` (sigma of a focus blur, 0
+    without; a motion blur counts as its length / 3), ``light`` (the exposure), ``glare`` (1 or 0)
+    and ``jpeg`` (the quality, 100 without), so an evaluation can say where its misses lie.
+    """
     h, w = image.shape[:2]
     # smooth light field at low resolution: shadow gradient, hard shadow edge, exposure
     ys, xs = np.mgrid[0:_FIELD_H, 0:_FIELD_W].astype(np.float32)
@@ -323,12 +330,15 @@ def augment_photo(rng: np.random.Generator, image: np.ndarray, config: AugmentCo
         edge = (xs - rng.random()) * nx + (ys - rng.random()) * ny
         light *= 1 - rng.uniform(0.2, 0.5) * (1 / (1 + np.exp(-edge * rng.uniform(8, 60))))
     glare = np.zeros((_FIELD_H, _FIELD_W), np.float32)
+    drawn: dict[str, float] = {"light": float(light.mean()), "glare": 0.0, "blur": 0.0, "jpeg": 100.0}
     if rng.random() < 0.3:
+        drawn["glare"] = 1.0
         cx, cy, sigma = rng.random(), rng.random(), rng.uniform(0.05, 0.4)
         glare = (rng.uniform(40, 160) * np.exp(-((xs - cx) ** 2 + ((ys - cy) * h / w) ** 2) / (2 * sigma**2))).astype(np.float32)
     # resolution: the card may be small in the frame; do the rest at the small size
     scale = float(np.exp(rng.uniform(np.log(config.min_scale), 0.0)))
     sw, sh = (max(8, int(w * scale)), max(8, int(h * scale))) if scale < 0.95 else (w, h)
+    drawn["scale"] = scale
     small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA) if (sw, sh) != (w, h) else image
     wb = rng.uniform(0.85, 1.1, size=3).astype(np.float32)
     out = small.astype(np.float32) * wb[None, None, :]
@@ -339,9 +349,11 @@ def augment_photo(rng: np.random.Generator, image: np.ndarray, config: AugmentCo
     result = cv2.LUT(out.astype(np.uint8), lut)
     # blur (focus or motion)
     if rng.random() < 0.5:
-        result = cv2.GaussianBlur(result, (0, 0), rng.uniform(0.3, 1.3))
+        drawn["blur"] = float(rng.uniform(0.3, 1.3))
+        result = cv2.GaussianBlur(result, (0, 0), drawn["blur"])
     elif rng.random() < 0.15:
         k = int(rng.integers(3, 7))
+        drawn["blur"] = k / 3
         kernel = np.zeros((k, k), np.float32)
         kernel[k // 2, :] = 1.0 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
@@ -358,12 +370,15 @@ def augment_photo(rng: np.random.Generator, image: np.ndarray, config: AugmentCo
     # JPEG artefacts, at the small resolution as a camera would
     if rng.random() < 0.7:
         quality = int(rng.integers(*config.jpeg_quality))
+        drawn["jpeg"] = float(quality)
         ok, buf = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, quality])
         decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
         if decoded is not None:
             result = decoded
     if result.shape[:2] != (h, w):
         result = cv2.resize(result, (w, h), interpolation=cv2.INTER_LINEAR)
+    if conditions is not None:
+        conditions.update(drawn)
     return result
 
 

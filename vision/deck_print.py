@@ -166,6 +166,34 @@ def _aligned_focus(windows: FloatArray, templates: FloatArray, weight: FloatArra
     return out
 
 
+def _duel(windows: FloatArray, templates: FloatArray, weight: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Each candidate of ``templates`` [C, V, ch, h, w] aligned with a card's ``windows``
+    [S, ch, h, w] (the best window and variant under ``weight``), then told from each *other*
+    candidate alone: ``duel[a, b]`` is a's score less b's, both at their own alignment, under
+    the weight of where a and b differ (:func:`_focus` of the pair). Also each candidate's
+    correlation at its alignment (how well the card fits its print at all). ([C, C], [C])."""
+    n_c, n_v = templates.shape[:2]
+    q = _wz(windows, weight)
+    t = _wz(templates, weight).reshape(n_c * n_v, -1)
+    corr = (q @ t.T).reshape(len(q), n_c, n_v)
+    fit = corr.max(axis=(0, 2))
+    at = [np.unravel_index(int(np.argmax(corr[:, c])), corr[:, c].shape) for c in range(n_c)]
+    cards = [_standard(windows[s], weight) for s, _ in at]
+    prints = [_standard(templates[c, v], weight) for c, (_, v) in enumerate(at)]
+    duel = np.zeros((n_c, n_c), np.float32)
+    for a in range(n_c):
+        for b in range(a + 1, n_c):
+            f2 = []
+            for c in (a, b):
+                f = _focus(templates[[a, b]][:, at[c][1]][:, None])[0]
+                f2.append(f * f)
+            d_a, d_b = cards[a] - prints[a], cards[b] - prints[b]
+            s_a = 1.0 - float((d_a * d_a * f2[0]).sum() / (f2[0].sum() * d_a.shape[0])) / 2
+            s_b = 1.0 - float((d_b * d_b * f2[1]).sum() / (f2[1].sum() * d_b.shape[0])) / 2
+            duel[a, b], duel[b, a] = s_a - s_b, s_b - s_a
+    return duel, np.asarray(fit, np.float32)
+
+
 def _standard(x: FloatArray, weight: FloatArray) -> FloatArray:
     """``x`` [C, h, w] less its ``weight``-weighted mean, over its weighted spread, per channel
     set: values a card and its template share a scale in."""
@@ -236,18 +264,30 @@ class PrintBank:
             out[i] = corner + FACE_SHARE * face
         return out
 
+    def duel(self, card: npt.NDArray[np.uint8], candidates: Sequence[int]) -> tuple[FloatArray, FloatArray]:
+        """``card`` told from each pair of ``candidates`` (indices into ``labels``) alone:
+        ``margins[a, b]`` = corner + FACE_SHARE x face of candidate a less b's, each at its own
+        alignment, under the weight of where a and b differ; and ``fit`` [C]: the corner and
+        face correlation of the card with each candidate at its alignment (same sum)."""
+        corners, faces = print_features([card])
+        cand = np.asarray(candidates, np.int64)
+        windows = np.concatenate([_windows(c, *self.corner_weight.shape) for c in corners[0]])
+        corner, corner_fit = _duel(windows, self.corners[cand], self.corner_weight)
+        face, face_fit = _duel(_windows(faces[0], *self.face_weight.shape), self.faces[cand], self.face_weight)
+        return corner + FACE_SHARE * face, corner_fit + FACE_SHARE * face_fit
+
     def with_look_alikes(self, views: Sequence[npt.NDArray[np.uint8]], cards: Sequence[int],
-                         candidates: npt.ArrayLike, margin: float) -> PrintBank:
+                         candidates: Sequence[Sequence[int]], margin: float) -> PrintBank:
         """This bank knowing which cards its print cannot tell apart: ``views[i]`` is a jittered
-        view of card ``cards[i]``, scored against ``candidates[i]`` (its neighbours, itself
-        among them); a neighbour within ``margin`` of the card's own score is a look-alike."""
-        scores = self.scores(views, candidates)
+        view of card ``cards[i]``, told from each of ``candidates[i]`` (its neighbours) in a duel
+        (:meth:`duel`); a neighbour the card does not beat by ``margin`` is a look-alike."""
         pairs = set(self.look_alike)
-        for k, cand, row in zip(cards, np.asarray(candidates), scores):
-            own = float(row[list(cand).index(k)]) if k in cand else float("-inf")
-            for j, s in zip(cand, row):
-                if j != k and float(s) >= own - margin:
-                    a, b = sorted((self.labels[k], self.labels[int(j)]))
+        for view, k, cand in zip(views, cards, candidates):
+            others = [int(j) for j in cand if int(j) != k]
+            duel, _ = self.duel(view, [k] + others)
+            for j, won_by in zip(others, duel[0, 1:]):
+                if float(won_by) < margin:
+                    a, b = sorted((self.labels[k], self.labels[j]))
                     pairs.add((a, b))
         return replace(self, look_alike=frozenset(pairs))
 
