@@ -27,8 +27,7 @@ from vision.geometry import CARD_SIZE_TOLERANCE, SAME_PLACE_MM, card_sized_mm
 from vision.occupancy import Occupancy, OccupancyConfig, ZoneWatch
 from vision.readings import CardDetections
 from vision.rectify import rectify_cards, rectify_whole_image, whole_image_quad
-from vision.zone_changes import changed_blocks, small_copy
-from vision.zone_corners import ZoneCorners, settle, zone_corners
+from vision.zone_corners import ZoneCorners, same_picture, settle, small_picture, zone_corners
 
 __all__ = ["CardReader", "ReaderConfig", "ZoneReading", "pool_looks", "read_stream"]
 
@@ -177,16 +176,14 @@ class CardReader:
         """In a zone of ``corner_zones``, the cards read by an index alone added when the zone
         is still (a hand moving over it makes every frame a change, and nothing is judged
         then). They are read again only when the zone's picture changed since they were
-        (no block changed: vision.zone_changes.changed_blocks, the test the layout watch's looks
-        use): reading them costs some 0.3-1 s of a processor."""
+        (vision.zone_corners.same_picture): reading them costs some 0.3-1 s of a processor."""
         if zone not in self.config.corner_zones or self._cornered.get(zone, True) or not occupancy.still \
                 or occupancy.arm:
             return read
         self._cornered[zone] = True
-        picture = small_copy(crop_bgr)
+        picture = small_picture(crop_bgr)
         last = self._corner_pass.get(zone)
-        changed = None if last is None else changed_blocks(picture, last[0])
-        if last is not None and changed is not None and not changed.any():
+        if last is not None and same_picture(last[0], picture):
             corners = last[1]
         else:
             corners = zone_corners(self.classifier, crop_bgr, read, crop_to_table, self.config.zones.cards.card_mm,

@@ -37,7 +37,7 @@ from vision.corners import CornerReading, card_quad_of, read_corners
 from vision.geometry import CARD_H_MM, CARD_W_MM
 from vision.readings import CardDetections
 
-__all__ = ["ZoneCorners", "settle", "with_zone_corners", "zone_corners"]
+__all__ = ["ZoneCorners", "same_picture", "settle", "small_picture", "with_zone_corners", "zone_corners"]
 
 BgrImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
@@ -53,6 +53,12 @@ _INSIDE = 0.85
 IN_ZONE = 0.8
 # ... and along the table's length, within this of it (the layout's cards lie upright)
 UPRIGHT_DEG = 25.0
+# the zone's picture is compared in blocks this big (crop pixels: about 8 mm at 2 px/mm)
+BLOCK_PX = 16
+# a block differing by more than this share of the picture's mean level is a change: sensor
+# noise and a few % of light drift stay under 0.05; a card laid on a pale cloth changes its
+# blocks by 0.2 or more (its print, its shadow, its rim)
+SAME_BLOCK = 0.12
 
 
 def _to(m: FloatArray, pts: npt.ArrayLike) -> FloatArray:
@@ -165,3 +171,17 @@ def with_zone_corners(classifier: Any, crop_bgr: BgrImage, read: CardDetections,
     return settle(read, zone_corners(classifier, crop_bgr, read, crop_to_table, card_mm))
 
 
+def same_picture(a: npt.NDArray[np.float32] | None, b: npt.NDArray[np.float32]) -> bool:
+    """Whether two :func:`small_picture` of one zone show the same: no block differs by more
+    than :data:`SAME_BLOCK` of the picture's level (the light's gain drifts; a card laid or
+    moved changes its blocks by a third or more)."""
+    return a is not None and a.shape == b.shape and float(np.abs(a - b).max()) <= SAME_BLOCK
+
+
+def small_picture(crop_bgr: BgrImage) -> npt.NDArray[np.float32]:
+    """A zone's crop in grey, in blocks of :data:`BLOCK_PX`, divided by its mean level."""
+    grey = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape
+    small = cv2.resize(grey, (max(1, w // BLOCK_PX), max(1, h // BLOCK_PX)), interpolation=cv2.INTER_AREA)
+    small = small.astype(np.float32)
+    return np.asarray(small / max(float(small.mean()), 1.0), np.float32)
