@@ -56,7 +56,7 @@ def film(cond: Condition, seed: int, refilm: bool) -> tuple[ScriptedRound, Path]
     if refilm or not video.is_file() or not same:
         line = timeline(script, FPS, whole_layout=cond.view == "whole", arms=True)
         renderer = StepRenderer(faces_for(cond.cards), seed, view, lighting, table=table, kit_print=kit_print,
-                                touching=cond.touching, card_mm=cond.card_mm, steady_layout=True)
+                                touching=cond.touching, card_mm=cond.card_mm)
         write_video((frame for _step, frame in filmed(renderer, tuple(line.steps), FPS)), video, FPS)
         filmed_script.write_text(script.record_text())
     return script, video

@@ -282,8 +282,7 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
         renderer = StepRenderer(faces_for(cond.cards), seed=seed, view=view, lighting=lighting, table=table,
                                 kit_print=kit_print, touching=cond.touching, nudges=BUMPS if cond.bumped else (),
                                 auto_camera=AutoCamera(fps) if cond.auto else None, card_mm=cond.card_mm,
-                                sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None, columns=cond.columns,
-                                steady_layout=True)
+                                sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None, columns=cond.columns)
         players = ScriptedTable(script, renderer, fps, whole_layout=whole, arms=arms)
         if enrolled is not None:
             from vision.deck_profile import profiled_reader
@@ -294,8 +293,7 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
 
             reader = default_reader()
         tap = LayoutTap(reader, players)  # keeps what the layout watch read, beside what lay there
-        with tap.watching():
-            stats, played = play_live(players, script, out, tap)
+        stats, played = play_live(players, script, out, tap)
         figures = compare_round(script, played, out, folder)
         figures.layout, figures.layout_notes = layout_sight(tap), layout_notes(out)
         figures.wall_s, figures.cpu_fps = stats.busy_s, stats.cpu_fps
@@ -306,8 +304,7 @@ def run_condition(cond: Condition, seed: int, plan: tuple[str, ...], keep: bool,
     filming = StepRenderer(faces_for(cond.cards), seed, view, lighting, table=table, kit_print=kit_print,
                            touching=cond.touching, nudges=BUMPS if cond.bumped else (),
                            auto_camera=AutoCamera(fps) if cond.auto else None, card_mm=cond.card_mm,
-                           sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None, columns=cond.columns,
-                           steady_layout=True)
+                           sway=MOTIONS[cond.motion](fps, seed) if cond.motion else None, columns=cond.columns)
     frames = (frame for _step, frame in filmed(filming, tuple(line.steps), fps))
     write_video(frames, video, fps)
     wall, log = play_video(video, script, out, None if enrolled is None else enrolled.profile)
@@ -401,8 +398,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{'':28s} {fig.layout.words()}; layout notes {len(fig.layout_notes)}", flush=True)
         if args.verbose:
             for d in fig.layout.wrong_list[:8] if fig.layout is not None else []:
-                print(f"    layout: {d}")
-            for d in fig.layout.unread_list[:8] if fig.layout is not None else []:
                 print(f"    layout: {d}")
             for note in fig.layout_notes:
                 print(f"    layout note: {note}")

@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -36,24 +36,15 @@ from calibration.layout import TableLayout
 from calibration.markers import detect_markers
 from calibration.table import TableHomography, estimate_homography
 from calibration.tokens import tokens_from_detections
-from vision.geometry import card_sized_mm
-from vision.occupancy import Occupancy, OccupancyConfig
+from vision.occupancy import Occupancy
 from vision.pipeline import CardReader, ZoneReading
 from vision.readings import CardDetections
-from vision.zone_changes import changed_blocks, small_copy, standing
 from vision.zone_motion import BUSY_FRACTION, Box, ZoneMotion
 from vision.zone_view import ZONE_MARGIN_MM, crop_box
 
 __all__ = ["RegionReader", "TableReader", "TableReading", "ZoneReader", "ZoneSeen", "read_table_frame"]
 
 BgrImage = npt.NDArray[np.uint8]
-
-# a zone read only where it changed is looked at again at most this many times while its
-# picture holds and its look does not see it still (the zone watch's finer measure of
-# stillness, under a light that drifts), or leaves a card unsure or not a card's size, or
-# something unexplained; then its last look stands
-UNSETTLED_LOOKS = 3
-_OCCUPIED = OccupancyConfig().occupied_above  # unexplained above this share of a zone: something lies there
 
 
 class ZoneReader(Protocol):
@@ -91,8 +82,7 @@ class ZoneSeen:
 
 class TableReader:
     """The zones of one table, frame after frame: each keeps its crop box, its motion and
-    (in the zone reader) its empty look; a zone read only where it changed keeps its last
-    look (:class:`_Kept`)."""
+    (in the zone reader) its empty look."""
 
     def __init__(self, reader: ZoneReader | RegionReader, layout: TableLayout,
                  margin_mm: float = ZONE_MARGIN_MM) -> None:
@@ -100,32 +90,13 @@ class TableReader:
         self.layout = layout
         self.margin_mm = margin_mm  # a card laid across a zone's edge has its corners in the margin
         self._motion: dict[str, ZoneMotion] = {}
-        self._kept: dict[str, _Kept] = {}
-        self.looks: dict[str, int] = {}  # looks taken at each zone (counted: the benches, tests)
-
-    def look_again(self, names: Iterable[str]) -> None:
-        """The zones ``names`` are looked at in the next frame even if their picture holds (they
-        moved in the frame); a card whose blocks did not change still keeps its reading."""
-        for name in names:
-            kept = self._kept.get(name)
-            if kept is not None:
-                kept.again = True
 
     def read(self, frame_bgr: BgrImage, homography: TableHomography, names: Iterable[str],
-             tokens_mm: Sequence[tuple[float, float]] = (), picture_step: tuple[float, float] | None = None,
-             where_changed: Collection[str] = (), wait: bool = False) -> list[ZoneSeen]:
+             tokens_mm: Sequence[tuple[float, float]] = (), picture_step: tuple[float, float] | None = None
+             ) -> list[ZoneSeen]:
         """The zones ``names`` (those in view) in this frame, in that order; ``tokens_mm``: the token tiles'
         centres (each zone is told those inside it); ``picture_step``: how far the whole
-        picture moved since the last frame (a camera that sways: no movement over a zone).
-
-        The zones of ``where_changed`` are looked at only when their picture changed since
-        their last look (vision/zone_changes.py), and once more after that, when it holds:
-        the look that sees them still (their index corners are read then); in between their
-        last look stands, and while their picture changes from frame to frame (a hand over
-        them) they are moving, not looked at. A card whose blocks did not change since the
-        last look keeps its reading (:func:`vision.zone_changes.standing`). With ``wait``
-        (an arm over the zones before them, on its way to these), they are not looked at in
-        this frame: one whose picture changed is moving."""
+        picture moved since the last frame (a camera that sways: no movement over a zone)."""
         height, width = frame_bgr.shape[:2]
         out: list[ZoneSeen] = []
         for name in names:
@@ -136,89 +107,24 @@ class TableReader:
             motion = self._motion.setdefault(name, ZoneMotion())
             box = motion.steady_box(box)
             x0, y0, x1, y1 = box
-            crop = frame_bgr[y0:y1, x0:x1]
-            if name not in where_changed:
-                out.append(self._look(name, frame_bgr, homography, box, crop, tokens_mm, picture_step)[0])
+            crop = np.ascontiguousarray(frame_bgr[y0:y1, x0:x1])
+            # measured on the crop divided by its mean level: the camera's gain drifting
+            # between frames (auto exposure) is no movement, nor is the picture's own move
+            moving = motion.look(box, crop, picture_step) > BUSY_FRACTION
+            if isinstance(self.reader, RegionReader):  # a reader that crops for itself (a test's ground truth)
+                out.append(ZoneSeen(name, box, self.reader.read_region(frame_bgr, box), None, moving))
                 continue
-            out.append(self._look_if_changed(name, frame_bgr, homography, box, crop, tokens_mm, picture_step, wait))
+            # the crop's own pixels -> table mm: the zone is seen from above, cards by their size
+            crop_to_table = homography.px_to_table @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1.0]])
+            inside = [p for p in tokens_mm if self.layout.zone_at(*p) == name]
+            reading = self.reader.read_zone(crop, crop_to_table, name, polygon, inside)
+            found = reading.cards
+            if len(found):
+                found = dataclasses.replace(found, quad_xy=(found.quad_xy + np.array([x0, y0], np.float32)
+                                                            ).astype(np.float32))
+            # an arm across the zone (to the layout beyond it) is a hand over it: nothing is judged
+            out.append(ZoneSeen(name, box, found, reading.occupancy, moving or reading.occupancy.arm))
         return out
-
-    def _look_if_changed(self, name: str, frame_bgr: BgrImage, homography: TableHomography, box: Box,
-                         crop: BgrImage, tokens_mm: Sequence[tuple[float, float]],
-                         picture_step: tuple[float, float] | None, wait: bool) -> ZoneSeen:
-        copy = small_copy(crop)
-        kept = self._kept.get(name)
-        since_look = None
-        if kept is not None and kept.seen.box == box:
-            since_look = changed_blocks(copy, kept.copy)
-            since_frame = changed_blocks(copy, kept.frame_copy)
-            kept.frame_copy = copy
-            unchanged = since_look is not None and not since_look.any()
-            if unchanged and not kept.again and (kept.settled or kept.unsettled >= UNSETTLED_LOOKS):
-                # nothing changed since the zone was looked at, and it was still then
-                return dataclasses.replace(kept.seen, moving=kept.seen.arm)
-            if not unchanged and (wait or since_frame is None or since_frame.any()):
-                # changing from frame to frame (a hand over it, a card on its way): nothing is
-                # judged there, and it is looked at once it holds
-                return dataclasses.replace(kept.seen, moving=True)
-        seen, motion_moving = self._look(name, frame_bgr, homography, box, crop, tokens_mm, picture_step)
-        unsettled = 0
-        if kept is not None and since_look is not None:
-            seen = dataclasses.replace(seen, cards=standing(kept.seen.cards, seen.cards, since_look, box[:2]))
-            unsettled = 0 if since_look.any() or kept.again else kept.unsettled + 1
-        # still, nothing there unexplained, and every card found read and of a card's size: an
-        # unsure card is read again in the next looks of a still zone, its looks pooled
-        # (vision.pipeline.pool_looks); an outline not a card's size (the cards of a column just
-        # laid, found as one), which the observer counts as no card, and a thing no card found
-        # explains (cards there not found), are looked for again, as the zone watch itself does
-        cards = seen.cards
-        odd = any(not cards.cut[i] and ((cards.label[i] is None and not cards.face_down[i])
-                                        or not card_sized_mm(homography.to_table_mm(cards.quad_xy[i])))
-                  for i in range(len(cards)))
-        occupancy = seen.occupancy
-        unexplained = occupancy is not None and not occupancy.arm and occupancy.unexplained_fraction > _OCCUPIED
-        settled = not motion_moving and (occupancy is None or occupancy.still) and not odd and not unexplained
-        self._kept[name] = _Kept(seen, copy, copy, settled, unsettled)
-        return seen
-
-    def _look(self, name: str, frame_bgr: BgrImage, homography: TableHomography, box: Box, crop: BgrImage,
-              tokens_mm: Sequence[tuple[float, float]], picture_step: tuple[float, float] | None
-              ) -> tuple[ZoneSeen, bool]:
-        """One zone looked at in this frame, and whether it moved since the frame before (its
-        motion, not an arm across it)."""
-        self.looks[name] = self.looks.get(name, 0) + 1
-        x0, y0 = box[:2]
-        crop = np.ascontiguousarray(crop)
-        # measured on the crop divided by its mean level: the camera's gain drifting
-        # between frames (auto exposure) is no movement, nor is the picture's own move
-        moving = self._motion[name].look(box, crop, picture_step) > BUSY_FRACTION
-        if isinstance(self.reader, RegionReader):  # a reader that crops for itself (a test's ground truth)
-            return ZoneSeen(name, box, self.reader.read_region(frame_bgr, box), None, moving), moving
-        # the crop's own pixels -> table mm: the zone is seen from above, cards by their size
-        polygon = self.layout.zone(name).polygon_mm
-        crop_to_table = homography.px_to_table @ np.array([[1.0, 0, x0], [0, 1.0, y0], [0, 0, 1.0]])
-        inside = [p for p in tokens_mm if self.layout.zone_at(*p) == name]
-        reading = self.reader.read_zone(crop, crop_to_table, name, polygon, inside)
-        found = reading.cards
-        if len(found):
-            found = dataclasses.replace(found, quad_xy=(found.quad_xy + np.array([x0, y0], np.float32)
-                                                        ).astype(np.float32))
-        # an arm across the zone (to the layout beyond it) is a hand over it: nothing is judged
-        return ZoneSeen(name, box, found, reading.occupancy, moving or reading.occupancy.arm), moving
-
-
-@dataclass
-class _Kept:
-    """A zone read only where it changed: its last look, the small copy of its picture then
-    and in the last frame, whether it was still then, how many looks in a row saw the picture
-    unchanged but not yet still, and whether it is to be looked at again however it looks."""
-
-    seen: ZoneSeen
-    copy: npt.NDArray[np.float32]
-    frame_copy: npt.NDArray[np.float32]
-    settled: bool
-    unsettled: int
-    again: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,9 @@
 """What the layout watch read of the main line and the side branches, against what lay there.
 
 The round bench (bench/table_rounds.py) deals with :class:`LayoutTap` between the dealer and
-its zone reader, and :meth:`LayoutTap.watching` the dealer's observer: what the observer saw of
-the line zones in every frame (a look, or the readings that stood since the last one) is kept
-with the layout the renderer laid in that frame (``StepRenderer.layout_cards``: each card's
-label and centre in table mm). :func:`layout_sight` then scores the last reading of each still table
+its zone reader: every reading of a line zone is kept with the frame it was read on and the
+layout the renderer laid in that frame (``StepRenderer.layout_cards``: each card's label and
+centre in table mm). :func:`layout_sight` then scores the last reading of each still table
 state (the layout unchanged for ``STILL_FRAMES`` frames with no hand over the table): a card
 is read when a reading of its label lies within ``NEAR_MM`` of its centre; a reading that names
 another card than the one lying there, or lies where no card does, is wrong. A card covered
@@ -17,8 +16,7 @@ dealer/speech/layout_words.py): misplacements, the layout right again, the PROPH
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -29,7 +27,6 @@ import numpy.typing as npt
 
 from calibration.layout import ZONE_MAIN_LINE, ZONE_SIDE_BRANCHES
 from dealer.record.recording import EVENTS_FILE
-from dealer.table.turn_input import LineSight
 from vision.geometry import CARD_H_MM, CARD_W_MM
 from vision.pipeline import ZoneReading
 from vision.synthetic import CardPlacement
@@ -70,37 +67,6 @@ class LayoutTap:
     table: _Table
     frames: dict[int, tuple[tuple[CardPlacement, ...], dict[str, list[Read]]]] = field(default_factory=dict)
 
-    @contextmanager
-    def watching(self) -> Iterator[None]:
-        """While in it, what every frame's observation saw of the line zones is kept
-        (:meth:`saw`), in place of the looks alone: the line zones are looked at only when
-        their picture changed, and their readings stand in between."""
-        from dealer.table import observer as module
-
-        original = module.TableObserver.observe
-
-        def observe(observer: module.TableObserver, frame_bgr: npt.NDArray[np.uint8], t: float,
-                    index: int) -> module.Observation:
-            obs = original(observer, frame_bgr, t, index)
-            if obs.view is not None and obs.view.line is not None:
-                self.saw(obs.view.line)
-            return obs
-
-        module.TableObserver.observe = observe  # type: ignore[method-assign,assignment]
-        try:
-            yield
-        finally:
-            module.TableObserver.observe = original  # type: ignore[method-assign]
-
-    def saw(self, line: LineSight) -> None:
-        """What the observer saw of the line zones in the table's last frame."""
-        truth = tuple(self.table.renderer.layout_cards)
-        reads = {ZONE_MAIN_LINE: [(None if c.card is None else str(c.card), c.x_mm, c.y_mm)
-                                  for c in line.main_line or ()],
-                 ZONE_SIDE_BRANCHES: [(None if c.card is None else str(c.card), c.x_mm, c.y_mm)
-                                      for c in line.side_branches or ()]}
-        self.frames[self.table.frame_count - 1] = (truth, reads)
-
     def read_zone(self, crop_bgr: npt.NDArray[np.uint8], crop_to_table: npt.ArrayLike, zone: str,
                   polygon_mm: npt.ArrayLike, token_centres_mm: Iterable[tuple[float, float]] = ()
                   ) -> ZoneReading:
@@ -131,7 +97,6 @@ class LayoutSight:
     covered_read: int = 0
     wrong: int = 0  # readings naming another card than the one lying there, or where none lies
     wrong_list: list[str] = field(default_factory=list)
-    unread_list: list[str] = field(default_factory=list)  # the cards lying whole not read, where
 
     def add(self, other: LayoutSight) -> None:
         self.states += other.states
@@ -141,7 +106,6 @@ class LayoutSight:
         self.covered_read += other.covered_read
         self.wrong += other.wrong
         self.wrong_list.extend(other.wrong_list)
-        self.unread_list.extend(other.unread_list)
 
     def words(self) -> str:
         if not self.states:
@@ -194,9 +158,6 @@ def layout_sight(tap: LayoutTap) -> LayoutSight:
                       for label, x, y in seen)
             out.read += hit
             out.covered_read += hit and under
-            if not hit and not under:
-                x, y = card.centre_mm
-                out.unread_list.append(f"frame {frame}: {card.label} at ({x:.0f}, {y:.0f}) mm not read")
         for label, x, y in seen:
             if label is None:
                 continue

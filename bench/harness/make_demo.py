@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -162,22 +161,12 @@ def _zone_box(layout: TableLayout, name: str) -> tuple[float, float, float, floa
 COLUMN_COVER = (0.5, 0.65)
 
 
-def _lying(rng: np.random.Generator, seed: int | None, *where: object) -> np.random.Generator:
-    """The random source of one layout card's place: ``rng``; with a ``seed``, the same for the
-    same card at the same place of the same round, so a card once laid stays where it lies
-    from one table state to the next."""
-    return rng if seed is None else np.random.default_rng([seed, zlib.crc32(repr(where).encode())])
-
-
 def _layout_placements(step: Step, layout: TableLayout, art: dict[str, CardFace], rng: np.random.Generator,
-                       card_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM), overlapped: bool = False,
-                       seed: int | None = None) -> tuple[list[CardPlacement], list[TokenPlacement]]:
+                       card_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM), overlapped: bool = False
+                       ) -> tuple[list[CardPlacement], list[TokenPlacement]]:
     """The main line left to right in its zone, one place each (PLACE_MM), and each side branch
     down the table below its line slot, overlapping when the column is long (P3, P4); with
-    ``overlapped``, every card of a column half or more over the one before it (a small table).
-    Each card lies a little off its place: drawn from ``rng`` in each table state, or with a
-    ``seed``, the same way in every table state (cards on a real layout do not move by
-    themselves); ``rng`` is drawn from as many times either way, so the rest of a film is alike."""
+    ``overlapped``, every card of a column half or more over the one before it (a small table)."""
     cards: list[CardPlacement] = []
     tokens: list[TokenPlacement] = []
     if not step.line:
@@ -186,14 +175,11 @@ def _layout_placements(step: Step, layout: TableLayout, art: dict[str, CardFace]
     line_y = (y0 + y1) / 2.0
     for slot, item in enumerate(step.line):
         x = x0 + PLACE_MM * (slot + 0.5)
-        lie = _lying(rng, seed, "line", slot, item)
-        if seed is not None:
-            rng.uniform(-2, 2, size=3)  # as many draws as a card's place from rng
-        jitter = (float(lie.uniform(-2, 2)), float(lie.uniform(-2, 2)))
+        jitter = (float(rng.uniform(-2, 2)), float(rng.uniform(-2, 2)))
         if item == "prophet":
-            tokens.append(TokenPlacement("prophet", (x + jitter[0], line_y + jitter[1]), float(lie.uniform(-5, 5))))
+            tokens.append(TokenPlacement("prophet", (x + jitter[0], line_y + jitter[1]), float(rng.uniform(-5, 5))))
         else:
-            cards.append(_placed(item, (x + jitter[0], line_y + jitter[1]), float(lie.uniform(-4, 4)), art, card_mm))
+            cards.append(_placed(item, (x + jitter[0], line_y + jitter[1]), float(rng.uniform(-4, 4)), art, card_mm))
     _bx0, by0, _bx1, by1 = _zone_box(layout, ZONE_SIDE_BRANCHES)
     columns: dict[int, list[str]] = {}
     for slot, branch in step.branches:
@@ -204,14 +190,11 @@ def _layout_placements(step: Step, layout: TableLayout, art: dict[str, CardFace]
         pitch = min(95.0, room / max(1, len(column) - 1))
         y = by0 + 10.0 + 44.0
         for k, label in enumerate(column):
-            lie = _lying(rng, seed, "column", slot, k, label)
-            if seed is not None:
-                rng.uniform(-2, 2, size=3 if overlapped and k else 2)  # as many draws as from rng
             if overlapped and k:
-                y += min(pitch, card_mm[1] * (1.0 - float(lie.uniform(*COLUMN_COVER))))
+                y += min(pitch, card_mm[1] * (1.0 - float(rng.uniform(*COLUMN_COVER))))
             elif k:
                 y += pitch
-            cards.append(_placed(label, (x + float(lie.uniform(-2, 2)), y), float(lie.uniform(-4, 4)), art, card_mm))
+            cards.append(_placed(label, (x + float(rng.uniform(-2, 2)), y), float(rng.uniform(-4, 4)), art, card_mm))
     return cards, tokens
 
 
@@ -261,17 +244,14 @@ class StepRenderer:
     scripted players (bench/harness/scripted_table.py) decide the next step after each frame.
     ``nudges`` knock the camera at given table states; ``auto_camera`` is the camera's own
     exposure and white balance, following what it films (vision/synthetic/auto_camera.py);
-    ``sway`` a camera that is never quite still (vision/synthetic/sway.py); ``steady_layout``,
-    the layout's cards each lie where they were laid in every table state (else each state
-    lays them afresh, a little off their places)."""
+    ``sway`` a camera that is never quite still (vision/synthetic/sway.py)."""
 
     def __init__(self, art: dict[str, CardFace], seed: int = 7, view: PinholeView | None = None,
                  lighting: Callable[[np.random.Generator], Lighting] | None = None,
                  layout: TableLayout | None = None, table: str = "wood", kit_print: str = "colour",
                  touching: bool = False, nudges: Sequence[Nudge] = (),
                  auto_camera: AutoCamera | None = None, sway: Sway | None = None, card_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM),
-                 columns: bool = False, steady_layout: bool = False) -> None:
-        self.steady_layout = steady_layout  # the layout's cards lie as laid from state to state (_layout_placements)
+                 columns: bool = False) -> None:
         self.card_mm = card_mm  # the deck's card size (poker 63.5 x 88.9 mm by default)
         self.columns = columns  # side branches laid as overlapped columns (_layout_placements)
         self.layout_cards: tuple[CardPlacement, ...] = ()  # the main line's and side branches' cards last rendered
@@ -279,7 +259,6 @@ class StepRenderer:
         self.auto_camera = auto_camera
         self.sway = sway
         self.states = 0  # table states rendered so far
-        self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.touching = touching  # batches laid touching, not lined up (else a finger's width apart)
         self.art = art
@@ -307,8 +286,7 @@ class StepRenderer:
                  for label, (x, y) in zip(step.cards, pos, strict=True)]
         tokens = [TokenPlacement(name, (token_x, token_y), float(rng.uniform(-10, 10))) for name in step.tokens]
         tokens += [TokenPlacement(name, at, float(rng.uniform(-8, 8))) for name, at in step.placed_tokens]
-        line_cards, line_tokens = _layout_placements(step, layout, self.art, rng, self.card_mm, self.columns,
-                                                      self.seed if self.steady_layout else None)
+        line_cards, line_tokens = _layout_placements(step, layout, self.art, rng, self.card_mm, self.columns)
         self.layout_cards = tuple(line_cards)
         hands: tuple[HandPlacement, ...] = ()
         if step.arm_tip_mm is not None:  # an arm across the zone, from beyond the players' edge

@@ -20,6 +20,7 @@ from calibration.layout import ZONE_MAIN_LINE, ZONE_PLAY, ZONE_SIDE_BRANCHES, Ta
 from calibration.markers import MarkerDetections, detect_markers
 from calibration.table import TableHomography, TableTracker, TrackState, TrackUpdate, map_points
 from calibration.tokens import tokens_from_detections
+from dealer.table.layout_watch import PLACED_S
 from dealer.table.regions import markers_in_boxes
 from dealer.table.protocol import LineSight, SeenCard, TableView, TableToken
 from dealer.table.turn_input import Unseen
@@ -49,12 +50,13 @@ UNEXPLAINED_FRACTION = 0.02
 # in boxes where they can be: a token laid outside the zones, or a camera that moved, is
 # seen within this time.
 WHOLE_FRAME_EVERY_S = 1.0
-# The line zones (main line, side branches) lie still most of the time: they are looked at
-# only when their picture changed since their last look (vision.table_read.TableReader: a
-# camera that moved changes it too), and again when they came into view. A look at the whole
-# layout costs several times the play zone's (at 1080p, about 150 ms against 60 ms of
-# processor): looking at it every frame cut the frame rate the play zone's verdicts need to
-# a third.
+# The line zones (main line, side branches) are looked at this often (seconds): as often as
+# the layout watch wants a layout unchanged before it counts (layout_watch.PLACED_S), so two
+# looks alike settle it. A look at the whole layout costs several times the play zone's (at
+# 1080p, about 150 ms against 60 ms of processor), so looking at it every frame would cut the
+# frame rate the play zone's verdicts need to a third. The zones moving in the frame (the
+# camera moved) or coming into view are looked at at once.
+LINE_EVERY_S = PLACED_S
 # The mat's markers are looked for this often (seconds) between two looks over the whole
 # frame: the camera stands still, and the homography is kept in between.
 MAT_EVERY_S = 0.5
@@ -133,8 +135,8 @@ class TableObserver:
         self._mat_side_px: float | None = None  # the smallest side of the mat's markers when last looked for
         self._shift: Shift | None = None
         self._camera_moved_at: float | None = None  # when the picture last moved by itself
-        # the line zones in view when they were last looked at
-        self._line_at: frozenset[str] | None = None
+        # the line zones' last look: when, with which homography and zones, and what it saw
+        self._line_look: tuple[float, npt.NDArray[np.float64], frozenset[str], CardDetections, dict[str, ZoneState]] | None = None
 
     def camera_moved_within(self, t: float, seconds: float) -> bool:
         """Whether the picture itself moved (the camera, not a hand) in the ``seconds`` before ``t``."""
@@ -263,11 +265,10 @@ class TableObserver:
         readable = self._zones_readable(homography, frame_bgr.shape[1], frame_bgr.shape[0])
         tokens_mm = [s.centre_mm for s in sightings if s.centre_mm is not None]
         detections, states = self._read_zones(frame_bgr, homography, {ZONE_PLAY}, tokens_mm)
-        play = states.get(ZONE_PLAY, ZoneState(False, False))
-        line_found, line_states = self._line_zones(frame_bgr, homography, readable & _LINE_ZONES, tokens_mm,
-                                                   play.moving)
+        line_found, line_states = self._line_zones(frame_bgr, homography, readable & _LINE_ZONES, tokens_mm, t)
         detections = CardDetections.concatenate([detections, line_found])
         states.update(line_states)
+        play = states.get(ZONE_PLAY, ZoneState(False, False))
         zones: dict[str, list[SeenCard]] = {ZONE_PLAY: [], ZONE_MAIN_LINE: [], ZONE_SIDE_BRANCHES: []}
         in_play: list[int] = []
         if len(detections):
@@ -299,20 +300,18 @@ class TableObserver:
         return Observation(view, update.message, detections[np.asarray(in_play, np.int64)], homography, detections)
 
     def _read_zones(self, frame_bgr: npt.NDArray[np.uint8], homography: TableHomography, names: set[str],
-                    tokens_mm: Sequence[tuple[float, float]], where_changed: frozenset[str] = frozenset(),
-                    wait: bool = False) -> tuple[CardDetections, dict[str, ZoneState]]:
+                    tokens_mm: Sequence[tuple[float, float]]) -> tuple[CardDetections, dict[str, ZoneState]]:
         """The cards inside each zone's box (widened by ``ZONE_MARGIN_MM``), in frame pixels,
         and each zone's state (vision.table_read.TableReader): something moving over it (a
         hand, a card on its way, an arm reaching across it to the layout), and something
-        lying there that no card found explains (vision/occupancy.py). The zones of
-        ``where_changed`` are looked at only where their picture changed (with ``wait``, not in this frame).
+        lying there that no card found explains (vision/occupancy.py).
 
         Looking only where cards may lie keeps the mat's own outline (a white sheet of
         about a card's proportions) and the room out of the detector, and saves time; a
         zone that has not changed since its cards were read keeps that reading.
         """
         step = None if self._shift is None else self._shift.step
-        seen = self._table.read(frame_bgr, homography, sorted(names), tokens_mm, step, where_changed, wait)
+        seen = self._table.read(frame_bgr, homography, sorted(names), tokens_mm, step)
         states: dict[str, ZoneState] = {}
         for zone in seen:
             # an arm across the zone is a hand over it, not a thing lying there unread: the
@@ -324,23 +323,22 @@ class TableObserver:
         return CardDetections.concatenate(parts), states
 
     def _line_zones(self, frame_bgr: npt.NDArray[np.uint8], homography: TableHomography, names: frozenset[str],
-                    tokens_mm: Sequence[tuple[float, float]], play_moving: bool
-                    ) -> tuple[CardDetections, dict[str, ZoneState]]:
-        """The line zones' cards and states, looked at where their picture changed, and again
-        when the zones in view changed. A camera that moved moves the zones in the frame: their
-        picture changes, or their crop box moves, and they are looked at. Neither the mat's
-        homography (found again every ``MAT_EVERY_S``, it wanders by a pixel or two at the
-        layout's far corner while nothing moves) nor the picture's measured step (a hand over
-        the play zone sways it by a pixel) is a measure of that. While a hand or an arm is over
-        the play zone (``play_moving``: the layout lies beyond it, and the layout watch judges
-        nothing then) a line zone that changed is moving, not looked at."""
-        if not names:
-            self._line_at = None
-            return CardDetections.empty(), {}
-        if self._line_at != names:
-            self._table.look_again(_LINE_ZONES)
-            self._line_at = names
-        return self._read_zones(frame_bgr, homography, set(names), tokens_mm, names, play_moving)
+                    tokens_mm: Sequence[tuple[float, float]], t: float) -> tuple[CardDetections, dict[str, ZoneState]]:
+        """The line zones' cards and states: looked at every ``LINE_EVERY_S``, and at once when
+        the zones in view changed or moved in the frame by ``LOOK_AGAIN_MOVED_PX`` (the mat is
+        found again every ``MAT_EVERY_S``, a fraction of a pixel off: no move); in between,
+        their last look stands."""
+        corners = homography.to_px([p for name in sorted(names) for p in self.layout.zone(name).polygon_mm]
+                                   ) if names else np.zeros((0, 2))
+        last = self._line_look
+        if (last is not None and last[2] == names and 0.0 <= t - last[0] < LINE_EVERY_S
+                and (not len(corners) or float(np.abs(corners - last[1]).max()) < LOOK_AGAIN_MOVED_PX)):
+            return last[3], dict(last[4])
+        key = corners
+        found, states = self._read_zones(frame_bgr, homography, set(names), tokens_mm) if names else (
+            CardDetections.empty(), {})
+        self._line_look = (t, key, names, found, dict(states))
+        return found, states
 
     def _sights(self, homography: TableHomography, width: int, height: int) -> dict[str, ZoneSight]:
         """How the camera sees each zone (calibration.check.zone_sights), kept per homography."""

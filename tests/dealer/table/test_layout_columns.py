@@ -26,7 +26,7 @@ from dealer.table.layout_watch import (
     problems_in_sight,
 )
 from dealer.table.layout_problems import LineCard, Problem
-from dealer.table.observer import TableObserver
+from dealer.table.observer import LINE_EVERY_S, TableObserver
 from dealer.table.turn_input import LineRecord, LineSight, SeenCard, TableView
 from engine.cards import Card, parse_cards
 from engine.layout import Branch, Layout
@@ -76,8 +76,8 @@ def _seen(faces: dict[str, CardFace], column: str, reader: CardReader) -> tuple[
     k, line = 0, None
     for step in steps:
         lit = renderer.still(step)
-        for _ in range(3):  # a third of a second apart, as the round bench films
-            obs = observer.observe(renderer.frame(lit), k / 3.0, k)
+        for _ in range(3):  # a second apart: the observer looks at the line zones every LINE_EVERY_S
+            obs = observer.observe(renderer.frame(lit), k * LINE_EVERY_S, k)
             k += 1
             assert obs.view is not None and obs.view.line is not None, obs.message
             line = obs.view.line
