@@ -101,6 +101,9 @@ PRINT_DUEL_MARGIN = 0.1
 # PRINT_DUEL_MARGIN (vision.deck_profile._check_by_print): on the tuning sets no right reading
 # was refused (the refusals without the fit condition all fitted at >= 1.05)
 PRINT_CHECK_FIT = 1.0
+# ... and only by a rival that also fits the card's print better than the card read, by more
+# than this: a duel won where two cards differ, by a rival the card fits worse, is noise
+PRINT_CHECK_GAIN = 0.0
 # a pair of cards is a print look-alike (never read one over the other by print) when a
 # jittered view of one at enrolment does not beat the other in their duel: the print cannot
 # tell them apart even in a clean view (a 6 and a 9 with symmetric indices and one face)
@@ -365,9 +368,10 @@ def _check_by_print(prints: PrintBank, readings: list[CardReading], cards: Seque
     0.79 by the embedding). Where the 56 x 40 templates' best of the PRINT_CANDIDATES best
     cards is another card than the one read (cheap: they are scored for every card), the
     card duels those candidates (:meth:`PrintBank.duel`); when it fits its own print poorly
-    (< PRINT_CHECK_FIT) and another beats it by PRINT_DUEL_MARGIN, the reading becomes unsure:
-    the evidence disagrees. (Alone, the duel is too weak a veto: a black 5 of clubs "lost" to
-    the 5 of spades by up to 0.35 while fitting its own print at >= 1.05.)
+    (< PRINT_CHECK_FIT) and another beats it by PRINT_DUEL_MARGIN *and* fits the card better
+    (by > PRINT_CHECK_GAIN), the reading becomes unsure: the evidence disagrees. (Alone, the
+    duel is too weak a veto: a black 5 of clubs "lost" to the 5 of spades by up to 0.35 while
+    fitting its own print at >= 1.05, and a dim 4H "lost" to the 4S it fitted worse.)
     """
     index = {label: k for k, label in enumerate(prints.labels)}
     for r, reading in enumerate(readings):
@@ -382,7 +386,8 @@ def _check_by_print(prints: PrintBank, readings: list[CardReading], cards: Seque
             continue
         rest = [label for label in order if label != read]
         duel, fit = prints.duel(cards[r], [index[read]] + [index[label] for label in rest])
-        beaten_by = sorted((label for j, label in enumerate(rest, start=1) if float(duel[j, 0]) >= PRINT_DUEL_MARGIN),
+        beaten_by = sorted((label for j, label in enumerate(rest, start=1) if float(duel[j, 0]) >= PRINT_DUEL_MARGIN
+                            and float(fit[j]) > float(fit[0]) + PRINT_CHECK_GAIN),
                            key=lambda label: -float(duel[rest.index(label) + 1, 0]))
         if beaten_by and float(fit[0]) < PRINT_CHECK_FIT:
             readings[r] = CardReading(None, reading.confidence, False, read,

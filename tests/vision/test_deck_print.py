@@ -220,3 +220,38 @@ def test_given_a_damaged_print_when_loaded_then_the_error_says_to_enrol_again(de
     raw["crops_png"][1] = "bm90IGEgcG5n"  # "not a png"
     with pytest.raises(ModelLoadError, match="enrol the decks again"):
         PrintBank.from_json(raw, "decks.json")
+
+
+class _FixedDuel:
+    """A print whose duel of a card against its candidates is given: ``won_by`` (the rival's
+    duel margin over the card read) and the fits of the card read and of the rival."""
+
+    def __init__(self, won_by: float, fit_read: float, fit_rival: float) -> None:
+        self.labels = ("5C", "5S")
+        self._duel = np.array([[0.0, -won_by], [won_by, 0.0]], np.float32)
+        self._fit = np.array([fit_read, fit_rival], np.float32)
+
+    def duel(self, card: np.ndarray, candidates: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        return self._duel, self._fit
+
+
+@pytest.mark.parametrize(("won_by", "fit_read", "fit_rival", "refused"), [
+    (0.3, 0.90, 1.05, True),  # the rival wins the duel and the card fits its print better: unsure
+    (0.3, 0.90, 0.80, False),  # the rival wins where the two differ but fits worse: noise, kept
+    (0.3, 0.90, 0.90, False),  # fits as well: the duel alone does not refute the reading
+    (0.05, 0.90, 1.05, False),  # the duel is under PRINT_DUEL_MARGIN
+    (0.3, 1.05, 1.20, False),  # the card fits its own print well (>= PRINT_CHECK_FIT)
+])
+def test_given_a_reading_when_its_print_rival_wins_the_duel_then_refused_only_if_the_rival_also_fits_better(
+        won_by, fit_read, fit_rival, refused) -> None:
+    """The check refutes a reading only when the print's own evidence agrees on both counts:
+    a rival (here the suit twin) beats it where the two differ AND the card fits the rival's
+    print better overall; on the tuning sets right 4H and JS readings were refused by a 4S and
+    a 2S that won their duels by 0.13-0.16 while the card fitted them worse (models/MODEL_CARD.md)."""
+    names = ["5C", "5S"]
+    readings = [CardReading(Card.parse("5C"), 0.8, False, "5C")]
+    _check_by_print(_FixedDuel(won_by, fit_read, fit_rival), readings, [np.zeros((280, 200, 3), np.uint8)], names,
+                    np.array([[0.5, 0.6]], np.float32), np.array([[2.0, 1.9]], np.float32))
+    assert (readings[0].label is None) == refused, readings[0]
+    if refused:
+        assert "its print 5S" in readings[0].reason
