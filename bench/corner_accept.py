@@ -12,7 +12,8 @@ here, on sets no held-out figure comes from:
   :func:`vision.synthetic.columns.render_overlaps`; a reading is right when it names the card
   whose index lies under it).
 
-Each photo's outline reading and corner proposals are made once (and kept in
+Each photo's outline reading and corner proposals (of the photo unveiled, as
+:func:`vision.corners.read_corners` proposes them) are made once (and kept in
 ``cache/corner_accept_photos-<scenes>.pkl``: they depend on no index reader, so the next reader's sweep
 starts at once; ``--fresh`` makes them again); each pair of thresholds reads the proposals again. Prints, per pair: cards read and wrong readings on each set.
 
@@ -41,6 +42,7 @@ from vision.classify import OnnxClassifier
 from vision.closeup import read_closeup
 from vision.corners import CornerProposal, corner_detections, propose_corners, read_corners
 from vision.index_reader import DEFAULT_MODEL, IndexReader
+from vision.ink import unveiled
 from vision.pipeline import CardReader
 from vision.readings import CardDetections
 from vision.synthetic.columns import OverlapScene, render_overlaps
@@ -128,15 +130,15 @@ def photos(card_reader: CardReader, renders: Path, scenes: int) -> list[Photo]:
     out = []
     image = np.asarray(cv2.imread(str(DEALS / "deal1-md-sq.jpg")), np.uint8)
     boxes = _deal_boxes(DEALS / "deal1-md-sq-net1280-labels.json", (image.shape[1], image.shape[0]))
-    out.append(Photo("deal 1", image, read_closeup(card_reader, image), propose_corners(image), boxes))
+    out.append(Photo("deal 1", image, read_closeup(card_reader, image), propose_corners(unveiled(image)), boxes))
     doc = json.loads(BLACKJACK_LABELS.read_text())
     for name, labels in doc["photos"].items():
         if labels["split"] != "tuning":
             continue
         image = np.asarray(cv2.imread(str(BLACKJACK / f"{name}.jpg")), np.uint8)
-        out.append(Photo("blackjack", image, read_closeup(card_reader, image), propose_corners(image), labels))
+        out.append(Photo("blackjack", image, read_closeup(card_reader, image), propose_corners(unveiled(image)), labels))
     for bgr, parts in calibration_scenes(renders, scenes):
-        out.append(Photo("calibration scenes", bgr, card_reader.read_frame(bgr), propose_corners(bgr), parts))
+        out.append(Photo("calibration scenes", bgr, card_reader.read_frame(bgr), propose_corners(unveiled(bgr)), parts))
     return out
 
 
