@@ -10,19 +10,26 @@ here, on sets no held-out figure comes from:
   :func:`bench.real_tables.score_photo` does);
 - columns and fans of the calibration designs (rendered faces under ``cache/cards``, laid by
   :func:`vision.synthetic.columns.render_overlaps`; a reading is right when it names the card
-  whose index lies under it).
+  whose index lies under it);
+- with ``--hard N``, N harder pictures of the calibration and training designs (never the
+  test designs): small indices, dim, warm or lamp light, JPEG, blur, and columns and fans
+  laid close, so that a neighbour's index lies near (:func:`hard_scenes`): a set big enough
+  (``--hard 400``: 2,721 indices showing) to show a wrong-reading rate.
 
-Each photo's outline reading and corner proposals are made once (and kept in
+Each photo's outline reading and corner proposals (of the photo unveiled, as
+:func:`vision.corners.read_corners` proposes them) are made once (and kept in
 ``cache/corner_accept_photos-<scenes>.pkl``: they depend on no index reader, so the next reader's sweep
 starts at once; ``--fresh`` makes them again); each pair of thresholds reads the proposals again. Prints, per pair: cards read and wrong readings on each set.
 
 Run: ``PYTHONPATH=$PWD python3 bench/corner_accept.py [--index-model PATH] [--accept 0.3 0.4 0.5]
-[--first-look 0.3 0.4] [--scenes 12]`` (a few minutes on 2 busy cores).
+[--first-look 0.3 0.4] [--scenes 12] [--hard 400]`` (a few minutes on 2 busy cores; the
+first ``--hard 400`` run 4-5 more to render and propose).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import pickle
 import sys
@@ -41,11 +48,17 @@ from vision.classify import OnnxClassifier
 from vision.closeup import read_closeup
 from vision.corners import CornerProposal, corner_detections, propose_corners, read_corners
 from vision.index_reader import DEFAULT_MODEL, IndexReader
+from vision.ink import unveiled
 from vision.pipeline import CardReader
 from vision.readings import CardDetections
 from vision.synthetic.columns import OverlapScene, render_overlaps
+from vision.synthetic.light import apply_lighting, scene_condition
 
 CALIBRATION_DESIGNS = ("gnome-rheinland", "gnome-simplistic")
+# the index reader's and classifier's test designs (models/MODEL_CARD.md) and the design
+# left out of everything: never in a tuning set
+TEST_DESIGNS = ("gnome-bellot", "gnome-tango", "kde-nicu-white", "kde-penguins", "gnome-tango_nuevo")
+HARD_LIGHT = ("plain", "warm", "dim", "lamp", "cold")
 FACE_WH = (200, 280)
 PHOTOS_CACHE = Path("cache") / "corner_accept_photos.pkl"
 BgrImage = npt.NDArray[np.uint8]
@@ -95,6 +108,35 @@ def calibration_scenes(renders: Path, count: int, seed: int = 7) -> list[tuple[B
     return out
 
 
+def hard_scenes(renders: Path, count: int, seed: int = 31) -> list[tuple[BgrImage, list[OverlapScene]]]:
+    """``count`` pictures harder than :func:`calibration_scenes`, of the calibration and
+    training designs (never :data:`TEST_DESIGNS`): a column and a fan of 4-6 cards each,
+    cards 42-110 px wide (indices of about 14-36 px), columns 0.15-0.3 of a card apart and
+    fans turned 6-14 degrees a card (a neighbour's index close by), in plain, warm, dim,
+    lamp or cold light, blurred a little and saved as JPEG of quality 55-90."""
+    names = sorted(d.name for d in renders.iterdir() if (d / "done").exists() and d.name not in TEST_DESIGNS)
+    if not names:
+        raise SystemExit(f"no design rendered in {renders} (python -m models.render_cards)")
+    rng = np.random.default_rng(seed)
+    designs: dict[str, list[tuple[Card, BgrImage]]] = {}
+    out = []
+    for k in range(count):
+        name = names[k % len(names)]
+        faces = designs.setdefault(name, _faces(renders / name))
+        n_column, n_fan = (int(v) for v in rng.integers(4, 7, size=2))
+        pick = rng.permutation(len(faces))
+        table = ("white", "wood", "cloth", "paper")[int(rng.integers(4))]
+        width = float(rng.uniform(42, 110))
+        column = render_overlaps([faces[i] for i in pick[:n_column]], rng, (800, 600), "column", width, table,
+                                 centre_xy=(230, 300), step=float(rng.uniform(0.15, 0.3)))
+        fan = render_overlaps([faces[i] for i in pick[n_column:n_column + n_fan]], rng, (800, 600), "fan", width,
+                              table, centre_xy=(590, 420), base=column.bgr, step=float(rng.uniform(6, 14)))
+        light, _kit = scene_condition(HARD_LIGHT[int(rng.integers(len(HARD_LIGHT)))], rng)
+        light = dataclasses.replace(light, jpeg_quality=int(rng.integers(55, 91)))
+        out.append((apply_lighting(fan.bgr, light, rng), [column, fan]))
+    return out
+
+
 def score_scene(found: CardDetections, parts: list[OverlapScene]) -> tuple[int, int, int]:
     """(cards whose top-left index shows that were read, how many show, wrong readings)."""
     truth = [(c, xy) for p in parts for c, xy in zip(p.cards, p.index_xy, strict=True)]
@@ -124,19 +166,21 @@ def with_corners(classifier: OnnxClassifier, photo: Photo, reader: IndexReader, 
     return CardDetections.concatenate([photo.whole, corner_detections(fresh)]) if fresh else photo.whole
 
 
-def photos(card_reader: CardReader, renders: Path, scenes: int) -> list[Photo]:
+def photos(card_reader: CardReader, renders: Path, scenes: int, hard: int = 0) -> list[Photo]:
     out = []
     image = np.asarray(cv2.imread(str(DEALS / "deal1-md-sq.jpg")), np.uint8)
     boxes = _deal_boxes(DEALS / "deal1-md-sq-net1280-labels.json", (image.shape[1], image.shape[0]))
-    out.append(Photo("deal 1", image, read_closeup(card_reader, image), propose_corners(image), boxes))
+    out.append(Photo("deal 1", image, read_closeup(card_reader, image), propose_corners(unveiled(image)), boxes))
     doc = json.loads(BLACKJACK_LABELS.read_text())
     for name, labels in doc["photos"].items():
         if labels["split"] != "tuning":
             continue
         image = np.asarray(cv2.imread(str(BLACKJACK / f"{name}.jpg")), np.uint8)
-        out.append(Photo("blackjack", image, read_closeup(card_reader, image), propose_corners(image), labels))
+        out.append(Photo("blackjack", image, read_closeup(card_reader, image), propose_corners(unveiled(image)), labels))
     for bgr, parts in calibration_scenes(renders, scenes):
-        out.append(Photo("calibration scenes", bgr, card_reader.read_frame(bgr), propose_corners(bgr), parts))
+        out.append(Photo("calibration scenes", bgr, card_reader.read_frame(bgr), propose_corners(unveiled(bgr)), parts))
+    for bgr, parts in hard_scenes(renders, hard):
+        out.append(Photo("hard scenes", bgr, card_reader.read_frame(bgr), propose_corners(unveiled(bgr)), parts))
     return out
 
 
@@ -147,15 +191,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--accept", type=float, nargs="+", default=[0.3, 0.4, 0.5, 0.6])
     parser.add_argument("--first-look", type=float, nargs="+", default=[corners.FIRST_LOOK])
     parser.add_argument("--scenes", type=int, default=12, help="pictures of the calibration designs")
+    parser.add_argument("--hard", type=int, default=0,
+                        help="harder pictures of the calibration and training designs (hard_scenes)")
     parser.add_argument("--fresh", action="store_true", help="read and propose the pictures again")
     args = parser.parse_args(argv)
     classifier = OnnxClassifier()
     reader = IndexReader(args.index_model)
-    kept = PHOTOS_CACHE.with_name(f"{PHOTOS_CACHE.stem}-{args.scenes}.pkl")
+    kept = PHOTOS_CACHE.with_name(f"{PHOTOS_CACHE.stem}-{args.scenes}" + (f"-hard{args.hard}" if args.hard else "") + ".pkl")
     if kept.exists() and not args.fresh:
         made = [Photo(*fields) for fields in pickle.loads(kept.read_bytes())]
     else:
-        made = photos(CardReader(classifier), args.renders, args.scenes)
+        made = photos(CardReader(classifier), args.renders, args.scenes, args.hard)
         kept.parent.mkdir(parents=True, exist_ok=True)
         # plain fields, not Photo itself: a pickled class of a script run as __main__ loads nowhere else
         kept.write_bytes(pickle.dumps([(p.kind, p.bgr, p.whole, p.proposals, p.truth) for p in made]))

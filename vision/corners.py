@@ -24,8 +24,9 @@ index reader (:mod:`vision.index_reader`: a network that reads a rank, a suit an
 the box shows an index at all): a first look at both ways up, since which glyph is the
 rank is not known, then :data:`VIEWS` (a few scales) of the better one. A reading stands
 when the rank, the suit and "an index" are sure together (the product of their
-probabilities reaches :data:`CORNER_ACCEPT`), model 2.0's corner head does not name another
-card (:func:`second_reader_agrees`: two readers must agree before a wrong reading can
+probabilities reaches :data:`CORNER_ACCEPT`), its suit's twin is not close behind
+(:func:`twins_unsettled`: a club read with a spade's probability close behind is a duel not
+settled), model 2.0's corner head does not name another card (:func:`second_reader_agrees`: two readers must agree before a wrong reading can
 stand), and the card its index implies is the size of the photo's other cards
 (:func:`agree_in_size`: two pips of a card's face look like an index of a card twice as
 big; an unsure index is read again at the others' size); the two indices of one card, and
@@ -73,6 +74,7 @@ __all__ = [
     "on_paper",
     "propose_corners",
     "read_corners",
+    "twins_unsettled",
     "typical_width",
 ]
 
@@ -119,6 +121,13 @@ RESIZE_OVER = 0.1  # an unsure index sized this share off the typical card is re
 # a proposal is looked at only when this share of its corner box is paper (the glyphs of a
 # real index cover about a quarter of it), sampled on a grid inside the box
 PAPER_SHARE = 0.5
+# A club and a spade (a heart and a diamond) differ in a few pixels of a 15 px index; a
+# reading whose suit's twin has this probability or more (the index reader's suit head,
+# the mean over VIEWS) is a duel the reader did not settle, and does not stand: chosen on
+# the tuning sets only (bench/corner_accept.py --hard 400: 0.35-0.4 refuse the same 3 wrong
+# readings, suit twins all, for 2-3 right ones; none of deal 1 or the blackjack photos)
+SUIT_TWIN = 0.35
+_TWIN = np.array([3, 2, 1, 0])  # the twin of each suit in the order C, D, H, S
 _PAPER_SAMPLES = np.array([[x, y, 1.0] for x in np.linspace(6, CORNER_BOX_W - 6, 5)
                            for y in np.linspace(6, CORNER_BOX_H - 6, 6)]).T
 
@@ -424,14 +433,31 @@ def class_probs(readings: IndexReadings, classes: Sequence[str]) -> npt.NDArray[
 def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal], readings: IndexReadings,
              accept: float) -> npt.NDArray[np.float64]:
     """[N, C] for :func:`accepted_corners`: the index reader's probabilities, with the
-    readings sure enough to stand but refused by the second reader set to nothing."""
+    readings sure enough to stand but unsure between suit twins (:data:`SUIT_TWIN`) or
+    refused by the second reader set to nothing."""
     mean = class_probs(readings, classifier.meta.classes)
     sure = np.flatnonzero(readings.sureness() >= accept)
+    if len(sure):
+        duel = twins_unsettled(readings)[sure]
+        mean[sure[duel]] = 0.0
+        sure = sure[~duel]
     if len(sure):
         cards = readings.cards()
         agrees = second_reader_agrees(classifier, bgr, [proposals[int(i)] for i in sure], [cards[int(i)] for i in sure])
         mean[sure[~agrees]] = 0.0
     return mean
+
+
+def twins_unsettled(readings: IndexReadings) -> npt.NDArray[np.bool_]:
+    """Whether each reading's suit has its twin (club and spade, heart and diamond) close
+    behind: the twin's probability reaches :data:`SUIT_TWIN`.
+
+    >>> r = IndexReadings(np.eye(13)[[0, 0]], np.array([[0.55, 0.0, 0.0, 0.45], [0.9, 0.05, 0.05, 0.0]]),
+    ...                   np.ones(2))
+    >>> twins_unsettled(r).tolist()
+    [True, False]
+    """
+    return np.asarray(readings.suit[np.arange(len(readings)), _TWIN[readings.suit.argmax(axis=1)]] >= SUIT_TWIN)
 
 
 def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal] | None = None,

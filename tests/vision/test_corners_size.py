@@ -26,8 +26,10 @@ from vision.corners import (
     card_width_of,
     propose_corners,
     read_corners,
+    twins_unsettled,
     typical_width,
 )
+from vision.index_reader import IndexReadings
 from vision.preprocess import RECT_W
 from vision.readings import CardDetections
 from vision.synthetic.columns import render_overlaps
@@ -78,6 +80,38 @@ def test_given_an_oversized_reading_when_accepted_then_it_neither_stands_nor_blo
     mean = np.array([[0.9, 0.02, 0.02, 0.03, 0.03], [0.02, 0.03, 0.85, 0.05, 0.05], [0.01, 0.95, 0.01, 0.02, 0.01]])
     read = accepted_corners(props, mean, classes)
     assert sorted(str(r.card) for r in read) == ["3H", "4S"]
+
+
+@pytest.mark.parametrize("suit, unsettled", [
+    ([0.6, 0.0, 0.0, 0.4], True),     # a club with a spade close behind
+    ([0.0, 0.35, 0.65, 0.0], True),   # a heart with a diamond close behind
+    ([0.6, 0.0, 0.4, 0.0], False),    # a club with a heart behind: colour tells them apart
+    ([0.05, 0.0, 0.0, 0.95], False),  # a sure spade
+])
+def test_given_a_suit_and_its_twin_when_checked_then_a_close_twin_is_unsettled(suit: list[float],
+                                                                               unsettled: bool) -> None:
+    readings = IndexReadings(np.eye(13)[[4]], np.array([suit]), np.ones(1))
+    assert twins_unsettled(readings).tolist() == [unsettled]
+
+
+def test_given_a_sure_reading_whose_suit_twin_is_close_when_checked_then_it_does_not_stand() -> None:
+    # given: two indices read as a 5 (of clubs with a spade at 0.4; of hearts with clubs
+    # behind, which colour tells apart), and a classifier that only names its classes
+    from types import SimpleNamespace
+
+    from vision.corners import _checked
+    classes = ["5C", "5S", "5H", "back", "none"]
+    readings = IndexReadings(np.eye(13)[[4, 4]], np.array([[0.6, 0.0, 0.0, 0.4], [0.48, 0.0, 0.52, 0.0]]),
+                             np.ones(2))
+    fake = SimpleNamespace(meta=SimpleNamespace(classes=classes))
+    props = [CornerProposal((100.0, 100.0), (0.0, 1.0), 0.5), CornerProposal((300.0, 100.0), (0.0, 1.0), 0.5)]
+    # when: checked at an accept of 0.55 (the club reaches it, the heart at 0.52 does not, so
+    # the corner head is never asked)
+    mean = _checked(fake, np.zeros((10, 10, 3), np.uint8), props, readings, accept=0.55)
+    # then: the club, a duel with its twin not settled, is nothing; the heart keeps its probabilities
+    assert mean[0].max() == 0.0
+    assert mean[1, classes.index("5H")] > 0.5
+    assert [str(r.card) for r in accepted_corners(props, mean, classes, accept=0.5)] == ["5H"]
 
 
 @pytest.fixture(scope="module")

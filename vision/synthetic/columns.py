@@ -64,8 +64,9 @@ def _rotation(angle_deg: float, scale: float) -> npt.NDArray[np.float64]:
 
 
 def _placements(n: int, layout: str, rng: np.random.Generator, centre: npt.NDArray[np.float64],
-                card_w: float, turn: float) -> list[npt.NDArray[np.float64]]:
-    """Each card's 2 x 3 map from face pixels to picture pixels."""
+                card_w: float, turn: float, step: float | None = None) -> list[npt.NDArray[np.float64]]:
+    """Each card's 2 x 3 map from face pixels to picture pixels; ``step``: a column's
+    offset (a share of a card's height, 0.3 by default) or a fan's turn (degrees, 14)."""
     s = card_w / _FACE_W
     middle = np.array([_FACE_W / 2, _FACE_H / 2])
     pivot = np.array([_FACE_W / 2, _FACE_H * 1.15])  # a fan turns about a point below the cards
@@ -74,10 +75,10 @@ def _placements(n: int, layout: str, rng: np.random.Generator, centre: npt.NDArr
         if layout == "column":  # each card 0.3 of a card lower: the index above it shows
             rot = _rotation(turn + rng.uniform(-3, 3), s)
             place = centre + _rotation(turn, s) @ np.array([rng.uniform(-0.04, 0.04) * _FACE_W,
-                                                            (k - (n - 1) / 2) * 0.3 * _FACE_H])
+                                                            (k - (n - 1) / 2) * (step or 0.3) * _FACE_H])
             origin = place - rot @ middle
         elif layout == "fan":  # each card turned 14 degrees further, clockwise, on top
-            rot = _rotation(turn + (k - (n - 1) / 2) * 14.0, s)
+            rot = _rotation(turn + (k - (n - 1) / 2) * (step or 14.0), s)
             origin = centre - rot @ pivot
         else:
             raise ValueError(f"layout must be 'column' or 'fan', got {layout!r}")
@@ -88,16 +89,19 @@ def _placements(n: int, layout: str, rng: np.random.Generator, centre: npt.NDArr
 def render_overlaps(faces: Sequence[tuple[Card, BgrImage]], rng: np.random.Generator,
                     size_wh: tuple[int, int] = (640, 480), layout: str = "column", card_w_px: float = 110.0,
                     background: str = "white", centre_xy: tuple[float, float] | None = None,
-                    turn_deg: float | None = None, base: BgrImage | None = None) -> OverlapScene:
+                    turn_deg: float | None = None, base: BgrImage | None = None,
+                    step: float | None = None) -> OverlapScene:
     """Lay ``faces`` (card, upright portrait picture) as one ``layout`` ("column" or "fan").
 
     ``base``: a picture to lay them on (another scene's), else a ``background`` texture.
+    ``step``: how far each card lies from the one under it: a column's offset (a share of a
+    card's height, 0.3 by default) or a fan's turn (degrees, 14 by default).
     """
     w, h = size_wh
     image = (base.copy() if base is not None else table_texture(background, size_wh, rng)).astype(np.float32)
     centre = np.array(centre_xy if centre_xy is not None else (w / 2, h / 2), np.float64)
     turn = float(turn_deg if turn_deg is not None else rng.uniform(-180, 180))
-    maps = _placements(len(faces), layout, rng, centre, card_w_px, turn)
+    maps = _placements(len(faces), layout, rng, centre, card_w_px, turn, step)
     alpha = _alpha()
     covers = np.zeros((len(faces), h, w), np.float32)
     for k, ((_card, face), m) in enumerate(zip(faces, maps, strict=True)):
