@@ -322,7 +322,6 @@ def per_deck(base: OnnxClassifier, sets: Sequence[tuple[str, int]], count: int, 
         enrol_s = (time.perf_counter() - wall, time.process_time() - cpu)
         reader = ProfiledClassifier(base, profile)
         before: list[CardReading] = []
-        no_glyphs: list[CardReading] = []  # with the print, without its suit glyphs' check
         after: list[CardReading] = []
         labels: list[int] = []
         conditions: list[dict[str, float]] = []
@@ -334,9 +333,6 @@ def per_deck(base: OnnxClassifier, sets: Sequence[tuple[str, int]], count: int, 
             ev = evidence_of(reader, images)
             net_cpu += time.process_time() - cpu
             before += reader.decide(ev, dataclasses.replace(profile, prints=None))
-            if profile.prints is not None:
-                no_glyphs += reader.decide(ev, dataclasses.replace(
-                    profile, prints=dataclasses.replace(profile.prints, suit_shapes=())))
             cpu = time.process_time()
             after += reader.decide(ev)
             print_cpu += time.process_time() - cpu
@@ -344,9 +340,6 @@ def per_deck(base: OnnxClassifier, sets: Sequence[tuple[str, int]], count: int, 
         key = f"{kind}_{name}_{seed}" + ("_readable" if readable is not None else "")
         ys_all = np.array(labels)
         report[key + "_without_print"] = score(f"{kind} {name} {seed}, {label}, without print", before, ys_all)
-        if no_glyphs:
-            report[key + "_without_suit_glyphs"] = score(f"{kind} {name} {seed}, {label}, print, no glyphs",
-                                                         no_glyphs, ys_all)
         report[key] = score(f"{kind} {name} {seed}, {label}, with print", after, ys_all)
         net_ms, print_ms = 1000 * net_cpu / len(labels), 1000 * print_cpu / len(labels)
         print(f"    enrol {len(views)} crops: {enrol_s[0]:.1f} s ({enrol_s[1]:.1f} s CPU); reading: "

@@ -50,7 +50,6 @@ import numpy.typing as npt
 
 from vision.errors import ModelLoadError
 from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W, RECT_H, RECT_W
-from vision.suit_shape import SuitShapes
 
 __all__ = ["PrintBank", "print_features", "FACE_SHARE"]
 
@@ -221,8 +220,6 @@ class PrintBank:
     # pairs of enrolled cards (labels, sorted) whose print did not tell a jittered view of one
     # from the other at enrolment (:meth:`with_look_alikes`): never read one over the other by print
     look_alike: frozenset[tuple[str, str]] = frozenset()
-    # each enrolled deck's suit glyphs (vision.suit_shape), by deck: clubs told from spades
-    suit_shapes: tuple[tuple[int, SuitShapes], ...] = ()
 
     @classmethod
     def build(cls, crops: Sequence[npt.NDArray[np.uint8]], labels: Sequence[str], decks: Sequence[int]) -> PrintBank:
@@ -240,31 +237,10 @@ class PrintBank:
         fh, fw = FACE_H - 2 * FACE_MARGIN, FACE_W - 2 * FACE_MARGIN
         inner = faces[:, :, FACE_MARGIN:FACE_MARGIN + fh, FACE_MARGIN:FACE_MARGIN + fw]
         both = np.stack([inner, inner[:, :, ::-1, ::-1]], axis=1)  # [K, 2, C, fh, fw]
-        shapes = tuple((d, SuitShapes.build([c for c, e in zip(crops, decks) if e == d],
-                                            [lab for lab, e in zip(labels, decks) if e == d]))
-                       for d in sorted(set(int(e) for e in decks)))
         return cls(tuple(labels), tuple(int(d) for d in decks), tuple(np.ascontiguousarray(c) for c in crops),
                    np.ascontiguousarray(full), np.ascontiguousarray(both),
                    _spread_weight(full.reshape((-1,) + full.shape[2:])),
-                   _spread_weight(both.reshape((-1,) + both.shape[2:])), suit_shapes=shapes)
-
-    def suit_margin(self, card: npt.NDArray[np.uint8], label: str) -> float | None:
-        """How clearly the suit glyphs of ``card`` are those of ``label``'s suit rather than its
-        twin's: the weaker of two votes (:mod:`vision.suit_shape`), the glyphs' shapes against
-        all the deck's glyphs of both suits and, when that vote is against the suit, the card's
-        ink against the enrolled glyphs of ``label`` and of its twin in place; under the
-        enrolled deck that favours ``label`` most (a reading is doubted only when no enrolled
-        deck backs it). None when no deck enrolled both suits."""
-        margins = []
-        for _, shapes in self.suit_shapes:
-            if not shapes.knows(label):
-                continue
-            margin = shapes.margin(card, label)
-            if margin < 0:
-                in_place = shapes.print_margin(card, label)
-                margin = max(margin, in_place if in_place is not None else 0.0)
-            margins.append(margin)
-        return max(margins) if margins else None
+                   _spread_weight(both.reshape((-1,) + both.shape[2:])))
 
     def scores(self, cards: Sequence[npt.NDArray[np.uint8]], candidates: npt.ArrayLike) -> FloatArray:
         """The print score of each card with each of its candidates (indices into ``labels``,

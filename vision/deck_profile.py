@@ -39,7 +39,6 @@ from vision.deck_print import PrintBank
 from vision.deck_templates import TemplateBank, grey_of_feeds
 from vision.errors import ModelLoadError, VisionError, load_json_file
 from vision.preprocess import RECT_H, RECT_W, preprocess
-from vision.suit_shape import TWIN
 
 __all__ = [
     "DeckProfile",
@@ -109,14 +108,6 @@ PRINT_CHECK_GAIN = 0.0
 # jittered view of one at enrolment does not beat the other in their duel: the print cannot
 # tell them apart even in a clean view (a 6 and a 9 with symmetric indices and one face)
 LOOK_ALIKE_MARGIN = 0.0
-# a card read (by the rule or by print) is made unsure when its suit glyphs favour the twin suit
-# (clubs / spades, hearts / diamonds: vision.suit_shape) by more than this: the deck's own pips
-# and index suits are the only part of a 5C that is not a 5S's. Chosen on the tuning sets
-# (models/MODEL_CARD.md): no right reading of them refused
-SUIT_SHAPE_MARGIN = 0.05
-# ... for the cards whose face is pips: a court card or an ace has only its small index suits
-# (and its art) to go by; an enrolled made-up JS "favoured" JC by 0.07 (tests/vision/test_deck_profile.py)
-PIP_RANKS = frozenset({"2", "3", "4", "5", "6", "7", "8", "9", "10"})
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -366,30 +357,7 @@ class ProfiledClassifier:
             if ts is not None:
                 _check_by_print(profile.prints, out, evidence.cards, names, ts, total)
             _read_by_print(profile.prints, out, own, evidence.cards, names, es, total, no_card)
-            _check_by_suit_shape(profile.prints, out, evidence.cards)
         return out
-
-
-def _check_by_suit_shape(prints: PrintBank, readings: list[CardReading],
-                         cards: Sequence[npt.NDArray[np.uint8]]) -> None:
-    """Make unsure, in place, a card read whose suit glyphs favour the suit's twin.
-
-    A 5 of clubs and a 5 of spades differ only in the shape of their pips and index suits:
-    the network, the templates and the print's duel (a few px of each pip at its resolution)
-    can agree on the wrong one. The glyphs of the card are compared with the enrolled deck's
-    own clubs and spades (hearts and diamonds) at full resolution
-    (:meth:`PrintBank.suit_margin`); a reading they contradict by SUIT_SHAPE_MARGIN is unsure.
-    Never corrected: the twin is only the glyphs' word.
-    """
-    for r, reading in enumerate(readings):
-        if reading.label is None or str(reading.label)[:-1] not in PIP_RANKS:
-            continue
-        read = str(reading.label)
-        margin = prints.suit_margin(cards[r], read)
-        if margin is not None and margin < -SUIT_SHAPE_MARGIN:
-            twin = read[:-1] + TWIN[read[-1]]
-            readings[r] = CardReading(None, reading.confidence, False, read,
-                                      reason=f"the deck's look says {read}, its suit glyphs {twin} ({margin:.2f})")
 
 
 def _check_by_print(prints: PrintBank, readings: list[CardReading], cards: Sequence[npt.NDArray[np.uint8]],
