@@ -26,10 +26,11 @@ rank is not known, then :data:`VIEWS` (a few scales) of the better one. A readin
 when the rank, the suit and "an index" are sure together (the product of their
 probabilities reaches :data:`CORNER_ACCEPT`), its suit's twin is not close behind
 (:func:`twins_unsettled`: a club read with a spade's probability close behind is a duel not
-settled), model 2.0's corner head does not name another card (:func:`second_reader_agrees`: two readers must agree before a wrong reading can
-stand), and the card its index implies is the size of the photo's other cards
-(:func:`agree_in_size`: two pips of a card's face look like an index of a card twice as
-big; an unsure index is read again at the others' size); the two indices of one card, and
+settled), model 2.0's corner head does not name another card
+(:func:`second_reader_agrees`: two readers must agree before a wrong reading can stand),
+and the card its index implies is the size of the photo's other cards (:func:`agree_in_size`:
+two pips of a card's face look like an index of a card twice as big; an unsure index is read
+again at the others' size); the two indices of one card, and
 the same index proposed twice, are one card (:func:`merge_corners`).
 
 >>> import numpy as np
