@@ -70,6 +70,8 @@ __all__ = [
     "first_look",
     "with_corner_cards",
     "glyph_pairs",
+    "ink_agrees",
+    "ink_redness",
     "merge_corners",
     "on_paper",
     "propose_corners",
@@ -128,6 +130,22 @@ PAPER_SHARE = 0.5
 # readings, suit twins all, for 2-3 right ones; none of deal 1 or the blackjack photos)
 SUIT_TWIN = 0.35
 _TWIN = np.array([3, 2, 1, 0])  # the twin of each suit in the order C, D, H, S
+# One index is printed in one ink: a heart's or a diamond's index red, a club's or a spade's
+# black. The index reader judges shapes more than colour (a black spade read as a heart, a
+# red rank read with a neighbour's black suit), so the ink's own colour is asked: its
+# redness, R - (G + B) / 2 of its colour divided by the paper's (so a warm, dim or cold light
+# leaves it alone), the median over the dark pixels (below INK_DARK of the paper in every
+# channel) within 12 box pixels of the rank's and of the suit's centre. A red reading's suit
+# must reach RED_SUIT and its rank RED_RANK; a black reading's suit and rank must stay
+# below BLACK_SUIT and BLACK_RANK. Glyph ink not found is no evidence either way. Chosen on
+# the tuning sets only (bench/corner_accept.py --hard 400): right readings' suits 0.22 or
+# more when red in 95 % of them (deal 1 0.29, blackjack 0.22), 0.1 or less when black in 95 %
+# (0.28 at most); red ranks 0.07 or more on the real photos, black ranks 0.07 or less.
+RED_SUIT, BLACK_SUIT = 0.1, 0.3
+RED_RANK, BLACK_RANK = 0.03, 0.35
+INK_DARK = 0.6
+_INK_GRID = np.array([[x, y] for x in np.arange(-12, 12.1, 1.5) for y in np.arange(-12, 12.1, 1.5)
+                      if x * x + y * y <= 144.0])
 _PAPER_SAMPLES = np.array([[x, y, 1.0] for x in np.linspace(6, CORNER_BOX_W - 6, 5)
                            for y in np.linspace(6, CORNER_BOX_H - 6, 6)]).T
 
@@ -433,8 +451,9 @@ def class_probs(readings: IndexReadings, classes: Sequence[str]) -> npt.NDArray[
 def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal], readings: IndexReadings,
              accept: float) -> npt.NDArray[np.float64]:
     """[N, C] for :func:`accepted_corners`: the index reader's probabilities, with the
-    readings sure enough to stand but unsure between suit twins (:data:`SUIT_TWIN`) or
-    refused by the second reader set to nothing."""
+    readings sure enough to stand but unsure between suit twins (:data:`SUIT_TWIN`), of
+    ink not their card's colour (:func:`ink_agrees`) or refused by the second reader set
+    to nothing."""
     mean = class_probs(readings, classifier.meta.classes)
     sure = np.flatnonzero(readings.sureness() >= accept)
     if len(sure):
@@ -443,9 +462,53 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
         sure = sure[~duel]
     if len(sure):
         cards = readings.cards()
+        inked = ink_agrees(bgr, [proposals[int(i)] for i in sure], [cards[int(i)] for i in sure])
+        mean[sure[~inked]] = 0.0
+        sure = sure[inked]
+    if len(sure):
+        cards = readings.cards()
         agrees = second_reader_agrees(classifier, bgr, [proposals[int(i)] for i in sure], [cards[int(i)] for i in sure])
         mean[sure[~agrees]] = 0.0
     return mean
+
+
+def ink_redness(bgr: BgrImage, proposal: CornerProposal) -> tuple[float, float]:
+    """The redness of the rank's ink and of the suit's ink (see :data:`RED_SUIT`): about 0
+    for black ink, 0.2-0.8 for red; NaN where no dark pixel lies near the glyph's centre."""
+    m = proposal.box_to_image()
+    pts = np.concatenate([_INK_GRID + RANK_XY, _INK_GRID + SUIT_XY])
+    xy = (pts @ m[:, :2].T + m[:, 2]).astype(np.float32)
+    seen = cv2.remap(bgr, xy[:, 0:1], xy[:, 1:2], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    x0, y0 = np.maximum(np.floor(xy.min(axis=0)).astype(int), 0)
+    x1, y1 = np.ceil(xy.max(axis=0)).astype(int) + 1
+    around = bgr[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
+    paper = np.percentile(around, 90, axis=0) + 1.0 if len(around) else np.full(3, 256.0)
+    ratio = seen.reshape(-1, 3).astype(np.float64) / paper
+    out = []
+    for glyph in (ratio[:len(_INK_GRID)], ratio[len(_INK_GRID):]):
+        ink = glyph[glyph.min(axis=1) < INK_DARK]
+        out.append(float(np.median(ink[:, 2] - 0.5 * (ink[:, 0] + ink[:, 1]))) if len(ink) >= 3 else math.nan)
+    return out[0], out[1]
+
+
+def ink_agrees(bgr: BgrImage, proposals: Sequence[CornerProposal], cards: Sequence[Card]) -> npt.NDArray[np.bool_]:
+    """Whether each proposal's ink is its card's colour (:data:`RED_SUIT`): a rank and a
+    suit of two inks are two cards' glyphs, or a suit read as its other colour's shape.
+
+    >>> white = np.full((80, 80, 3), 255, np.uint8)
+    >>> white[22:34, 14:26] = (0, 0, 0); white[38:50, 14:26] = (40, 40, 220)  # a black rank over a red suit
+    >>> p = CornerProposal((20.0, 28.0), (0.0, 1.0), 16 / _PAIR_BOX)
+    >>> ink_agrees(white, [p, p], [Card.parse("6H"), Card.parse("6S")]).tolist()
+    [False, False]
+    """
+    out = np.ones(len(proposals), bool)
+    for i, (prop, card) in enumerate(zip(proposals, cards, strict=True)):
+        rank, suit = ink_redness(bgr, prop)
+        if card.is_red:
+            out[i] = not (suit < RED_SUIT or rank < RED_RANK)
+        else:
+            out[i] = not (suit > BLACK_SUIT or rank > BLACK_RANK)
+    return out
 
 
 def twins_unsettled(readings: IndexReadings) -> npt.NDArray[np.bool_]:
