@@ -26,7 +26,8 @@ rank is not known, then :data:`VIEWS` (a few scales) of the better one. A readin
 when the rank, the suit and "an index" are sure together (the product of their
 probabilities reaches :data:`CORNER_ACCEPT`), its suit's twin is not close behind
 (:func:`twins_unsettled`: a club read with a spade's probability close behind is a duel not
-settled), model 2.0's corner head does not name another card (:func:`second_reader_agrees`: two readers must agree before a wrong reading can
+settled), its ink is its card's colour (:func:`ink_agrees`: a red rank with a black
+suit is two cards' glyphs), model 2.0's corner head does not name another card (:func:`second_reader_agrees`: two readers must agree before a wrong reading can
 stand), and the card its index implies is the size of the photo's other cards
 (:func:`agree_in_size`: two pips of a card's face look like an index of a card twice as
 big; an unsure index is read again at the others' size); the two indices of one card, and
@@ -51,7 +52,7 @@ import numpy.typing as npt
 
 from engine.cards import Card
 from vision.index_reader import IndexReader, IndexReadings, default_index_reader
-from vision.ink import ink_on_paper, unveiled
+from vision.ink import ink_on_paper, redness, unveiled
 from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W, CORNER_H, CORNER_W, FACE_H, FACE_W, RECT_H, RECT_W, feeds_of
 from vision.readings import CardDetections
 
@@ -138,9 +139,10 @@ _TWIN = np.array([3, 2, 1, 0])  # the twin of each suit in the order C, D, H, S
 # channel) within 12 box pixels of the rank's and of the suit's centre. A red reading's suit
 # must reach RED_SUIT and its rank RED_RANK; a black reading's suit and rank must stay
 # below BLACK_SUIT and BLACK_RANK. Glyph ink not found is no evidence either way. Chosen on
-# the tuning sets only (bench/corner_accept.py --hard 400): right readings' suits 0.22 or
-# more when red in 95 % of them (deal 1 0.29, blackjack 0.22), 0.1 or less when black in 95 %
-# (0.28 at most); red ranks 0.07 or more on the real photos, black ranks 0.07 or less.
+# the tuning sets only (bench/corner_accept.py --hard 400: 23 wrong readings to 14, as many
+# read): right readings' suits 0.22 or more when red in 95 % of them (deal 1 0.29, blackjack
+# 0.22), 0.1 or less when black in 95 % (0.28 at most); real red ranks 0.07 or more, black 0.07
+# or less.
 RED_SUIT, BLACK_SUIT = 0.1, 0.3
 RED_RANK, BLACK_RANK = 0.03, 0.35
 INK_DARK = 0.6
@@ -473,22 +475,13 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
 
 
 def ink_redness(bgr: BgrImage, proposal: CornerProposal) -> tuple[float, float]:
-    """The redness of the rank's ink and of the suit's ink (see :data:`RED_SUIT`): about 0
-    for black ink, 0.2-0.8 for red; NaN where no dark pixel lies near the glyph's centre."""
+    """The redness of the rank's ink and of the suit's ink (:func:`vision.ink.redness`, see
+    :data:`RED_SUIT`): about 0 for black ink, 0.2-0.8 for red; NaN where no dark pixel lies
+    within 12 box pixels of the glyph's centre."""
     m = proposal.box_to_image()
-    pts = np.concatenate([_INK_GRID + RANK_XY, _INK_GRID + SUIT_XY])
-    xy = (pts @ m[:, :2].T + m[:, 2]).astype(np.float32)
-    seen = cv2.remap(bgr, xy[:, 0:1], xy[:, 1:2], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    x0, y0 = np.maximum(np.floor(xy.min(axis=0)).astype(int), 0)
-    x1, y1 = np.ceil(xy.max(axis=0)).astype(int) + 1
-    around = bgr[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
-    paper = np.percentile(around, 90, axis=0) + 1.0 if len(around) else np.full(3, 256.0)
-    ratio = seen.reshape(-1, 3).astype(np.float64) / paper
-    out = []
-    for glyph in (ratio[:len(_INK_GRID)], ratio[len(_INK_GRID):]):
-        ink = glyph[glyph.min(axis=1) < INK_DARK]
-        out.append(float(np.median(ink[:, 2] - 0.5 * (ink[:, 0] + ink[:, 1]))) if len(ink) >= 3 else math.nan)
-    return out[0], out[1]
+    glyphs = np.stack([_INK_GRID + RANK_XY, _INK_GRID + SUIT_XY]) @ m[:, :2].T + m[:, 2]
+    rank, suit = redness(bgr, glyphs, INK_DARK)
+    return rank, suit
 
 
 def ink_agrees(bgr: BgrImage, proposals: Sequence[CornerProposal], cards: Sequence[Card]) -> npt.NDArray[np.bool_]:

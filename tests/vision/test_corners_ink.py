@@ -39,7 +39,8 @@ def fan() -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]], list[Card]]:
     for quad in scene.quad_xy.astype(np.float64):
         # face pixels -> picture: the quad's top-left corner and its two sides
         origin, across, down = quad[0], (quad[1] - quad[0]) / 200, (quad[3] - quad[0]) / 280
-        glyphs.append((origin + RANK_XY[0] * across + RANK_XY[1] * down, origin + SUIT_XY[0] * across + SUIT_XY[1] * down))
+        glyphs.append((origin + RANK_XY[0] * across + RANK_XY[1] * down,
+                       origin + SUIT_XY[0] * across + SUIT_XY[1] * down))
     return scene.bgr, glyphs, cards
 
 
