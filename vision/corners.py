@@ -26,7 +26,8 @@ rank is not known, then :data:`VIEWS` (a few scales) of the better one. A readin
 when the rank, the suit and "an index" are sure together (the product of their
 probabilities reaches :data:`CORNER_ACCEPT`), its suit's twin is not close behind
 (:func:`twins_unsettled`: a club read with a spade's probability close behind is a duel not
-settled), model 2.0's corner head does not name another card
+settled), its ink is its card's colour (:func:`ink_agrees`: a red rank with a black suit is
+two cards' glyphs), model 2.0's corner head does not name another card
 (:func:`second_reader_agrees`: two readers must agree before a wrong reading can stand),
 and the card its index implies is the size of the photo's other cards (:func:`agree_in_size`:
 two pips of a card's face look like an index of a card twice as big; an unsure index is read
@@ -52,7 +53,7 @@ import numpy.typing as npt
 
 from engine.cards import Card
 from vision.index_reader import IndexReader, IndexReadings, default_index_reader
-from vision.ink import ink_on_paper, unveiled
+from vision.ink import ink_on_paper, redness, unveiled
 from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W, CORNER_H, CORNER_W, FACE_H, FACE_W, RECT_H, RECT_W, feeds_of
 from vision.readings import CardDetections
 
@@ -71,6 +72,8 @@ __all__ = [
     "first_look",
     "with_corner_cards",
     "glyph_pairs",
+    "ink_agrees",
+    "ink_redness",
     "merge_corners",
     "on_paper",
     "propose_corners",
@@ -129,6 +132,23 @@ PAPER_SHARE = 0.5
 # readings, suit twins all, for 2-3 right ones; none of deal 1 or the blackjack photos)
 SUIT_TWIN = 0.35
 _TWIN = np.array([3, 2, 1, 0])  # the twin of each suit in the order C, D, H, S
+# One index is printed in one ink: a heart's or a diamond's index red, a club's or a spade's
+# black. The index reader judges shapes more than colour (a black spade read as a heart, a
+# red rank read with a neighbour's black suit), so the ink's own colour is asked: its
+# redness, R - (G + B) / 2 of its colour divided by the paper's (so a warm, dim or cold light
+# leaves it alone), the median over the dark pixels (below INK_DARK of the paper in every
+# channel) within 12 box pixels of the rank's and of the suit's centre. A red reading's suit
+# must reach RED_SUIT and its rank RED_RANK; a black reading's suit and rank must stay
+# below BLACK_SUIT and BLACK_RANK. Glyph ink not found is no evidence either way. Chosen on
+# the tuning sets only (bench/corner_accept.py --hard 400: 23 wrong readings to 14, as many
+# read): right readings' suits 0.22 or more when red in 95 % of them (deal 1 0.29, blackjack
+# 0.22), 0.1 or less when black in 95 % (0.28 at most); real red ranks 0.07 or more, black 0.07
+# or less.
+RED_SUIT, BLACK_SUIT = 0.1, 0.3
+RED_RANK, BLACK_RANK = 0.03, 0.35
+INK_DARK = 0.6
+_INK_GRID = np.array([[x, y] for x in np.arange(-12, 12.1, 1.5) for y in np.arange(-12, 12.1, 1.5)
+                      if x * x + y * y <= 144.0])
 _PAPER_SAMPLES = np.array([[x, y, 1.0] for x in np.linspace(6, CORNER_BOX_W - 6, 5)
                            for y in np.linspace(6, CORNER_BOX_H - 6, 6)]).T
 
@@ -434,8 +454,9 @@ def class_probs(readings: IndexReadings, classes: Sequence[str]) -> npt.NDArray[
 def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal], readings: IndexReadings,
              accept: float) -> npt.NDArray[np.float64]:
     """[N, C] for :func:`accepted_corners`: the index reader's probabilities, with the
-    readings sure enough to stand but unsure between suit twins (:data:`SUIT_TWIN`) or
-    refused by the second reader set to nothing."""
+    readings sure enough to stand but unsure between suit twins (:data:`SUIT_TWIN`), of
+    ink not their card's colour (:func:`ink_agrees`) or refused by the second reader set
+    to nothing."""
     mean = class_probs(readings, classifier.meta.classes)
     sure = np.flatnonzero(readings.sureness() >= accept)
     if len(sure):
@@ -444,9 +465,44 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
         sure = sure[~duel]
     if len(sure):
         cards = readings.cards()
+        inked = ink_agrees(bgr, [proposals[int(i)] for i in sure], [cards[int(i)] for i in sure])
+        mean[sure[~inked]] = 0.0
+        sure = sure[inked]
+    if len(sure):
+        cards = readings.cards()
         agrees = second_reader_agrees(classifier, bgr, [proposals[int(i)] for i in sure], [cards[int(i)] for i in sure])
         mean[sure[~agrees]] = 0.0
     return mean
+
+
+def ink_redness(bgr: BgrImage, proposal: CornerProposal) -> tuple[float, float]:
+    """The redness of the rank's ink and of the suit's ink (:func:`vision.ink.redness`, see
+    :data:`RED_SUIT`): about 0 for black ink, 0.2-0.8 for red; NaN where no dark pixel lies
+    within 12 box pixels of the glyph's centre."""
+    m = proposal.box_to_image()
+    glyphs = np.stack([_INK_GRID + RANK_XY, _INK_GRID + SUIT_XY]) @ m[:, :2].T + m[:, 2]
+    rank, suit = redness(bgr, glyphs, INK_DARK)
+    return rank, suit
+
+
+def ink_agrees(bgr: BgrImage, proposals: Sequence[CornerProposal], cards: Sequence[Card]) -> npt.NDArray[np.bool_]:
+    """Whether each proposal's ink is its card's colour (:data:`RED_SUIT`): a rank and a
+    suit of two inks are two cards' glyphs, or a suit read as its other colour's shape.
+
+    >>> white = np.full((80, 80, 3), 255, np.uint8)
+    >>> white[22:34, 14:26] = (0, 0, 0); white[38:50, 14:26] = (40, 40, 220)  # a black rank over a red suit
+    >>> p = CornerProposal((20.0, 28.0), (0.0, 1.0), 16 / _PAIR_BOX)
+    >>> ink_agrees(white, [p, p], [Card.parse("6H"), Card.parse("6S")]).tolist()
+    [False, False]
+    """
+    out = np.ones(len(proposals), bool)
+    for i, (prop, card) in enumerate(zip(proposals, cards, strict=True)):
+        rank, suit = ink_redness(bgr, prop)
+        if card.is_red:
+            out[i] = not (suit < RED_SUIT or rank < RED_RANK)
+        else:
+            out[i] = not (suit > BLACK_SUIT or rank > BLACK_RANK)
+    return out
 
 
 def twins_unsettled(readings: IndexReadings) -> npt.NDArray[np.bool_]:

@@ -18,11 +18,13 @@ before anything reads it (:func:`unveiled`).
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["UNVEIL_FROM", "ink_on_paper", "unveiled"]
+__all__ = ["UNVEIL_FROM", "ink_on_paper", "redness", "unveiled"]
 
 BgrImage = npt.NDArray[np.uint8]
 
@@ -130,3 +132,30 @@ def ink_on_paper(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt
     red = (r - np.maximum(gr, b) > _RED_STEP * np.minimum(paper, 200.0) / 200.0) & (hsv[..., 1] > 80)
     red_ink = red & (g - veil < 0.85 * (paper - veil)) & paper_ok
     return ink | red_ink, pale
+
+
+def redness(bgr: BgrImage, glyphs: npt.NDArray[np.float64], dark: float = 0.6) -> list[float]:
+    """How red each glyph's ink is: ``glyphs`` [K, P, 2] are the image points sampled over each
+    glyph; its ink is those darker than ``dark`` of the paper in every channel (the paper: the
+    90th percentile of each channel over the points' bounding box), and its redness the median
+    of R - (G + B) / 2 of the ink's colour divided by the paper's, so that a warm, dim or cold
+    light leaves it alone: about 0 for black ink, 0.2-0.8 for red; NaN for a glyph with fewer
+    than 3 ink points.
+
+    >>> red = np.full((20, 20, 3), 250, np.uint8); red[5:15, 5:15] = (30, 30, 200)
+    >>> points = np.array([[[x, y] for x in range(20) for y in range(20)]], np.float64)  # paper around
+    >>> round(redness(red, points)[0], 2), redness(np.full((20, 20, 3), 250, np.uint8), points)
+    (0.68, [nan])
+    """
+    xy = np.asarray(glyphs, np.float32).reshape(-1, 2)
+    seen = cv2.remap(bgr, xy[:, 0:1], xy[:, 1:2], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    x0, y0 = np.maximum(np.floor(xy.min(axis=0)).astype(int), 0)
+    x1, y1 = np.ceil(xy.max(axis=0)).astype(int) + 1
+    around = bgr[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
+    paper = np.percentile(around, 90, axis=0) + 1.0 if len(around) else np.full(3, 256.0)
+    ratio = (seen.reshape(-1, 3).astype(np.float64) / paper).reshape(len(glyphs), -1, 3)
+    out = []
+    for glyph in ratio:
+        ink = glyph[glyph.min(axis=1) < dark]
+        out.append(float(np.median(ink[:, 2] - 0.5 * (ink[:, 0] + ink[:, 1]))) if len(ink) >= 3 else math.nan)
+    return out
