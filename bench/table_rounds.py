@@ -399,6 +399,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.verbose:
             for d in fig.layout.wrong_list[:8] if fig.layout is not None else []:
                 print(f"    layout: {d}")
+            for d in fig.layout.missed_list[:8] if fig.layout is not None else []:
+                print(f"    layout: {d}")
             for note in fig.layout_notes:
                 print(f"    layout note: {note}")
             for d in fig.diff:

@@ -97,6 +97,7 @@ class LayoutSight:
     covered_read: int = 0
     wrong: int = 0  # readings naming another card than the one lying there, or where none lies
     wrong_list: list[str] = field(default_factory=list)
+    missed_list: list[str] = field(default_factory=list)  # the cards lying there not read
 
     def add(self, other: LayoutSight) -> None:
         self.states += other.states
@@ -106,6 +107,7 @@ class LayoutSight:
         self.covered_read += other.covered_read
         self.wrong += other.wrong
         self.wrong_list.extend(other.wrong_list)
+        self.missed_list.extend(other.missed_list)
 
     def words(self) -> str:
         if not self.states:
@@ -158,6 +160,9 @@ def layout_sight(tap: LayoutTap) -> LayoutSight:
                       for label, x, y in seen)
             out.read += hit
             out.covered_read += hit and under
+            if not hit:
+                out.missed_list.append(f"frame {frame}: {card.label} {'covered' if under else 'lying whole'} at "
+                                       f"({card.centre_mm[0]:.0f}, {card.centre_mm[1]:.0f}) mm not read")
         for label, x, y in seen:
             if label is None:
                 continue
