@@ -461,19 +461,19 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
     to nothing."""
     mean = class_probs(readings, classifier.meta.classes)
     sure = np.flatnonzero(readings.sureness() >= accept)
-    if len(sure):
-        duel = twins_unsettled(readings)[sure]
-        mean[sure[duel]] = 0.0
-        sure = sure[~duel]
-    if len(sure):
-        cards = readings.cards()
-        inked = ink_agrees(bgr, [proposals[int(i)] for i in sure], [cards[int(i)] for i in sure])
-        mean[sure[~inked]] = 0.0
-        sure = sure[inked]
-    if len(sure):
-        cards = readings.cards()
-        agrees = second_reader_agrees(classifier, bgr, [proposals[int(i)] for i in sure], [cards[int(i)] for i in sure])
-        mean[sure[~agrees]] = 0.0
+    if not len(sure):
+        return mean
+    cards = readings.cards()
+
+    def looked_at(kept: npt.NDArray[np.intp]) -> tuple[list[CornerProposal], list[Card]]:
+        return [proposals[int(i)] for i in kept], [cards[int(i)] for i in kept]
+
+    kept = sure[~twins_unsettled(readings)[sure]]
+    if len(kept):  # the ink first (cheap): the second reader looks only at what it leaves
+        kept = kept[ink_agrees(bgr, *looked_at(kept))]
+    if len(kept):
+        kept = kept[second_reader_agrees(classifier, bgr, *looked_at(kept))]
+    mean[np.setdiff1d(sure, kept)] = 0.0
     return mean
 
 
