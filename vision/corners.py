@@ -72,6 +72,7 @@ __all__ = [
     "first_look",
     "with_corner_cards",
     "glyph_pairs",
+    "share_a_glyph",
     "ink_agrees",
     "ink_redness",
     "merge_corners",
@@ -125,6 +126,10 @@ RESIZE_OVER = 0.1  # an unsure index sized this share off the typical card is re
 # a proposal is looked at only when this share of its corner box is paper (the glyphs of a
 # real index cover about a quarter of it), sampled on a grid inside the box
 PAPER_SHARE = 0.5
+# two glyph centres this share of a rank-to-suit distance apart or closer are one glyph
+# (merge_corners): the centres of one piece of ink coincide, and a proposal read again at
+# the photo's typical size keeps its rank's centre but moves its suit's a little
+SAME_GLYPH = 0.5
 # A club and a spade (a heart and a diamond) differ in a few pixels of a 15 px index; a
 # reading whose suit's twin has this probability or more (the index reader's suit head,
 # the mean over VIEWS) is a duel the reader did not settle, and does not stand: chosen on
@@ -601,33 +606,51 @@ def typical_width(readings: Sequence[CornerReading], whole: CardDetections | Non
 def merge_corners(readings: Sequence[CornerReading]) -> list[CornerReading]:
     """One reading per index and per card, the most confident first.
 
-    Two readings are one index when their index centres lie within a rank-to-suit distance;
-    then the more confident stands (a doubt between two cards at one index: neither).
-    Two indices of one card lie at the card's opposite corners: the same card, turned 180
-    degrees, about the card's diagonal away."""
+    One glyph is printed in one index: two readings of different cards clash when they
+    share a glyph (:func:`share_a_glyph`), and then neither stands (a doubt between two
+    cards at one index). The indices of fanned or overlapped neighbours lie side by side
+    as separate glyphs, so both stand. Two readings of one card within a rank-to-suit
+    distance are one index; two indices of one card lie at the card's opposite corners:
+    the same card, turned 180 degrees, about the card's diagonal away."""
     order = sorted(readings, key=lambda r: -r.confidence)
     kept: list[CornerReading] = []
     refused: list[CornerReading] = []
     for r in order:
-        x, y = r.index_xy
-        reach = _PAIR_BOX * r.proposal.scale
-        clash = False
-        same = False
-        for k in kept + refused:
-            kx, ky = k.index_xy
-            if np.hypot(x - kx, y - ky) <= 1.2 * reach:
-                same = True
-                clash = clash or k.card != r.card
-        if same:
-            if clash:
-                refused.append(r)
+        if any(k.card != r.card and share_a_glyph(k, r) for k in kept + refused):
+            refused.append(r)
             continue
-        if any(k.card == r.card and _other_corner(k, r) for k in kept):
+        if any(k.card == r.card and (_one_index(k, r) or _other_corner(k, r)) for k in kept):
             continue
         kept.append(r)
     # an index where two cards were read with confidence is not read
-    return [k for k in kept if not any(f.card != k.card and np.hypot(*np.subtract(f.index_xy, k.index_xy))
-                                       <= 1.2 * _PAIR_BOX * k.proposal.scale for f in refused)]
+    return [k for k in kept if not any(f.card != k.card and share_a_glyph(f, k) for f in refused)]
+
+
+def _glyphs_xy(r: CornerReading) -> FloatArray:
+    """The centres of a reading's rank and suit glyphs, image pixels ([2, 2])."""
+    rank = np.asarray(r.proposal.rank_xy, np.float64)
+    return np.stack([rank, rank + _PAIR_BOX * r.proposal.scale * np.asarray(r.proposal.down, np.float64)])
+
+
+def share_a_glyph(a: CornerReading, b: CornerReading) -> bool:
+    """Whether a glyph of ``a`` and a glyph of ``b`` are one: their centres lie within
+    :data:`SAME_GLYPH` of the smaller rank-to-suit distance.
+
+    >>> six, nine = CornerProposal((100.0, 100.0), (0.0, 1.0), 0.5), CornerProposal((100.0, 116.5), (0.0, 1.0), 0.5)
+    >>> share_a_glyph(CornerReading(Card.parse("6S"), 0.9, six), CornerReading(Card.parse("9S"), 0.8, nine))
+    True
+    >>> beside = CornerProposal((120.0, 100.0), (0.0, 1.0), 0.5)  # the index of a fanned neighbour
+    >>> share_a_glyph(CornerReading(Card.parse("6S"), 0.9, six), CornerReading(Card.parse("9S"), 0.8, beside))
+    False
+    """
+    reach = SAME_GLYPH * _PAIR_BOX * min(a.proposal.scale, b.proposal.scale)
+    ga, gb = _glyphs_xy(a), _glyphs_xy(b)
+    return bool((np.hypot(*(ga[:, None] - gb[None]).transpose(2, 0, 1)) <= reach).any())
+
+
+def _one_index(a: CornerReading, b: CornerReading) -> bool:
+    return bool(np.hypot(*np.subtract(a.index_xy, b.index_xy)) <= 1.2 * _PAIR_BOX * min(a.proposal.scale,
+                                                                                          b.proposal.scale))
 
 
 def _other_corner(a: CornerReading, b: CornerReading) -> bool:

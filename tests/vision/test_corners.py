@@ -125,6 +125,18 @@ def test_given_two_cards_read_at_one_index_when_merged_then_neither_stands() -> 
     assert [str(r.card) for r in merged] == ["QH"]
 
 
+def test_given_fanned_neighbours_indices_side_by_side_when_merged_then_both_stand() -> None:
+    # two cards' indices 18 px apart across "down" (closer than 1.2 rank-to-suit distances,
+    # 16.5 px here): separate glyphs, so two cards
+    merged = merge_corners([_reading("3D", (100, 100), (1, 0), 0.9), _reading("7C", (100, 118), (1, 0), 0.8)])
+    assert sorted(str(r.card) for r in merged) == ["3D", "7C"]
+    # a third reading pairing 3D's rank with 7C's suit shares a glyph with each: a doubt
+    # at both indices, so none stands
+    cross = _reading("3C", (100, 100), (0.45, 0.89), 0.85)
+    assert merge_corners([_reading("3D", (100, 100), (1, 0), 0.9), _reading("7C", (100, 118), (1, 0), 0.8),
+                          cross]) == []
+
+
 def test_given_one_card_read_at_both_its_indices_when_merged_then_one_card() -> None:
     top = _reading("7D", (100, 100), (0, 1))
     quad = card_quad_of(top)
