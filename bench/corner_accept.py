@@ -14,7 +14,9 @@ here, on sets no held-out figure comes from:
 - with ``--hard N``, N harder pictures of the calibration and training designs (never the
   test designs): small indices, dim, warm or lamp light, JPEG, blur, and columns and fans
   laid close, so that a neighbour's index lies near (:func:`hard_scenes`): a set big enough
-  (``--hard 400``: 2,721 indices showing) to show a wrong-reading rate.
+  (``--hard 400``: 2,721 indices showing) to show a wrong-reading rate;
+- with ``--fans N``, N pictures of two hands fanned tight (3-7 degrees a card), so that each
+  index lies beside its neighbour's (:func:`tight_fans`).
 
 Each photo's outline reading and corner proposals (of the photo unveiled, as
 :func:`vision.corners.read_corners` proposes them) are made once (and kept in
@@ -22,7 +24,7 @@ Each photo's outline reading and corner proposals (of the photo unveiled, as
 starts at once; ``--fresh`` makes them again); each pair of thresholds reads the proposals again. Prints, per pair: cards read and wrong readings on each set.
 
 Run: ``PYTHONPATH=$PWD python3 bench/corner_accept.py [--index-model PATH] [--accept 0.3 0.4 0.5]
-[--first-look 0.3 0.4] [--scenes 12] [--hard 400]`` (a few minutes on 2 busy cores; the
+[--first-look 0.3 0.4] [--scenes 12] [--hard 400] [--fans 150]`` (a few minutes on 2 busy cores; the
 first ``--hard 400`` run 4-5 more to render and propose).
 """
 
@@ -137,6 +139,34 @@ def hard_scenes(renders: Path, count: int, seed: int = 31) -> list[tuple[BgrImag
     return out
 
 
+def tight_fans(renders: Path, count: int, seed: int = 77) -> list[tuple[BgrImage, list[OverlapScene]]]:
+    """``count`` pictures of two hands fanned tight (3-7 degrees a card, so that each card's
+    index lies beside its neighbour's, as in a hand held or laid fanned), 4-6 cards each, of
+    the calibration and training designs, cards 60-120 px wide, in the light of
+    :func:`hard_scenes`."""
+    names = sorted(d.name for d in renders.iterdir() if (d / "done").exists() and d.name not in TEST_DESIGNS)
+    if not names:
+        raise SystemExit(f"no design rendered in {renders} (python -m models.render_cards)")
+    rng = np.random.default_rng(seed)
+    designs: dict[str, list[tuple[Card, BgrImage]]] = {}
+    out = []
+    for k in range(count):
+        name = names[k % len(names)]
+        faces = designs.setdefault(name, _faces(renders / name))
+        n_left, n_right = (int(v) for v in rng.integers(4, 7, size=2))
+        pick = rng.permutation(len(faces))
+        table = ("white", "wood", "cloth", "paper")[int(rng.integers(4))]
+        width = float(rng.uniform(60, 120))
+        left = render_overlaps([faces[i] for i in pick[:n_left]], rng, (800, 600), "fan", width, table,
+                               centre_xy=(230, 300), step=float(rng.uniform(3, 7)))
+        right = render_overlaps([faces[i] for i in pick[n_left:n_left + n_right]], rng, (800, 600), "fan", width,
+                                table, centre_xy=(590, 420), base=left.bgr, step=float(rng.uniform(3, 7)))
+        light, _kit = scene_condition(HARD_LIGHT[int(rng.integers(len(HARD_LIGHT)))], rng)
+        light = dataclasses.replace(light, jpeg_quality=int(rng.integers(55, 91)))
+        out.append((apply_lighting(right.bgr, light, rng), [left, right]))
+    return out
+
+
 def score_scene(found: CardDetections, parts: list[OverlapScene]) -> tuple[int, int, int]:
     """(cards whose top-left index shows that were read, how many show, wrong readings)."""
     truth = [(c, xy) for p in parts for c, xy in zip(p.cards, p.index_xy, strict=True)]
@@ -166,7 +196,7 @@ def with_corners(classifier: OnnxClassifier, photo: Photo, reader: IndexReader, 
     return CardDetections.concatenate([photo.whole, corner_detections(fresh)]) if fresh else photo.whole
 
 
-def photos(card_reader: CardReader, renders: Path, scenes: int, hard: int = 0) -> list[Photo]:
+def photos(card_reader: CardReader, renders: Path, scenes: int, hard: int = 0, fans: int = 0) -> list[Photo]:
     out = []
     image = np.asarray(cv2.imread(str(DEALS / "deal1-md-sq.jpg")), np.uint8)
     boxes = _deal_boxes(DEALS / "deal1-md-sq-net1280-labels.json", (image.shape[1], image.shape[0]))
@@ -181,6 +211,8 @@ def photos(card_reader: CardReader, renders: Path, scenes: int, hard: int = 0) -
         out.append(Photo("calibration scenes", bgr, card_reader.read_frame(bgr), propose_corners(unveiled(bgr)), parts))
     for bgr, parts in hard_scenes(renders, hard):
         out.append(Photo("hard scenes", bgr, card_reader.read_frame(bgr), propose_corners(unveiled(bgr)), parts))
+    for bgr, parts in tight_fans(renders, fans):
+        out.append(Photo("tight fans", bgr, card_reader.read_frame(bgr), propose_corners(unveiled(bgr)), parts))
     return out
 
 
@@ -193,15 +225,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=12, help="pictures of the calibration designs")
     parser.add_argument("--hard", type=int, default=0,
                         help="harder pictures of the calibration and training designs (hard_scenes)")
+    parser.add_argument("--fans", type=int, default=0,
+                        help="pictures of hands fanned tight, indices side by side (tight_fans)")
     parser.add_argument("--fresh", action="store_true", help="read and propose the pictures again")
     args = parser.parse_args(argv)
     classifier = OnnxClassifier()
     reader = IndexReader(args.index_model)
-    kept = PHOTOS_CACHE.with_name(f"{PHOTOS_CACHE.stem}-{args.scenes}" + (f"-hard{args.hard}" if args.hard else "") + ".pkl")
+    kept = PHOTOS_CACHE.with_name(f"{PHOTOS_CACHE.stem}-{args.scenes}" + (f"-hard{args.hard}" if args.hard else "")
+                              + (f"-fans{args.fans}" if args.fans else "") + ".pkl")
     if kept.exists() and not args.fresh:
         made = [Photo(*fields) for fields in pickle.loads(kept.read_bytes())]
     else:
-        made = photos(CardReader(classifier), args.renders, args.scenes, args.hard)
+        made = photos(CardReader(classifier), args.renders, args.scenes, args.hard, args.fans)
         kept.parent.mkdir(parents=True, exist_ok=True)
         # plain fields, not Photo itself: a pickled class of a script run as __main__ loads nowhere else
         kept.write_bytes(pickle.dumps([(p.kind, p.bgr, p.whole, p.proposals, p.truth) for p in made]))
