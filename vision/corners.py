@@ -6,10 +6,13 @@ table: it looks for the card's own evidence, ink on paper.
 
 1. Ink: pixels much darker than the brightest paper around them (a local maximum of the
    grey level over a few glyph sizes), on paper pale for the light where it lies and of
-   low saturation (:func:`vision.ink.ink_on_paper`: judged so in a dim, tinted or washed-out
-   photo too). A cork or wood top is never that much brighter than its own dark grain, so
-   it gives little ink.
-2. Glyphs: connected pieces of ink of a size the picture allows.
+   low saturation (:func:`vision.ink.ink_faint_and_paper`: judged so in a dim, tinted or
+   washed-out photo too). A cork or wood top is never that much brighter than its own dark
+   grain, so it gives little ink.
+2. Glyphs: connected pieces of ink of a size the picture allows, and the pieces the faint
+   ink round the ink joins (a thin stroke blurred by the lens or the JPEG, a small red 3 or
+   J, is ink only where it is thick); a reading that rests on a glyph only the faint ink
+   gives stands from :data:`FAINT_ACCEPT`.
 3. Indices: two glyphs of similar size but not of one shape (two pips are not an index;
    their colours are not compared: a thin dark-red stroke looks black), a glyph's height
    or two apart: a rank over its suit. The line from rank to suit is the card's "down"; the
@@ -53,7 +56,7 @@ import numpy.typing as npt
 
 from engine.cards import Card
 from vision.index_reader import IndexReader, IndexReadings, default_index_reader
-from vision.ink import ink_on_paper, redness, unveiled
+from vision.ink import ink_faint_and_paper, redness, unveiled
 from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W, CORNER_H, CORNER_W, FACE_H, FACE_W, RECT_H, RECT_W, feeds_of
 from vision.readings import CardDetections
 
@@ -71,6 +74,7 @@ __all__ = [
     "corner_probs",
     "first_look",
     "with_corner_cards",
+    "FAINT_ACCEPT",
     "glyph_pairs",
     "share_a_glyph",
     "ink_agrees",
@@ -130,6 +134,10 @@ PAPER_SHARE = 0.5
 # (merge_corners): the centres of one piece of ink coincide, and a proposal read again at
 # the photo's typical size keeps its rank's centre but moves its suit's a little
 SAME_GLYPH = 0.5
+# a reading that rests on a glyph only the faint ink gives (glyph_pairs) stands from this:
+# chosen on the tuning sets only (bench/corner_accept.py --hard 400 --fans 150: at 0.4 such
+# readings added 3 wrong, at 0.42-0.46, and no more right ones than at 0.5)
+FAINT_ACCEPT = 0.5
 # A club and a spade (a heart and a diamond) differ in a few pixels of a 15 px index; a
 # reading whose suit's twin has this probability or more (the index reader's suit head,
 # the mean over VIEWS) is a duel the reader did not settle, and does not stand: chosen on
@@ -168,6 +176,7 @@ class CornerProposal:
     rank_xy: tuple[float, float]
     down: tuple[float, float]
     scale: float
+    faint: bool = False  # a glyph of it is only in the faint ink (a glyph_pairs' grown glyph)
 
     def box_to_image(self, view: View = FIRST_VIEW) -> npt.NDArray[np.float64]:
         """The 2 x 3 affine map from corner-box pixels to image pixels in ``view`` (the box
@@ -226,20 +235,24 @@ def glyph_pairs(bgr: BgrImage, glyph_px: tuple[float, float] | None = None, max_
     short = min(h, w)
     lo, hi = glyph_px if glyph_px is not None else (max(6.0, 0.006 * short), max(12.0, 0.08 * short))
     window = int(2 * round(1.5 * hi) + 1)
-    ink, pale = ink_on_paper(bgr, window)
-    none = np.zeros((0, 2), np.float32)
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
-    if n <= 1:
-        return [], pale, none
-    extent = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]).astype(np.float32)
-    area = stats[1:, cv2.CC_STAT_AREA].astype(np.float32)
-    fill = area / np.maximum(stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT], 1)
-    keep = np.flatnonzero((extent >= lo) & (extent <= hi) & (fill >= 0.12) & (fill <= 0.95)) + 1
-    if len(keep) < 2:
-        return [], pale, centres[keep].astype(np.float32)
-    xy = centres[keep].astype(np.float32)
-    ext = extent[keep - 1]
-    shape = _shape_signatures(np.asarray(labels, np.int32), np.asarray(stats, np.int32), keep)
+    ink, faint, pale = ink_faint_and_paper(bgr, window)
+    labels, keep, (xy, ext, shape) = _glyphs(ink.astype(np.uint8), lo, hi)
+    # a thin stroke blurred by the lens or the JPEG (a red 3, a small J) breaks into pieces of
+    # ink, none of them its glyph, where it thins: the faint ink round the ink joins them. A
+    # piece of faint ink holding ink is a new glyph where it joins two or more pieces of ink,
+    # or holds one that was no glyph
+    grown_labels, grown_keep, (gxy, gext, gshape) = _glyphs(_grown(ink, faint), lo, hi)
+    if len(gxy):
+        grown_of = np.zeros(int(labels.max()) + 1, np.int64)  # the piece of grown ink each piece of ink lies in
+        grown_of[labels[ink]] = grown_labels[ink]
+        holds = np.bincount(grown_of[1:], minlength=int(grown_labels.max()) + 1)
+        holds_glyph = np.bincount(grown_of[keep], minlength=int(grown_labels.max()) + 1)
+        fresh = (holds[grown_keep] >= 2) | (holds_glyph[grown_keep] == 0)
+        xy, ext, shape = (np.concatenate([xy, gxy[fresh]]), np.concatenate([ext, gext[fresh]]),
+                          np.concatenate([shape, gshape[fresh]]))
+    faint_glyph = np.arange(len(xy)) >= len(keep)  # the glyphs only the faint ink gives
+    if len(xy) < 2:
+        return [], pale, xy
     pairs = _near_pairs(xy, float(2.4 * hi))
     out: list[CornerProposal] = []
     for a, b in pairs:
@@ -255,10 +268,36 @@ def glyph_pairs(bgr: BgrImage, glyph_px: tuple[float, float] | None = None, max_
         for rank, suit in ((a, b), (b, a)):
             down = (xy[suit] - xy[rank]) / d
             out.append(CornerProposal((float(xy[rank][0]), float(xy[rank][1])),
-                                      (float(down[0]), float(down[1])), d / _PAIR_BOX))
+                                      (float(down[0]), float(down[1])), d / _PAIR_BOX,
+                                      bool(faint_glyph[a] or faint_glyph[b])))
         if len(out) >= max_proposals:
             break
     return out, pale, xy
+
+
+def _grown(ink: npt.NDArray[np.bool_], faint: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
+    """The pieces of faint ink that hold some ink (the ink grown into the faint ink round it,
+    as an edge detector's hysteresis grows strong edges into weak ones)."""
+    n, labels = cv2.connectedComponents((faint | ink).astype(np.uint8), connectivity=8)
+    held = np.zeros(n, bool)
+    held[labels[ink]] = True
+    held[0] = False
+    return held[labels].astype(np.uint8)
+
+
+def _glyphs(mask: npt.NDArray[np.uint8], lo: float, hi: float
+            ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64], tuple[FloatArray, FloatArray, npt.NDArray[np.float64]]]:
+    """The glyphs of an ink mask: the pieces of ink ``lo`` to ``hi`` pixels across and of a
+    glyph's fill. Returns the pieces' labels, the glyphs' labels, and their centres
+    ([N, 2]), extents ([N]) and shape signatures ([N, 4])."""
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    labels = np.asarray(labels, np.int32)
+    extent = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]).astype(np.float32)
+    area = stats[1:, cv2.CC_STAT_AREA].astype(np.float32)
+    fill = area / np.maximum(stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT], 1)
+    keep = np.flatnonzero((extent >= lo) & (extent <= hi) & (fill >= 0.12) & (fill <= 0.95)) + 1
+    shape = _shape_signatures(labels, np.asarray(stats, np.int32), keep)
+    return labels, keep, (centres[keep].astype(np.float32), extent[keep - 1], shape)
 
 
 def on_paper(proposal: CornerProposal, pale: npt.NDArray[np.bool_]) -> bool:
@@ -465,7 +504,10 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
     ink not their card's colour (:func:`ink_agrees`) or refused by the second reader set
     to nothing."""
     mean = class_probs(readings, classifier.meta.classes)
-    sure = np.flatnonzero(readings.sureness() >= accept)
+    sureness = readings.sureness()
+    faint = np.array([p.faint for p in proposals], bool)
+    mean[faint & (sureness < max(accept, FAINT_ACCEPT))] = 0.0  # a glyph only the faint ink shows is weaker evidence
+    sure = np.flatnonzero((sureness >= accept) & ~(faint & (sureness < FAINT_ACCEPT)))
     if not len(sure):
         return mean
     cards = readings.cards()

@@ -24,11 +24,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["UNVEIL_FROM", "ink_on_paper", "redness", "unveiled"]
+__all__ = ["UNVEIL_FROM", "ink_faint_and_paper", "ink_on_paper", "redness", "unveiled"]
 
 BgrImage = npt.NDArray[np.uint8]
 
 _INK_RATIO = 0.62  # ink is darker than this share of the paper around it (above the veil)
+_FAINT_RATIO = 0.8  # faint ink: a thin stroke blurred, which breaks into pieces at _INK_RATIO
 _PAPER_OF_LIGHT = 0.55  # paper is at least this share of the local light level
 _MIN_PAPER = 32  # grey level: dimmer "paper" is the dark, where a sensor shows noise, not print
 _MIN_INK_STEP = 10.0  # grey levels: ink is darker than its paper by at least this (a sensor's noise is less)
@@ -115,6 +116,15 @@ def ink_on_paper(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt
     """Ink on paper, and the paper (pale and grey), each judged against the light where it
     lies: the paper round the ink (the brightest within ``window``), the local light level
     and the photo's veil."""
+    ink, _faint, pale = ink_faint_and_paper(bgr, window)
+    return ink, pale
+
+
+def ink_faint_and_paper(bgr: BgrImage, window: int
+                        ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """:func:`ink_on_paper`'s ink, the faint ink (darker than :data:`_FAINT_RATIO` of its
+    paper: a thin stroke blurred by the lens or the JPEG, and the halo round any ink), and the
+    paper."""
     balanced = _balance(bgr)
     hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
     grey = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), np.uint8)
@@ -126,12 +136,14 @@ def ink_on_paper(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt
     pale = (grey >= bright) & (hsv[..., 1] <= _MAX_PAPER_SAT)
     paper_ok = (cv2.dilate(pale.astype(np.uint8) * 255, kernel) > 0) & (paper >= bright)
     g = grey.astype(np.float32)
-    ink = (g - veil < _INK_RATIO * (paper - veil)) & (paper - g >= _MIN_INK_STEP) & paper_ok
+    step = (paper - g >= _MIN_INK_STEP) & paper_ok
+    ink = (g - veil < _INK_RATIO * (paper - veil)) & step
+    faint = (g - veil < _FAINT_RATIO * (paper - veil)) & step
     b, gr, r = (balanced[..., k].astype(np.int16) for k in range(3))
     # red print: redder than grey by 40 levels on paper of 200 or more, in proportion on dimmer paper
     red = (r - np.maximum(gr, b) > _RED_STEP * np.minimum(paper, 200.0) / 200.0) & (hsv[..., 1] > 80)
     red_ink = red & (g - veil < 0.85 * (paper - veil)) & paper_ok
-    return ink | red_ink, pale
+    return ink | red_ink, faint | red_ink, pale
 
 
 def redness(bgr: BgrImage, glyphs: npt.NDArray[np.float64], dark: float = 0.6) -> list[float]:

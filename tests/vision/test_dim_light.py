@@ -94,10 +94,14 @@ def test_given_a_bare_table_in_dim_light_when_read_then_no_card(reader, surface,
 
 
 def test_given_a_dim_photo_when_proposing_then_as_many_glyph_pairs_as_in_room_light_not_a_flood(faces) -> None:
-    room = len(propose_corners(_scene(faces, "room", seed=2).bgr))
+    room = len([p for p in propose_corners(_scene(faces, "room", seed=2).bgr) if not p.faint])
     for light in ("dim", "warm_low", "haze"):
-        n = len(propose_corners(_scene(faces, light, seed=2).bgr))
-        assert 0.5 * room <= n <= 2.0 * room, f"{light}: {n} proposals, in room light {room}"
+        pairs = propose_corners(_scene(faces, light, seed=2).bgr)
+        ink = sum(not p.faint for p in pairs)
+        assert 0.5 * room <= ink <= 2.0 * room, f"{light}: {ink} pairs of the ink, in room light {room}"
+        # the faint ink joins thin strokes that dim light broke (more of them than in room
+        # light), on the cards: a share of the pairs, never a flood of its own
+        assert len(pairs) - ink <= 0.25 * len(pairs), f"{light}: {len(pairs) - ink} of {len(pairs)} from faint ink"
 
 
 def test_given_each_light_when_a_photo_is_taken_then_its_levels_change_as_that_light_does() -> None:
