@@ -116,27 +116,7 @@ def hard_scenes(renders: Path, count: int, seed: int = 31) -> list[tuple[BgrImag
     cards 42-110 px wide (indices of about 14-36 px), columns 0.15-0.3 of a card apart and
     fans turned 6-14 degrees a card (a neighbour's index close by), in plain, warm, dim,
     lamp or cold light, blurred a little and saved as JPEG of quality 55-90."""
-    names = sorted(d.name for d in renders.iterdir() if (d / "done").exists() and d.name not in TEST_DESIGNS)
-    if not names:
-        raise SystemExit(f"no design rendered in {renders} (python -m models.render_cards)")
-    rng = np.random.default_rng(seed)
-    designs: dict[str, list[tuple[Card, BgrImage]]] = {}
-    out = []
-    for k in range(count):
-        name = names[k % len(names)]
-        faces = designs.setdefault(name, _faces(renders / name))
-        n_column, n_fan = (int(v) for v in rng.integers(4, 7, size=2))
-        pick = rng.permutation(len(faces))
-        table = ("white", "wood", "cloth", "paper")[int(rng.integers(4))]
-        width = float(rng.uniform(42, 110))
-        column = render_overlaps([faces[i] for i in pick[:n_column]], rng, (800, 600), "column", width, table,
-                                 centre_xy=(230, 300), step=float(rng.uniform(0.15, 0.3)))
-        fan = render_overlaps([faces[i] for i in pick[n_column:n_column + n_fan]], rng, (800, 600), "fan", width,
-                              table, centre_xy=(590, 420), base=column.bgr, step=float(rng.uniform(6, 14)))
-        light, _kit = scene_condition(HARD_LIGHT[int(rng.integers(len(HARD_LIGHT)))], rng)
-        light = dataclasses.replace(light, jpeg_quality=int(rng.integers(55, 91)))
-        out.append((apply_lighting(fan.bgr, light, rng), [column, fan]))
-    return out
+    return _two_groups(renders, count, seed, (42, 110), ("column", (0.15, 0.3)), ("fan", (6, 14)))
 
 
 def tight_fans(renders: Path, count: int, seed: int = 77) -> list[tuple[BgrImage, list[OverlapScene]]]:
@@ -144,6 +124,16 @@ def tight_fans(renders: Path, count: int, seed: int = 77) -> list[tuple[BgrImage
     index lies beside its neighbour's, as in a hand held or laid fanned), 4-6 cards each, of
     the calibration and training designs, cards 60-120 px wide, in the light of
     :func:`hard_scenes`."""
+    return _two_groups(renders, count, seed, (60, 120), ("fan", (3, 7)), ("fan", (3, 7)))
+
+
+def _two_groups(renders: Path, count: int, seed: int, width_px: tuple[float, float],
+                first: tuple[str, tuple[float, float]], second: tuple[str, tuple[float, float]]
+                ) -> list[tuple[BgrImage, list[OverlapScene]]]:
+    """``count`` pictures of two groups of 4-6 overlapping cards of one training or
+    calibration design each (``first`` and ``second``: a layout of
+    :func:`render_overlaps` and the range of its step), on one table, in one of
+    :data:`HARD_LIGHT` and saved as JPEG of quality 55-90."""
     names = sorted(d.name for d in renders.iterdir() if (d / "done").exists() and d.name not in TEST_DESIGNS)
     if not names:
         raise SystemExit(f"no design rendered in {renders} (python -m models.render_cards)")
@@ -153,17 +143,17 @@ def tight_fans(renders: Path, count: int, seed: int = 77) -> list[tuple[BgrImage
     for k in range(count):
         name = names[k % len(names)]
         faces = designs.setdefault(name, _faces(renders / name))
-        n_left, n_right = (int(v) for v in rng.integers(4, 7, size=2))
+        n_first, n_second = (int(v) for v in rng.integers(4, 7, size=2))
         pick = rng.permutation(len(faces))
         table = ("white", "wood", "cloth", "paper")[int(rng.integers(4))]
-        width = float(rng.uniform(60, 120))
-        left = render_overlaps([faces[i] for i in pick[:n_left]], rng, (800, 600), "fan", width, table,
-                               centre_xy=(230, 300), step=float(rng.uniform(3, 7)))
-        right = render_overlaps([faces[i] for i in pick[n_left:n_left + n_right]], rng, (800, 600), "fan", width,
-                                table, centre_xy=(590, 420), base=left.bgr, step=float(rng.uniform(3, 7)))
+        width = float(rng.uniform(*width_px))
+        one = render_overlaps([faces[i] for i in pick[:n_first]], rng, (800, 600), first[0], width, table,
+                              centre_xy=(230, 300), step=float(rng.uniform(*first[1])))
+        two = render_overlaps([faces[i] for i in pick[n_first:n_first + n_second]], rng, (800, 600), second[0],
+                              width, table, centre_xy=(590, 420), base=one.bgr, step=float(rng.uniform(*second[1])))
         light, _kit = scene_condition(HARD_LIGHT[int(rng.integers(len(HARD_LIGHT)))], rng)
         light = dataclasses.replace(light, jpeg_quality=int(rng.integers(55, 91)))
-        out.append((apply_lighting(right.bgr, light, rng), [left, right]))
+        out.append((apply_lighting(two.bgr, light, rng), [one, two]))
     return out
 
 
