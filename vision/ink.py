@@ -29,7 +29,9 @@ __all__ = ["UNVEIL_FROM", "ink_faint_and_paper", "ink_on_paper", "redness", "unv
 BgrImage = npt.NDArray[np.uint8]
 
 _INK_RATIO = 0.62  # ink is darker than this share of the paper around it (above the veil)
-_FAINT_RATIO = 0.8  # faint ink: a thin stroke blurred, which breaks into pieces at _INK_RATIO (0.75 and 0.85 tried: bench/README.md)
+# faint ink: a thin stroke blurred, which breaks into pieces at _INK_RATIO (0.75 and 0.85 were
+# tried on the tuning sets: bench/README.md, "Faint ink")
+_FAINT_RATIO = 0.8
 _PAPER_OF_LIGHT = 0.55  # paper is at least this share of the local light level
 _MIN_PAPER = 32  # grey level: dimmer "paper" is the dark, where a sensor shows noise, not print
 _MIN_INK_STEP = 10.0  # grey levels: ink is darker than its paper by at least this (a sensor's noise is less)
