@@ -44,7 +44,7 @@ import numpy.typing as npt
 
 from bench.real_tables import BLACKJACK, BLACKJACK_LABELS, DEALS, Tally, _covers, _deal_boxes, score_deal, score_photo
 from engine.cards import Card
-from models.dataset import load_design
+from models.dataset import EXCLUDED_DESIGNS, INDEX_TEST_DESIGNS, load_design
 from vision import corners
 from vision.classify import OnnxClassifier
 from vision.closeup import read_closeup
@@ -57,9 +57,8 @@ from vision.synthetic.columns import OverlapScene, render_overlaps
 from vision.synthetic.light import apply_lighting, scene_condition
 
 CALIBRATION_DESIGNS = ("gnome-rheinland", "gnome-simplistic")
-# the index reader's and classifier's test designs (models/MODEL_CARD.md) and the design
-# left out of everything: never in a tuning set
-TEST_DESIGNS = ("gnome-bellot", "gnome-tango", "kde-nicu-white", "kde-penguins", "gnome-tango_nuevo")
+# the index reader's test designs and the designs left out of everything: never in a tuning set
+TEST_DESIGNS = INDEX_TEST_DESIGNS + EXCLUDED_DESIGNS
 HARD_LIGHT = ("plain", "warm", "dim", "lamp", "cold")
 FACE_WH = (200, 280)
 PHOTOS_CACHE = Path("cache") / "corner_accept_photos.pkl"
@@ -197,12 +196,10 @@ def photos(card_reader: CardReader, renders: Path, scenes: int, hard: int = 0, f
             continue
         image = np.asarray(cv2.imread(str(BLACKJACK / f"{name}.jpg")), np.uint8)
         out.append(Photo("blackjack", image, read_closeup(card_reader, image), propose_corners(unveiled(image)), labels))
-    for bgr, parts in calibration_scenes(renders, scenes):
-        out.append(Photo("calibration scenes", bgr, card_reader.read_frame(bgr), propose_corners(unveiled(bgr)), parts))
-    for bgr, parts in hard_scenes(renders, hard):
-        out.append(Photo("hard scenes", bgr, card_reader.read_frame(bgr), propose_corners(unveiled(bgr)), parts))
-    for bgr, parts in tight_fans(renders, fans):
-        out.append(Photo("tight fans", bgr, card_reader.read_frame(bgr), propose_corners(unveiled(bgr)), parts))
+    for kind, make, count in (("calibration scenes", calibration_scenes, scenes), ("hard scenes", hard_scenes, hard),
+                              ("tight fans", tight_fans, fans)):
+        for bgr, parts in make(renders, count):
+            out.append(Photo(kind, bgr, card_reader.read_frame(bgr), propose_corners(unveiled(bgr)), parts))
     return out
 
 

@@ -40,6 +40,10 @@ HOLDOUT_DESIGNS: tuple[str, ...] = (
 )
 # designs left out entirely: tango_nuevo has no bottom index and a giant top-right suit
 EXCLUDED_DESIGNS: tuple[str, ...] = ("gnome-tango_nuevo",)
+# the index reader's calibration designs (its thresholds) and test designs (never used to
+# choose anything): models/train_index_reader.py
+INDEX_CALIBRATION_DESIGNS: tuple[str, ...] = ("gnome-rheinland", "gnome-simplistic", "kde-oxygen-white")
+INDEX_TEST_DESIGNS: tuple[str, ...] = tuple(d for d in HOLDOUT_DESIGNS if d not in INDEX_CALIBRATION_DESIGNS)
 FEED_SCALE = 170.0  # uint8 storage of feeds in [-0.5, 1.0]
 SYNTH_VERSION = 5  # bump when the recipe changes (names the feed cache)
 P_BACK = 0.06

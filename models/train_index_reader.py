@@ -32,15 +32,15 @@ import numpy as np
 import torch
 from torch import nn
 
-from models.dataset import HOLDOUT_DESIGNS, load_design, rendered_designs
+from models.dataset import HOLDOUT_DESIGNS, INDEX_CALIBRATION_DESIGNS, INDEX_TEST_DESIGNS, load_design, rendered_designs
 from models.index_data import MIN_FOUND, IndexSet, card_anchors, found_anchors, make_index_set
 from models.index_net import OUTPUT_NAMES, IndexNet
 from vision.preprocess import CORNER_H, CORNER_W
 
 log = logging.getLogger("train_index")
 
-CALIBRATION_DESIGNS = ("gnome-rheinland", "gnome-simplistic", "kde-oxygen-white")
-TEST_DESIGNS = tuple(d for d in HOLDOUT_DESIGNS if d not in CALIBRATION_DESIGNS)
+CALIBRATION_DESIGNS = INDEX_CALIBRATION_DESIGNS
+TEST_DESIGNS = INDEX_TEST_DESIGNS
 DATA_VERSION = 3  # bump when models/index_data.py changes (names the cached sets)
 MAX_WRONG_ACCEPTED = 0.001
 MIN_THRESHOLD = 0.5

@@ -62,6 +62,7 @@ from vision.readings import CardDetections
 
 __all__ = [
     "CORNER_ACCEPT",
+    "FAINT_ACCEPT",
     "CornerProposal",
     "CornerReading",
     "CornerReader",
@@ -74,7 +75,6 @@ __all__ = [
     "corner_probs",
     "first_look",
     "with_corner_cards",
-    "FAINT_ACCEPT",
     "glyph_pairs",
     "share_a_glyph",
     "ink_agrees",
@@ -506,8 +506,9 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
     mean = class_probs(readings, classifier.meta.classes)
     sureness = readings.sureness()
     faint = np.array([p.faint for p in proposals], bool)
-    mean[faint & (sureness < max(accept, FAINT_ACCEPT))] = 0.0  # a glyph only the faint ink shows is weaker evidence
-    sure = np.flatnonzero((sureness >= accept) & ~(faint & (sureness < FAINT_ACCEPT)))
+    needs = np.where(faint, max(accept, FAINT_ACCEPT), accept)  # a glyph only the faint ink shows is weaker evidence
+    mean[faint & (sureness < needs)] = 0.0
+    sure = np.flatnonzero(sureness >= needs)
     if not len(sure):
         return mean
     cards = readings.cards()
