@@ -57,11 +57,16 @@ class Reader:
         """For a rule without test-time views (feeds cannot be re-framed)."""
         return self.probs_of_heads(self.model.heads_of_feeds(feeds))
 
-    def probs_of_heads(self, heads: dict[str, np.ndarray]) -> np.ndarray:
+    def probs_of_heads(self, heads: dict[str, np.ndarray], cards: list[np.ndarray] | None = None) -> np.ndarray:
+        """With the ``cards`` themselves, what the metadata's checks take too (the pips, the
+        index reader: ``OnnxClassifier.settled``), as ``classify`` does."""
         from vision.classify import mean_view_probs
 
         probs = mean_view_probs(heads, self.temperature).astype(np.float64)  # the mean over views, if any
         accepted = self.model.accepted(heads)
+        if cards is not None:
+            settled = self.model.settled(cards, heads, self.model.readings_of(heads))
+            accepted = accepted | np.array([r.label is not None for r in settled], bool)
         rows = np.arange(len(probs))
         best = probs.argmax(axis=1)
         probs[~accepted] *= 0.5 * self.threshold / np.maximum(probs[~accepted].max(axis=1, keepdims=True), 1e-9)
@@ -71,7 +76,7 @@ class Reader:
     def probs(self, cards: list[np.ndarray]) -> np.ndarray:
         if self.model.meta.views:
             batches = range(0, len(cards), 64)
-            out = [self.probs_of_heads(self.model.heads_with_views(cards[i : i + 64])) for i in batches]
+            out = [self.probs_of_heads(self.model.heads_with_views(cards[i : i + 64]), cards[i : i + 64]) for i in batches]
         else:
             out = [self.probs_of_feeds(preprocess(cards[i : i + 64])) for i in range(0, len(cards), 64)]
         return np.concatenate(out)

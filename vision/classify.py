@@ -117,6 +117,10 @@ class ClassifierMeta:
     # a number card refused only because the face head names another card is taken when the
     # pips counted on its face are the rank its indices read (vision/pips.py); metadata "pip_check"
     pip_check: bool = False
+    # a card refused by the rule is taken when every view names it, the network gives it at
+    # least this (the mean over the views) and the index reader reads it at the card's own
+    # corners, no other card there (vision/own_index.py); metadata "index_check"; None: no check
+    index_check: float | None = None
 
     @classmethod
     def load(cls, path: str | Path) -> ClassifierMeta:
@@ -137,6 +141,7 @@ class ClassifierMeta:
         still = raw.get("still_image_rule")
         meta = dataclasses.replace(meta, still_image_rule=_still_rule(still, where),
                                    pip_check=raw.get("pip_check", False) is True,
+                                   index_check=_index_check(raw.get("index_check"), where),
                                    views=views_from_metadata(raw.get("views"), where, "views"),
                                    still_image_views=views_from_metadata(
                                        still.get("views") if isinstance(still, dict) else None, where,
@@ -151,6 +156,18 @@ class ClassifierMeta:
             raise ModelLoadError(f"{where!r}: temperature must be > 0 and accept_threshold in (0, 1], "
                                  f"got {meta.temperature} and {meta.accept_threshold}")
         return meta
+
+
+def _index_check(raw: Any, where: str) -> float | None:
+    if raw is None:
+        return None
+    try:
+        min_own = float(raw["min_own"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelLoadError(f"{where!r}: index_check needs min_own, a probability ({exc!r})") from exc
+    if not 0 <= min_own <= 1:
+        raise ModelLoadError(f"{where!r}: index_check's min_own must lie in [0, 1], got {min_own}")
+    return min_own
 
 
 def _second_opinion(raw: Any) -> tuple[str, float, float, float] | None:
@@ -520,8 +537,43 @@ class OnnxClassifier:
 
     def classify(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> list[CardReading]:
         heads = self.heads_with_views(rectified_cards)
-        readings = self.readings_of(heads)
-        return self.pips_settle(rectified_cards, heads, readings) if self.meta.pip_check else readings
+        return self.settled(rectified_cards, heads, self.readings_of(heads))
+
+    def settled(self, rectified_cards: Sequence[npt.NDArray[np.uint8]], heads: Mapping[str, npt.NDArray[np.float32]],
+                readings: list[CardReading]) -> list[CardReading]:
+        """``readings`` (of ``heads``), where the checks the metadata turns on take cards the
+        rule refused: the pips (:meth:`pips_settle`), then the index reader (:meth:`index_settle`)."""
+        if self.meta.pip_check:
+            readings = self.pips_settle(rectified_cards, heads, readings)
+        if self.meta.index_check is not None:
+            readings = self.index_settle(rectified_cards, heads, readings)
+        return readings
+
+    def index_settle(self, rectified_cards: Sequence[npt.NDArray[np.uint8]], heads: Mapping[str, npt.NDArray[np.float32]],
+                     readings: list[CardReading]) -> list[CardReading]:
+        """The readings, where a card the rule refused is taken when a second network reads
+        it from its indices alone: every view names it, its probability (the mean over the
+        views) is at least ``meta.index_check``, the index gives no doubt that the face cannot
+        settle (:func:`index_doubts`: an ace, a jack or a queen), and the index reader reads
+        this card at the card's own index corners and no other card there
+        (:func:`vision.own_index.own_index_cards`)."""
+        todo = [i for i, r in enumerate(readings) if r.label is None and not r.face_down
+                and r.best not in (BACK, NONE) and r.confidence >= (self.meta.index_check or 0.0)]
+        if not todo:
+            return readings
+        from vision.own_index import own_index_cards
+
+        mean = mean_view_probs(heads, self.meta.temperature)
+        best = mean.argmax(axis=1)
+        clear = views_agree(heads) & ~index_doubts(heads, best, dict(self.meta.agreement), self.meta.classes)
+        out = list(readings)
+        for i in todo:
+            name = self.meta.classes[int(best[i])]
+            if not clear[i] or name != readings[i].best:
+                continue
+            if own_index_cards(self, rectified_cards[i]) == [Card.parse(name)]:
+                out[i] = CardReading(Card.parse(name), readings[i].confidence, False, name)
+        return out
 
     def pips_settle(self, rectified_cards: Sequence[npt.NDArray[np.uint8]], heads: Mapping[str, npt.NDArray[np.float32]],
                     readings: list[CardReading]) -> list[CardReading]:

@@ -1,0 +1,108 @@
+"""A whole card's own indices read by the index reader (vision/own_index.py), and the
+classifier's check that takes a refused card they confirm (OnnxClassifier.index_settle).
+
+The faces are 16 cards of the test designs gnome `tango` and `bellot` (tests/vision/data/index),
+never trained on and never used to choose the check."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import Card
+from vision.classify import OnnxClassifier
+from vision.corners import CornerProposal
+from vision.own_index import PAD, at_own_corner, own_index_cards
+
+FACES = Path(__file__).parent / "data" / "index"
+
+
+@pytest.fixture(scope="module")
+def model() -> OnnxClassifier:
+    return OnnxClassifier()
+
+
+@pytest.fixture(scope="module")
+def faces() -> list[tuple[Card, np.ndarray]]:
+    found = [(Card.parse(p.name.split("_")[0]), cv2.imread(str(p))) for p in sorted(FACES.glob("*.jpg"))]
+    assert len(found) == 16 and all(img is not None for _, img in found)
+    return found
+
+
+def test_an_index_counts_only_at_the_cards_own_corners_and_the_right_way_up() -> None:
+    def at(x: float, y: float, down_y: float) -> bool:
+        return at_own_corner(CornerProposal((x + PAD, y + PAD), (0.0, down_y), 0.8))
+
+    assert at(20, 30, 1.0) and at(180, 250, -1.0)  # top-left upright, bottom-right upside down
+    assert not at(20, 30, -1.0) and not at(180, 250, 1.0)  # the wrong way up for its corner
+    assert not at(100, 140, 1.0)  # the middle of the face: a neighbour's index, a pair of pips
+    assert not at(180, 30, 1.0)  # the top-right corner: no standard index lies there
+
+
+def test_the_index_reader_reads_each_cards_own_index_and_never_another_card(
+        model: OnnxClassifier, faces: list[tuple[Card, np.ndarray]]) -> None:
+    # a card lying the other way up shows the same index at the other corner
+    for turn in (None, cv2.ROTATE_180):
+        read = [own_index_cards(model, face if turn is None else cv2.rotate(face, turn)) for _, face in faces]
+        assert all(cards in ([], [card]) for (card, _), cards in zip(faces, read, strict=True)), read
+        # bellot prints a standard index (rank over suit); tango sets its suit apart, which
+        # the index reader does not read (the classifier reads those cards alone)
+        bellot = [cards == [card] for (card, _), cards, path in zip(faces, read, sorted(FACES.glob("*.jpg")), strict=True)
+                  if "bellot" in path.name]
+        assert sum(bellot) >= 4, read
+
+
+def test_an_index_laid_over_the_middle_of_a_card_is_not_its_own(
+        model: OnnxClassifier, faces: list[tuple[Card, np.ndarray]]) -> None:
+    blank = np.full((280, 200, 3), 235, np.uint8)
+    card, face = next((c, f) for c, f in faces if own_index_cards(model, f) == [c])
+    blank[100:196, 70:142] = face[:96, :72]  # its index corner pasted mid-card, as a neighbour's would lie
+    assert own_index_cards(model, blank) == []
+
+
+def _refused_heads(model: OnnxClassifier, card: str, p: float, views_agree: bool = True) -> dict[str, np.ndarray]:
+    """Heads of one card whose best class is ``card`` at (about) ``p``: under the rule's threshold."""
+    classes = model.meta.classes
+    k = classes.index(card)
+    probs = np.full(len(classes), (1 - p) / (len(classes) - 1))
+    probs[k] = p
+    logits = (np.log(probs) * model.meta.temperature).astype(np.float32)[None]
+    views = np.repeat(logits[None], 3, axis=0)
+    if not views_agree:
+        views[0] = np.roll(logits, 1, axis=1)  # one view of three names the next class
+    corner = np.log(np.where(np.arange(len(classes)) == k, 0.9, 0.1 / (len(classes) - 1))).astype(np.float32)
+    return {"logits": logits, "view_logits": views,
+            "corner_logits": np.repeat(corner[None, None], 2, axis=1), "face_logits": logits.copy()}
+
+
+@pytest.mark.parametrize(("index_says", "p", "views", "taken"), [
+    (["7S"], 0.8, True, True),        # the index reader confirms the card refused at 0.8
+    (["8S"], 0.8, True, False),       # it reads another card there
+    (["7S", "8S"], 0.8, True, False),  # its two corners disagree
+    ([], 0.8, True, False),           # it finds no index
+    (["7S"], 0.3, True, False),       # the network gives the card too little
+    (["7S"], 0.8, False, False),      # the views name other cards
+])
+def test_a_refused_card_is_taken_only_when_the_index_reader_confirms_it(
+        model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, index_says: list[str], p: float, views: bool,
+        taken: bool) -> None:
+    import vision.own_index
+
+    monkeypatch.setattr(vision.own_index, "own_index_cards", lambda _c, _card: [Card.parse(s) for s in index_says])
+    checked = dataclasses.replace(model.meta, index_check=0.5)
+    classifier = model.with_rule("live")
+    classifier.meta = checked
+    heads = _refused_heads(classifier, "7S", p, views)
+    card = np.full((280, 200, 3), 200, np.uint8)
+    before = classifier.readings_of(heads)
+    assert before[0].label is None  # the rule alone refuses it
+    after = classifier.index_settle([card], heads, before)
+    assert (after[0].label == Card.parse("7S")) is taken
+
+
+def test_the_shipped_metadata_turns_the_check_on(model: OnnxClassifier) -> None:
+    assert model.meta.index_check is not None and 0 < model.meta.index_check < model.meta.accept_threshold

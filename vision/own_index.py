@@ -1,0 +1,80 @@
+"""A whole card's own indices, read by the index reader: a third reader for a card found whole.
+
+The classifier reads a rectified card from its two index corners and its face together
+(:mod:`vision.classify`). On a design it never saw it is often right but unsure: the face
+of an unknown design splits its heads, and its rule refuses the card. The index reader
+(:mod:`vision.index_reader`, a separate network trained on index boxes alone) reads the
+same card's indices where they lie, with its own checks (:func:`vision.corners.read_corners`:
+the ink's colour, suit twins, model 2.0's corner head on the same box). When it reads the
+card the classifier ranks first at the card's own corner, and no other card there, two
+readers that looked at the card differently agree (:meth:`vision.classify.OnnxClassifier.index_settle`).
+
+An index counts as the card's own when its rank lies within :data:`OWN_CORNER` of the
+card's width and height from the top-left corner, upright, or from the bottom-right
+corner, upside down (a card is the same both ways up); an index elsewhere (a neighbour's
+laid over the card, a pair of pips) is not the card's.
+
+>>> import numpy as np
+>>> from vision.classify import FakeClassifier
+>>> own_index_cards(FakeClassifier(), np.full((280, 200, 3), 200, np.uint8))
+[]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.cards import Card
+from vision.corners import RESIZE_OVER, CornerProposal, propose_corners, read_corners
+from vision.ink import unveiled
+from vision.preprocess import RECT_H, RECT_W
+
+__all__ = ["OWN_CORNER", "at_own_corner", "own_index_cards"]
+
+# the share of the card's width and height from a corner within which its index's rank lies
+# (rendered designs: 99 % of the indices read lie within 0.17 of the width and height)
+OWN_CORNER = 0.3
+# the glyphs of an index on a rectified card (200 x 280): a rank 12-25 px tall on standard
+# designs, 6 px on the tiniest made-up index, 40 px on the jumbo ones
+GLYPH_PX = (6.0, 40.0)
+PAD = 20  # the card's rim copied outwards, so that an index at the very edge has paper round it
+UPRIGHT = 0.7  # an index's down direction along the card's long side at least this much
+
+
+def at_own_corner(proposal: CornerProposal, pad: int = PAD) -> bool:
+    """Whether ``proposal`` (in the padded picture's pixels) is an index at the card's own
+    top-left corner, upright, or its bottom-right corner, upside down.
+
+    >>> at_own_corner(CornerProposal((38.0, 48.0), (0.0, 1.0), 0.8)), at_own_corner(CornerProposal((38.0, 48.0), (0.0, -1.0), 0.8))
+    (True, False)
+    """
+    x, y = proposal.rank_xy[0] - pad, proposal.rank_xy[1] - pad
+    near_w, near_h = OWN_CORNER * RECT_W, OWN_CORNER * RECT_H
+    top_left = x < near_w and y < near_h and proposal.down[1] >= UPRIGHT
+    bottom_right = x > RECT_W - near_w and y > RECT_H - near_h and proposal.down[1] <= -UPRIGHT
+    return bool(top_left or bottom_right)
+
+
+def own_index_cards(classifier: Any, rectified: npt.NDArray[np.uint8]) -> list[Card]:
+    """The cards the index reader reads at ``rectified``'s own index corners (none, one, or
+    two when its corners disagree). ``classifier``: an
+    :class:`vision.classify.OnnxClassifier` whose model has a corner head (its second
+    reader); any other reads nothing."""
+    padded = cv2.copyMakeBorder(rectified, PAD, PAD, PAD, PAD, cv2.BORDER_REPLICATE)
+    bgr = unveiled(np.asarray(padded, np.uint8))
+    proposals = propose_corners(bgr, glyph_px=GLYPH_PX)
+    # a pair of glyphs measures its card only roughly (a design's rank and suit set wide
+    # apart, a rank of two digits), and this card's size is known: each pair is also read
+    # as the index of a card filling the crop
+    proposals += [dataclasses.replace(p, scale=1.0) for p in proposals if abs(p.scale - 1.0) > RESIZE_OVER]
+    found = read_corners(classifier, bgr, proposals=proposals)
+    cards: list[Card] = []
+    for reading in found:
+        if at_own_corner(reading.proposal) and reading.card not in cards:
+            cards.append(reading.card)
+    return cards
