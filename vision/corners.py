@@ -6,13 +6,15 @@ table: it looks for the card's own evidence, ink on paper.
 
 1. Ink: pixels much darker than the brightest paper around them (a local maximum of the
    grey level over a few glyph sizes), on paper pale for the light where it lies and of
-   low saturation (:func:`vision.ink.ink_faint_and_paper`: judged so in a dim, tinted or
+   low saturation (:func:`vision.ink.ink_levels`: judged so in a dim, tinted or
    washed-out photo too). A cork or wood top is never that much brighter than its own dark
    grain, so it gives little ink.
 2. Glyphs: connected pieces of ink of a size the picture allows, and the pieces the faint
    ink round the ink joins (a thin stroke blurred by the lens or the JPEG, a small red 3 or
    J, is ink only where it is thick); a reading that rests on a glyph only the faint ink
-   gives stands from :data:`FAINT_ACCEPT`.
+   gives stands from :data:`FAINT_ACCEPT`. A glyph joined to a rim's shadow or a frame
+   line is one piece too big to be a glyph: its black core in the dark ink is one (see
+   :data:`DARK_ACCEPT`).
 3. Indices: two glyphs of similar size but not of one shape (two pips are not an index;
    their colours are not compared: a thin dark-red stroke looks black), a glyph's height
    or two apart: a rank over its suit. The line from rank to suit is the card's "down"; the
@@ -56,12 +58,13 @@ import numpy.typing as npt
 
 from engine.cards import Card
 from vision.index_reader import IndexReader, IndexReadings, default_index_reader
-from vision.ink import ink_faint_and_paper, redness, unveiled
+from vision.ink import ink_levels, redness, unveiled
 from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W, CORNER_H, CORNER_W, FACE_H, FACE_W, RECT_H, RECT_W, feeds_of
 from vision.readings import CardDetections
 
 __all__ = [
     "CORNER_ACCEPT",
+    "DARK_ACCEPT",
     "FAINT_ACCEPT",
     "CornerProposal",
     "CornerReading",
@@ -134,6 +137,16 @@ PAPER_SHARE = 0.5
 # (merge_corners): the centres of one piece of ink coincide, and a proposal read again at
 # the photo's typical size keeps its rank's centre but moves its suit's a little
 SAME_GLYPH = 0.5
+# A glyph printed near a card's rim or inside a court card's frame joins, at the ink's ratio,
+# the rim's shadow or the frame line: one piece of ink too big to be a glyph, and its index
+# is never proposed. The glyph's black core is darker than either (vision.ink.DARK_RATIO) and
+# stands apart there. A piece of the dark ink is a new glyph where the piece of ink round it
+# is none and paper lies round it (DARK_PAPER of a square twice its extent: the cork or wood
+# of a table darkens into many such pieces, with no paper round them); a reading resting on
+# one stands from DARK_ACCEPT. Chosen on the tuning sets only (bench/corner_accept.py --hard
+# 400 --fans 150): at 0.5 such readings added 2 wrong (0.5 and 0.69) to 123 right
+DARK_PAPER = 0.4
+DARK_ACCEPT = 0.7
 # a reading that rests on a glyph only the faint ink gives (glyph_pairs) stands from this:
 # chosen on the tuning sets only (bench/corner_accept.py --hard 400 --fans 150: at 0.4 such
 # readings added 3 wrong, at 0.42-0.46, and no more right ones than at 0.5)
@@ -177,6 +190,7 @@ class CornerProposal:
     down: tuple[float, float]
     scale: float
     faint: bool = False  # a glyph of it is only in the faint ink (a glyph_pairs' grown glyph)
+    dark: bool = False  # a glyph of it is only in the dark ink (a glyph_pairs' dark core)
 
     def box_to_image(self, view: View = FIRST_VIEW) -> npt.NDArray[np.float64]:
         """The 2 x 3 affine map from corner-box pixels to image pixels in ``view`` (the box
@@ -235,8 +249,9 @@ def glyph_pairs(bgr: BgrImage, glyph_px: tuple[float, float] | None = None, max_
     short = min(h, w)
     lo, hi = glyph_px if glyph_px is not None else (max(6.0, 0.006 * short), max(12.0, 0.08 * short))
     window = int(2 * round(1.5 * hi) + 1)
-    ink, faint, pale = ink_faint_and_paper(bgr, window)
+    ink, faint, dark, pale = ink_levels(bgr, window)
     labels, keep, (xy, ext, shape) = _glyphs(ink.astype(np.uint8), lo, hi)
+    n_ink = len(xy)
     # a thin stroke blurred by the lens or the JPEG (a red 3, a small J) breaks into pieces of
     # ink, none of them its glyph, where it thins: the faint ink round the ink joins them. A
     # piece of faint ink holding ink is a new glyph where it joins two or more pieces of ink,
@@ -250,7 +265,18 @@ def glyph_pairs(bgr: BgrImage, glyph_px: tuple[float, float] | None = None, max_
         fresh = (holds[grown_keep] >= 2) | (holds_glyph[grown_keep] == 0)
         xy, ext, shape = (np.concatenate([xy, gxy[fresh]]), np.concatenate([ext, gext[fresh]]),
                           np.concatenate([shape, gshape[fresh]]))
-    faint_glyph = np.arange(len(xy)) >= len(keep)  # the glyphs only the faint ink gives
+    n_grown = len(xy)
+    # a glyph joined to a rim's shadow or a frame line: its black core, where the piece of ink
+    # round it is no glyph and paper lies round it
+    dark_labels, dark_keep, (dxy, dext, dshape) = _glyphs(dark.astype(np.uint8), lo, hi)
+    if len(dxy):
+        ink_of = np.zeros(int(dark_labels.max()) + 1, np.int64)  # the piece of ink each dark piece lies in
+        ink_of[dark_labels[dark]] = labels[dark]
+        fresh = (ink_of[dark_keep] > 0) & ~np.isin(ink_of[dark_keep], keep) & (_pale_share(pale, dxy, dext) >= DARK_PAPER)
+        xy, ext, shape = (np.concatenate([xy, dxy[fresh]]), np.concatenate([ext, dext[fresh]]),
+                          np.concatenate([shape, dshape[fresh]]))
+    faint_glyph = np.arange(len(xy)) >= n_ink  # the glyphs only the faint or the dark ink gives
+    dark_glyph = np.arange(len(xy)) >= n_grown
     if len(xy) < 2:
         return [], pale, xy
     pairs = _near_pairs(xy, float(2.4 * hi))
@@ -269,10 +295,27 @@ def glyph_pairs(bgr: BgrImage, glyph_px: tuple[float, float] | None = None, max_
             down = (xy[suit] - xy[rank]) / d
             out.append(CornerProposal((float(xy[rank][0]), float(xy[rank][1])),
                                       (float(down[0]), float(down[1])), d / _PAIR_BOX,
-                                      bool(faint_glyph[a] or faint_glyph[b])))
+                                      bool(faint_glyph[a] or faint_glyph[b]), bool(dark_glyph[a] or dark_glyph[b])))
         if len(out) >= max_proposals:
             break
     return out, pale, xy
+
+
+def _pale_share(pale: npt.NDArray[np.bool_], xy: FloatArray, ext: FloatArray) -> FloatArray:
+    """The share of paper in a square twice each glyph's extent round its centre ([N]).
+
+    >>> pale = np.zeros((20, 20), bool); pale[:, :10] = True
+    >>> _pale_share(pale, np.array([[10.0, 10.0]], np.float32), np.array([4.0], np.float32)).tolist()
+    [0.5]
+    """
+    total = cv2.integral(pale.astype(np.uint8))
+    h, w = pale.shape
+    x0 = np.clip(np.round(xy[:, 0] - ext), 0, w).astype(int)
+    x1 = np.clip(np.round(xy[:, 0] + ext), 0, w).astype(int)
+    y0 = np.clip(np.round(xy[:, 1] - ext), 0, h).astype(int)
+    y1 = np.clip(np.round(xy[:, 1] + ext), 0, h).astype(int)
+    area = np.maximum((x1 - x0) * (y1 - y0), 1)
+    return np.asarray((total[y1, x1] - total[y0, x1] - total[y1, x0] + total[y0, x0]) / area, np.float32)
 
 
 def _grown(ink: npt.NDArray[np.bool_], faint: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
@@ -506,7 +549,9 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
     mean = class_probs(readings, classifier.meta.classes)
     sureness = readings.sureness()
     faint = np.array([p.faint for p in proposals], bool)
-    needs = np.where(faint, max(accept, FAINT_ACCEPT), accept)  # a glyph only the faint ink shows is weaker evidence
+    dark = np.array([p.dark for p in proposals], bool)  # (a dark glyph's proposal is faint too)
+    # a glyph only the faint or the dark ink shows is weaker evidence
+    needs = np.where(dark, max(accept, DARK_ACCEPT), np.where(faint, max(accept, FAINT_ACCEPT), accept))
     mean[faint & (sureness < needs)] = 0.0
     sure = np.flatnonzero(sureness >= needs)
     if not len(sure):

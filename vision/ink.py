@@ -19,12 +19,13 @@ before anything reads it (:func:`unveiled`).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["UNVEIL_FROM", "ink_faint_and_paper", "ink_on_paper", "redness", "unveiled"]
+__all__ = ["DARK_RATIO", "UNVEIL_FROM", "InkLevels", "ink_levels", "ink_on_paper", "redness", "unveiled"]
 
 BgrImage = npt.NDArray[np.uint8]
 
@@ -32,6 +33,10 @@ _INK_RATIO = 0.62  # ink is darker than this share of the paper around it (above
 # faint ink: a thin stroke blurred, which breaks into pieces at _INK_RATIO (0.75 and 0.85 were
 # tried on the tuning sets: bench/README.md, "Faint ink")
 _FAINT_RATIO = 0.8
+# dark ink: the core of a glyph printed black. A card's rim shadow or a court card's frame
+# line that joins a glyph at the ink's ratio is paler than that core, so at this ratio the
+# glyph stands apart (vision.corners.glyph_pairs)
+DARK_RATIO = 0.4
 _PAPER_OF_LIGHT = 0.55  # paper is at least this share of the local light level
 _MIN_PAPER = 32  # grey level: dimmer "paper" is the dark, where a sensor shows noise, not print
 _MIN_INK_STEP = 10.0  # grey levels: ink is darker than its paper by at least this (a sensor's noise is less)
@@ -118,15 +123,25 @@ def ink_on_paper(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt
     """Ink on paper, and the paper (pale and grey), each judged against the light where it
     lies: the paper round the ink (the brightest within ``window``), the local light level
     and the photo's veil."""
-    ink, _faint, pale = ink_faint_and_paper(bgr, window)
-    return ink, pale
+    levels = ink_levels(bgr, window)
+    return levels.ink, levels.pale
 
 
-def ink_faint_and_paper(bgr: BgrImage, window: int
-                        ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """:func:`ink_on_paper`'s ink, the faint ink (darker than :data:`_FAINT_RATIO` of its
-    paper: a thin stroke blurred by the lens or the JPEG, and the halo round any ink), and the
-    paper."""
+class InkLevels(NamedTuple):
+    """Masks of one picture: :func:`ink_on_paper`'s ink; the faint ink (darker than
+    :data:`_FAINT_RATIO` of its paper: a thin stroke blurred by the lens or the JPEG, and the
+    halo round any ink); the dark ink (darker than :data:`DARK_RATIO`: a black glyph's core);
+    and the paper. Red print is in all three inks."""
+
+    ink: npt.NDArray[np.bool_]
+    faint: npt.NDArray[np.bool_]
+    dark: npt.NDArray[np.bool_]
+    pale: npt.NDArray[np.bool_]
+
+
+def ink_levels(bgr: BgrImage, window: int) -> InkLevels:
+    """The :class:`InkLevels` of ``bgr``, the paper round the ink being the brightest within
+    ``window``."""
     balanced = _balance(bgr)
     hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
     grey = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), np.uint8)
@@ -145,7 +160,8 @@ def ink_faint_and_paper(bgr: BgrImage, window: int
     # red print: redder than grey by 40 levels on paper of 200 or more, in proportion on dimmer paper
     red = (r - np.maximum(gr, b) > _RED_STEP * np.minimum(paper, 200.0) / 200.0) & (hsv[..., 1] > 80)
     red_ink = red & (g - veil < 0.85 * (paper - veil)) & paper_ok
-    return ink | red_ink, faint | red_ink, pale
+    dark = (g - veil < DARK_RATIO * (paper - veil)) & step
+    return InkLevels(ink | red_ink, faint | red_ink, dark | red_ink, pale)
 
 
 def redness(bgr: BgrImage, glyphs: npt.NDArray[np.float64], dark: float = 0.6) -> list[float]:

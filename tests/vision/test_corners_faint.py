@@ -2,7 +2,7 @@
 
 A small red 3 or J of a real photo is ink where its stroke is thick and a paler tint where it
 thins; at the ink's ratio it is two or three pieces, none of them a glyph, and its index is
-never proposed. The faint ink round the ink joins the pieces (``ink_faint_and_paper``,
+never proposed. The faint ink round the ink joins the pieces (``ink_levels``,
 ``glyph_pairs``); a reading that rests on such a glyph needs ``FAINT_ACCEPT``.
 """
 
@@ -14,7 +14,7 @@ import numpy as np
 from vision import corners
 from vision.corners import FAINT_ACCEPT, CornerProposal, glyph_pairs
 from vision.index_reader import IndexReadings
-from vision.ink import ink_faint_and_paper, ink_on_paper
+from vision.ink import ink_levels, ink_on_paper
 
 PAPER = 225
 
@@ -32,7 +32,7 @@ def _index_with_a_broken_rank() -> np.ndarray:
 
 def test_given_a_pale_tint_when_inked_then_faint_only_and_darker_ink_both() -> None:
     page = _index_with_a_broken_rank()
-    ink, faint, pale = ink_faint_and_paper(page, 31)
+    ink, faint, _dark, pale = ink_levels(page, 31)
     plain, plain_pale = ink_on_paper(page, 31)
     assert np.array_equal(ink, plain) and np.array_equal(pale, plain_pale)
     assert not ink[55, 104] and faint[55, 104]  # the tint: 0.71 of the paper
