@@ -35,24 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from models.choose_rule import DESIGN_SEED, MADE_UP_SEEDS, made_up_samples
+from models.choose_rule import DESIGN_SEED, MADE_UP_SEEDS, design_samples, made_up_samples
 from vision.classify import OnnxClassifier
 
 CANDIDATES = (0.0, 0.3, 0.5, 0.7, 0.9)
 HARD_SEED = 902
-
-
-def design_sets(renders: Path, names: list[str], count: int, seed: int, plain: bool
-                ) -> tuple[list[np.ndarray], np.ndarray]:
-    from models.evaluate import design_images
-
-    cards: list[np.ndarray] = []
-    labels = []
-    for name in names:
-        images, lab = design_images(renders, name, count, seed, plain=plain)
-        cards += images
-        labels.append(lab)
-    return cards, np.concatenate(labels)
 
 
 def outcomes(model: OnnxClassifier, cards: list[np.ndarray], labels: np.ndarray) -> dict[str, Any]:
@@ -97,8 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         raise SystemExit(f"{args.renders}: no renders of {missing} (python -m models.render_cards)")
     sets = {
-        "designs, plain": design_sets(args.renders, names, args.samples, DESIGN_SEED, True),
-        "designs, hard": design_sets(args.renders, names, args.samples, HARD_SEED, False),
+        "designs, plain": design_samples(args.renders, names, args.samples, DESIGN_SEED),
+        "designs, hard": design_samples(args.renders, names, args.samples, HARD_SEED, plain=False),
     }
     made = [made_up_samples(args.made_up, seed) for seed in MADE_UP_SEEDS]
     sets["made-up decks"] = ([c for m in made for c in m[0]], np.concatenate([m[1] for m in made]))

@@ -73,14 +73,16 @@ DESIGN_SEED = 901
 MADE_UP_SEEDS = (555, 556)
 
 
-def design_samples(renders: Path, names: list[str], count: int, seed: int) -> tuple[list[np.ndarray], np.ndarray]:
-    """``count`` plain samples a design, made as ``models.evaluate`` makes its held-out samples."""
+def design_samples(renders: Path, names: list[str], count: int, seed: int, plain: bool = True
+                   ) -> tuple[list[np.ndarray], np.ndarray]:
+    """``count`` samples a design (plain, or under the hard recipe), made as ``models.evaluate``
+    makes its held-out samples."""
     from models.evaluate import design_images
 
     cards: list[np.ndarray] = []
     labels = []
     for name in names:
-        images, lab = design_images(renders, name, count, seed, plain=True)
+        images, lab = design_images(renders, name, count, seed, plain=plain)
         cards += images
         labels.append(lab)
     return cards, np.concatenate(labels)

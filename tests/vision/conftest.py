@@ -7,7 +7,7 @@ whole chain (detect, rectify, classify) run without the trained model. It follow
 Classifier contract and its reject rule: unsure unless one template clearly wins.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import cv2
@@ -16,6 +16,7 @@ import pytest
 
 from engine.cards import Card, parse_cards
 from vision.classify import CardReading, FakeClassifier
+from vision.corners import CornerProposal
 from vision.synthetic import draw_card
 
 KINDS = parse_cards("AS 10H KC 5D 8S")
@@ -76,3 +77,28 @@ def faces() -> list[tuple[Card, np.ndarray]]:
     found = [(Card.parse(p.name.split("_")[0]), cv2.imread(str(p))) for p in sorted(OVERLAP_FACES.glob("*.jpg"))]
     assert len(found) == 16 and all(img is not None for _, img in found)
     return found
+
+
+@pytest.fixture
+def check_sevens(monkeypatch: pytest.MonkeyPatch) -> Callable[[list[CornerProposal], float], np.ndarray]:
+    """``vision.corners._checked`` of the index reader reading the 7C at each proposal, this
+    sure (rank x suit x "an index"), with the ink's colour and the second reader agreeing
+    always: the 7C's probability left at each proposal ([N]; 0 where the reading may not stand)."""
+    from vision import corners
+    from vision.index_reader import IndexReadings
+
+    class Meta:
+        classes = ["7C", "none"]
+
+    class Classifier:
+        meta = Meta()
+
+    monkeypatch.setattr(corners, "ink_agrees", lambda bgr, props, cards: np.ones(len(props), bool))
+    monkeypatch.setattr(corners, "second_reader_agrees", lambda clf, bgr, props, cards: np.ones(len(props), bool))
+
+    def check(proposals: list[CornerProposal], sure: float) -> np.ndarray:
+        n = len(proposals)
+        readings = IndexReadings(np.eye(13)[[6] * n], np.eye(4)[[0] * n], np.full(n, sure))
+        return np.asarray(corners._checked(Classifier(), np.zeros((10, 10, 3), np.uint8), proposals, readings, 0.4)[:, 0])
+
+    return check

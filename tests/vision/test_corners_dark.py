@@ -13,7 +13,6 @@ import numpy as np
 
 from vision import corners
 from vision.corners import DARK_ACCEPT, FAINT_ACCEPT, CornerProposal, glyph_pairs
-from vision.index_reader import IndexReadings
 from vision.ink import DARK_RATIO, ink_levels
 
 PAPER = 225
@@ -62,19 +61,9 @@ def test_given_a_dark_core_with_too_little_paper_round_it_when_proposing_then_no
     assert not any(p.dark for p in pairs)
 
 
-def test_given_a_reading_of_a_dark_glyph_when_checked_then_it_needs_dark_accept(monkeypatch) -> None:
-    class Meta:
-        classes = ["7C", "none"]
-
-    class Classifier:
-        meta = Meta()
-
-    monkeypatch.setattr(corners, "ink_agrees", lambda bgr, props, cards: np.ones(len(props), bool))
-    monkeypatch.setattr(corners, "second_reader_agrees", lambda clf, bgr, props, cards: np.ones(len(props), bool))
+def test_given_a_reading_of_a_dark_glyph_when_checked_then_it_needs_dark_accept(check_sevens) -> None:
     assert DARK_ACCEPT > FAINT_ACCEPT
-    sure = (DARK_ACCEPT + FAINT_ACCEPT) / 2  # enough for a faint glyph, not for a dark one
-    readings = IndexReadings(np.eye(13)[[6, 6]], np.eye(4)[[0, 0]], np.array([sure, sure]))
     faint = CornerProposal((100.0, 60.0), (0.0, 1.0), 0.5, faint=True)
     dark = CornerProposal((100.0, 60.0), (0.0, 1.0), 0.5, faint=True, dark=True)
-    mean = corners._checked(Classifier(), np.zeros((10, 10, 3), np.uint8), [faint, dark], readings, 0.4)
-    assert mean[0, 0] >= 0.4 and mean[1, 0] == 0.0
+    left = check_sevens([faint, dark], (DARK_ACCEPT + FAINT_ACCEPT) / 2)  # enough for a faint glyph, not a dark one
+    assert left[0] >= 0.4 and left[1] == 0.0

@@ -11,9 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision import corners
 from vision.corners import FAINT_ACCEPT, CornerProposal, glyph_pairs
-from vision.index_reader import IndexReadings
 from vision.ink import ink_levels, ink_on_paper
 
 PAPER = 225
@@ -50,18 +48,8 @@ def test_given_a_rank_broken_in_two_when_proposing_then_its_whole_glyph_pairs_wi
     assert not any(p.faint for p in down if not 54.5 <= p.rank_xy[1] <= 58.5)
 
 
-def test_given_a_reading_of_a_faint_glyph_when_checked_then_it_needs_faint_accept(monkeypatch) -> None:
-    class Meta:
-        classes = ["7C", "none"]
-
-    class Classifier:
-        meta = Meta()
-
-    monkeypatch.setattr(corners, "ink_agrees", lambda bgr, props, cards: np.ones(len(props), bool))
-    monkeypatch.setattr(corners, "second_reader_agrees", lambda clf, bgr, props, cards: np.ones(len(props), bool))
-    sure = (FAINT_ACCEPT + 0.4) / 2  # above the plain acceptance, below the faint one
-    readings = IndexReadings(np.eye(13)[[6, 6]], np.eye(4)[[0, 0]], np.array([sure, sure]))
+def test_given_a_reading_of_a_faint_glyph_when_checked_then_it_needs_faint_accept(check_sevens) -> None:
     plain = CornerProposal((100.0, 60.0), (0.0, 1.0), 0.5)
     faint = CornerProposal((100.0, 60.0), (0.0, 1.0), 0.5, faint=True)
-    mean = corners._checked(Classifier(), np.zeros((10, 10, 3), np.uint8), [plain, faint], readings, 0.4)
-    assert mean[0, 0] >= 0.4 and mean[1, 0] == 0.0
+    left = check_sevens([plain, faint], (FAINT_ACCEPT + 0.4) / 2)  # above the plain acceptance, below the faint one
+    assert left[0] >= 0.4 and left[1] == 0.0

@@ -27,7 +27,7 @@ def model() -> OnnxClassifier:
 
 
 @pytest.fixture(scope="module")
-def faces() -> list[tuple[Card, np.ndarray]]:
+def index_faces() -> list[tuple[Card, np.ndarray]]:
     found = [(Card.parse(p.name.split("_")[0]), cv2.imread(str(p))) for p in sorted(FACES.glob("*.jpg"))]
     assert len(found) == 16 and all(img is not None for _, img in found)
     return found
@@ -44,22 +44,22 @@ def test_an_index_counts_only_at_the_cards_own_corners_and_the_right_way_up() ->
 
 
 def test_the_index_reader_reads_each_cards_own_index_and_never_another_card(
-        model: OnnxClassifier, faces: list[tuple[Card, np.ndarray]]) -> None:
+        model: OnnxClassifier, index_faces: list[tuple[Card, np.ndarray]]) -> None:
     # a card lying the other way up shows the same index at the other corner
     for turn in (None, cv2.ROTATE_180):
-        read = [own_index_cards(model, face if turn is None else cv2.rotate(face, turn)) for _, face in faces]
-        assert all(cards in ([], [card]) for (card, _), cards in zip(faces, read, strict=True)), read
+        read = [own_index_cards(model, face if turn is None else cv2.rotate(face, turn)) for _, face in index_faces]
+        assert all(cards in ([], [card]) for (card, _), cards in zip(index_faces, read, strict=True)), read
         # bellot prints a standard index (rank over suit); tango sets its suit apart, which
         # the index reader does not read (the classifier reads those cards alone)
-        bellot = [cards == [card] for (card, _), cards, path in zip(faces, read, sorted(FACES.glob("*.jpg")), strict=True)
+        bellot = [cards == [card] for (card, _), cards, path in zip(index_faces, read, sorted(FACES.glob("*.jpg")), strict=True)
                   if "bellot" in path.name]
         assert sum(bellot) >= 4, read
 
 
 def test_an_index_laid_over_the_middle_of_a_card_is_not_its_own(
-        model: OnnxClassifier, faces: list[tuple[Card, np.ndarray]]) -> None:
+        model: OnnxClassifier, index_faces: list[tuple[Card, np.ndarray]]) -> None:
     blank = np.full((280, 200, 3), 235, np.uint8)
-    card, face = next((c, f) for c, f in faces if own_index_cards(model, f) == [c])
+    card, face = next((c, f) for c, f in index_faces if own_index_cards(model, f) == [c])
     blank[100:196, 70:142] = face[:96, :72]  # its index corner pasted mid-card, as a neighbour's would lie
     assert own_index_cards(model, blank) == []
 
