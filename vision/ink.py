@@ -35,7 +35,8 @@ _INK_RATIO = 0.62  # ink is darker than this share of the paper around it (above
 _FAINT_RATIO = 0.8
 # dark ink: the core of a glyph printed black. A card's rim shadow or a court card's frame
 # line that joins a glyph at the ink's ratio is paler than that core, so at this ratio the
-# glyph stands apart (vision.corners.glyph_pairs)
+# glyph stands apart (vision.corners.glyph_pairs; 0.3 and 0.5 were tried on the tuning sets:
+# bench/README.md, "Dark ink")
 DARK_RATIO = 0.4
 _PAPER_OF_LIGHT = 0.55  # paper is at least this share of the local light level
 _MIN_PAPER = 32  # grey level: dimmer "paper" is the dark, where a sensor shows noise, not print
