@@ -119,7 +119,7 @@ class ClassifierMeta:
     pip_check: bool = False
     # a card refused by the rule is taken when every view names it, the network gives it at
     # least this (the mean over the views) and the index reader reads it at the card's own
-    # corners, no other card there (vision/own_index.py); metadata "index_check"; None: no check
+    # corners, no other card on it (vision/own_index.py); metadata "index_check"; None: no check
     index_check: float | None = None
 
     @classmethod
@@ -555,13 +555,13 @@ class OnnxClassifier:
         it from its indices alone: every view names it, its probability (the mean over the
         views) is at least ``meta.index_check``, the index gives no doubt that the face cannot
         settle (:func:`index_doubts`: an ace, a jack or a queen), and the index reader reads
-        this card at the card's own index corners and no other card there
-        (:func:`vision.own_index.own_index_cards`)."""
+        this card at the card's own index corners and no other card anywhere on it
+        (:func:`vision.own_index.index_cards`)."""
         todo = [i for i, r in enumerate(readings) if r.label is None and not r.face_down
                 and r.best not in (BACK, NONE) and r.confidence >= (self.meta.index_check or 0.0)]
         if not todo:
             return readings
-        from vision.own_index import own_index_cards
+        from vision.own_index import index_cards
 
         mean = mean_view_probs(heads, self.meta.temperature)
         best = mean.argmax(axis=1)
@@ -571,7 +571,7 @@ class OnnxClassifier:
             name = self.meta.classes[int(best[i])]
             if not clear[i] or name != readings[i].best:
                 continue
-            if own_index_cards(self, rectified_cards[i]) == [Card.parse(name)]:
+            if index_cards(self, rectified_cards[i]).confirm(Card.parse(name)):
                 out[i] = CardReading(Card.parse(name), readings[i].confidence, False, name)
         return out
 

@@ -11,19 +11,21 @@ readers that looked at the card differently agree (:meth:`vision.classify.OnnxCl
 
 An index counts as the card's own when its rank lies within :data:`OWN_CORNER` of the
 card's width and height from the top-left corner, upright, or from the bottom-right
-corner, upside down (a card is the same both ways up); an index elsewhere (a neighbour's
-laid over the card, a pair of pips) is not the card's.
+corner, upside down (a card is the same both ways up). An index of another card anywhere
+on it (a neighbour's laid over the card) says the crop is not one whole card: an outline
+round the bottom card of an overlapped column shows that card's index at its corner and
+the indices of the cards over it inside.
 
 >>> import numpy as np
 >>> from vision.classify import FakeClassifier
->>> own_index_cards(FakeClassifier(), np.full((280, 200, 3), 200, np.uint8))
-[]
+>>> index_cards(FakeClassifier(), np.full((280, 200, 3), 200, np.uint8))
+IndexCards(own=[], elsewhere=[])
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -34,7 +36,7 @@ from vision.corners import RESIZE_OVER, CornerProposal, propose_corners, read_co
 from vision.ink import unveiled
 from vision.preprocess import RECT_H, RECT_W
 
-__all__ = ["OWN_CORNER", "at_own_corner", "own_index_cards"]
+__all__ = ["OWN_CORNER", "IndexCards", "at_own_corner", "index_cards"]
 
 # the share of the card's width and height from a corner within which its index's rank lies
 # (the calibration samples: the ranks read lie within 0.16 of the width for 90 % of them and
@@ -61,9 +63,21 @@ def at_own_corner(proposal: CornerProposal, pad: int = PAD) -> bool:
     return bool(top_left or bottom_right)
 
 
-def own_index_cards(classifier: Any, rectified: npt.NDArray[np.uint8]) -> list[Card]:
-    """The cards the index reader reads at ``rectified``'s own index corners (none, one, or
-    two when its corners disagree). ``classifier``: an
+class IndexCards(NamedTuple):
+    """The cards the index reader reads on a rectified card: at its own index corners
+    (none, one, or two when its corners disagree), and elsewhere on it."""
+
+    own: list[Card]
+    elsewhere: list[Card]
+
+    def confirm(self, card: Card) -> bool:
+        """Whether these readings confirm ``card``: it is read at the card's own corners and
+        no other card is read anywhere on it."""
+        return self.own == [card] and all(c == card for c in self.elsewhere)
+
+
+def index_cards(classifier: Any, rectified: npt.NDArray[np.uint8]) -> IndexCards:
+    """The :class:`IndexCards` of ``rectified``. ``classifier``: an
     :class:`vision.classify.OnnxClassifier` whose model has a corner head (its second
     reader); any other reads nothing."""
     padded = cv2.copyMakeBorder(rectified, PAD, PAD, PAD, PAD, cv2.BORDER_REPLICATE)
@@ -74,8 +88,9 @@ def own_index_cards(classifier: Any, rectified: npt.NDArray[np.uint8]) -> list[C
     # as the index of a card filling the crop
     proposals += [dataclasses.replace(p, scale=1.0) for p in proposals if abs(p.scale - 1.0) > RESIZE_OVER]
     found = read_corners(classifier, bgr, proposals=proposals)
-    cards: list[Card] = []
+    out = IndexCards([], [])
     for reading in found:
-        if at_own_corner(reading.proposal) and reading.card not in cards:
-            cards.append(reading.card)
-    return cards
+        where = out.own if at_own_corner(reading.proposal) else out.elsewhere
+        if reading.card not in where:
+            where.append(reading.card)
+    return out

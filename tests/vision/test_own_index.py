@@ -16,7 +16,7 @@ import pytest
 from engine.cards import Card
 from vision.classify import OnnxClassifier
 from vision.corners import CornerProposal
-from vision.own_index import PAD, at_own_corner, own_index_cards
+from vision.own_index import PAD, IndexCards, at_own_corner, index_cards
 
 FACES = Path(__file__).parent / "data" / "index"
 
@@ -47,7 +47,7 @@ def test_the_index_reader_reads_each_cards_own_index_and_never_another_card(
         model: OnnxClassifier, index_faces: list[tuple[Card, np.ndarray]]) -> None:
     # a card lying the other way up shows the same index at the other corner
     for turn in (None, cv2.ROTATE_180):
-        read = [own_index_cards(model, face if turn is None else cv2.rotate(face, turn)) for _, face in index_faces]
+        read = [index_cards(model, face if turn is None else cv2.rotate(face, turn)).own for _, face in index_faces]
         assert all(cards in ([], [card]) for (card, _), cards in zip(index_faces, read, strict=True)), read
         # bellot prints a standard index (rank over suit); tango sets its suit apart, which
         # the index reader does not read (the classifier reads those cards alone)
@@ -56,12 +56,20 @@ def test_the_index_reader_reads_each_cards_own_index_and_never_another_card(
         assert sum(bellot) >= 4, read
 
 
-def test_an_index_laid_over_the_middle_of_a_card_is_not_its_own(
+def test_an_index_laid_over_the_middle_of_a_card_is_not_its_own_and_refutes_it(
         model: OnnxClassifier, index_faces: list[tuple[Card, np.ndarray]]) -> None:
+    read = [(card, face) for card, face in index_faces if index_cards(model, face).own == [card]]
+    (card, face), (other, other_face) = read[0], read[1]
     blank = np.full((280, 200, 3), 235, np.uint8)
-    card, face = next((c, f) for c, f in index_faces if own_index_cards(model, f) == [c])
-    blank[100:196, 70:142] = face[:96, :72]  # its index corner pasted mid-card, as a neighbour's would lie
-    assert own_index_cards(model, blank) == []
+    blank[100:196, 70:142] = face[:96, :72]  # an index pasted mid-card, as a neighbour's would lie
+    assert index_cards(model, blank) == IndexCards([], [card])
+    # a card whose own index shows, with another card's index over its face: the crop is not
+    # one whole card (an outline round the bottom card of an overlapped column)
+    both = other_face.copy()
+    both[100:196, 70:142] = face[:96, :72]
+    seen = index_cards(model, both)
+    assert seen.own == [other] and seen.elsewhere == [card]
+    assert not seen.confirm(other) and index_cards(model, other_face).confirm(other)
 
 
 def _refused_heads(model: OnnxClassifier, card: str, p: float, views_agree: bool = True) -> dict[str, np.ndarray]:
@@ -79,20 +87,22 @@ def _refused_heads(model: OnnxClassifier, card: str, p: float, views_agree: bool
             "corner_logits": np.repeat(corner[None, None], 2, axis=1), "face_logits": logits.copy()}
 
 
-@pytest.mark.parametrize(("index_says", "p", "views", "taken"), [
-    (["7S"], 0.8, True, True),        # the index reader confirms the card refused at 0.8
-    (["8S"], 0.8, True, False),       # it reads another card there
-    (["7S", "8S"], 0.8, True, False),  # its two corners disagree
-    ([], 0.8, True, False),           # it finds no index
-    (["7S"], 0.3, True, False),       # the network gives the card too little
-    (["7S"], 0.8, False, False),      # the views name other cards
+@pytest.mark.parametrize(("index_says", "elsewhere", "p", "views", "taken"), [
+    (["7S"], [], 0.8, True, True),        # the index reader confirms the card refused at 0.8
+    (["8S"], [], 0.8, True, False),       # it reads another card there
+    (["7S", "8S"], [], 0.8, True, False),  # its two corners disagree
+    (["7S"], ["8S"], 0.8, True, False),   # another card's index lies on its face
+    ([], [], 0.8, True, False),           # it finds no index
+    (["7S"], [], 0.3, True, False),       # the network gives the card too little
+    (["7S"], [], 0.8, False, False),      # the views name other cards
 ])
 def test_a_refused_card_is_taken_only_when_the_index_reader_confirms_it(
-        model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, index_says: list[str], p: float, views: bool,
-        taken: bool) -> None:
+        model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, index_says: list[str], elsewhere: list[str],
+        p: float, views: bool, taken: bool) -> None:
     import vision.own_index
 
-    monkeypatch.setattr(vision.own_index, "own_index_cards", lambda _c, _card: [Card.parse(s) for s in index_says])
+    monkeypatch.setattr(vision.own_index, "index_cards", lambda _c, _card: IndexCards(
+        [Card.parse(s) for s in index_says], [Card.parse(s) for s in elsewhere]))
     checked = dataclasses.replace(model.meta, index_check=0.5)
     classifier = model.with_rule("live")
     classifier.meta = checked
