@@ -7,7 +7,7 @@ plain conditions) but its rule refuses about one card in ten. The index reader
 (``models/index_reader.onnx``, trained on index boxes alone) is a second network that reads
 the same card differently. ``OnnxClassifier.index_settle`` takes a refused card when every
 view names it, the network gives it at least ``min_own``, no ace, jack or queen doubt stands,
-and the index reader reads that card at the card's own corners and no other card there
+and the index reader reads that card at the card's own corners and no other card anywhere on it
 (``vision/own_index.py``).
 
 Sets, as ``models.choose_rule``'s (nothing else is looked at): the calibration designs of

@@ -6,7 +6,7 @@ of an unknown design splits its heads, and its rule refuses the card. The index 
 (:mod:`vision.index_reader`, a separate network trained on index boxes alone) reads the
 same card's indices where they lie, with its own checks (:func:`vision.corners.read_corners`:
 the ink's colour, suit twins, model 2.0's corner head on the same box). When it reads the
-card the classifier ranks first at the card's own corner, and no other card there, two
+card the classifier ranks first at the card's own corner, and no other card on it, two
 readers that looked at the card differently agree (:meth:`vision.classify.OnnxClassifier.index_settle`).
 
 An index counts as the card's own when its rank lies within :data:`OWN_CORNER` of the
