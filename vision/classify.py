@@ -554,7 +554,11 @@ class OnnxClassifier:
         """The readings, where a card the rule refused is taken when a second network reads
         it from its indices alone: every view names it, its probability (the mean over the
         views) is at least ``meta.index_check``, the index gives no doubt that the face cannot
-        settle (:func:`index_doubts`: an ace, a jack or a queen), and the index reader reads
+        settle (:func:`index_doubts`: an ace, a jack or a queen), model 2.0's corner head names
+        no other card (``corner_veto``: the two index readers would disagree), its face head does
+        not name the card of the same rank in the twin suit (a club's or a spade's pips are
+        bigger than its index's suit: at 64 px a card, both index readers took an AC for the AS
+        its face refuted), and the index reader reads
         this card at the card's own index corners and no other card anywhere on it
         (:func:`vision.own_index.index_cards`)."""
         todo = [i for i, r in enumerate(readings) if r.label is None and not r.face_down
@@ -565,7 +569,12 @@ class OnnxClassifier:
 
         mean = mean_view_probs(heads, self.meta.temperature)
         best = mean.argmax(axis=1)
-        clear = views_agree(heads) & ~index_doubts(heads, best, dict(self.meta.agreement), self.meta.classes)
+        agreement = dict(self.meta.agreement)
+        clear = views_agree(heads) & ~index_doubts(heads, best, agreement, self.meta.classes)
+        if "corner_veto" in agreement:  # model 2.0's own corner head naming another card: the two index readers disagree
+            clear &= accept_mask(heads, self.meta.temperature, 0.0, {"corner_veto": agreement["corner_veto"]})
+        if "face_logits" in heads:  # the face's pips, bigger than the index's suit, naming the suit's twin
+            clear &= ~_face_names_twin(heads, best, self.meta.classes, agreement.get("face_veto", 1.01))
         out = list(readings)
         for i in todo:
             name = self.meta.classes[int(best[i])]
@@ -595,6 +604,29 @@ class OnnxClassifier:
             if without_face[i] and count_pips(rectified_cards[i]) == _rank(readings[i].best):
                 out[i] = CardReading(Card.parse(readings[i].best), readings[i].confidence, False, readings[i].best)
         return out
+
+
+_TWIN_SUIT = {"C": "S", "S": "C", "D": "H", "H": "D"}
+
+
+def _face_names_twin(heads: Mapping[str, npt.NDArray[np.float32]], best: npt.NDArray[np.int_],
+                     classes: Sequence[str], at_least: float) -> npt.NDArray[np.bool_]:
+    """Where the face head's best class, with at least ``at_least``, is the card of ``best``'s
+    rank in the twin suit (club and spade, diamond and heart).
+
+    >>> import numpy as np
+    >>> h = {"face_logits": np.log(np.array([[0.1, 0.8, 0.1], [0.8, 0.1, 0.1]]))}
+    >>> _face_names_twin(h, np.array([0, 0]), ["AC", "AS", "AH"], 0.5).tolist()
+    [True, False]
+    """
+    face = _softmax(np.asarray(heads["face_logits"], np.float32), 1.0)
+    top, top_p = face.argmax(axis=1), face.max(axis=1)
+    out = np.zeros(len(best), np.bool_)
+    for i, (b, t) in enumerate(zip(best, top, strict=True)):
+        name, seen = classes[int(b)], classes[int(t)]
+        out[i] = (name not in (BACK, NONE) and top_p[i] >= at_least
+                  and seen == name[:-1] + _TWIN_SUIT.get(name[-1], name[-1]))
+    return out
 
 
 def _rank(name: str) -> int:
