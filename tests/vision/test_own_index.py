@@ -72,19 +72,23 @@ def test_an_index_laid_over_the_middle_of_a_card_is_not_its_own_and_refutes_it(
     assert not seen.confirm(other) and index_cards(model, other_face).confirm(other)
 
 
-def _refused_heads(model: OnnxClassifier, card: str, p: float, views_agree: bool = True) -> dict[str, np.ndarray]:
-    """Heads of one card whose best class is ``card`` at (about) ``p``: under the rule's threshold."""
+def _sure_of(classes: tuple[str, ...], card: str, p: float) -> np.ndarray:
+    """Log-probabilities [C] giving ``card`` ``p`` and the rest of the classes the rest."""
+    return np.log(np.where(np.array(classes) == card, p, (1 - p) / (len(classes) - 1))).astype(np.float32)
+
+
+def _refused_heads(model: OnnxClassifier, card: str, p: float, views_agree: bool = True, corner: str | None = None,
+                   face: str | None = None) -> dict[str, np.ndarray]:
+    """Heads of one card whose best class is ``card`` at (about) ``p``: under the rule's
+    threshold; its corner head and face head name ``corner`` and ``face`` at 0.9 (the card itself by default)."""
     classes = model.meta.classes
-    k = classes.index(card)
-    probs = np.full(len(classes), (1 - p) / (len(classes) - 1))
-    probs[k] = p
-    logits = (np.log(probs) * model.meta.temperature).astype(np.float32)[None]
+    logits = (_sure_of(classes, card, p) * model.meta.temperature)[None]
     views = np.repeat(logits[None], 3, axis=0)
     if not views_agree:
         views[0] = np.roll(logits, 1, axis=1)  # one view of three names the next class
-    corner = np.log(np.where(np.arange(len(classes)) == k, 0.9, 0.1 / (len(classes) - 1))).astype(np.float32)
-    return {"logits": logits, "view_logits": views,
-            "corner_logits": np.repeat(corner[None, None], 2, axis=1), "face_logits": logits.copy()}
+    corners = _sure_of(classes, corner or card, 0.9)
+    return {"logits": logits, "view_logits": views, "corner_logits": np.repeat(corners[None, None], 2, axis=1),
+            "face_logits": _sure_of(classes, face or card, 0.9)[None]}
 
 
 @pytest.mark.parametrize(("index_says", "elsewhere", "p", "views", "taken"), [
@@ -99,19 +103,35 @@ def _refused_heads(model: OnnxClassifier, card: str, p: float, views_agree: bool
 def test_a_refused_card_is_taken_only_when_the_index_reader_confirms_it(
         model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, index_says: list[str], elsewhere: list[str],
         p: float, views: bool, taken: bool) -> None:
+    assert _index_check_takes(model, monkeypatch, index_says, elsewhere, _refused_heads(model, "7S", p, views)) is taken
+
+
+@pytest.mark.parametrize(("corner", "face", "taken"), [
+    (None, "7C", False),  # the face's pips name the suit's twin: bigger than the index's suit
+    ("8S", None, False),  # model 2.0's own corner head names another card: the index readers disagree
+    (None, "8S", True),   # the face names another rank: the indices settle it
+])
+def test_the_index_reader_does_not_overrule_a_twin_suited_face_or_the_other_index_reader(
+        model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, corner: str | None, face: str | None,
+        taken: bool) -> None:
+    heads = _refused_heads(model, "7S", 0.8, corner=corner, face=face)
+    assert _index_check_takes(model, monkeypatch, ["7S"], [], heads) is taken
+
+
+def _index_check_takes(model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, index_says: list[str],
+                       elsewhere: list[str], heads: dict[str, np.ndarray]) -> bool:
+    """Whether the 7S of ``heads``, refused by the rule, is taken when the index reader says so."""
     import vision.own_index
 
     monkeypatch.setattr(vision.own_index, "index_cards", lambda _c, _card: IndexCards(
         [Card.parse(s) for s in index_says], [Card.parse(s) for s in elsewhere]))
-    checked = dataclasses.replace(model.meta, index_check=0.5)
     classifier = model.with_rule("live")
-    classifier.meta = checked
-    heads = _refused_heads(classifier, "7S", p, views)
+    classifier.meta = dataclasses.replace(model.meta, index_check=0.5)
     card = np.full((280, 200, 3), 200, np.uint8)
     before = classifier.readings_of(heads)
     assert before[0].label is None  # the rule alone refuses it
     after = classifier.index_settle([card], heads, before)
-    assert (after[0].label == Card.parse("7S")) is taken
+    return after[0].label == Card.parse("7S")
 
 
 def test_the_shipped_metadata_turns_the_check_on(model: OnnxClassifier) -> None:
