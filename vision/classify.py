@@ -558,9 +558,8 @@ class OnnxClassifier:
         no other card (``corner_veto``: the two index readers would disagree), its face head does
         not name the card of the same rank in the twin suit (a club's or a spade's pips are
         bigger than its index's suit: at 64 px a card, both index readers took an AC for the AS
-        its face refuted), and the index reader reads
-        this card at the card's own index corners and no other card anywhere on it
-        (:func:`vision.own_index.index_cards`)."""
+        its face refuted), and the index reader reads this card at the card's own index corners
+        and no other card anywhere on it (:func:`vision.own_index.index_cards`)."""
         todo = [i for i, r in enumerate(readings) if r.label is None and not r.face_down
                 and r.best not in (BACK, NONE) and r.confidence >= (self.meta.index_check or 0.0)]
         if not todo:
