@@ -67,6 +67,16 @@ class Suit(enum.Enum):
         """The next suit of the cycle C -> D -> H -> S -> C."""
         return _SUIT_ORDER[(self.index + 1) % 4]
 
+    @property
+    def twin(self) -> Suit:
+        """The other suit of its colour (clubs and spades, diamonds and hearts): the one a
+        small printed suit is taken for.
+
+        >>> Suit.CLUBS.twin, Suit.HEARTS.twin
+        (<Suit.SPADES: 'S'>, <Suit.DIAMONDS: 'D'>)
+        """
+        return _SUIT_ORDER[3 - self.index]
+
 
 _SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 _SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}

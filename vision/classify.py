@@ -556,10 +556,10 @@ class OnnxClassifier:
         views) is at least ``meta.index_check``, the index gives no doubt that the face cannot
         settle (:func:`index_doubts`: an ace, a jack or a queen), model 2.0's corner head names
         no other card (``corner_veto``: the two index readers would disagree), its face head does
-        not name the card of the same rank in the twin suit (a club's or a spade's pips are
-        bigger than its index's suit: at 64 px a card, both index readers took an AC for the AS
-        its face refuted), and the index reader reads this card at the card's own index corners
-        and no other card anywhere on it (:func:`vision.own_index.index_cards`)."""
+        not name the card of the same rank in the twin suit (the face's pips are bigger than the
+        index's suit, which both index readers can take for its twin on a small card), and the
+        index reader reads this card at the card's own index corners and no other card anywhere
+        on it (:func:`vision.own_index.index_cards`)."""
         todo = [i for i, r in enumerate(readings) if r.label is None and not r.face_down
                 and r.best not in (BACK, NONE) and r.confidence >= (self.meta.index_check or 0.0)]
         if not todo:
@@ -605,9 +605,6 @@ class OnnxClassifier:
         return out
 
 
-_TWIN_SUIT = {"C": "S", "S": "C", "D": "H", "H": "D"}
-
-
 def _face_names_twin(heads: Mapping[str, npt.NDArray[np.float32]], best: npt.NDArray[np.int_],
                      classes: Sequence[str], at_least: float) -> npt.NDArray[np.bool_]:
     """Where the face head's best class, with at least ``at_least``, is the card of ``best``'s
@@ -623,8 +620,9 @@ def _face_names_twin(heads: Mapping[str, npt.NDArray[np.float32]], best: npt.NDA
     out = np.zeros(len(best), np.bool_)
     for i, (b, t) in enumerate(zip(best, top, strict=True)):
         name, seen = classes[int(b)], classes[int(t)]
-        out[i] = (name not in (BACK, NONE) and top_p[i] >= at_least
-                  and seen == name[:-1] + _TWIN_SUIT.get(name[-1], name[-1]))
+        if name not in (BACK, NONE) and top_p[i] >= at_least:
+            card = Card.parse(name)
+            out[i] = seen == str(Card(card.rank, card.suit.twin))
     return out
 
 

@@ -56,7 +56,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.cards import Card
+from engine.cards import Card, Suit
 from vision.index_reader import IndexReader, IndexReadings, default_index_reader
 from vision.ink import ink_levels, redness, unveiled
 from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W, CORNER_H, CORNER_W, FACE_H, FACE_W, RECT_H, RECT_W, feeds_of
@@ -157,7 +157,7 @@ FAINT_ACCEPT = 0.5
 # the tuning sets only (bench/corner_accept.py --hard 400: 0.35-0.4 refuse the same 3 wrong
 # readings, suit twins all, for 2-3 right ones; none of deal 1 or the blackjack photos)
 SUIT_TWIN = 0.35
-_TWIN = np.array([3, 2, 1, 0])  # the twin of each suit in the order C, D, H, S
+_TWIN = np.array([suit.twin.index for suit in Suit])  # the twin of each suit in the order C, D, H, S
 # One index is printed in one ink: a heart's or a diamond's index red, a club's or a spade's
 # black. The index reader judges shapes more than colour (a black spade read as a heart, a
 # red rank read with a neighbour's black suit), so the ink's own colour is asked: its
