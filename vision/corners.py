@@ -14,10 +14,12 @@ table: it looks for the card's own evidence, ink on paper.
    J, is ink only where it is thick); a reading that rests on a glyph only the faint ink
    gives stands from :data:`FAINT_ACCEPT`. A glyph joined to a rim's shadow or a frame
    line is one piece too big to be a glyph: its black core in the dark ink is one (see
-   :data:`DARK_ACCEPT`).
+   :data:`DARK_ACCEPT`). A glyph blurred into its neighbour at every fixed ratio stands
+   apart as a region stable over a range of levels (MSER, :data:`MERGED_ACCEPT`'s note).
 3. Indices: two glyphs of similar size but not of one shape (two pips are not an index;
    their colours are not compared: a thin dark-red stroke looks black), a glyph's height
-   or two apart: a rank over its suit. The line from rank to suit is the card's "down"; the
+   or two apart: a rank over its suit; or one piece about twice as long as it is wide, a
+   rank and its suit that no level parts, read along its long axis. The line from rank to suit is the card's "down"; the
    card's body lies to its right (both indices of a card are printed this way, the second
    one turned 180 degrees), so the pair says where the card's corner is and how big the
    card is, whatever way it lies. The corner box it implies must lie on paper
@@ -144,13 +146,38 @@ SAME_GLYPH = 0.5
 # is none and paper lies round it (DARK_PAPER of a square twice its extent: the cork or wood
 # of a table darkens into many such pieces, with no paper round them); a reading resting on
 # one stands from DARK_ACCEPT. Chosen on the tuning sets only (bench/corner_accept.py --hard
-# 400 --fans 150): at 0.5 such readings added 2 wrong (0.5 and 0.69) to 123 right
+# 400 --fans 150): at 0.5 such readings added 2 wrong (0.5 and 0.69) to 123 right; 0.7 before
+# the stable regions below, 0.8 with them
 DARK_PAPER = 0.4
-DARK_ACCEPT = 0.7
+DARK_ACCEPT = 0.8
 # a reading that rests on a glyph only the faint ink gives (glyph_pairs) stands from this:
 # chosen on the tuning sets only (bench/corner_accept.py --hard 400 --fans 150: at 0.4 such
 # readings added 3 wrong, at 0.42-0.46, and no more right ones than at 0.5)
 FAINT_ACCEPT = 0.5
+# A rank and its suit printed close on a small or blurred card are one piece of ink at every
+# fixed ratio (the ink, the faint ink, and red print at any level), so no pair of glyphs gives
+# their index. Two more models find it:
+# - regions stable over a range of grey levels (MSER, of the green channel, where black and red
+#   ink are both dark; MSER_DELTA levels, variation up to MSER_VARIATION): the two glyphs stand
+#   apart at their own level. A region is a new glyph where no glyph of the ink lies within 0.3
+#   of its size, paper lies round it (DARK_PAPER) and it is darker than MSER_INK of the ring
+#   round it; it is weaker evidence, as a dark core is (the proposal is marked dark);
+# - a piece of ink MERGED_LONG[0] to [1] times as long as it is wide (a uniform bar of its
+#   second moments; a rank or a pip alone is up to about 1.5) is read as a rank and a suit
+#   along its long axis, either way up, their centres apart by twice the root of the spread
+#   along the axis less the spread across it (two glyphs of the piece's width); a reading of
+#   one stands from MERGED_ACCEPT.
+# Chosen on the tuning sets only (bench/corner_accept.py's sets, --hard 400 --fans 150; right /
+# wrong): DARK_ACCEPT and MERGED_ACCEPT both 0.8 read the hard set 1,137 / 13 and the fans
+# 214 / 3; 0.7 and 0.8 read 1,154 / 16 and 216 / 3; 0.8 and 0.7 1,143 / 14, 213 / 4 and one
+# blackjack card wrong; 0.9 and 0.9 1,115 / 12, 208 / 3 and one card of deal 1 fewer. Before
+# both (dark cores at 0.7): 1,037 / 9 and 195 / 3. Deal 1 (41 of 44), blackjack (128 of 128)
+# and the calibration scenes (89 of 96) read as before
+MERGED_LONG = (1.6, 4.0)
+MERGED_ACCEPT = 0.8
+MSER_DELTA = 4
+MSER_VARIATION = 0.5
+MSER_INK = 0.8
 # A club and a spade (a heart and a diamond) differ in a few pixels of a 15 px index; a
 # reading whose suit's twin has this probability or more (the index reader's suit head,
 # the mean over VIEWS) is a duel the reader did not settle, and does not stand: chosen on
@@ -190,7 +217,8 @@ class CornerProposal:
     down: tuple[float, float]
     scale: float
     faint: bool = False  # a glyph of it is only in the faint ink (a glyph_pairs' grown glyph)
-    dark: bool = False  # a glyph of it is only in the dark ink (a glyph_pairs' dark core)
+    dark: bool = False  # a glyph of it is only a dark core or a stable region (glyph_pairs)
+    merged: bool = False  # its rank and suit are one piece of ink (a glyph_pairs' long glyph)
 
     def box_to_image(self, view: View = FIRST_VIEW) -> npt.NDArray[np.float64]:
         """The 2 x 3 affine map from corner-box pixels to image pixels in ``view`` (the box
@@ -275,17 +303,19 @@ def glyph_pairs(bgr: BgrImage, glyph_px: tuple[float, float] | None = None, max_
         fresh = (ink_of[dark_keep] > 0) & ~np.isin(ink_of[dark_keep], keep) & (_pale_share(pale, dxy, dext) >= DARK_PAPER)
         xy, ext, shape = (np.concatenate([xy, dxy[fresh]]), np.concatenate([ext, dext[fresh]]),
                           np.concatenate([shape, dshape[fresh]]))
-    faint_glyph = np.arange(len(xy)) >= n_ink  # the glyphs only the faint or the dark ink gives
-    dark_glyph = np.arange(len(xy)) >= n_grown
-    if len(xy) < 2:
-        return [], pale, xy
-    pairs = _near_pairs(xy, float(2.4 * hi))
+    # a glyph blurred into its neighbour at every fixed ratio stands apart at its own level:
+    # regions stable over a range of levels (MSER) where the ink found no glyph
+    mxy, mext, mshape = _stable_glyphs(bgr, lo, hi, xy, pale)
+    xy, ext, shape = np.concatenate([xy, mxy]), np.concatenate([ext, mext]), np.concatenate([shape, mshape])
+    faint_glyph = np.arange(len(xy)) >= n_ink  # the glyphs only the faint ink, the dark ink or MSER gives
+    dark_glyph = np.arange(len(xy)) >= n_grown  # only the dark ink or MSER
+    pairs = _near_pairs(xy, float(2.4 * hi)) if len(xy) >= 2 else []
     out: list[CornerProposal] = []
     for a, b in pairs:
         ea, eb = float(ext[a]), float(ext[b])
         if not 0.45 <= ea / eb <= 2.2:
             continue
-        if float(np.abs(shape[a] - shape[b]).sum()) < SAME_SHAPE:
+        if float(np.abs(shape[a, :4] - shape[b, :4]).sum()) < SAME_SHAPE:
             continue  # two pips of a card's face: a rank is never its suit's shape
         d = float(np.hypot(*(xy[b] - xy[a])))
         size = max(ea, eb)
@@ -298,7 +328,74 @@ def glyph_pairs(bgr: BgrImage, glyph_px: tuple[float, float] | None = None, max_
                                       bool(faint_glyph[a] or faint_glyph[b]), bool(dark_glyph[a] or dark_glyph[b])))
         if len(out) >= max_proposals:
             break
+    # a rank and its suit printed close and blurred into one piece of ink: a glyph about
+    # twice as long as it is wide, read as the two halves of its long axis
+    long = (shape[:, 6] >= MERGED_LONG[0] * shape[:, 7]) & (shape[:, 6] <= MERGED_LONG[1] * shape[:, 7])
+    for g in np.flatnonzero(long & ~faint_glyph):
+        if len(out) >= max_proposals:
+            break
+        # two glyphs of about the piece's width, centres d apart: the spread along the axis
+        # is (d / 2)^2 more than across it
+        d = 2.0 * math.sqrt(max(float(shape[g, 6]) ** 2 - float(shape[g, 7]) ** 2, 0.0) / 12.0)
+        if d < lo:
+            continue
+        axis = shape[g, 4:6]
+        for sign in (1.0, -1.0):
+            down = sign * axis
+            rank = xy[g] - 0.5 * d * down
+            out.append(CornerProposal((float(rank[0]), float(rank[1])), (float(down[0]), float(down[1])), d / _PAIR_BOX,
+                                      merged=True))
     return out, pale, xy
+
+
+def _stable_glyphs(bgr: BgrImage, lo: float, hi: float, known: FloatArray, pale: npt.NDArray[np.bool_]
+                   ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.float64]]:
+    """Dark maximally stable regions (MSER) of glyph size (``lo`` to ``hi`` pixels across, of a
+    glyph's fill) in the green channel, where black and red ink are both dark: those away from
+    the ``known`` glyph centres, on paper (:data:`DARK_PAPER` of ``pale``) and darker than
+    :data:`MSER_INK` of the ring round them, one per place. Their centres ([N, 2]), extents
+    ([N]) and shape signatures ([N, 8])."""
+    green = np.ascontiguousarray(bgr[:, :, 1])
+    mser = cv2.MSER_create(delta=MSER_DELTA, min_area=int(0.15 * lo * lo), max_area=int(0.9 * hi * hi),
+                           max_variation=MSER_VARIATION)
+    regions, boxes = mser.detectRegions(green)
+    none = np.zeros((0, 2), np.float32), np.zeros(0, np.float32), np.zeros((0, 8))
+    if not len(regions):
+        return none
+    boxes = np.asarray(boxes).reshape(-1, 4)
+    extent = boxes[:, 2:].max(axis=1).astype(np.float32)
+    fill = np.array([len(r) for r in regions], np.float32) / np.maximum(boxes[:, 2] * boxes[:, 3], 1)
+    sized = np.flatnonzero((extent >= lo) & (extent <= hi) & (fill >= 0.12) & (fill <= 0.95))
+    if not len(sized):
+        return none
+    xy = np.array([regions[i].mean(axis=0) for i in sized], np.float32)
+    ext = extent[sized]
+    away = np.ones(len(sized), bool)
+    for start in range(0, len(known), 512):  # a glyph the ink gives already is no new glyph
+        d = np.hypot(*(xy[:, None] - known[None, start:start + 512]).transpose(2, 0, 1)).min(axis=1)
+        away &= d > 0.3 * ext
+    candidates = np.flatnonzero(away & (_pale_share(pale, xy, ext) >= DARK_PAPER))
+    placed: list[int] = []  # one region per place, the biggest: a glyph is stable at nested levels
+    for i in candidates[np.argsort(-ext[candidates], kind="stable")]:
+        if not placed or bool((np.hypot(*(xy[placed] - xy[i]).T) > 0.3 * ext[placed]).all()):
+            placed.append(int(i))
+    out: list[int] = []
+    shapes = []
+    for i in placed:
+        pts = regions[sized[i]]
+        x, y, w, h = (int(v) for v in boxes[sized[i]])
+        mask = np.zeros((h + 2, w + 2), np.uint8)
+        mask[pts[:, 1] - y + 1, pts[:, 0] - x + 1] = 1
+        ring = cv2.dilate(mask, np.ones((5, 5), np.uint8)) - mask
+        patch = green[max(y - 1, 0):y + h + 1, max(x - 1, 0):x + w + 1]
+        if patch.shape != mask.shape or float(patch[mask > 0].mean()) > MSER_INK * float(patch[ring > 0].mean()):
+            continue  # a pale region, or one hardly darker than round it
+        stats = np.array([[0, 0, w + 2, h + 2, 0], [0, 0, w + 2, h + 2, len(pts)]], np.int32)
+        shapes.append(_shape_signatures(mask.astype(np.int32), stats, np.array([1]))[0])
+        out.append(i)
+    if not out:
+        return none
+    return xy[out], ext[out], np.array(shapes)
 
 
 def _pale_share(pale: npt.NDArray[np.bool_], xy: FloatArray, ext: FloatArray) -> FloatArray:
@@ -360,13 +457,20 @@ def on_paper(proposal: CornerProposal, pale: npt.NDArray[np.bool_]) -> bool:
 def _shape_signatures(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32],
                       keep: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     """Each glyph's shape, whatever its size and turn: the first four Hu moments of its
-    mask, as signed logarithms (what ``cv2.matchShapes`` compares)."""
-    out = np.zeros((len(keep), 4))
+    mask, as signed logarithms (what ``cv2.matchShapes`` compares), then its long axis
+    (a unit vector), its length along it and its width across it (pixels, of a uniform bar
+    with the glyph's second moments): [N, 8]."""
+    out = np.zeros((len(keep), 8))
     for k, label in enumerate(keep):
         x, y, w, h = (int(v) for v in stats[label, :4])
         mask = (labels[y:y + h, x:x + w] == label).astype(np.uint8)
-        hu = cv2.HuMoments(cv2.moments(mask, binaryImage=True)).ravel()[:4]
-        out[k] = np.sign(hu) * np.log10(np.maximum(np.abs(hu), 1e-30))
+        m = cv2.moments(mask, binaryImage=True)
+        hu = cv2.HuMoments(m).ravel()[:4]
+        out[k, :4] = np.sign(hu) * np.log10(np.maximum(np.abs(hu), 1e-30))
+        cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / max(m["m00"], 1.0)
+        spread, axes = np.linalg.eigh(cov)
+        out[k, 4:6] = axes[:, 1]
+        out[k, 6:8] = np.sqrt(12.0 * np.maximum(spread[::-1], 0.0))
     return out
 
 
@@ -551,8 +655,10 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
     faint = np.array([p.faint for p in proposals], bool)
     dark = np.array([p.dark for p in proposals], bool)  # (a dark glyph's proposal is faint too)
     # a glyph only the faint or the dark ink shows is weaker evidence
+    merged = np.array([p.merged for p in proposals], bool)
     needs = np.where(dark, max(accept, DARK_ACCEPT), np.where(faint, max(accept, FAINT_ACCEPT), accept))
-    mean[faint & (sureness < needs)] = 0.0
+    needs = np.where(merged, np.maximum(needs, MERGED_ACCEPT), needs)
+    mean[(needs > accept) & (sureness < needs)] = 0.0
     sure = np.flatnonzero(sureness >= needs)
     if not len(sure):
         return mean

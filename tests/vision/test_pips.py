@@ -57,7 +57,8 @@ def test_a_nine_whose_face_head_says_ten_is_read_when_its_pips_are_nine() -> Non
     classifier = OnnxClassifier()
     assert classifier.meta.pip_check
     read = [r.label for r in classifier.classify(cards)]
-    classifier.meta = dataclasses.replace(classifier.meta, pip_check=False)
+    # the index reader's check of refused cards (vision/own_index.py) may take them too: off
+    classifier.meta = dataclasses.replace(classifier.meta, pip_check=False, index_check=None)
     without = [r.label for r in classifier.classify(cards)]
     assert read.count(Card.parse("9H")) >= 5 and all(c in (None, Card.parse("9H")) for c in read)
     assert without.count(Card.parse("9H")) < read.count(Card.parse("9H"))

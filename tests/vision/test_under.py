@@ -102,13 +102,20 @@ def test_given_a_pile_s_outline_read_as_nothing_when_its_top_card_is_read_then_t
     assert int(got.under.sum()) == 1 and len(got) == 2
 
 
-def test_given_a_photo_of_a_pile_when_read_without_the_mat_then_the_top_card_is_read_and_one_is_under_it(
+def test_given_a_photo_of_a_pile_when_read_without_the_mat_then_the_top_card_is_read_and_the_one_under_it_too(
         faces) -> None:
     image, under, top, alone = _pile(faces, "wood", 1)
     got = read_without_mat(CardReader(OnnxClassifier()), image)
-    assert sorted(str(c) for c in got.read_cards()) == ["4H", "7D"]
+    read = sorted(str(c) for c in got.read_cards())
     flagged = [got.quad_xy[i].mean(axis=0) for i in np.flatnonzero(got.under)]
-    assert len(flagged) == 1 and _on(under.quad_xy[0], flagged[0])
+    # the 9S's index shows beside the 4H: it is read from it (issue 31), or else reported as a
+    # card under another where it lies
+    if "9S" in read:
+        assert read == ["4H", "7D", "9S"] and not flagged
+        nine = [i for i in range(len(got)) if str(got.label[i]) == "9S"]
+        assert _on(under.quad_xy[0], got.quad_xy[nine[0]].mean(axis=0))
+    else:
+        assert read == ["4H", "7D"] and len(flagged) == 1 and _on(under.quad_xy[0], flagged[0])
 
 
 def test_given_a_card_under_another_when_printed_then_it_says_so_and_json_round_trips() -> None:
