@@ -8,7 +8,7 @@ find it again (``glyph_pairs``):
   axis (``CornerProposal.merged``; a reading needs ``MERGED_ACCEPT``);
 - where a blur joins them, the two glyphs still stand apart as regions stable over a range of
   thresholds (MSER, at their own level): new glyphs where the ink found none
-  (``CornerProposal.dark``, as the dark ink's cores; a reading needs ``DARK_ACCEPT``).
+  (``CornerProposal.stable``; a reading needs ``STABLE_ACCEPT``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision import corners
-from vision.corners import MERGED_ACCEPT, MERGED_LONG, CornerProposal, glyph_pairs
+from vision.corners import MERGED_ACCEPT, MERGED_LONG, STABLE_ACCEPT, CornerProposal, glyph_pairs
 from vision.ink import ink_levels
 
 PAPER = 225
@@ -74,7 +74,7 @@ def test_given_a_red_rank_blurred_into_its_suit_when_proposing_then_stable_regio
     assert levels.ink[75, 99] and levels.dark[75, 99]
     monkeypatch.setattr(corners, "MERGED_LONG", (MERGED_LONG[1] + 1, MERGED_LONG[1] + 2))  # the stable regions alone
     found = _over_the_suit(glyph_pairs(page)[0])
-    assert found and all(p.dark and not p.merged for p in found), [(p.rank_xy, p.merged, p.dark) for p in found]
+    assert found and all(p.stable and not p.merged for p in found), [(p.rank_xy, p.merged, p.stable) for p in found]
     monkeypatch.setattr(corners, "MSER_INK", 0.0)  # a region must be this much darker than round it: none is
     assert not _over_the_suit(glyph_pairs(page)[0])
 
@@ -86,3 +86,11 @@ def test_given_a_reading_of_a_split_piece_when_checked_then_it_needs_merged_acce
     assert left[0] > 0.0 and left[1] == 0.0
     left = check_sevens([plain, merged], MERGED_ACCEPT)
     assert left[0] > 0.0 and left[1] > 0.0
+
+
+def test_given_a_reading_of_a_stable_region_when_checked_then_it_needs_stable_accept(check_sevens) -> None:
+    plain = CornerProposal((100.0, 60.0), (0.0, 1.0), 0.5)
+    stable = CornerProposal((100.0, 60.0), (0.0, 1.0), 0.5, faint=True, stable=True)
+    left = check_sevens([plain, stable], (0.4 + STABLE_ACCEPT) / 2)
+    assert left[0] > 0.0 and left[1] == 0.0
+    assert check_sevens([stable], STABLE_ACCEPT)[0] > 0.0
