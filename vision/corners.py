@@ -15,7 +15,7 @@ table: it looks for the card's own evidence, ink on paper.
    gives stands from :data:`FAINT_ACCEPT`. A glyph joined to a rim's shadow or a frame
    line is one piece too big to be a glyph: its black core in the dark ink is one (see
    :data:`DARK_ACCEPT`). A glyph blurred into its neighbour at every fixed ratio stands
-   apart as a region stable over a range of levels (MSER, :data:`MERGED_ACCEPT`'s note).
+   apart as a region stable over a range of levels (MSER; see :data:`STABLE_ACCEPT`).
 3. Indices: two glyphs of similar size but not of one shape (two pips are not an index;
    their colours are not compared: a thin dark-red stroke looks black), a glyph's height
    or two apart: a rank over its suit; or one piece about twice as long as it is wide, a
