@@ -396,8 +396,7 @@ def _stable_glyphs(bgr: BgrImage, lo: float, hi: float, known: FloatArray, pale:
         patch = green[max(y - 1, 0):y + h + 1, max(x - 1, 0):x + w + 1]
         if patch.shape != mask.shape or float(patch[mask > 0].mean()) > MSER_INK * float(patch[ring > 0].mean()):
             continue  # a pale region, or one hardly darker than round it
-        stats = np.array([[0, 0, w + 2, h + 2, 0], [0, 0, w + 2, h + 2, len(pts)]], np.int32)
-        shapes.append(_shape_signatures(mask.astype(np.int32), stats, np.array([1]))[0])
+        shapes.append(_signature(mask))
         out.append(i)
     if not out:
         return none
@@ -469,15 +468,18 @@ def _shape_signatures(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32
     out = np.zeros((len(keep), 8))
     for k, label in enumerate(keep):
         x, y, w, h = (int(v) for v in stats[label, :4])
-        mask = (labels[y:y + h, x:x + w] == label).astype(np.uint8)
-        m = cv2.moments(mask, binaryImage=True)
-        hu = cv2.HuMoments(m).ravel()[:4]
-        out[k, :4] = np.sign(hu) * np.log10(np.maximum(np.abs(hu), 1e-30))
-        cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / max(m["m00"], 1.0)
-        spread, axes = np.linalg.eigh(cov)
-        out[k, 4:6] = axes[:, 1]
-        out[k, 6:8] = np.sqrt(12.0 * np.maximum(spread[::-1], 0.0))
+        out[k] = _signature((labels[y:y + h, x:x + w] == label).astype(np.uint8))
     return out
+
+
+def _signature(mask: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+    """One glyph's [8] of :func:`_shape_signatures`, from its mask."""
+    m = cv2.moments(mask, binaryImage=True)
+    hu = cv2.HuMoments(m).ravel()[:4]
+    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / max(m["m00"], 1.0)
+    spread, axes = np.linalg.eigh(cov)
+    return np.concatenate([np.sign(hu) * np.log10(np.maximum(np.abs(hu), 1e-30)), axes[:, 1],
+                           np.sqrt(12.0 * np.maximum(spread[::-1], 0.0))])
 
 
 def _near_pairs(xy: FloatArray, reach: float) -> list[tuple[int, int]]:
@@ -653,19 +655,19 @@ def class_probs(readings: IndexReadings, classes: Sequence[str]) -> npt.NDArray[
 def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal], readings: IndexReadings,
              accept: float) -> npt.NDArray[np.float64]:
     """[N, C] for :func:`accepted_corners`: the index reader's probabilities, with the
-    readings sure enough to stand but unsure between suit twins (:data:`SUIT_TWIN`), of
-    ink not their card's colour (:func:`ink_agrees`) or refused by the second reader set
-    to nothing."""
+    readings on weaker evidence under its threshold (a faint, dark, stable or merged glyph:
+    :data:`FAINT_ACCEPT` and the others), and those sure enough to stand but unsure between
+    suit twins (:data:`SUIT_TWIN`), of ink not their card's colour (:func:`ink_agrees`) or
+    refused by the second reader, set to nothing."""
     mean = class_probs(readings, classifier.meta.classes)
     sureness = readings.sureness()
-    faint = np.array([p.faint for p in proposals], bool)
-    dark = np.array([p.dark for p in proposals], bool)  # (a dark glyph's proposal is faint too)
-    # a glyph only the faint or the dark ink shows is weaker evidence
-    needs = np.where(dark, max(accept, DARK_ACCEPT), np.where(faint, max(accept, FAINT_ACCEPT), accept))
-    stable = np.array([p.stable for p in proposals], bool)
-    needs = np.where(stable, np.maximum(needs, STABLE_ACCEPT), needs)
-    merged = np.array([p.merged for p in proposals], bool)
-    needs = np.where(merged, np.maximum(needs, MERGED_ACCEPT), needs)
+    # a glyph only the faint ink, the dark ink or a stable region shows, or a rank and suit
+    # in one piece, is weaker evidence: the reading needs the most any of them asks
+    needs = np.full(len(proposals), accept)
+    for weaker, sure_from in (("faint", FAINT_ACCEPT), ("dark", DARK_ACCEPT), ("stable", STABLE_ACCEPT),
+                              ("merged", MERGED_ACCEPT)):
+        marked = np.array([getattr(p, weaker) for p in proposals], bool)
+        needs = np.where(marked, np.maximum(needs, sure_from), needs)
     mean[(needs > accept) & (sureness < needs)] = 0.0
     sure = np.flatnonzero(sureness >= needs)
     if not len(sure):
