@@ -18,7 +18,7 @@ here, on sets no held-out figure comes from:
 - with ``--fans N``, N pictures of two hands fanned tight (3-7 degrees a card), so that each
   index lies beside its neighbour's (:func:`tight_fans`).
 
-Each photo's outline reading and corner proposals (of the photo unveiled, as
+Each photo's outline reading and corner proposals (of the photo evenly lit, :func:`vision.ink.evenly_lit`, as
 :func:`vision.corners.read_corners` proposes them) are made once (and kept in
 ``cache/corner_accept_photos-<scenes>.pkl``: they depend on no index reader, so the next reader's sweep
 starts at once; ``--fresh`` makes them again); each pair of thresholds reads the proposals again. Prints, per pair: cards read and wrong readings on each set.
@@ -50,7 +50,7 @@ from vision.classify import OnnxClassifier
 from vision.closeup import read_closeup
 from vision.corners import CornerProposal, corner_detections, propose_corners, read_corners
 from vision.index_reader import DEFAULT_MODEL, IndexReader
-from vision.ink import unveiled
+from vision.ink import evenly_lit
 from vision.pipeline import CardReader
 from vision.readings import CardDetections
 from vision.synthetic.columns import OverlapScene, render_overlaps
@@ -189,17 +189,17 @@ def photos(card_reader: CardReader, renders: Path, scenes: int, hard: int = 0, f
     out = []
     image = np.asarray(cv2.imread(str(DEALS / "deal1-md-sq.jpg")), np.uint8)
     boxes = _deal_boxes(DEALS / "deal1-md-sq-net1280-labels.json", (image.shape[1], image.shape[0]))
-    out.append(Photo("deal 1", image, read_closeup(card_reader, image), propose_corners(unveiled(image)), boxes))
+    out.append(Photo("deal 1", image, read_closeup(card_reader, image), propose_corners(evenly_lit(image)), boxes))
     doc = json.loads(BLACKJACK_LABELS.read_text())
     for name, labels in doc["photos"].items():
         if labels["split"] != "tuning":
             continue
         image = np.asarray(cv2.imread(str(BLACKJACK / f"{name}.jpg")), np.uint8)
-        out.append(Photo("blackjack", image, read_closeup(card_reader, image), propose_corners(unveiled(image)), labels))
+        out.append(Photo("blackjack", image, read_closeup(card_reader, image), propose_corners(evenly_lit(image)), labels))
     for kind, make, count in (("calibration scenes", calibration_scenes, scenes), ("hard scenes", hard_scenes, hard),
                               ("tight fans", tight_fans, fans)):
         for bgr, parts in make(renders, count):
-            out.append(Photo(kind, bgr, card_reader.read_frame(bgr), propose_corners(unveiled(bgr)), parts))
+            out.append(Photo(kind, bgr, card_reader.read_frame(bgr), propose_corners(evenly_lit(bgr)), parts))
     return out
 
 

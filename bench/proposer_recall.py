@@ -36,7 +36,7 @@ from engine.cards import Card
 from vision.classify import OnnxClassifier
 from vision.corners import (CornerProposal, _index_xy, card_quad_of, glyph_pairs, on_paper, read_corners,
                             score_proposals)
-from vision.ink import unveiled
+from vision.ink import evenly_lit
 from vision.index_reader import default_index_reader
 from bench.real_tables import BLACKJACK, BLACKJACK_LABELS, DEALS, _deal_boxes
 
@@ -62,7 +62,7 @@ def _covers(props: list[CornerProposal], x: float, y: float) -> bool:
 def stages(classifier: OnnxClassifier, bgr: BgrImage, cards: list[tuple[Card, float, float]], by_index: bool
            ) -> Counter[str]:
     """How many of ``cards`` (card, x, y) each stage lost, and how many were read."""
-    bgr = unveiled(bgr)  # as read_corners reads it
+    bgr = evenly_lit(bgr)  # as read_corners reads it
     pairs, pale, glyphs = glyph_pairs(bgr)
     papered = [p for p in pairs if on_paper(p, pale)]
     kept, _ = score_proposals(default_index_reader(), bgr, papered)

@@ -351,9 +351,9 @@ def read_without_mat(reader: Any, bgr: BgrImage) -> CardDetections:
     cards under others that show no index (:func:`vision.under.with_cards_under`)."""
     from vision.closeup import read_closeup
     from vision.corners import with_corner_cards
-    from vision.ink import unveiled
+    from vision.ink import evenly_lit
 
-    bgr = unveiled(bgr)  # a washed-out photo read as a clear one
+    bgr = evenly_lit(bgr)  # a washed-out photo read as a clear one, a shadow lifted
     whole = read_closeup(reader, bgr)
     whole = CardDetections.concatenate([whole, outlines_again(reader, bgr, whole)])
     looked = first_look(bgr)  # one look at the glyph pairs, for both uses

@@ -60,7 +60,7 @@ import numpy.typing as npt
 
 from engine.cards import Card, Suit
 from vision.index_reader import IndexReader, IndexReadings, default_index_reader
-from vision.ink import ink_levels, redness, unveiled
+from vision.ink import evenly_lit, ink_levels, redness
 from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W, CORNER_H, CORNER_W, FACE_H, FACE_W, RECT_H, RECT_W, feeds_of
 from vision.readings import CardDetections
 
@@ -613,8 +613,8 @@ class FirstLook:
 
 
 def first_look(bgr: BgrImage, reader: IndexReader | None = None) -> FirstLook:
-    """:class:`FirstLook` of ``bgr`` (taken as :func:`read_corners` takes it: unveiled)."""
-    bgr = unveiled(bgr)
+    """:class:`FirstLook` of ``bgr`` (taken as :func:`read_corners` takes it: :func:`vision.ink.evenly_lit`)."""
+    bgr = evenly_lit(bgr)
     kept, readings = score_proposals(reader or default_index_reader(), bgr, propose_corners(bgr))
     return FirstLook(kept, readings)
 
@@ -744,7 +744,7 @@ def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPropo
     if not hasattr(classifier, "heads_of_feeds") or "corner_logits" not in getattr(classifier, "output_names", ()):
         return []
     reader = reader or default_index_reader()
-    bgr = unveiled(bgr)
+    bgr = evenly_lit(bgr)
     if looked is not None and proposals is None:
         kept, readings = looked.kept, looked.readings
     else:

@@ -17,8 +17,10 @@ well exposed), ``dim`` (2 to 4 stops under), ``warm_low`` (dim under a tungsten 
 the paper orange), ``vignette`` (a cheap lens: the corners 1.5 to 2.5 stops under the
 middle), ``glare`` (a lamp's reflection burnt out over part of the table) and ``haze``
 (a washed-out, low-contrast photo: the ink grey, the paper no whiter than a pale top)
-and ``shade`` (a player's shadow, 1.5 to 3 stops deep with a soft edge, over part of the
-table: the cards in it darker than the lit top beside them).
+``shade`` (a player's shadow, 1.5 to 3 stops deep with a soft edge, over part of the
+table: the cards in it darker than the lit top beside them) and ``arm`` (the shadow of an
+arm or of the phone taking the photo: a band a sixth to a quarter of the shorter side wide
+across the table, 1.5 to 2.5 stops deep, its edges soft: narrower than a card's length).
 
 The cards are face pictures (upright portrait, BGR or BGRA; a BGR picture gets the
 rounded outline of :func:`vision.synthetic.cards.cut_out`), laid flat at ``card_h_px``
@@ -52,7 +54,7 @@ BgrImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
 
 SURFACES = ("maple", "birch", "white_cloth", "patterned_cloth", "laminate", "felt")
-LIGHTS = ("room", "dim", "warm_low", "vignette", "glare", "haze", "shade")
+LIGHTS = ("room", "dim", "warm_low", "vignette", "glare", "haze", "shade", "arm")
 _ASPECT = 63.0 / 88.0  # a poker card's width over its height
 
 
@@ -319,6 +321,14 @@ def light_photo(img: FloatArray, light: str, rng: np.random.Generator) -> FloatA
         soft = rng.uniform(0.02, 0.06) * min(h, w)
         inside = 1 / (1 + np.exp(-(along - edge) / soft))
         gain *= 2.0 ** (-rng.uniform(1.5, 3.0) * inside)
+    elif light == "arm":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        turn = rng.uniform(0, math.pi)
+        across = (xx - rng.uniform(0.35, 0.65) * w) * math.cos(turn) + (yy - rng.uniform(0.35, 0.65) * h) * math.sin(turn)
+        half = rng.uniform(1 / 12, 1 / 8) * min(h, w)
+        soft = rng.uniform(0.008, 0.02) * min(h, w)
+        inside = 1 / (1 + np.exp(np.minimum((np.abs(across) - half) / soft, 60.0)))
+        gain *= 2.0 ** (-rng.uniform(1.5, 2.5) * inside)
     elif light == "haze":
         fog = rng.uniform(0.25, 0.4)  # a veil of stray light over a photo exposed short
         linear = (1 - fog) * rng.uniform(0.5, 0.7) * linear + fog * rng.uniform(0.5, 0.7)
