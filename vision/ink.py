@@ -93,6 +93,7 @@ _SHADOW_WIDE = 0.06
 _SHADOW_REACH = 0.05
 _SHADOW_SHRINK = 4
 _SHADOW_SAMPLES = 400  # border places measured a region
+_SHADOW_MIN_STEPS = 8  # a border stepping up at fewer places says nothing either way
 
 
 def _darkest(grey: npt.NDArray[np.uint8]) -> float:
@@ -152,9 +153,7 @@ def shadows_lifted(bgr: BgrImage) -> BgrImage:
     sw, sh = max(1, w // _SHADOW_SHRINK), max(1, h // _SHADOW_SHRINK)
     short = min(sw, sh)
     small = cv2.resize(_balance(bgr), (sw, sh), interpolation=cv2.INTER_AREA)
-    k = _odd(_LIGHT_WINDOW * short)
-    light = cv2.dilate(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    light = cv2.GaussianBlur(light.astype(np.float32), (0, 0), k / 4)
+    light = _window_light(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
     near_bgr = cv2.morphologyEx(small, cv2.MORPH_CLOSE,
                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(_SHADOW_PRINT * short),) * 2))
     near = np.maximum(cv2.cvtColor(near_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32), 1.0)
@@ -166,7 +165,8 @@ def shadows_lifted(bgr: BgrImage) -> BgrImage:
     count, regions = cv2.connectedComponents(dimmed)
     if count <= 1:
         return bgr
-    shadows = [r for r in range(1, count) if _soft_edged(np.log(near), regions == r, short)]
+    log_near = cv2.GaussianBlur(np.log(near), (0, 0), 1.0)
+    shadows = [r for r in range(1, count) if _soft_edged(log_near, regions == r, short)]
     if not shadows:
         return bgr
     reach = max(3.0, _SHADOW_REACH * short)
@@ -178,7 +178,7 @@ def shadows_lifted(bgr: BgrImage) -> BgrImage:
 
 
 def _soft_edged(log_near: npt.NDArray[np.float32], region: npt.NDArray[np.bool_], short: int) -> bool:
-    """Whether ``region``'s near level steps up across its border (SHADOW_STEP) softly
+    """Whether ``region``'s near level (``log_near``: its log, smoothed) steps up across its border (SHADOW_STEP) softly
     (SHADOW_SOFT_PX) at SHADOW_SOFT_SHARE of the places it steps: measured along the border's
     normal, out to _SHADOW_REACH of the shorter side each way, off the picture's edge."""
     sh, sw = region.shape
@@ -198,12 +198,11 @@ def _soft_edged(log_near: npt.NDArray[np.float32], region: npt.NDArray[np.bool_]
     on = ((px >= 0) & (px <= sw - 1) & (py >= 0) & (py <= sh - 1)).all(axis=1)
     if not on.any():
         return False
-    profile = cv2.remap(cv2.GaussianBlur(log_near, (0, 0), 1.0), px[on].astype(np.float32), py[on].astype(np.float32),
-                        cv2.INTER_LINEAR)
+    profile = cv2.remap(log_near, px[on].astype(np.float32), py[on].astype(np.float32), cv2.INTER_LINEAR)
     step = profile[:, -3:].mean(axis=1) - profile[:, :3].mean(axis=1)
     slope = np.abs(np.diff(profile, axis=1)).max(axis=1) / float(ts[1] - ts[0])
     stepped = step >= math.log(SHADOW_STEP)
-    if stepped.sum() < 8:
+    if stepped.sum() < _SHADOW_MIN_STEPS:
         return False
     width = step[stepped] / np.maximum(slope[stepped], 1e-6)
     return bool(np.mean(width >= SHADOW_SOFT_PX / _SHADOW_SHRINK) >= SHADOW_SOFT_SHARE)
@@ -237,12 +236,16 @@ def _light_level(grey: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     """The local light level: the brightest grey level within about a card's size (the
     paper, where there is a card), smooth, full size."""
     h, w = grey.shape
-    sw, sh = max(1, w // _LIGHT_SHRINK), max(1, h // _LIGHT_SHRINK)
-    small = cv2.resize(grey, (sw, sh), interpolation=cv2.INTER_AREA)
-    k = max(3, int(2 * round(_LIGHT_WINDOW * min(sw, sh) / 2) + 1))
+    small = cv2.resize(grey, (max(1, w // _LIGHT_SHRINK), max(1, h // _LIGHT_SHRINK)), interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.resize(_window_light(small), (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+
+
+def _window_light(small: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """The brightest level of ``small`` (a picture shrunk) within :data:`_LIGHT_WINDOW` of its
+    shorter side, smooth."""
+    k = _odd(_LIGHT_WINDOW * min(small.shape[:2]))
     level = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    level = cv2.GaussianBlur(level.astype(np.float32), (0, 0), k / 4)
-    return np.asarray(cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+    return np.asarray(cv2.GaussianBlur(level.astype(np.float32), (0, 0), k / 4), np.float32)
 
 
 def ink_on_paper(bgr: BgrImage, window: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
