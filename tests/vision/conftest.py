@@ -102,3 +102,26 @@ def check_sevens(monkeypatch: pytest.MonkeyPatch) -> Callable[[list[CornerPropos
         return np.asarray(corners._checked(Classifier(), np.zeros((10, 10, 3), np.uint8), proposals, readings, 0.4)[:, 0])
 
     return check
+
+
+def _score_corners(readings: Sequence, parts: Sequence) -> tuple[int, int, list[str]]:
+    truth = [(c, xy) for part in parts for c, xy in zip(part.cards, part.index_xy, strict=True)]
+    truth += [(c, xy) for part in parts for c, xy in zip(part.cards, part.other_index_xy, strict=True)]
+    showing = {c for part in parts for c, shows in zip(part.cards, part.index_shows, strict=True) if shows}
+    read, wrong = set(), []
+    for r in readings:
+        near = [c for c, xy in truth if np.hypot(*(np.asarray(r.index_xy) - xy)) < 25]
+        if r.card in near:
+            read.add(r.card)
+        else:
+            wrong.append(f"{r.card} at {np.round(r.index_xy)} (cards there: {near})")
+    return len(read & showing), len(showing), wrong
+
+
+@pytest.fixture(scope="session")
+def score_corners() -> Callable[[Sequence, Sequence], tuple[int, int, list[str]]]:
+    """Corner readings (vision.corners.CornerReading) of rendered overlaps
+    (vision.synthetic.columns.OverlapScene parts) scored: (cards whose top-left index shows
+    that were read, how many show, wrong readings). A reading is right when it names the card
+    whose index (either one) lies under it."""
+    return _score_corners

@@ -46,30 +46,13 @@ def _scene(faces: list[tuple[Card, np.ndarray]], seed: int) -> tuple[np.ndarray,
     return fan.bgr, [column, fan]
 
 
-def _score(readings: list[CornerReading], parts: list[OverlapScene]) -> tuple[int, int, list[str]]:
-    """(cards whose top-left index shows that were read, how many show, wrong readings).
-
-    A reading is right when it names the card whose index (either one) lies under it."""
-    truth = [(c, xy) for part in parts for c, xy in zip(part.cards, part.index_xy, strict=True)]
-    truth += [(c, xy) for part in parts for c, xy in zip(part.cards, part.other_index_xy, strict=True)]
-    showing = {c for part in parts for c, shows in zip(part.cards, part.index_shows, strict=True) if shows}
-    read, wrong = set(), []
-    for r in readings:
-        near = [c for c, xy in truth if np.hypot(*(np.asarray(r.index_xy) - xy)) < 25]
-        if r.card in near:
-            read.add(r.card)
-        else:
-            wrong.append(f"{r.card} at {np.round(r.index_xy)} (cards there: {near})")
-    return len(read & showing), len(showing), wrong
-
-
 def test_given_overlapping_columns_and_fans_when_read_by_corners_then_most_read_and_none_wrong(
-        faces, model) -> None:
+        faces, model, score_corners) -> None:
     read = shown = 0
     wrong: list[str] = []
     for seed in range(4):  # four tables: white, wood, cloth, paper
         image, parts = _scene(faces, seed)
-        r, s, w = _score(read_corners(model, image), parts)
+        r, s, w = score_corners(read_corners(model, image), parts)
         read, shown = read + r, shown + s
         wrong += w
     assert shown >= 20  # the scenes hold enough overlapped cards to measure

@@ -44,30 +44,14 @@ def _column_and_fan(faces: list[tuple[Card, np.ndarray]], seed: int) -> tuple[np
     return fan.bgr, shaded, [column, fan]
 
 
-def _score(readings: list, parts: list[OverlapScene]) -> tuple[int, list[str]]:
-    """(cards whose index shows read, wrong readings): a reading names a card whose index
-    lies under it."""
-    truth = [(c, xy) for part in parts for c, xy in zip(part.cards, part.index_xy, strict=True)]
-    truth += [(c, xy) for part in parts for c, xy in zip(part.cards, part.other_index_xy, strict=True)]
-    showing = {c for part in parts for c, shows in zip(part.cards, part.index_shows, strict=True) if shows}
-    read, wrong = set(), []
-    for r in readings:
-        near = [c for c, xy in truth if np.hypot(*(np.asarray(r.index_xy) - xy)) < 25]
-        if r.card in near:
-            read.add(r.card)
-        else:
-            wrong.append(f"{r.card} at {np.round(r.index_xy)}")
-    return len(read & showing), wrong
-
-
 # seeds whose arm falls over the indices (without the lift they read 5 and 3 of 8)
 @pytest.mark.parametrize("seed", [3, 4])
 def test_given_an_arms_shadow_across_a_column_and_a_fan_when_read_by_corners_then_as_in_room_light(
-        faces, model, seed) -> None:
+        faces, model, score_corners, seed) -> None:
     room, shaded, parts = _column_and_fan(faces, seed)
     assert shadows_lifted(shaded) is not shaded
-    room_read, room_wrong = _score(read_corners(model, room), parts)
-    read, wrong = _score(read_corners(model, shaded), parts)
+    room_read, _, room_wrong = score_corners(read_corners(model, room), parts)
+    read, _, wrong = score_corners(read_corners(model, shaded), parts)
     assert not wrong and not room_wrong, wrong
     assert read >= room_read - 1, f"in the arm's shadow {read} read, in room light {room_read}"
 
