@@ -41,7 +41,7 @@ log = logging.getLogger("train_index")
 
 CALIBRATION_DESIGNS = INDEX_CALIBRATION_DESIGNS
 TEST_DESIGNS = INDEX_TEST_DESIGNS
-DATA_VERSION = 3  # bump when models/index_data.py changes (names the cached sets)
+DATA_VERSION = 4  # bump when models/index_data.py changes (names the cached sets)
 MAX_WRONG_ACCEPTED = 0.001
 MIN_THRESHOLD = 0.5
 VERSION = "1.0.0"
