@@ -226,18 +226,14 @@ def _scene(rng: np.random.Generator, bank: TextureBank, design: Design, anchors:
     if r < 0.5:  # another card of the deck over this one
         other = design[CARD_LABELS[int(rng.integers(52))]]
         where = rng.random()
-        # a fanned hand turns each card on from the last: a loose one by some 12 degrees, a tight
-        # one (the next index beside this one's, inside its box) by some 3
-        spread = 12.0 if 0.45 <= where < 0.575 else 3.0 if 0.575 <= where < 0.7 else 6.0
+        spread = 12.0 if 0.45 <= where < 0.7 else 6.0  # a fanned hand turns each card on from the last
         o_small, om = _warp_card(other, card_h_px * rng.uniform(0.97, 1.03), turn + float(rng.normal(0, spread)),
                                  (0.0, 0.0))
         oh, ow = o_small.shape[:2]
         if where < 0.45:  # further down the column: the top index shows, or just about
             off = (rng.uniform(-0.15, 0.25) * ow, rng.uniform(0.12, 0.8) * oh)
-        elif where < 0.575:  # further right in a row
+        elif where < 0.7:  # further right in a row
             off = (rng.uniform(0.12, 0.8) * ow, rng.uniform(-0.15, 0.2) * oh)
-        elif where < 0.7:  # a tight fan: the next card's index beside this one's, inside its box
-            off = (rng.uniform(0.08, 0.22) * ow, rng.uniform(-0.05, 0.05) * oh)
         else:  # lying over the top corner: the index covered, or cut by the edge
             off = (rng.uniform(-0.9, 0.3) * ow, rng.uniform(-0.9, 0.1) * oh)
         om[:, 2] = m[:, 2] + m[:, :2] @ np.array(off)

@@ -41,10 +41,10 @@ log = logging.getLogger("train_index")
 
 CALIBRATION_DESIGNS = INDEX_CALIBRATION_DESIGNS
 TEST_DESIGNS = INDEX_TEST_DESIGNS
-DATA_VERSION = 4  # bump when models/index_data.py changes (names the cached sets)
+DATA_VERSION = 3  # bump when models/index_data.py changes (names the cached sets)
 MAX_WRONG_ACCEPTED = 0.001
 MIN_THRESHOLD = 0.5
-VERSION = "1.1.0"  # 1.1: data version 4 (tight fans)
+VERSION = "1.0.0"
 SNAPSHOT_MINUTES = 8
 MADE_UP_PER_CHUNK = 6  # procedural designs made for each chunk of training scenes ...
 MADE_UP_SHARE = 0.25  # ... drawn about this share of the time
