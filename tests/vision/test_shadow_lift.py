@@ -106,3 +106,4 @@ def test_given_a_photo_when_evenly_lit_then_a_veil_and_a_shadow_are_both_taken_o
     out = evenly_lit(veiled)
     assert int(out[12:20, 100:540].min()) > 150  # the paper lit evenly, the shadow gone
     assert int(out[1, 100].max()) < 40  # the ruling dark again
+    assert evenly_lit(out) is out  # handed on from look to look, it is not lifted again
