@@ -166,14 +166,8 @@ FAINT_ACCEPT = 0.5
 #   along its long axis, either way up, their centres apart by twice the root of the spread
 #   along the axis less the spread across it (two glyphs of the piece's width); a reading of
 #   one stands from MERGED_ACCEPT.
-# Chosen on the tuning sets only (bench/corner_accept.py's sets, --hard 400 --fans 150; right /
-# wrong): STABLE_ACCEPT and MERGED_ACCEPT both 0.8 read the hard set 1,142 / 12 and the fans
-# 215 / 3 (before both: 1,037 / 9 and 195 / 3), deal 1 and blackjack as before (41 of 44, 128
-# of 128), the calibration scenes 88 of 96 (89). With the stable regions at the dark cores'
-# threshold, 0.7 and 0.8 read 1,154 / 16 and 216 / 3; 0.8 and 0.7, 1,143 / 14, 213 / 4 and a
-# blackjack card wrong; 0.9 and 0.9, 1,115 / 12, 208 / 3 and a card of deal 1 fewer; the dark
-# cores at 0.8 too, 1,137 / 13 and 214 / 3, but a penguins KH whose K touches its frame line
-# (0.78 in the index check of refused cards) went unread in a whole-view round
+# Chosen on the tuning sets only (bench/corner_accept.py --hard 400 --fans 150); the settings
+# tried and what each read: bench/README.md, "A rank and its suit that the ink does not part"
 MERGED_LONG = (1.6, 4.0)
 MERGED_ACCEPT = 0.8
 STABLE_ACCEPT = 0.8
@@ -218,7 +212,7 @@ class CornerProposal:
     rank_xy: tuple[float, float]
     down: tuple[float, float]
     scale: float
-    faint: bool = False  # a glyph of it is only in the faint ink (a glyph_pairs' grown glyph)
+    faint: bool = False  # a glyph of it is not in the ink: only the faint ink, the dark ink or a stable region gives it
     dark: bool = False  # a glyph of it is only in the dark ink (a glyph_pairs' dark core)
     stable: bool = False  # a glyph of it is only a region stable over levels (a glyph_pairs' MSER region)
     merged: bool = False  # its rank and suit are one piece of ink (a glyph_pairs' long glyph)

@@ -68,9 +68,7 @@ _BALANCE_FROM = 1.3
 # phone taking the photo) dims the paper and the table under it by one share, over a region
 # wider than any print, with an edge of any shape. Where it is narrower than the light's
 # window the paper under it is no paper for the light beside it, and the paper's level
-# round a glyph crosses its edge: the index goes unseen (a phone photo of a fanned deal, its
-# photographer's shadow across it: 12 of 51 cards read; lifted, 33). A region is a shadow
-# when (at a quarter of the resolution, on the *near level*: the grey level closed over
+# round a glyph crosses its edge: the index goes unseen. A region is a shadow when (at a quarter of the resolution, on the *near level*: the grey level closed over
 # _SHADOW_PRINT of the shorter side, so print is filled and a card is paper):
 # - its near level is SHADOW_DEEPEST to SHADOW_FROM of the light round it (_light_level's),
 #   at least SHADOW_DEEPEST of the photo's brightest paper (darker is a dark table) and grey;
@@ -79,10 +77,8 @@ _BALANCE_FROM = 1.3
 #   _SHADOW_REACH), the step is soft, SHADOW_SOFT_PX wide or more, at SHADOW_SOFT_SHARE of
 #   the places: a lamp is no point, so a shadow's edge is a penumbra, while a card's outline
 #   on a darker top (the step a halo of the light's window round the cards shows) is sharp.
-# It is lifted by the light round it over its near level. Chosen on the studied deal and
-# the tuning sets only: with a step of 1.2, the casino felt's lamp falloff and a pale top's
-# halo round a pile passed as shadows; at 1.35 no tuning picture changes but one wood top's
-# 0.6 levels (bench/README.md, "A shadow across the cards").
+# It is lifted by the light round it over its near level. Chosen on the studied deal 7 and
+# the tuning sets only (bench/README.md, "A shadow across the cards").
 SHADOW_DEEPEST = 0.35
 SHADOW_FROM = 0.85
 SHADOW_STEP = 1.35
@@ -117,6 +113,9 @@ def unveiled(bgr: BgrImage) -> BgrImage:
     return np.asarray(cv2.LUT(bgr, lut), np.uint8)
 
 
+_LAST_LIT: list[BgrImage] = []  # the picture evenly_lit returned last
+
+
 def evenly_lit(bgr: BgrImage) -> BgrImage:
     """``bgr`` as the index readers take it: :func:`unveiled`, then :func:`shadows_lifted`.
     The picture this returned last is returned as it is (one photo is handed on from look to
@@ -126,9 +125,6 @@ def evenly_lit(bgr: BgrImage) -> BgrImage:
     out = shadows_lifted(unveiled(bgr))
     _LAST_LIT[:] = [out]
     return out
-
-
-_LAST_LIT: list[BgrImage] = []
 
 
 def _odd(v: float) -> int:
