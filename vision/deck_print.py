@@ -24,6 +24,12 @@ A card is compared with a short list of candidates (the network's proposal) in t
    4 and a 7, or a Dutch ``V`` queen and a French ``V`` jack differ in a few pixels, and a
    blank where the other card has a pip must count, which a correlation would not see.
 
+Where no candidate's print fits the card as the rectifier framed it (the rectifier was
+further off than those shifts: a card turned several degrees, a corner cut off), the card is
+*registered* onto each candidate's enrolled crop (:func:`registration`: a turn either way
+up, then an affine warp refined by ECC) and the two passes run again over all these
+framings, each candidate taking its best (:meth:`PrintBank.duel`).
+
 :meth:`PrintBank.scores` gives the corner score plus FACE_SHARE x the face score of each
 candidate; :mod:`vision.deck_profile` decides by the margin between the best and the
 second-best.
@@ -65,6 +71,20 @@ CORNER_PIP_PX = 19  # the paper is found by a max filter this wide (px of the sc
 FACE_PIP_PX = 11  # and of the scaled face: wider than a pip
 CHROMA_GAIN = 1.0  # the colour channels' weight against lightness (ink colour tells suits apart)
 FACE_SHARE = 0.5  # the face's share of a card's score; the index carries the rest
+# registering a card onto the enrolled frame (:func:`registered`): the rectifier's error is
+# a few degrees, a few % of size and up to ~15 % of the width of shift (a corner cut off)
+REGISTER = True  # off: the card as the rectifier framed it (the rule before; benches compare)
+REGISTER_BELOW = 1.1  # registered only when no candidate fits the card as framed this well
+REGISTER_COARSE = (50, 70)  # px: the coarse search's size
+REGISTER_MARGIN = 8  # px of it: the shift searched either way (16 % of the width)
+# degrees, either way up: an enrolled crop and a card read may lie opposite ways
+REGISTER_TURNS = tuple(way + t for way in (0.0, 180.0) for t in (-10.0, -5.0, 0.0, 5.0, 10.0))
+REGISTER_SIZES = (1.0,)  # ECC refines the size (and what lies between the turns)
+REGISTER_FINE = (100, 140)  # px: the affine refinement's last size
+REGISTERED_REACH = 2  # px of the scaled corner and face: the shifts searched on a registered card
+REGISTER_GAIN = 0.02  # a warp is used only when the detail correlates better by this much
+REGISTER_STEPS = 20  # ECC iterations at the coarse size
+REGISTER_FINE_STEPS = 5  # and at the fine one (each costs 4 times as much)
 
 
 def _ink(bgr: npt.NDArray[Any], pip_px: int) -> FloatArray:
@@ -99,6 +119,84 @@ def print_features(cards: Sequence[npt.NDArray[np.uint8]]) -> tuple[FloatArray, 
             np.asarray(np.stack(faces), np.float32).reshape(len(cards), 3, FACE_H, FACE_W))
 
 
+def _detail(bgr: npt.NDArray[Any], size: tuple[int, int]) -> FloatArray:
+    """The grey of ``bgr`` at ``size`` less its blur over a twelfth of the width: the print's
+    detail (pips, index, border), with glare, shadows and light gradients taken off."""
+    grey = cv2.resize(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return np.asarray(grey - cv2.GaussianBlur(grey, (0, 0), size[0] / 12.0), np.float32)
+
+
+def detail_of(bgr: npt.NDArray[Any]) -> tuple[FloatArray, FloatArray]:
+    """The detail (:func:`_detail`) of a crop at the two sizes it is registered at."""
+    return _detail(bgr, REGISTER_COARSE), _detail(bgr, REGISTER_FINE)
+
+
+def registration(card: tuple[FloatArray, FloatArray], enrolled: tuple[FloatArray, FloatArray]
+                 ) -> npt.NDArray[np.float32] | None:
+    """The warp (2 x 3, from the enrolled crop's pixels to the card's, at the rectified size)
+    that registers a card onto an enrolled crop, from their :func:`detail_of`; None where the
+    card is best left as the rectifier framed it.
+
+    The rectifier can be off by several degrees and pixels (a corner of the card cut off,
+    the table in another): more than the templates' shifts search. Coarse
+    (:data:`REGISTER_COARSE`): every turn and size of :data:`REGISTER_TURNS` x
+    :data:`REGISTER_SIZES`, each at its best shift (normalised correlation); fine
+    (:data:`REGISTER_FINE`): that warp refined as an affine one by ECC, at the coarse size and
+    then the fine one. The warp is used only
+    when it correlates better with the print than the card as it is (by
+    :data:`REGISTER_GAIN`): a card the rectifier framed well, or one unlike the print, stays.
+    """
+    (w, h), margin = REGISTER_COARSE, REGISTER_MARGIN
+    best, warp = -1.0, np.eye(2, 3, dtype=np.float32)
+    for turn in REGISTER_TURNS:
+        for size in REGISTER_SIZES:
+            turned = cv2.getRotationMatrix2D((w / 2, h / 2), float(turn), float(size))
+            inner = cv2.warpAffine(enrolled[0], turned, (w, h), borderMode=cv2.BORDER_REPLICATE)[
+                margin:h - margin, margin:w - margin]
+            _, corr, _, at = cv2.minMaxLoc(cv2.matchTemplate(card[0], inner, cv2.TM_CCOEFF_NORMED))
+            if corr > best:
+                best, warp = corr, turned.astype(np.float32)
+                warp[:, 2] += (at[0] - margin, at[1] - margin)
+    fine_w = REGISTER_FINE[0]
+    for level, steps in ((0, REGISTER_STEPS), (1, REGISTER_FINE_STEPS)):
+        if level == 1:
+            warp[:, 2] *= fine_w / w
+        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, steps, 1e-3)
+        try:
+            _, refined = cv2.findTransformECC(enrolled[level], card[level], warp.copy(), cv2.MOTION_AFFINE,
+                                              criteria, None, 3)
+        except cv2.error:
+            continue
+        moved = np.abs(refined - warp)
+        if float(moved[:, :2].max()) < 0.1 and float(moved[:, 2].max()) < enrolled[level].shape[1] / 20:
+            warp = refined  # ECC strays on a card with little detail: it may only refine
+
+    def correlation(m: npt.NDArray[np.float32]) -> float:
+        moved = cv2.warpAffine(card[1], m, REGISTER_FINE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+        return float(cv2.computeECC(enrolled[1], moved))
+
+    if correlation(warp) < correlation(np.eye(2, 3, dtype=np.float32)) + REGISTER_GAIN:
+        return None
+    warp[:, 2] *= RECT_W / fine_w
+    return warp
+
+
+def warped(card: npt.NDArray[np.uint8], warp: npt.NDArray[np.float32] | None) -> npt.NDArray[np.uint8]:
+    """``card`` under a :func:`registration` warp (itself where None)."""
+    if warp is None:
+        return card
+    return np.asarray(cv2.warpAffine(card, warp, (card.shape[1], card.shape[0]),
+                                     flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def registered(card: npt.NDArray[np.uint8], enrolled: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """``card`` (a rectified crop) registered onto the frame of an ``enrolled`` crop
+    (:func:`registration`)."""
+    return warped(card, registration(detail_of(card), detail_of(enrolled)))
+
+
 def _zoom(img: FloatArray, scale: float, blur: float) -> FloatArray:
     """``img`` [C, H, W] zoomed by ``scale`` about its centre, then blurred."""
     h, w = img.shape[-2:]
@@ -126,9 +224,13 @@ def _wz(x: FloatArray, weight: FloatArray) -> FloatArray:
     return np.asarray(flat / np.maximum(np.linalg.norm(flat, axis=-1, keepdims=True), 1e-4), np.float32)
 
 
-def _windows(img: FloatArray, h: int, w: int) -> FloatArray:
-    """Every h x w window of ``img`` [C, H, W]: [S, C, h, w]."""
+def _windows(img: FloatArray, h: int, w: int, reach: int | None = None) -> FloatArray:
+    """Every h x w window of ``img`` [C, H, W]: [S, C, h, w]; with ``reach``, only those
+    within ``reach`` px of the centred one (a card already registered)."""
     v = np.lib.stride_tricks.sliding_window_view(img, (h, w), axis=(-2, -1))  # [C, sy, sx, h, w]
+    if reach is not None:
+        my, mx = (v.shape[1] - 1) // 2, (v.shape[2] - 1) // 2
+        v = v[:, max(0, my - reach):my + reach + 1, max(0, mx - reach):mx + reach + 1]
     c, sy, sx = v.shape[:3]
     return np.ascontiguousarray(v.transpose(1, 2, 0, 3, 4)).reshape(sy * sx, c, h, w)
 
@@ -220,6 +322,8 @@ class PrintBank:
     # pairs of enrolled cards (labels, sorted) whose print did not tell a jittered view of one
     # from the other at enrolment (:meth:`with_look_alikes`): never read one over the other by print
     look_alike: frozenset[tuple[str, str]] = frozenset()
+    # each crop's detail (:func:`detail_of`), what a card read is registered onto
+    details: tuple[tuple[FloatArray, FloatArray], ...] = ()
 
     @classmethod
     def build(cls, crops: Sequence[npt.NDArray[np.uint8]], labels: Sequence[str], decks: Sequence[int]) -> PrintBank:
@@ -240,7 +344,8 @@ class PrintBank:
         return cls(tuple(labels), tuple(int(d) for d in decks), tuple(np.ascontiguousarray(c) for c in crops),
                    np.ascontiguousarray(full), np.ascontiguousarray(both),
                    _spread_weight(full.reshape((-1,) + full.shape[2:])),
-                   _spread_weight(both.reshape((-1,) + both.shape[2:])))
+                   _spread_weight(both.reshape((-1,) + both.shape[2:])),
+                   details=tuple(detail_of(c) for c in crops))
 
     def scores(self, cards: Sequence[npt.NDArray[np.uint8]], candidates: npt.ArrayLike) -> FloatArray:
         """The print score of each card with each of its candidates (indices into ``labels``,
@@ -269,11 +374,38 @@ class PrintBank:
         ``margins[a, b]`` = corner + FACE_SHARE x face of candidate a less b's, each at its own
         alignment, under the weight of where a and b differ; and ``fit`` [C]: the corner and
         face correlation of the card with each candidate at its alignment (same sum)."""
-        corners, faces = print_features([card])
+        duel, fit, _ = self.looks(card, candidates)
+        return duel, fit
+
+    def looks(self, card: npt.NDArray[np.uint8], candidates: Sequence[int]) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """:meth:`duel`, and the fit of each candidate to the card as the rectifier framed it
+        (before any registration)."""
         cand = np.asarray(candidates, np.int64)
-        windows = np.concatenate([_windows(c, *self.corner_weight.shape) for c in corners[0]])
+        views = [card]
+        duel, fit = self._duel_in(views, cand)
+        as_framed = fit
+        if REGISTER and float(fit.max()) < REGISTER_BELOW:
+            # no candidate's print fits the card as the rectifier framed it: look again with
+            # the card registered onto each candidate's enrolled crop, every candidate aligned
+            # within all these framings (the best for each: none favoured by its own framing)
+            mine = detail_of(card)
+            warps = [registration(mine, self.details[int(k)]) for k in cand]
+            views += [warped(card, w) for w in warps if w is not None]
+            if len(views) > 1:
+                duel, fit = self._duel_in(views, cand)
+        return duel, fit, as_framed
+
+    def _duel_in(self, views: Sequence[npt.NDArray[np.uint8]], cand: npt.NDArray[np.int64]
+                 ) -> tuple[FloatArray, FloatArray]:
+        """:meth:`duel` of the card seen as ``views`` (as framed, then registered ones)."""
+        corners, faces = print_features(views)
+        # a registered view needs only the small shifts left (REGISTERED_REACH)
+        reach = [None] + [REGISTERED_REACH] * (len(views) - 1)
+        windows = np.concatenate([_windows(c, *self.corner_weight.shape, r) for view, r in zip(corners, reach)
+                                  for c in view])
         corner, corner_fit = _duel(windows, self.corners[cand], self.corner_weight)
-        face, face_fit = _duel(_windows(faces[0], *self.face_weight.shape), self.faces[cand], self.face_weight)
+        face_windows = np.concatenate([_windows(f, *self.face_weight.shape, r) for f, r in zip(faces, reach)])
+        face, face_fit = _duel(face_windows, self.faces[cand], self.face_weight)
         return corner + FACE_SHARE * face, corner_fit + FACE_SHARE * face_fit
 
     def with_look_alikes(self, views: Sequence[npt.NDArray[np.uint8]], cards: Sequence[int],

@@ -385,11 +385,13 @@ def _check_by_print(prints: PrintBank, readings: list[CardReading], cards: Seque
         if by_template == read:
             continue
         rest = [label for label in order if label != read]
-        duel, fit = prints.duel(cards[r], [index[read]] + [index[label] for label in rest])
+        duel, fit, as_framed = prints.looks(cards[r], [index[read]] + [index[label] for label in rest])
         beaten_by = sorted((label for j, label in enumerate(rest, start=1) if float(duel[j, 0]) >= PRINT_DUEL_MARGIN
                             and float(fit[j]) > float(fit[0]) + PRINT_CHECK_GAIN),
                            key=lambda label: -float(duel[rest.index(label) + 1, 0]))
-        if beaten_by and float(fit[0]) < PRINT_CHECK_FIT:
+        # the card as framed fits its own print poorly (registering it may then lift every
+        # candidate's fit, the rival's most where the rival is what the card is)
+        if beaten_by and float(as_framed[0]) < PRINT_CHECK_FIT:
             readings[r] = CardReading(None, reading.confidence, False, read,
                                       reason=f"the deck's look says {read}, its print {beaten_by[0]}")
 

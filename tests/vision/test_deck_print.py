@@ -224,34 +224,73 @@ def test_given_a_damaged_print_when_loaded_then_the_error_says_to_enrol_again(de
 
 class _FixedDuel:
     """A print whose duel of a card against its candidates is given: ``won_by`` (the rival's
-    duel margin over the card read) and the fits of the card read and of the rival."""
+    duel margin over the card read), the fits of the card read and of the rival, and the fit
+    of the card read as the rectifier framed it (before registering; default the same)."""
 
-    def __init__(self, won_by: float, fit_read: float, fit_rival: float) -> None:
+    def __init__(self, won_by: float, fit_read: float, fit_rival: float, framed_read: float | None = None) -> None:
         self.labels = ("5C", "5S")
         self._duel = np.array([[0.0, -won_by], [won_by, 0.0]], np.float32)
         self._fit = np.array([fit_read, fit_rival], np.float32)
+        self._framed = np.array([fit_read if framed_read is None else framed_read, fit_rival], np.float32)
 
     def duel(self, card: np.ndarray, candidates: list[int]) -> tuple[np.ndarray, np.ndarray]:
         return self._duel, self._fit
 
+    def looks(self, card: np.ndarray, candidates: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self._duel, self._fit, self._framed
 
-@pytest.mark.parametrize(("won_by", "fit_read", "fit_rival", "refused"), [
-    (0.3, 0.90, 1.05, True),  # the rival wins the duel and the card fits its print better: unsure
-    (0.3, 0.90, 0.80, False),  # the rival wins where the two differ but fits worse: noise, kept
-    (0.3, 0.90, 0.90, False),  # fits as well: the duel alone does not refute the reading
-    (0.05, 0.90, 1.05, False),  # the duel is under PRINT_DUEL_MARGIN
-    (0.3, 1.05, 1.20, False),  # the card fits its own print well (>= PRINT_CHECK_FIT)
+
+@pytest.mark.parametrize(("won_by", "fit_read", "fit_rival", "framed_read", "refused"), [
+    (0.3, 0.90, 1.05, None, True),  # the rival wins the duel and the card fits its print better: unsure
+    (0.3, 0.90, 0.80, None, False),  # the rival wins where the two differ but fits worse: noise, kept
+    (0.3, 0.90, 0.90, None, False),  # fits as well: the duel alone does not refute the reading
+    (0.05, 0.90, 1.05, None, False),  # the duel is under PRINT_DUEL_MARGIN
+    (0.3, 1.05, 1.20, None, False),  # the card fits its own print well (>= PRINT_CHECK_FIT)
+    # registered, every fit rises: the gate is the fit as framed (a KC of gnome bellot read
+    # as JC: 0.75 as framed, 1.07 registered, the KC 1.45 and winning by 1.2)
+    (1.2, 1.07, 1.45, 0.75, True),
+    (0.3, 1.07, 1.20, 1.05, False),
 ])
 def test_given_a_reading_when_its_print_rival_wins_the_duel_then_refused_only_if_the_rival_also_fits_better(
-        won_by, fit_read, fit_rival, refused) -> None:
+        won_by, fit_read, fit_rival, framed_read, refused) -> None:
     """The check refutes a reading only when the print's own evidence agrees on both counts:
     a rival (here the suit twin) beats it where the two differ AND the card fits the rival's
     print better overall; on the tuning sets right 4H and JS readings were refused by a 4S and
     a 2S that won their duels by 0.13-0.16 while the card fitted them worse (models/MODEL_CARD.md)."""
     names = ["5C", "5S"]
     readings = [CardReading(Card.parse("5C"), 0.8, False, "5C")]
-    _check_by_print(_FixedDuel(won_by, fit_read, fit_rival), readings, [np.zeros((280, 200, 3), np.uint8)], names,
+    _check_by_print(_FixedDuel(won_by, fit_read, fit_rival, framed_read), readings,
+                    [np.zeros((280, 200, 3), np.uint8)], names,
                     np.array([[0.5, 0.6]], np.float32), np.array([[2.0, 1.9]], np.float32))
     assert (readings[0].label is None) == refused, readings[0]
     if refused:
         assert "its print 5S" in readings[0].reason
+
+
+def test_given_cards_the_rectifier_framed_turned_and_off_when_read_by_print_then_registered_and_read(
+        monkeypatch) -> None:
+    """The rectifier can be several degrees and pixels off (a corner of the card cut off):
+    more than the templates' shifts search. A card no candidate's print fits as framed is
+    registered onto the enrolled crops and looked at again, so the print reads what a player
+    reads at a glance; without that step the same views mostly stay unsure. Never confused
+    either way, even on a wrong proposal."""
+    from models.synth import AugmentConfig, TextureBank, augment_photo, place_card
+    import vision.deck_print as deck_print
+
+    design = _deck(5150)
+    labels = ["8S", "3S", "10S", "9H", "6H", "5D"]
+    bank = _enrolled([design[k] for k in labels], labels, 21)
+    rng = np.random.default_rng(22)
+    tables = TextureBank(seed=22, count=2, size=320)
+    off = AugmentConfig(corner_jitter=0.02, shift=0.04, rotate_deg=6.0, min_scale=0.7, jpeg_quality=(70, 95))
+    truths = labels * 3
+    views = [augment_photo(rng, place_card(rng, design[k], tables.crop(rng), off), off) for k in truths]
+    read = _read_by_rule(bank, views, truths)
+    monkeypatch.setattr(deck_print, "REGISTER", False)
+    unregistered = _read_by_rule(bank, views, truths)
+    monkeypatch.setattr(deck_print, "REGISTER", True)
+    assert sum(r == t for r, t in zip(read, truths)) >= 15, read
+    assert sum(r == t for r, t in zip(unregistered, truths)) < sum(r == t for r, t in zip(read, truths)) - 4
+    wrong_first = [labels[(labels.index(t) + 1) % len(labels)] for t in truths]
+    read = _read_by_rule(bank, views, wrong_first)
+    assert all(r is None or r == t for r, t in zip(read, truths)), (read, truths)
