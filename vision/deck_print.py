@@ -71,7 +71,7 @@ CORNER_PIP_PX = 19  # the paper is found by a max filter this wide (px of the sc
 FACE_PIP_PX = 11  # and of the scaled face: wider than a pip
 CHROMA_GAIN = 1.0  # the colour channels' weight against lightness (ink colour tells suits apart)
 FACE_SHARE = 0.5  # the face's share of a card's score; the index carries the rest
-# registering a card onto the enrolled frame (:func:`registered`): the rectifier's error is
+# registering a card onto an enrolled crop (:func:`registration`): the rectifier's error is
 # a few degrees, a few % of size and up to ~15 % of the width of shift (a corner cut off)
 REGISTER = True  # off: the card as the rectifier framed it (the rule before; benches compare)
 REGISTER_BELOW = 1.1  # registered only when no candidate fits the card as framed this well
@@ -142,9 +142,9 @@ def registration(card: tuple[FloatArray, FloatArray], enrolled: tuple[FloatArray
     (:data:`REGISTER_COARSE`): every turn and size of :data:`REGISTER_TURNS` x
     :data:`REGISTER_SIZES`, each at its best shift (normalised correlation); fine
     (:data:`REGISTER_FINE`): that warp refined as an affine one by ECC, at the coarse size and
-    then the fine one. The warp is used only
-    when it correlates better with the print than the card as it is (by
-    :data:`REGISTER_GAIN`): a card the rectifier framed well, or one unlike the print, stays.
+    then the fine one. The warp is used only when it correlates better with the print than
+    the card as it is (by :data:`REGISTER_GAIN`): a card the rectifier framed well, or one
+    unlike the print, stays.
     """
     (w, h), margin = REGISTER_COARSE, REGISTER_MARGIN
     best, warp = -1.0, np.eye(2, 3, dtype=np.float32)

@@ -294,3 +294,29 @@ def test_given_cards_the_rectifier_framed_turned_and_off_when_read_by_print_then
     wrong_first = [labels[(labels.index(t) + 1) % len(labels)] for t in truths]
     read = _read_by_rule(bank, views, wrong_first)
     assert all(r is None or r == t for r, t in zip(read, truths)), (read, truths)
+
+
+@pytest.mark.parametrize(("turn", "shift", "either_way"), [(7.0, (12, -9), False), (-4.0, (-6, 14), True)])
+def test_given_a_crop_turned_and_shifted_when_registered_then_it_lies_on_the_enrolled_crop(turn, shift,
+                                                                                      either_way) -> None:
+    """The registration finds a turn of several degrees and a shift of up to ~15 px (a corner
+    cut off), the card either way up; a crop framed right is left untouched."""
+    import cv2
+
+    from vision.deck_print import registered
+
+    design = _deck(777)
+    enrolled = _placed([design["7C"]], 31, False)[0]
+    m = cv2.getRotationMatrix2D((100, 140), turn, 1.0)
+    m[:, 2] += shift
+    off = cv2.warpAffine(enrolled, m, (200, 280), borderMode=cv2.BORDER_REPLICATE)
+    if either_way:
+        off = np.ascontiguousarray(off[::-1, ::-1])
+
+    def distance(a: np.ndarray) -> float:
+        inner = (slice(30, 250), slice(25, 175))  # the border replicated at the edges aside
+        return float(np.abs(a[inner].astype(float) - enrolled[inner].astype(float)).mean())
+
+    back = registered(off, enrolled)
+    assert distance(back) < 0.35 * distance(off), (distance(back), distance(off))
+    assert registered(enrolled, enrolled) is enrolled
