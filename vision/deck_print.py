@@ -24,11 +24,11 @@ A card is compared with a short list of candidates (the network's proposal) in t
    4 and a 7, or a Dutch ``V`` queen and a French ``V`` jack differ in a few pixels, and a
    blank where the other card has a pip must count, which a correlation would not see.
 
-Where no candidate's print fits the card as the rectifier framed it (the rectifier was
-further off than those shifts: a card turned several degrees, a corner cut off), the card is
-*registered* onto each candidate's enrolled crop (:func:`registration`: a turn either way
-up, then an affine warp refined by ECC) and the two passes run again over all these
-framings, each candidate taking its best (:meth:`PrintBank.duel`).
+The rectifier can be further off than those shifts (a card turned several degrees, a corner
+cut off), so the card is also *registered* onto each candidate's enrolled crop
+(:func:`registration`: a turn either way up, then an affine warp refined by ECC) and the two
+passes run over the card as framed and all these framings, each candidate taking its best
+(:meth:`PrintBank.duel`): none is favoured by a framing made for it alone.
 
 :meth:`PrintBank.scores` gives the corner score plus FACE_SHARE x the face score of each
 candidate; :mod:`vision.deck_profile` decides by the margin between the best and the
@@ -74,7 +74,6 @@ FACE_SHARE = 0.5  # the face's share of a card's score; the index carries the re
 # registering a card onto an enrolled crop (:func:`registration`): the rectifier's error is
 # a few degrees, a few % of size and up to ~15 % of the width of shift (a corner cut off)
 REGISTER = True  # off: the card as the rectifier framed it (the rule before; benches compare)
-REGISTER_BELOW = 1.1  # registered only when no candidate fits the card as framed this well
 REGISTER_COARSE = (50, 70)  # px: the coarse search's size
 REGISTER_MARGIN = 8  # px of it: the shift searched either way (16 % of the width)
 # degrees, either way up: an enrolled crop and a card read may lie opposite ways
@@ -369,25 +368,28 @@ class PrintBank:
             out[i] = corner + FACE_SHARE * face
         return out
 
-    def duel(self, card: npt.NDArray[np.uint8], candidates: Sequence[int]) -> tuple[FloatArray, FloatArray]:
+    def duel(self, card: npt.NDArray[np.uint8], candidates: Sequence[int], register: bool = True
+             ) -> tuple[FloatArray, FloatArray]:
         """``card`` told from each pair of ``candidates`` (indices into ``labels``) alone:
         ``margins[a, b]`` = corner + FACE_SHARE x face of candidate a less b's, each at its own
         alignment, under the weight of where a and b differ; and ``fit`` [C]: the corner and
-        face correlation of the card with each candidate at its alignment (same sum)."""
-        duel, fit, _ = self.looks(card, candidates)
+        face correlation of the card with each candidate at its alignment (same sum). The card
+        is seen as framed and, with ``register``, registered onto each candidate's crop."""
+        duel, fit, _ = self.looks(card, candidates, register)
         return duel, fit
 
-    def looks(self, card: npt.NDArray[np.uint8], candidates: Sequence[int]) -> tuple[FloatArray, FloatArray, FloatArray]:
+    def looks(self, card: npt.NDArray[np.uint8], candidates: Sequence[int], register: bool = True
+              ) -> tuple[FloatArray, FloatArray, FloatArray]:
         """:meth:`duel`, and the fit of each candidate to the card as the rectifier framed it
-        (before any registration)."""
+        (before any registration). ``register=False``: the card as framed only."""
         cand = np.asarray(candidates, np.int64)
         views = [card]
         duel, fit = self._duel_in(views, cand)
         as_framed = fit
-        if REGISTER and float(fit.max()) < REGISTER_BELOW:
-            # no candidate's print fits the card as the rectifier framed it: look again with
-            # the card registered onto each candidate's enrolled crop, every candidate aligned
-            # within all these framings (the best for each: none favoured by its own framing)
+        if REGISTER and register:
+            # the card registered onto each candidate's enrolled crop too, every candidate
+            # aligned within all these framings (the best for each: none favoured by a framing
+            # made for it alone); a card framed well has no registration (it stays as it is)
             mine = detail_of(card)
             warps = [registration(mine, self.details[int(k)]) for k in cand]
             views += [warped(card, w) for w in warps if w is not None]
@@ -412,11 +414,14 @@ class PrintBank:
                          candidates: Sequence[Sequence[int]], margin: float) -> PrintBank:
         """This bank knowing which cards its print cannot tell apart: ``views[i]`` is a jittered
         view of card ``cards[i]``, told from each of ``candidates[i]`` (its neighbours) in a duel
-        (:meth:`duel`); a neighbour the card does not beat by ``margin`` is a look-alike."""
+        (:meth:`duel`); a neighbour the card does not beat by ``margin`` is a look-alike. The
+        views are jittered by 2 %, compared as framed: registered, a 6 and a 9 of one face
+        whose enrolment views were lit and focused differently told each other apart by that
+        light alone, and stopped being look-alikes."""
         pairs = set(self.look_alike)
         for view, k, cand in zip(views, cards, candidates):
             others = [int(j) for j in cand if int(j) != k]
-            duel, _ = self.duel(view, [k] + others)
+            duel, _ = self.duel(view, [k] + others, register=False)
             for j, won_by in zip(others, duel[0, 1:]):
                 if float(won_by) < margin:
                     a, b = sorted((self.labels[k], self.labels[j]))

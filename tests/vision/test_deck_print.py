@@ -270,10 +270,10 @@ def test_given_a_reading_when_its_print_rival_wins_the_duel_then_refused_only_if
 def test_given_cards_the_rectifier_framed_turned_and_off_when_read_by_print_then_registered_and_read(
         monkeypatch) -> None:
     """The rectifier can be several degrees and pixels off (a corner of the card cut off):
-    more than the templates' shifts search. A card no candidate's print fits as framed is
-    registered onto the enrolled crops and looked at again, so the print reads what a player
-    reads at a glance; without that step the same views mostly stay unsure. Never confused
-    either way, even on a wrong proposal."""
+    more than the templates' shifts search. The card is also registered onto each
+    candidate's enrolled crop, so the print reads what a player reads at a glance; without
+    that step the same views mostly stay unsure. Never confused either way, even on a wrong
+    proposal."""
     from models.synth import AugmentConfig, TextureBank, augment_photo, place_card
     import vision.deck_print as deck_print
 
