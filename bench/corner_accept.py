@@ -18,8 +18,8 @@ here, on sets no held-out figure comes from:
 - with ``--fans N``, N pictures of two hands fanned tight (3-7 degrees a card), so that each
   index lies beside its neighbour's (:func:`tight_fans`).
 
-Each photo's outline reading and corner proposals (of the photo evenly lit, :func:`vision.ink.evenly_lit`, as
-:func:`vision.corners.read_corners` proposes them) are made once (and kept in
+Each photo's outline reading and corner proposals (of the photo evenly lit,
+:func:`vision.ink.evenly_lit`, as :func:`vision.corners.read_corners` proposes them) are made once (and kept in
 ``cache/corner_accept_photos-<scenes>.pkl``: they depend on no index reader, so the next reader's sweep
 starts at once; ``--fresh`` makes them again); each pair of thresholds reads the proposals again. Prints, per pair: cards read and wrong readings on each set.
 
@@ -195,7 +195,8 @@ def photos(card_reader: CardReader, renders: Path, scenes: int, hard: int = 0, f
         if labels["split"] != "tuning":
             continue
         image = np.asarray(cv2.imread(str(BLACKJACK / f"{name}.jpg")), np.uint8)
-        out.append(Photo("blackjack", image, read_closeup(card_reader, image), propose_corners(evenly_lit(image)), labels))
+        out.append(Photo("blackjack", image, read_closeup(card_reader, image), propose_corners(evenly_lit(image)),
+                         labels))
     for kind, make, count in (("calibration scenes", calibration_scenes, scenes), ("hard scenes", hard_scenes, hard),
                               ("tight fans", tight_fans, fans)):
         for bgr, parts in make(renders, count):

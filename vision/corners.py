@@ -212,7 +212,8 @@ class CornerProposal:
     rank_xy: tuple[float, float]
     down: tuple[float, float]
     scale: float
-    faint: bool = False  # a glyph of it is not in the ink: only the faint ink, the dark ink or a stable region gives it
+    # a glyph of it is not in the ink: only the faint ink, the dark ink or a stable region gives it
+    faint: bool = False
     dark: bool = False  # a glyph of it is only in the dark ink (a glyph_pairs' dark core)
     stable: bool = False  # a glyph of it is only a region stable over levels (a glyph_pairs' MSER region)
     merged: bool = False  # its rank and suit are one piece of ink (a glyph_pairs' long glyph)
@@ -607,7 +608,8 @@ class FirstLook:
 
 
 def first_look(bgr: BgrImage, reader: IndexReader | None = None) -> FirstLook:
-    """:class:`FirstLook` of ``bgr`` (taken as :func:`read_corners` takes it: :func:`vision.ink.evenly_lit`)."""
+    """:class:`FirstLook` of ``bgr`` (taken as :func:`read_corners` takes it, evenly lit:
+    :func:`vision.ink.evenly_lit`)."""
     bgr = evenly_lit(bgr)
     kept, readings = score_proposals(reader or default_index_reader(), bgr, propose_corners(bgr))
     return FirstLook(kept, readings)

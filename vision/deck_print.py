@@ -78,7 +78,6 @@ REGISTER_COARSE = (50, 70)  # px: the coarse search's size
 REGISTER_MARGIN = 8  # px of it: the shift searched either way (16 % of the width)
 # degrees, either way up: an enrolled crop and a card read may lie opposite ways
 REGISTER_TURNS = tuple(way + t for way in (0.0, 180.0) for t in (-10.0, -5.0, 0.0, 5.0, 10.0))
-REGISTER_SIZES = (1.0,)  # ECC refines the size (and what lies between the turns)
 REGISTER_FINE = (100, 140)  # px: the affine refinement's last size
 REGISTERED_REACH = 2  # px of the scaled corner and face: the shifts searched on a registered card
 REGISTER_GAIN = 0.02  # a warp is used only when the detail correlates better by this much
@@ -138,24 +137,23 @@ def registration(card: tuple[FloatArray, FloatArray], enrolled: tuple[FloatArray
 
     The rectifier can be off by several degrees and pixels (a corner of the card cut off,
     the table in another): more than the templates' shifts search. Coarse
-    (:data:`REGISTER_COARSE`): every turn and size of :data:`REGISTER_TURNS` x
-    :data:`REGISTER_SIZES`, each at its best shift (normalised correlation); fine
-    (:data:`REGISTER_FINE`): that warp refined as an affine one by ECC, at the coarse size and
-    then the fine one. The warp is used only when it correlates better with the print than
+    (:data:`REGISTER_COARSE`): every turn of :data:`REGISTER_TURNS`, each at its best shift
+    (normalised correlation); fine (:data:`REGISTER_FINE`): that warp refined as an affine one
+    by ECC (size, shear and what lies between the turns), at the coarse size and then the
+    fine one. The warp is used only when it correlates better with the print than
     the card as it is (by :data:`REGISTER_GAIN`): a card the rectifier framed well, or one
     unlike the print, stays.
     """
     (w, h), margin = REGISTER_COARSE, REGISTER_MARGIN
     best, warp = -1.0, np.eye(2, 3, dtype=np.float32)
     for turn in REGISTER_TURNS:
-        for size in REGISTER_SIZES:
-            turned = cv2.getRotationMatrix2D((w / 2, h / 2), float(turn), float(size))
-            inner = cv2.warpAffine(enrolled[0], turned, (w, h), borderMode=cv2.BORDER_REPLICATE)[
-                margin:h - margin, margin:w - margin]
-            _, corr, _, at = cv2.minMaxLoc(cv2.matchTemplate(card[0], inner, cv2.TM_CCOEFF_NORMED))
-            if corr > best:
-                best, warp = corr, turned.astype(np.float32)
-                warp[:, 2] += (at[0] - margin, at[1] - margin)
+        turned = cv2.getRotationMatrix2D((w / 2, h / 2), float(turn), 1.0)
+        inner = cv2.warpAffine(enrolled[0], turned, (w, h), borderMode=cv2.BORDER_REPLICATE)[
+            margin:h - margin, margin:w - margin]
+        _, corr, _, at = cv2.minMaxLoc(cv2.matchTemplate(card[0], inner, cv2.TM_CCOEFF_NORMED))
+        if corr > best:
+            best, warp = corr, turned.astype(np.float32)
+            warp[:, 2] += (at[0] - margin, at[1] - margin)
     fine_w = REGISTER_FINE[0]
     for level, steps in ((0, REGISTER_STEPS), (1, REGISTER_FINE_STEPS)):
         if level == 1:
@@ -415,9 +413,8 @@ class PrintBank:
         """This bank knowing which cards its print cannot tell apart: ``views[i]`` is a jittered
         view of card ``cards[i]``, told from each of ``candidates[i]`` (its neighbours) in a duel
         (:meth:`duel`); a neighbour the card does not beat by ``margin`` is a look-alike. The
-        views are jittered by 2 %, compared as framed: registered, a 6 and a 9 of one face
-        whose enrolment views were lit and focused differently told each other apart by that
-        light alone, and stopped being look-alikes."""
+        views, jittered by 2 %, are compared as framed: registering them would let two cards
+        of one face tell each other apart by how their enrolment views were lit alone."""
         pairs = set(self.look_alike)
         for view, k, cand in zip(views, cards, candidates):
             others = [int(j) for j in cand if int(j) != k]

@@ -68,8 +68,9 @@ _BALANCE_FROM = 1.3
 # phone taking the photo) dims the paper and the table under it by one share, over a region
 # wider than any print, with an edge of any shape. Where it is narrower than the light's
 # window the paper under it is no paper for the light beside it, and the paper's level
-# round a glyph crosses its edge: the index goes unseen. A region is a shadow when (at a quarter of the resolution, on the *near level*: the grey level closed over
-# _SHADOW_PRINT of the shorter side, so print is filled and a card is paper):
+# round a glyph crosses its edge: the index goes unseen. A region is a shadow when (at a
+# quarter of the resolution, on the *near level*: the grey level closed over _SHADOW_PRINT
+# of the shorter side, so print is filled and a card is paper):
 # - its near level is SHADOW_DEEPEST to SHADOW_FROM of the light round it (_light_level's),
 #   at least SHADOW_DEEPEST of the photo's brightest paper (darker is a dark table) and grey;
 # - it is wider than _SHADOW_WIDE of the shorter side (print is not);
@@ -174,9 +175,10 @@ def shadows_lifted(bgr: BgrImage) -> BgrImage:
 
 
 def _soft_edged(log_near: npt.NDArray[np.float32], region: npt.NDArray[np.bool_], short: int) -> bool:
-    """Whether ``region``'s near level (``log_near``: its log, smoothed) steps up across its border (SHADOW_STEP) softly
-    (SHADOW_SOFT_PX) at SHADOW_SOFT_SHARE of the places it steps: measured along the border's
-    normal, out to _SHADOW_REACH of the shorter side each way, off the picture's edge."""
+    """Whether ``region``'s near level (``log_near``: its log, smoothed) steps up across its
+    border (SHADOW_STEP) softly (SHADOW_SOFT_PX) at SHADOW_SOFT_SHARE of the places it steps:
+    measured along the border's normal, out to _SHADOW_REACH of the shorter side each way,
+    places running off the picture left out."""
     sh, sw = region.shape
     mask = region.astype(np.uint8)
     ys, xs = np.nonzero(mask - cv2.erode(mask, np.ones((3, 3), np.uint8)))
@@ -232,7 +234,8 @@ def _light_level(grey: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     """The local light level: the brightest grey level within about a card's size (the
     paper, where there is a card), smooth, full size."""
     h, w = grey.shape
-    small = cv2.resize(grey, (max(1, w // _LIGHT_SHRINK), max(1, h // _LIGHT_SHRINK)), interpolation=cv2.INTER_AREA)
+    size = (max(1, w // _LIGHT_SHRINK), max(1, h // _LIGHT_SHRINK))
+    small = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
     return np.asarray(cv2.resize(_window_light(small), (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
 
 

@@ -15,8 +15,8 @@ another, on one of :data:`SURFACES`:
 The photo is taken in one of :data:`LIGHTS` (:func:`light_photo`): ``room`` (warm bulbs,
 well exposed), ``dim`` (2 to 4 stops under), ``warm_low`` (dim under a tungsten bulb:
 the paper orange), ``vignette`` (a cheap lens: the corners 1.5 to 2.5 stops under the
-middle), ``glare`` (a lamp's reflection burnt out over part of the table) and ``haze``
-(a washed-out, low-contrast photo: the ink grey, the paper no whiter than a pale top)
+middle), ``glare`` (a lamp's reflection burnt out over part of the table), ``haze``
+(a washed-out, low-contrast photo: the ink grey, the paper no whiter than a pale top),
 ``shade`` (a player's shadow, 1.5 to 3 stops deep with a soft edge, over part of the
 table: the cards in it darker than the lit top beside them) and ``arm`` (the shadow of an
 arm or of the phone taking the photo: a band a sixth to a quarter of the shorter side wide
@@ -324,7 +324,8 @@ def light_photo(img: FloatArray, light: str, rng: np.random.Generator) -> FloatA
     elif light == "arm":
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         turn = rng.uniform(0, math.pi)
-        across = (xx - rng.uniform(0.35, 0.65) * w) * math.cos(turn) + (yy - rng.uniform(0.35, 0.65) * h) * math.sin(turn)
+        cx, cy = rng.uniform(0.35, 0.65) * w, rng.uniform(0.35, 0.65) * h
+        across = (xx - cx) * math.cos(turn) + (yy - cy) * math.sin(turn)
         half = rng.uniform(1 / 12, 1 / 8) * min(h, w)
         soft = rng.uniform(0.008, 0.02) * min(h, w)
         inside = 1 / (1 + np.exp(np.minimum((np.abs(across) - half) / soft, 60.0)))
