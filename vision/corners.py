@@ -59,6 +59,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import Card, Suit
+from vision.fans import with_doubts_explained
 from vision.index_reader import IndexReader, IndexReadings, default_index_reader
 from vision.ink import evenly_lit, ink_levels, redness
 from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W, CORNER_H, CORNER_W, FACE_H, FACE_W, RECT_H, RECT_W, feeds_of
@@ -654,7 +655,9 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
     readings on weaker evidence under its threshold (a faint, dark, stable or merged glyph:
     :data:`FAINT_ACCEPT` and the others), and those sure enough to stand but unsure between
     suit twins (:data:`SUIT_TWIN`), of ink not their card's colour (:func:`ink_agrees`) or
-    refused by the second reader, set to nothing."""
+    refused by the second reader, set to nothing. A doubt of "an index" that the next card's
+    index in a fan or column explains does not count (:mod:`vision.fans`)."""
+    readings = with_doubts_explained(proposals, readings, accept)
     mean = class_probs(readings, classifier.meta.classes)
     sureness = readings.sureness()
     # a glyph only the faint ink, the dark ink or a stable region shows, or a rank and suit
