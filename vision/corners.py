@@ -655,9 +655,7 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
     readings on weaker evidence under its threshold (a faint, dark, stable or merged glyph:
     :data:`FAINT_ACCEPT` and the others), and those sure enough to stand but unsure between
     suit twins (:data:`SUIT_TWIN`), of ink not their card's colour (:func:`ink_agrees`) or
-    refused by the second reader, set to nothing. A doubt of "an index" that the next card's
-    index in a fan or column explains does not count (:mod:`vision.fans`)."""
-    readings = with_doubts_explained(proposals, readings, accept)
+    refused by the second reader, set to nothing."""
     mean = class_probs(readings, classifier.meta.classes)
     sureness = readings.sureness()
     # a glyph only the faint ink, the dark ink or a stable region shows, or a rank and suit
@@ -749,7 +747,7 @@ def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPropo
     else:
         kept, readings = score_proposals(reader, bgr, propose_corners(bgr) if proposals is None else list(proposals))
     classes = classifier.meta.classes
-    mean = _checked(classifier, bgr, kept, readings, accept)
+    mean = _checked(classifier, bgr, kept, _explained(reader, bgr, kept, readings, accept), accept)
     read = accepted_corners(kept, mean, classes, accept, whole)
     typical = typical_width(read, whole)
     if typical is None or not len(mean):
@@ -763,8 +761,16 @@ def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPropo
     if not unsure:
         return read
     resized = [dataclasses.replace(p, scale=typical / RECT_W) for p in unsure]
-    again = _checked(classifier, bgr, resized, index_readings(reader, bgr, resized), accept)
+    again = _checked(classifier, bgr, resized, _explained(reader, bgr, resized, index_readings(reader, bgr, resized),
+                                                          accept), accept)
     return accepted_corners(list(kept) + resized, np.concatenate([mean, again]), classes, accept, whole)
+
+
+def _explained(reader: IndexReader, bgr: BgrImage, proposals: Sequence[CornerProposal], readings: IndexReadings,
+               accept: float) -> IndexReadings:
+    """``readings`` with the doubts of "an index" that a fanned or stacked neighbour's index in
+    the box explains not counted (:func:`vision.fans.with_doubts_explained`)."""
+    return with_doubts_explained(proposals, readings, accept, lambda props: corner_boxes(bgr, props), reader.read)
 
 
 def accepted_corners(proposals: Sequence[CornerProposal], mean: npt.NDArray[np.float64], classes: Sequence[str],

@@ -6,8 +6,8 @@ tell an index from two pips of a face. In a tight fan the next card's index stan
 right part of the box, in a tight column in the lower part, and the reader doubts (an index
 read right at 0.3-0.65 of "an index" in the studied deal 7 of the real bridge deals).
 
-That doubt is explained when the glyphs that cause it are themselves an index of the same
-deck lying as a fanned or stacked neighbour would (:func:`doubts_explained`):
+A neighbour may explain that doubt when its glyphs are themselves an index of the same deck
+lying as a fanned or stacked card's would (:func:`neighbours_in_box`):
 
 - both read as a rank over a suit at least :data:`NEIGHBOUR_PAIR` sure and as "an index" at
   least :data:`DOUBT_FLOOR` (two pips of a face are read as no index at all);
@@ -17,11 +17,15 @@ deck lying as a fanned or stacked neighbour would (:func:`doubts_explained`):
   at its height: :data:`FAN_BOX`) or where a stacked card's lies (below it: :data:`COLUMN_BOX`);
 - it reads as another card (a face's pips in rows read as one card again and again).
 
-A reading so explained is taken as an index at :data:`EXPLAINED_INDEX`, and only when it would
-otherwise not stand: a reading that stands already keeps its own probability, so the
-explanation never changes which of two readings of a glyph wins (:func:`vision.corners.
-merge_corners` keeps the surer). Every other check of :mod:`vision.corners` still holds (the
-suit's twin, the ink's colour, model 2.0's corner head, the card's size).
+It does explain it when the box read again with that part painted the paper's colour
+(:func:`painted`) names the same card: in a crowded box the neighbour can lend the reading
+its suit as well as the doubt (a red 8 read with the next card's club beside it as the 8 of
+clubs, in the studied deal 3). A reading so explained is taken as an index at
+:data:`EXPLAINED_INDEX`, and only when it would otherwise not stand: a reading that stands
+already keeps its own probability, so the explanation never changes which of two readings of
+a glyph wins (:func:`vision.corners.merge_corners` keeps the surer). Every other check of
+:mod:`vision.corners` still holds (the suit's twin, the ink's colour, model 2.0's corner
+head, the card's size).
 
 Chosen on the tuning sets only (bench/corner_accept.py --hard 400 --fans 150, deal 1 of the
 bridge deals, the blackjack tuning photos; figures in bench/README.md, "A tight fan's
@@ -34,16 +38,14 @@ neighbour's suit, a suit twin that the surer reading had beaten in the merge).
 >>> i = CornerProposal((100.0, 100.0), (0.0, 1.0), 1.0)
 >>> fanned = CornerProposal((135.0, 102.0), (0.05, 1.0), 1.0)  # 35 box px right: the next card
 >>> r = IndexReadings(np.eye(13)[[4, 8]], np.eye(4)[[3, 2]], np.array([0.3, 0.9]))
->>> doubts_explained([i, fanned], r, accept=0.4).tolist()
-[True, False]
->>> float(with_doubts_explained([i, fanned], r, accept=0.4).index[0])
-0.7
+>>> [a.tolist() for a in neighbours_in_box([i, fanned], r, accept=0.4)]
+[[True, False], [False, False]]
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -60,6 +62,8 @@ NEIGHBOUR_SIZE = 1.25
 FAN_BOX = (32.0, 80.0, 5.0, 45.0)
 COLUMN_BOX = (-8.0, 72.0, 72.0, 106.0)
 EXPLAINED_INDEX = 0.7
+# the share of the box's width (height) from which a fanned (stacked) neighbour is painted out
+PAINT_FROM = (0.5, 0.75)
 _RANK_XY = (18.0, 25.0)  # vision.corners.RANK_XY
 
 
@@ -75,18 +79,20 @@ class Boxed(Protocol):
     def box_to_image(self) -> npt.NDArray[np.float64]: ...
 
 
-def doubts_explained(proposals: Sequence[Boxed], readings: IndexReadings, accept: float) -> npt.NDArray[np.bool_]:
-    """Whether each reading's doubt of "an index" is explained by a fanned or stacked
-    neighbour's index in its box, and would keep it from standing at ``accept``."""
+def neighbours_in_box(proposals: Sequence[Boxed], readings: IndexReadings, accept: float
+                      ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Which readings' doubt of "an index" a fanned neighbour's index in the box (the first
+    array) or a stacked one's (the second) may explain, where the doubt would keep the
+    reading from standing at ``accept``."""
     n = len(proposals)
-    out = np.zeros(n, bool)
+    fan, column = np.zeros(n, bool), np.zeros(n, bool)
     if n < 2:
-        return out
+        return fan, column
     pair = readings.rank.max(axis=1) * readings.suit.max(axis=1)
     indexish = (pair >= NEIGHBOUR_PAIR) & (readings.index >= DOUBT_FLOOR)
     doubted = indexish & (readings.index < EXPLAINED_INDEX) & (pair * readings.index < accept)
     if not doubted.any():
-        return out
+        return fan, column
     maps = np.array([p.box_to_image() for p in proposals])  # [N, 2, 3]
     ranks = maps[:, :, :2] @ np.array(_RANK_XY) + maps[:, :, 2]  # [N, 2]: each rank's centre in the image
     down = np.array([p.down for p in proposals], np.float64)
@@ -96,12 +102,12 @@ def doubts_explained(proposals: Sequence[Boxed], readings: IndexReadings, accept
     for i in np.flatnonzero(doubted):
         to_box = np.linalg.inv(np.vstack([maps[i], (0.0, 0.0, 1.0)]))[:2]
         u, v = (ranks @ to_box[:, :2].T + to_box[:, 2]).T  # in this index's box
-        where = _inside(u, v, FAN_BOX) | _inside(u, v, COLUMN_BOX)
         alike = (down @ down[i] >= turned_alike) & (np.maximum(size / size[i], size[i] / size) <= NEIGHBOUR_SIZE)
-        neighbour = indexish & where & alike & (card != card[i])
+        neighbour = indexish & alike & (card != card[i])
         neighbour[i] = False
-        out[i] = bool(neighbour.any())
-    return out
+        fan[i] = bool((neighbour & _inside(u, v, FAN_BOX)).any())
+        column[i] = bool((neighbour & _inside(u, v, COLUMN_BOX)).any())
+    return fan, column
 
 
 def _inside(u: npt.NDArray[np.float64], v: npt.NDArray[np.float64], box: tuple[float, float, float, float]
@@ -109,11 +115,46 @@ def _inside(u: npt.NDArray[np.float64], v: npt.NDArray[np.float64], box: tuple[f
     return np.asarray((u >= box[0]) & (u <= box[1]) & (v >= box[2]) & (v <= box[3]))
 
 
-def with_doubts_explained(proposals: Sequence[Boxed], readings: IndexReadings, accept: float) -> IndexReadings:
-    """``readings`` with each doubt :func:`doubts_explained` explains taken as an index at
-    :data:`EXPLAINED_INDEX`."""
-    explained = doubts_explained(proposals, readings, accept)
-    if not explained.any():
+def painted(boxes: npt.NDArray[np.uint8], fan: npt.NDArray[np.bool_], column: npt.NDArray[np.bool_]
+            ) -> npt.NDArray[np.uint8]:
+    """Corner boxes (uint8 [N, V, H, W, 3], as :func:`vision.corners.corner_boxes` cuts them)
+    with the part where a fanned neighbour's index stands (right of :data:`PAINT_FROM`'s share
+    of the width) or a stacked one's (below its share of the height) painted the paper's
+    colour: the brightest tenth of the rest of the box."""
+    out = boxes.copy()
+    height, width = boxes.shape[2:4]
+    x0 = int(round(PAINT_FROM[0] * width))
+    y0 = int(round(PAINT_FROM[1] * height))
+    for i in np.flatnonzero(fan | column):
+        keep = np.ones((height, width), bool)
+        if fan[i]:
+            keep[:, x0:] = False
+        if column[i]:
+            keep[y0:] = False
+        for k in range(boxes.shape[1]):
+            paper = np.percentile(boxes[i, k][keep].astype(np.float32), 90, axis=0)
+            out[i, k][~keep] = paper.astype(np.uint8)
+    return out
+
+
+def with_doubts_explained(proposals: Sequence[Boxed], readings: IndexReadings, accept: float,
+                          cut: Callable[[Sequence[Boxed]], npt.NDArray[np.uint8]],
+                          read: Callable[[npt.NDArray[np.uint8]], IndexReadings]) -> IndexReadings:
+    """``readings`` with each doubt a neighbour explains (:func:`neighbours_in_box`) taken as
+    an index at :data:`EXPLAINED_INDEX`, where the box read again with the neighbour painted
+    out (:func:`painted`) names the same card at least :data:`NEIGHBOUR_PAIR` sure.
+
+    ``cut`` cuts the proposals' boxes in their views (uint8 [N, V, H, W, 3]); ``read`` reads one
+    view's boxes (the index reader's :meth:`vision.index_reader.IndexReader.read`)."""
+    fan, column = neighbours_in_box(proposals, readings, accept)
+    which = np.flatnonzero(fan | column)
+    if not len(which):
         return readings
-    index = np.where(explained, np.maximum(readings.index, EXPLAINED_INDEX), readings.index)
+    boxes = painted(cut([proposals[int(i)] for i in which]), fan[which], column[which])
+    again = IndexReadings.mean([read(np.ascontiguousarray(boxes[:, k])) for k in range(boxes.shape[1])])
+    same = ((again.rank.argmax(axis=1) == readings.rank[which].argmax(axis=1))
+            & (again.suit.argmax(axis=1) == readings.suit[which].argmax(axis=1))
+            & (again.rank.max(axis=1) * again.suit.max(axis=1) >= NEIGHBOUR_PAIR))
+    index = readings.index.copy()
+    index[which[same]] = np.maximum(index[which[same]], EXPLAINED_INDEX)
     return IndexReadings(readings.rank, readings.suit, index)

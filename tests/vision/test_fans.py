@@ -35,10 +35,11 @@ def _readings(ranks: list[int], suits: list[int], index: list[float], pair: floa
 
 
 def _explained(neighbour: CornerProposal, index: float = 0.3, neighbour_card: tuple[int, int] = (8, 2),
-               neighbour_index: float = 0.9) -> bool:
+               neighbour_index: float = 0.9, where: str = "either") -> bool:
     doubted = CornerProposal((100.0, 100.0), (0.0, 1.0), 1.5)
     readings = _readings([4, neighbour_card[0]], [3, neighbour_card[1]], [index, neighbour_index])
-    return bool(fans.doubts_explained([doubted, neighbour], readings, ACCEPT)[0])
+    fan, column = fans.neighbours_in_box([doubted, neighbour], readings, ACCEPT)
+    return bool({"fan": fan, "column": column, "either": fan | column}[where][0])
 
 
 def test_the_rank_lies_where_the_corner_boxes_put_it():
@@ -48,11 +49,13 @@ def test_the_rank_lies_where_the_corner_boxes_put_it():
 @pytest.mark.parametrize("box_px", [(25, 2), (40, -5), (55, 10)])
 def test_a_fanned_neighbours_index_right_of_the_doubted_one_explains_the_doubt(box_px):
     du, dv = box_px  # the neighbour's rank, box pixels from the doubted one's
-    assert _explained(CornerProposal((100 + 1.5 * du, 100 + 1.5 * dv), _turned(6), 1.5))
+    neighbour = CornerProposal((100 + 1.5 * du, 100 + 1.5 * dv), _turned(6), 1.5)
+    assert _explained(neighbour, where="fan") and not _explained(neighbour, where="column")
 
 
 def test_a_stacked_neighbours_index_below_explains_the_doubt():
-    assert _explained(CornerProposal((100.0, 100 + 1.5 * 60), (0.0, 1.0), 1.5))
+    neighbour = CornerProposal((100.0, 100 + 1.5 * 60), (0.0, 1.0), 1.5)
+    assert _explained(neighbour, where="column") and not _explained(neighbour, where="fan")
 
 
 @pytest.mark.parametrize("why, neighbour, kwargs", [
@@ -69,14 +72,52 @@ def test_a_doubt_is_not_explained_by(why, neighbour, kwargs):
     assert not _explained(neighbour, **kwargs), why
 
 
-def test_an_explained_doubt_reads_at_the_explained_index_and_nothing_else_moves():
+def test_the_neighbours_side_of_the_box_is_painted_the_papers_colour_and_the_rest_kept():
+    rng = np.random.default_rng(5)
+    boxes = rng.integers(0, 120, size=(2, 3, 56, 40, 3)).astype(np.uint8)
+    boxes[:, :, ::2, ::2] = 240  # the paper: a quarter of the box, so its brightest tenth
+    out = fans.painted(boxes, np.array([True, False]), np.array([False, True]))
+    assert np.array_equal(out[0, :, :, :20], boxes[0, :, :, :20]) and (out[0, :, :, 20:] == 240).all()
+    assert np.array_equal(out[1, :, :42], boxes[1, :, :42]) and (out[1, :, 42:] == 240).all()
+    assert not np.array_equal(out, boxes) and np.array_equal(boxes[0, 0, 0, 20], [240, 240, 240])
+
+
+class _PaintedReader:
+    """Reads every painted box as one card, and counts what it was given."""
+
+    def __init__(self, rank: int, suit: int, pair: float = 0.9) -> None:
+        self.reading = _readings([rank], [suit], [0.2], pair=pair)
+        self.boxes = 0
+
+    def read(self, boxes: np.ndarray) -> IndexReadings:
+        self.boxes += len(boxes)
+        n = len(boxes)
+        return IndexReadings(np.repeat(self.reading.rank, n, 0), np.repeat(self.reading.suit, n, 0),
+                             np.repeat(self.reading.index, n))
+
+
+@pytest.mark.parametrize("painted_reads, explained", [
+    ((4, 3), True),   # the same card with the neighbour painted out: the doubt was the neighbour's
+    ((4, 0), False),  # another suit: the neighbour lent the reading its suit (a red 8 read as 8C)
+    ((7, 3), False),  # another rank
+])
+def test_a_doubt_is_explained_only_where_the_box_without_the_neighbour_reads_the_same_card(painted_reads,
+                                                                                           explained):
     doubted = CornerProposal((100.0, 100.0), (0.0, 1.0), 1.5)
     neighbour = CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5)
     readings = _readings([4, 8], [3, 2], [0.3, 0.9], pair=0.9)
-    after = fans.with_doubts_explained([doubted, neighbour], readings, ACCEPT)
-    assert after.index.tolist() == [fans.EXPLAINED_INDEX, 0.9]
+    reader = _PaintedReader(*painted_reads)
+    cut = []
+
+    def cut_boxes(proposals):
+        cut.append(list(proposals))
+        return np.full((len(proposals), 3, 56, 40, 3), 200, np.uint8)
+
+    after = fans.with_doubts_explained([doubted, neighbour], readings, ACCEPT, cut_boxes, reader.read)
+    assert cut == [[doubted]] and reader.boxes == 3  # only the doubted box, in each of its views
+    assert after.index.tolist() == [fans.EXPLAINED_INDEX if explained else 0.3, 0.9]
     assert np.array_equal(after.rank, readings.rank) and np.array_equal(after.suit, readings.suit)
-    assert after.sureness()[0] >= ACCEPT > readings.sureness()[0]
+    assert (after.sureness()[0] >= ACCEPT) == explained
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +129,7 @@ def deal7_top():
 def _read(image, explain: bool, monkeypatch) -> tuple[int, int, list[str]]:
     classifier = OnnxClassifier()
     if not explain:
-        monkeypatch.setattr(corners, "with_doubts_explained", lambda proposals, readings, accept: readings)
+        monkeypatch.setattr(corners, "with_doubts_explained", lambda proposals, readings, *_: readings)
     found = with_corner_cards(classifier, image, read_closeup(CardReader(classifier), image))
     monkeypatch.undo()
     return found
@@ -99,4 +140,4 @@ def test_a_real_tight_fan_reads_more_indices_with_the_doubts_explained_and_none_
     with_fans = score_deal(_read(image, True, monkeypatch), labels)
     without = score_deal(_read(image, False, monkeypatch), labels)
     assert with_fans[2] == [] and without[2] == []
-    assert with_fans[0] >= without[0] + 2, (with_fans, without)
+    assert with_fans[0] > without[0], (with_fans, without)
