@@ -770,7 +770,8 @@ def _explained(reader: IndexReader, bgr: BgrImage, proposals: Sequence[CornerPro
                accept: float) -> IndexReadings:
     """``readings`` with the doubts of "an index" that a fanned or stacked neighbour's index in
     the box explains not counted (:func:`vision.fans.with_doubts_explained`)."""
-    return with_doubts_explained(proposals, readings, accept, lambda props: corner_boxes(bgr, props), reader.read)
+    return with_doubts_explained(proposals, readings, accept,
+                                 lambda which: corner_boxes(bgr, [proposals[int(i)] for i in which]), reader.read)
 
 
 def accepted_corners(proposals: Sequence[CornerProposal], mean: npt.NDArray[np.float64], classes: Sequence[str],

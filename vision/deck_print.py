@@ -161,7 +161,7 @@ def registration(card: tuple[FloatArray, FloatArray], enrolled: tuple[FloatArray
         criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, steps, 1e-3)
         try:
             _, refined = cv2.findTransformECC(enrolled[level], card[level], warp.copy(), cv2.MOTION_AFFINE,
-                                              criteria, None, 3)
+                                              criteria, None, 3)  # type: ignore[call-overload]  # no mask: the stubs want one
         except cv2.error:
             continue
         moved = np.abs(refined - warp)
@@ -401,10 +401,11 @@ class PrintBank:
         corners, faces = print_features(views)
         # a registered view needs only the small shifts left (REGISTERED_REACH)
         reach = [None] + [REGISTERED_REACH] * (len(views) - 1)
-        windows = np.concatenate([_windows(c, *self.corner_weight.shape, r) for view, r in zip(corners, reach)
-                                  for c in view])
+        corner_h, corner_w = self.corner_weight.shape
+        face_h, face_w = self.face_weight.shape
+        windows = np.concatenate([_windows(c, corner_h, corner_w, r) for view, r in zip(corners, reach) for c in view])
         corner, corner_fit = _duel(windows, self.corners[cand], self.corner_weight)
-        face_windows = np.concatenate([_windows(f, *self.face_weight.shape, r) for f, r in zip(faces, reach)])
+        face_windows = np.concatenate([_windows(f, face_h, face_w, r) for f, r in zip(faces, reach)])
         face, face_fit = _duel(face_windows, self.faces[cand], self.face_weight)
         return corner + FACE_SHARE * face, corner_fit + FACE_SHARE * face_fit
 

@@ -22,16 +22,18 @@ It does explain it when the box read again with that part painted the paper's co
 its suit as well as the doubt (a red 8 read with the next card's club beside it as the 8 of
 clubs, in the studied deal 3). A reading so explained is taken as an index at
 :data:`EXPLAINED_INDEX`, and only when it would otherwise not stand: a reading that stands
-already keeps its own probability, so the explanation never changes which of two readings of
-a glyph wins (:func:`vision.corners.merge_corners` keeps the surer). Every other check of
+already keeps its own probability, and one explained stays less sure than most readings it
+may clash with (:func:`vision.corners.merge_corners` keeps the surer). Every other check of
 :mod:`vision.corners` still holds (the suit's twin, the ink's colour, model 2.0's corner
 head, the card's size).
 
-Chosen on the tuning sets only (bench/corner_accept.py --hard 400 --fans 150, deal 1 of the
-bridge deals, the blackjack tuning photos; figures in bench/README.md, "A tight fan's
-neighbour in the box"): lifting every doubt so explained to 1, and explaining with
-neighbours anywhere in the box, read more but added wrong readings (a rank paired with its
-neighbour's suit, a suit twin that the surer reading had beaten in the merge).
+The thresholds were chosen on the tuning sets (bench/corner_accept.py --hard 400 --fans 150,
+deal 1 of the bridge deals, the blackjack tuning photos; figures in bench/README.md, "A
+tight fan's neighbour in the box"): lifting every doubt so explained to 1, and explaining
+with neighbours anywhere in the box, read more but added wrong readings (a rank paired with
+its neighbour's suit; a suit twin, once lifted to 1, winning the merge). The painted
+re-reading came after the first rule's one wrong reading on the held-out deals, in deal 3,
+which is studied since.
 
 >>> import numpy as np
 >>> from vision.corners import CornerProposal
@@ -53,6 +55,8 @@ import numpy.typing as npt
 
 from vision.index_reader import IndexReadings
 
+# "an index" at least this is a doubt (less is a refusal: two pips of a face); rank x suit
+# at least NEIGHBOUR_PAIR, for the doubted reading, its neighbour and the painted re-reading
 DOUBT_FLOOR = 0.2
 NEIGHBOUR_PAIR = 0.6
 NEIGHBOUR_TURN = 15.0
@@ -68,7 +72,7 @@ _RANK_XY = (18.0, 25.0)  # vision.corners.RANK_XY
 
 
 class Boxed(Protocol):
-    """What :func:`doubts_explained` needs of a proposal (:class:`vision.corners.CornerProposal`)."""
+    """What :func:`neighbours_in_box` needs of a proposal (:class:`vision.corners.CornerProposal`)."""
 
     @property
     def down(self) -> tuple[float, float]: ...
@@ -138,19 +142,20 @@ def painted(boxes: npt.NDArray[np.uint8], fan: npt.NDArray[np.bool_], column: np
 
 
 def with_doubts_explained(proposals: Sequence[Boxed], readings: IndexReadings, accept: float,
-                          cut: Callable[[Sequence[Boxed]], npt.NDArray[np.uint8]],
+                          cut: Callable[[npt.NDArray[np.intp]], npt.NDArray[np.uint8]],
                           read: Callable[[npt.NDArray[np.uint8]], IndexReadings]) -> IndexReadings:
     """``readings`` with each doubt a neighbour explains (:func:`neighbours_in_box`) taken as
     an index at :data:`EXPLAINED_INDEX`, where the box read again with the neighbour painted
     out (:func:`painted`) names the same card at least :data:`NEIGHBOUR_PAIR` sure.
 
-    ``cut`` cuts the proposals' boxes in their views (uint8 [N, V, H, W, 3]); ``read`` reads one
+    ``cut`` cuts the boxes of the proposals at the positions it is given, in their views (uint8
+    [N, V, H, W, 3]); ``read`` reads one
     view's boxes (the index reader's :meth:`vision.index_reader.IndexReader.read`)."""
     fan, column = neighbours_in_box(proposals, readings, accept)
     which = np.flatnonzero(fan | column)
     if not len(which):
         return readings
-    boxes = painted(cut([proposals[int(i)] for i in which]), fan[which], column[which])
+    boxes = painted(cut(which), fan[which], column[which])
     again = IndexReadings.mean([read(np.ascontiguousarray(boxes[:, k])) for k in range(boxes.shape[1])])
     same = ((again.rank.argmax(axis=1) == readings.rank[which].argmax(axis=1))
             & (again.suit.argmax(axis=1) == readings.suit[which].argmax(axis=1))

@@ -109,9 +109,9 @@ def test_a_doubt_is_explained_only_where_the_box_without_the_neighbour_reads_the
     reader = _PaintedReader(*painted_reads)
     cut = []
 
-    def cut_boxes(proposals):
-        cut.append(list(proposals))
-        return np.full((len(proposals), 3, 56, 40, 3), 200, np.uint8)
+    def cut_boxes(which):
+        cut.append([[doubted, neighbour][int(i)] for i in which])
+        return np.full((len(which), 3, 56, 40, 3), 200, np.uint8)
 
     after = fans.with_doubts_explained([doubted, neighbour], readings, ACCEPT, cut_boxes, reader.read)
     assert cut == [[doubted]] and reader.boxes == 3  # only the doubted box, in each of its views
@@ -126,7 +126,7 @@ def deal7_top():
     return image, _deal_boxes(FAN / "deal7-top-labels.json", (image.shape[1], image.shape[0]))
 
 
-def _read(image, explain: bool, monkeypatch) -> tuple[int, int, list[str]]:
+def _read(image, explain: bool, monkeypatch):
     classifier = OnnxClassifier()
     if not explain:
         monkeypatch.setattr(corners, "with_doubts_explained", lambda proposals, readings, *_: readings)
