@@ -32,8 +32,9 @@ import numpy as np
 
 from engine.cards import Card
 from models.synth import AugmentConfig, TextureBank, augment_photo, ink_variant
-from vision.corners import _PAIR_BOX as _PAIR
-from vision.corners import RANK_XY, CornerProposal, corner_boxes, propose_corners
+from vision.corner_proposals import _PAIR_BOX as _PAIR
+from vision.corner_proposals import RANK_XY, CornerProposal, propose_corners
+from vision.corners import corner_boxes
 from vision.preprocess import CORNER_H, CORNER_W, RECT_H
 
 __all__ = ["CARD_PX", "INDEX_SHARE", "MIN_FOUND", "IndexSet", "card_anchors", "found_anchors", "make_index_set"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision import corners
+from vision import corner_proposals
 from vision.corners import DARK_ACCEPT, FAINT_ACCEPT, CornerProposal, glyph_pairs
 from vision.ink import DARK_RATIO, ink_levels
 
@@ -56,7 +56,7 @@ def test_given_a_dark_core_with_too_little_paper_round_it_when_proposing_then_no
     # them: a dark piece needs DARK_PAPER of paper in a square twice its size
     pairs, _pale, _xy = glyph_pairs(_index_touching_a_shadow())
     assert any(p.dark for p in pairs)
-    monkeypatch.setattr(corners, "DARK_PAPER", 1.01)
+    monkeypatch.setattr(corner_proposals, "DARK_PAPER", 1.01)
     pairs, _pale, _xy = glyph_pairs(_index_touching_a_shadow())
     assert not any(p.dark for p in pairs)
 

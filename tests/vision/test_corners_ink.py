@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from engine.cards import Card
-from vision.corners import _PAIR_BOX, RANK_XY, SUIT_XY, CornerProposal, ink_agrees, ink_redness
+from vision.corner_proposals import _PAIR_BOX, RANK_XY, SUIT_XY, CornerProposal
+from vision.corners import ink_agrees, ink_redness
 from vision.synthetic.columns import render_overlaps
 
 FACES = Path(__file__).parent / "data" / "overlap"

@@ -16,8 +16,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision import corners
-from vision.corners import MERGED_ACCEPT, MERGED_LONG, STABLE_ACCEPT, CornerProposal, glyph_pairs
+from vision import corner_proposals, corners
+from vision.corner_proposals import MERGED_LONG
+from vision.corners import MERGED_ACCEPT, STABLE_ACCEPT, CornerProposal, glyph_pairs
 from vision.ink import ink_levels
 
 PAPER = 225
@@ -56,7 +57,7 @@ def test_given_a_rank_joined_to_its_suit_in_black_when_proposing_then_the_long_p
 
 def test_given_a_long_piece_when_not_of_an_index_s_shape_then_it_is_not_split(monkeypatch) -> None:
     page = _rank_over_suit(_page(), (30, 30, 30), (30, 30, 30))
-    monkeypatch.setattr(corners, "MERGED_LONG", (MERGED_LONG[1] + 1, MERGED_LONG[1] + 2))
+    monkeypatch.setattr(corner_proposals, "MERGED_LONG", (MERGED_LONG[1] + 1, MERGED_LONG[1] + 2))
     assert not _over_the_suit(glyph_pairs(page)[0])
     # a round pip alone is no index either way
     pip = _page()
@@ -72,10 +73,10 @@ def test_given_a_red_rank_blurred_into_its_suit_when_proposing_then_stable_regio
     page = cv2.GaussianBlur(_rank_over_suit(_page(), red, pink), (0, 0), 1.0)  # a lens: no edge is a step
     levels = ink_levels(page, 31)
     assert levels.ink[75, 99] and levels.dark[75, 99]
-    monkeypatch.setattr(corners, "MERGED_LONG", (MERGED_LONG[1] + 1, MERGED_LONG[1] + 2))  # the stable regions alone
+    monkeypatch.setattr(corner_proposals, "MERGED_LONG", (MERGED_LONG[1] + 1, MERGED_LONG[1] + 2))  # the stable regions alone
     found = _over_the_suit(glyph_pairs(page)[0])
     assert found and all(p.stable and not p.merged for p in found), [(p.rank_xy, p.merged, p.stable) for p in found]
-    monkeypatch.setattr(corners, "MSER_INK", 0.0)  # a region must be this much darker than round it: none is
+    monkeypatch.setattr(corner_proposals, "MSER_INK", 0.0)  # a region must be this much darker than round it: none is
     assert not _over_the_suit(glyph_pairs(page)[0])
 
 
