@@ -87,14 +87,16 @@ def neighbours_in_box(proposals: Sequence[Boxed], readings: IndexReadings, accep
                       ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Which readings' doubt of "an index" a fanned neighbour's index in the box (the first
     array) or a stacked one's (the second) may explain, where the doubt would keep the
-    reading from standing at ``accept``."""
+    reading from standing: its card under ``accept``, or no likelier than "no index"
+    (:func:`vision.corners.accepted_corners` takes the likelier)."""
     n = len(proposals)
     fan, column = np.zeros(n, bool), np.zeros(n, bool)
     if n < 2:
         return fan, column
     pair = readings.rank.max(axis=1) * readings.suit.max(axis=1)
     indexish = (pair >= NEIGHBOUR_PAIR) & (readings.index >= DOUBT_FLOOR)
-    doubted = indexish & (readings.index < EXPLAINED_INDEX) & (pair * readings.index < accept)
+    sure = pair * readings.index
+    doubted = indexish & (readings.index < EXPLAINED_INDEX) & ((sure < accept) | (sure <= 1 - readings.index))
     if not doubted.any():
         return fan, column
     maps = np.array([p.box_to_image() for p in proposals])  # [N, 2, 3]

@@ -53,6 +53,11 @@ def test_a_fanned_neighbours_index_right_of_the_doubted_one_explains_the_doubt(b
     assert _explained(neighbour, where="fan") and not _explained(neighbour, where="column")
 
 
+def test_a_reading_over_the_threshold_but_less_likely_than_no_index_is_a_doubt_to_explain():
+    # rank x suit x index 0.45 reaches CORNER_ACCEPT, but "no index" (0.55) is likelier: it would not stand
+    assert _explained(CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5), index=0.45)
+
+
 def test_a_stacked_neighbours_index_below_explains_the_doubt():
     neighbour = CornerProposal((100.0, 100 + 1.5 * 60), (0.0, 1.0), 1.5)
     assert _explained(neighbour, where="column") and not _explained(neighbour, where="fan")
@@ -66,7 +71,7 @@ def test_a_stacked_neighbours_index_below_explains_the_doubt():
     ("reading the same card", CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5), {"neighbour_card": (4, 3)}),
     ("itself no index", CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5), {"neighbour_index": 0.05}),
     ("the doubt a refusal", CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5), {"index": 0.1}),
-    ("a reading that stands already", CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5), {"index": 0.5}),
+    ("a reading that stands already", CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5), {"index": 0.6}),
 ])
 def test_a_doubt_is_not_explained_by(why, neighbour, kwargs):
     assert not _explained(neighbour, **kwargs), why
