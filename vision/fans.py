@@ -21,8 +21,9 @@ It does explain it when the box read again with that part painted the paper's co
 (:func:`painted`) names the same card: in a crowded box the neighbour can lend the reading
 its suit as well as the doubt (a red 8 read with the next card's club beside it as the 8 of
 clubs, in the studied deal 3). A reading so explained is taken as an index at
-:data:`EXPLAINED_INDEX`, and only when it would otherwise not stand: a reading that stands
-already keeps its own probability, and one explained stays less sure than most readings it
+:data:`EXPLAINED_INDEX`, and only when it would otherwise not stand (its card under the
+accept threshold, or no likelier than "no index"): a reading that stands already keeps its
+own probability, and one explained stays less sure than most readings it
 may clash with (:func:`vision.corners.merge_corners` keeps the surer). Every other check of
 :mod:`vision.corners` still holds (the suit's twin, the ink's colour, model 2.0's corner
 head, the card's size).
