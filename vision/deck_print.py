@@ -265,17 +265,20 @@ def _aligned_focus(windows: FloatArray, templates: FloatArray, weight: FloatArra
     return out
 
 
-def _duel(windows: FloatArray, templates: FloatArray, weight: FloatArray) -> tuple[FloatArray, FloatArray]:
+def _duel(windows: FloatArray, templates: FloatArray, weight: FloatArray, framed: int | None = None
+          ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Each candidate of ``templates`` [C, V, ch, h, w] aligned with a card's ``windows``
     [S, ch, h, w] (the best window and variant under ``weight``), then told from each *other*
     candidate alone: ``duel[a, b]`` is a's score less b's, both at their own alignment, under
     the weight of where a and b differ (:func:`_focus` of the pair). Also each candidate's
-    correlation at its alignment (how well the card fits its print at all). ([C, C], [C])."""
+    correlation at its alignment (how well the card fits its print at all), and the same over
+    the first ``framed`` windows alone (the card as framed; all by default). ([C, C], [C], [C])."""
     n_c, n_v = templates.shape[:2]
     q = _wz(windows, weight)
     t = _wz(templates, weight).reshape(n_c * n_v, -1)
     corr = (q @ t.T).reshape(len(q), n_c, n_v)
     fit = corr.max(axis=(0, 2))
+    as_framed = corr[:framed].max(axis=(0, 2))
     at = [np.unravel_index(int(np.argmax(corr[:, c])), corr[:, c].shape) for c in range(n_c)]
     cards = [_standard(windows[s], weight) for s, _ in at]
     prints = [_standard(templates[c, v], weight) for c, (_, v) in enumerate(at)]
@@ -290,7 +293,7 @@ def _duel(windows: FloatArray, templates: FloatArray, weight: FloatArray) -> tup
             s_a = 1.0 - float((d_a * d_a * f2[0]).sum() / (f2[0].sum() * d_a.shape[0])) / 2
             s_b = 1.0 - float((d_b * d_b * f2[1]).sum() / (f2[1].sum() * d_b.shape[0])) / 2
             duel[a, b], duel[b, a] = s_a - s_b, s_b - s_a
-    return duel, np.asarray(fit, np.float32)
+    return duel, np.asarray(fit, np.float32), np.asarray(as_framed, np.float32)
 
 
 def _standard(x: FloatArray, weight: FloatArray) -> FloatArray:
@@ -382,8 +385,6 @@ class PrintBank:
         (before any registration). ``register=False``: the card as framed only."""
         cand = np.asarray(candidates, np.int64)
         views = [card]
-        duel, fit = self._duel_in(views, cand)
-        as_framed = fit
         if REGISTER and register:
             # the card registered onto each candidate's enrolled crop too, every candidate
             # aligned within all these framings (the best for each: none favoured by a framing
@@ -391,23 +392,25 @@ class PrintBank:
             mine = detail_of(card)
             warps = [registration(mine, self.details[int(k)]) for k in cand]
             views += [warped(card, w) for w in warps if w is not None]
-            if len(views) > 1:
-                duel, fit = self._duel_in(views, cand)
-        return duel, fit, as_framed
+        return self._duel_in(views, cand)
 
     def _duel_in(self, views: Sequence[npt.NDArray[np.uint8]], cand: npt.NDArray[np.int64]
-                 ) -> tuple[FloatArray, FloatArray]:
-        """:meth:`duel` of the card seen as ``views`` (as framed, then registered ones)."""
+                 ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """:meth:`looks` of the card seen as ``views`` (as framed first, then registered ones)."""
         corners, faces = print_features(views)
         # a registered view needs only the small shifts left (REGISTERED_REACH)
         reach = [None] + [REGISTERED_REACH] * (len(views) - 1)
         corner_h, corner_w = self.corner_weight.shape
         face_h, face_w = self.face_weight.shape
-        windows = np.concatenate([_windows(c, corner_h, corner_w, r) for view, r in zip(corners, reach) for c in view])
-        corner, corner_fit = _duel(windows, self.corners[cand], self.corner_weight)
-        face_windows = np.concatenate([_windows(f, face_h, face_w, r) for f, r in zip(faces, reach)])
-        face, face_fit = _duel(face_windows, self.faces[cand], self.face_weight)
-        return corner + FACE_SHARE * face, corner_fit + FACE_SHARE * face_fit
+        corner_windows = [np.concatenate([_windows(c, corner_h, corner_w, r) for c in view])
+                          for view, r in zip(corners, reach)]
+        face_windows = [_windows(f, face_h, face_w, r) for f, r in zip(faces, reach)]
+        corner, corner_fit, corner_framed = _duel(np.concatenate(corner_windows), self.corners[cand],
+                                                  self.corner_weight, len(corner_windows[0]))
+        face, face_fit, face_framed = _duel(np.concatenate(face_windows), self.faces[cand], self.face_weight,
+                                            len(face_windows[0]))
+        return (corner + FACE_SHARE * face, corner_fit + FACE_SHARE * face_fit,
+                corner_framed + FACE_SHARE * face_framed)
 
     def with_look_alikes(self, views: Sequence[npt.NDArray[np.uint8]], cards: Sequence[int],
                          candidates: Sequence[Sequence[int]], margin: float) -> PrintBank:
