@@ -32,9 +32,7 @@ The thresholds were chosen on the tuning sets (bench/corner_accept.py --hard 400
 deal 1 of the bridge deals, the blackjack tuning photos; figures in bench/README.md, "A
 tight fan's neighbour in the box"): lifting every doubt so explained to 1, and explaining
 with neighbours anywhere in the box, read more but added wrong readings (a rank paired with
-its neighbour's suit; a suit twin, once lifted to 1, winning the merge). The painted
-re-reading came after the first rule's one wrong reading on the held-out deals, in deal 3,
-which is studied since.
+its neighbour's suit; a suit twin, once lifted to 1, winning the merge).
 
 >>> import numpy as np
 >>> from vision.corners import CornerProposal
