@@ -270,6 +270,7 @@ def deck_and_samples(name: str, seed: int, count: int, renders: Path, config: Au
         bank = TextureBank(seed=draw, count=8)
         images: list[np.ndarray] = []
         labels: list[int] = []
+        first = len(conditions) if conditions is not None else 0  # earlier chunks' conditions stay
         while len(images) < count:
             for label, card in views.items():
                 bgra = np.dstack([card, np.full(card.shape[:2], 255, np.uint8)])
@@ -279,7 +280,7 @@ def deck_and_samples(name: str, seed: int, count: int, renders: Path, config: Au
                 if conditions is not None:
                     conditions.append(drawn)
         if conditions is not None:
-            del conditions[count:]
+            del conditions[first + count:]
         return views, images[:count], np.array(labels[:count])
     if name in ("russian", "novelty"):
         from models.procedural_deck import make_design

@@ -88,3 +88,23 @@ def test_given_a_set_larger_than_a_chunk_when_chunked_then_the_samples_add_up_an
     assert chunks(616, 600) == [(616, 600)]
     parts = chunks(616, 2 * CHUNK + 5)
     assert sum(n for _, n in parts) == 2 * CHUNK + 5 and len({s for s, _ in parts}) == 3
+
+
+def test_given_the_real_singles_read_in_two_chunks_when_conditions_recorded_then_both_chunks_keep_theirs() -> None:
+    # a set of more than one chunk (evaluate_enrolment.chunks) records each chunk's conditions after the last:
+    # the breakdown by condition and the list of wrong readings are zipped with them
+    from pathlib import Path
+
+    import pytest
+
+    from models.evaluate_enrolment import REAL, TABLE_CONFIG, deck_and_samples
+
+    if not REAL.is_dir():
+        pytest.skip(f"the real singles are not on this machine ({REAL})")
+    conditions: list[dict[str, float]] = []
+    for chunk_seed in (5, 6):
+        _, images, labels = deck_and_samples("real", 5, 30, Path("cache/cards"), TABLE_CONFIG, False, conditions,
+                                             chunk_seed)
+        assert len(images) == len(labels) == 30
+    assert len(conditions) == 60
+    assert conditions[:30] != conditions[30:]  # the second chunk's own draws, not the first's again
