@@ -33,7 +33,7 @@ import numpy as np
 from engine.cards import Card
 from models.synth import AugmentConfig, TextureBank, augment_photo, ink_variant
 from vision.corner_proposals import _PAIR_BOX as _PAIR
-from vision.corner_proposals import RANK_XY, CornerProposal, propose_corners
+from vision.corner_proposals import INDEX_SHARE, RANK_XY, CornerProposal, glyph_px_of, propose_corners
 from vision.corners import corner_boxes
 from vision.preprocess import CORNER_H, CORNER_W, RECT_H
 
@@ -55,7 +55,6 @@ P_TONE = 0.35  # cards printed on cream or grey paper, or lit warm: the paper is
 P_DIM = 0.2  # a dim room: the scene darkened before the camera's noise and JPEG, which then weigh more
 P_SOFT = 0.2  # a card out of focus: blurred before the camera's own blur and JPEG
 MIN_FOUND = 13  # a design whose indices the proposer finds on fewer clean cards has no index it proposes
-INDEX_SHARE = 53.0 / RECT_H  # the index's height (rank top to suit bottom) over the card's
 # The index's glyph area in box pixels (x0, y0, x1, y1): what a covering card must leave
 INDEX_AREA = (4.0, 8.0, 34.0, 76.0)
 
@@ -292,8 +291,7 @@ def make_index_set(designs: list[Design], anchors: list[dict[str, tuple[float, f
                 neg.append(q)
             if rng.random() < 0.25:  # the right glyphs the wrong way up
                 neg.append(CornerProposal(p.rank_xy, (-p.down[0], -p.down[1]), p.scale * rng.uniform(0.85, 1.2)))
-        glyph = height * 0.4
-        found = propose_corners(scene, glyph_px=(max(4.0, 0.45 * glyph), 2.6 * glyph), max_proposals=400)
+        found = propose_corners(scene, glyph_px=glyph_px_of(height), max_proposals=400)
         other = []
         for p in found:
             near = [t for t, c in truth if _same(p, t, 12.0, 30.0, 1.5)]

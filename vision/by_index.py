@@ -48,12 +48,13 @@ import numpy.typing as npt
 from engine.cards import Card
 from vision.corners import CornerProposal, FirstLook, class_probs, first_look
 from vision.geometry import corners_where_sides_meet, quad_iou, side_lengths
+from vision.photo_size import read_at_work_size
 from vision.preprocess import RECT_H, RECT_W
 from vision.readings import CardDetections
 from vision.under import with_cards_under
 
 __all__ = ["OutlineFit", "cards_by_index", "corner_shows", "implied_quad", "outline_of", "outlines_again",
-           "read_without_mat"]
+           "read_photo", "read_without_mat"]
 
 BgrImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
@@ -342,7 +343,15 @@ def outlines_again(reader: Any, bgr: BgrImage, whole: CardDetections) -> CardDet
 
 
 def read_without_mat(reader: Any, bgr: BgrImage) -> CardDetections:
-    """All the cards of a photo with no mat in view, as `eleusis read` reads it: the cards
+    """All the cards of a photo with no mat in view, as `eleusis read` reads it, at the size
+    :func:`vision.photo_size.read_at_work_size` chooses (a phone's photo shrunk): see
+    :func:`read_photo`."""
+    return read_at_work_size(bgr, lambda image, glyph_px: read_photo(reader, image, glyph_px))
+
+
+def read_photo(reader: Any, bgr: BgrImage, glyph_px: tuple[float, float] | None = None) -> CardDetections:
+    """All the cards of a photo with no mat in view, at its own size (``glyph_px``: the
+    glyph heights to look for, :func:`vision.corners.propose_corners`'s): the cards
     found by their outline (:func:`vision.closeup.read_closeup`, and :func:`outlines_again`;
     a pile's outline read as its top card taken to that card's own), then those found by an
     index and checked by their outline (:func:`cards_by_index`), then those read by an
@@ -356,7 +365,7 @@ def read_without_mat(reader: Any, bgr: BgrImage) -> CardDetections:
     bgr = evenly_lit(bgr)  # a washed-out photo read as a clear one, a shadow lifted
     whole = read_closeup(reader, bgr)
     whole = CardDetections.concatenate([whole, outlines_again(reader, bgr, whole)])
-    looked = first_look(bgr)  # one look at the glyph pairs, for both uses
+    looked = first_look(bgr, glyph_px=glyph_px)  # one look at the glyph pairs, for both uses
     by_index, whole = _by_index(reader, bgr, whole, looked)
     whole = CardDetections.concatenate([whole, by_index])
     both = with_corner_cards(reader.classifier, bgr, whole, looked)

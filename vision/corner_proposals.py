@@ -40,9 +40,10 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.ink import ink_levels
-from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W
+from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W, RECT_H, RECT_W
 
-__all__ = ["FIRST_VIEW", "RANK_XY", "SUIT_XY", "CornerProposal", "View", "glyph_pairs", "on_paper", "propose_corners"]
+__all__ = ["FIRST_VIEW", "INDEX_SHARE", "RANK_XY", "SUIT_XY", "CornerProposal", "View", "card_index_px", "glyph_pairs", "glyph_px_of",
+           "on_paper", "propose_corners"]
 
 BgrImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
@@ -121,6 +122,29 @@ class CornerProposal:
         origin = centre - (RANK_XY[0] + shift_x) * s * right - (RANK_XY[1] + shift_y) * s * down
         return np.array([[right[0] * s, down[0] * s, origin[0]], [right[1] * s, down[1] * s, origin[1]]])
 
+
+
+# An index's height (rank top to suit bottom) over its card's; a rank or a suit is about
+# GLYPH_OF_INDEX of the index's height
+INDEX_SHARE = 53.0 / RECT_H
+GLYPH_OF_INDEX = 0.4
+
+
+def glyph_px_of(index_px: float) -> tuple[float, float]:
+    """The glyph heights to look for where indices are about ``index_px`` tall: 0.45 to 2.6
+    times a glyph's usual height (a small suit, a rank and suit in one piece). The index
+    reader's training scenes are proposed over this range (``models/index_data.py``).
+
+    >>> [round(v, 1) for v in glyph_px_of(card_index_px(165.0))]
+    [7.9, 45.5]
+    """
+    glyph = GLYPH_OF_INDEX * index_px
+    return max(4.0, 0.45 * glyph), 2.6 * glyph
+
+
+def card_index_px(card_width_px: float) -> float:
+    """The height of the index of a card ``card_width_px`` wide."""
+    return card_width_px * RECT_H / RECT_W * INDEX_SHARE
 
 
 def propose_corners(bgr: BgrImage, glyph_px: tuple[float, float] | None = None,

@@ -312,11 +312,12 @@ class FirstLook:
     readings: IndexReadings
 
 
-def first_look(bgr: BgrImage, reader: IndexReader | None = None) -> FirstLook:
+def first_look(bgr: BgrImage, reader: IndexReader | None = None,
+               glyph_px: tuple[float, float] | None = None) -> FirstLook:
     """:class:`FirstLook` of ``bgr`` (taken as :func:`read_corners` takes it, evenly lit:
-    :func:`vision.ink.evenly_lit`)."""
+    :func:`vision.ink.evenly_lit`); ``glyph_px``: as :func:`propose_corners` takes it."""
     bgr = evenly_lit(bgr)
-    kept, readings = score_proposals(reader or default_index_reader(), bgr, propose_corners(bgr))
+    kept, readings = score_proposals(reader or default_index_reader(), bgr, propose_corners(bgr, glyph_px))
     return FirstLook(kept, readings)
 
 

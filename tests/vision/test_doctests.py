@@ -7,7 +7,8 @@ import pytest
 
 MODULES = ["readings", "frames", "geometry", "classify", "consistency", "pipeline", "synthetic", "deck_profile", "flicker",
            "occupancy", "zone_cards", "shadow_edge", "synthetic.things", "corners", "synthetic.columns",
-           "by_index", "under", "synthetic.surfaces", "zone_corners", "corner_proposals", "fans"]
+           "by_index", "under", "synthetic.surfaces", "zone_corners", "corner_proposals", "fans",
+           "photo_size"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,87 @@
+"""The size a photo is read at, and the glyphs looked for in it: a phone's 12-megapixel photo
+is far larger than the readers need, and its cards may fill it or be small in it.
+
+The readers' inputs are small: a card rectified to 200 x 280 px (:data:`vision.preprocess.RECT_W`)
+and an index box of 40 x 56 px, and the index reader was trained on indices 8-44 px tall
+(``models/index_data.py``). A layout photographed close by a phone at 4032 x 3024 shows its
+cards 300-600 px wide: every step costs several times what it costs at half the size, and
+the indices are larger than any the index reader saw. Without a size known, the index
+proposer looks for glyphs of a share of the picture's size
+(:func:`vision.corners.propose_corners`), which misses the indices of a whole table taken
+from afar, whose cards are small in a large picture.
+
+So a photo longer than :data:`WORK_PX` is first read at that length (:data:`cv2.INTER_AREA`).
+That reading stands when its cards are at least :data:`ENOUGH_CARD_PX` wide there (the
+bridge deals' cards, about 150 px wide, read as well at 1.3-1.7 times their size and a few
+fewer at 0.6). Otherwise the photo is read again at its own size, looking for the glyphs of
+an index of the cards that first reading found (:func:`vision.corner_proposals.glyph_px_of`).
+Every outline is given back in the photo's own pixels.
+
+>>> import numpy as np
+>>> seen = []
+>>> def read(image, glyph_px):
+...     seen.append((image.shape[:2], glyph_px))
+...     return CardDetections(np.array([[[0, 0], [300, 0], [300, 420], [0, 420]]], np.float32), [None])
+>>> found = read_at_work_size(np.zeros((3000, 4000, 3), np.uint8), read)
+>>> seen, found.quad_xy[0, 2].tolist()
+([((1500, 2000), None)], [600.0, 840.0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.corner_proposals import card_index_px, glyph_px_of
+from vision.readings import CardDetections
+
+__all__ = ["ENOUGH_CARD_PX", "WORK_PX", "card_width_px", "read_at_work_size", "scaled"]
+
+BgrImage = npt.NDArray[np.uint8]
+Read = Callable[[BgrImage, "tuple[float, float] | None"], CardDetections]
+# the longest side a photo is read at first: every real photo the readers were checked on
+# is within it (bridge deals 1200 px, blackjack tables 1920 px, a webcam 1280 px)
+WORK_PX = 2000
+# cards at least this wide (the median over the cards found) read as well at the work size
+ENOUGH_CARD_PX = 120.0
+
+
+def card_width_px(found: CardDetections) -> float | None:
+    """The median width in pixels (the shorter pair of sides) of the cards ``found``; None
+    when none was found."""
+    if not len(found):
+        return None
+    q = found.quad_xy.astype(np.float64)
+    sides = np.hypot(*(np.roll(q, -1, axis=1) - q).transpose(2, 0, 1))  # [N, 4]
+    widths = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+    return float(np.median(widths))
+
+
+def scaled(found: CardDetections, k: float) -> CardDetections:
+    """``found`` with every outline multiplied by ``k`` (the rest as it is)."""
+    return CardDetections(quad_xy=found.quad_xy * np.float32(k), label=found.label, confidence=found.confidence,
+                          face_down=found.face_down, cut=found.cut, over_shoe=found.over_shoe, maybe=found.maybe,
+                          under=found.under)
+
+
+def read_at_work_size(bgr: BgrImage, read: Read, work_px: int = WORK_PX,
+                      enough_card_px: float = ENOUGH_CARD_PX) -> CardDetections:
+    """``read(bgr, None)``, or for a photo longer than ``work_px`` ``read`` of it shrunk to
+    that length where its cards are still ``enough_card_px`` wide there, else of the photo
+    at its own size with the glyphs of those cards' indices (see the module)."""
+    long_side = max(bgr.shape[:2])
+    if long_side <= work_px:
+        return read(bgr, None)
+    k = work_px / long_side
+    small = np.asarray(cv2.resize(bgr, (round(bgr.shape[1] * k), round(bgr.shape[0] * k)),
+                                  interpolation=cv2.INTER_AREA), np.uint8)
+    found = read(small, None)
+    width = card_width_px(found)
+    if width is None:
+        return read(bgr, None)
+    if width >= enough_card_px:
+        return scaled(found, 1 / k)
+    return read(bgr, glyph_px_of(card_index_px(width / k)))
