@@ -1,0 +1,101 @@
+"""Phone-sized photos of a layout, read as `eleusis read` reads a picture without the mat.
+
+Check-only figures for :mod:`vision.photo_size`. A phone takes 4032 x 3024 px; the real bridge
+deals of ``../shared/data/real-cards/deals`` are 1200 x 1200. Each deal is read three ways:
+
+- ``own``: as it is (1200 px: the work size does not apply, as in ``bench/real_tables.py``);
+- ``close``: enlarged to 4032 px (bicubic), as a phone held close over the cards takes it:
+  cards about 500 px wide;
+- ``afar``: the deal at its own size in the middle of a 4032 x 3024 picture of the table (the
+  table's colour round it), as a phone taken back to frame a whole table: cards about 150 px
+  wide in a large picture.
+
+A card counts as read, and a reading as wrong, as in ``bench/real_tables.py`` (the labels
+moved with the deal). ``--before`` reads each picture at its own size with the proposer's
+glyph range a share of the picture (:func:`vision.by_index.read_photo`), as `eleusis read`
+did before the work size. Nothing is tuned here: :data:`vision.photo_size.WORK_PX` is above
+every real photo the readers were checked on, and :data:`vision.photo_size.ENOUGH_CARD_PX`
+was chosen on deals 3 and 7 (studied) read at 0.6 times their size.
+
+Run: ``python3 bench/phone_layouts.py [--deals 1-7] [--before]`` (5-25 CPU s a picture).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.real_tables import DEALS, _deal_boxes, score_deal  # noqa: E402
+from vision.by_index import read_photo, read_without_mat  # noqa: E402
+from vision.classify import OnnxClassifier  # noqa: E402
+from vision.pipeline import CardReader  # noqa: E402
+
+PHONE = (3024, 4032)  # (h, w)
+
+Labels = list[tuple[object, float, float]]
+
+
+def close(image: np.ndarray, labels: Labels) -> tuple[np.ndarray, Labels]:
+    """The deal enlarged to the phone's long side."""
+    k = PHONE[1] / max(image.shape[:2])
+    big = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
+    return np.asarray(big, np.uint8), [(c, k * x, k * y) for c, x, y in labels]
+
+
+def afar(image: np.ndarray, labels: Labels) -> tuple[np.ndarray, Labels]:
+    """The deal in the middle of a phone-sized picture, the table's colour (its top rows') round it."""
+    h, w = image.shape[:2]
+    top, left = (PHONE[0] - h) // 2, (PHONE[1] - w) // 2
+    table = [int(v) for v in np.median(image[:20].reshape(-1, 3), axis=0)]
+    big = cv2.copyMakeBorder(image, top, PHONE[0] - h - top, left, PHONE[1] - w - left, cv2.BORDER_CONSTANT,
+                             value=table)
+    return np.asarray(big, np.uint8), [(c, x + left, y + top) for c, x, y in labels]
+
+
+def _deals(text: str) -> list[int]:
+    if "-" in text:
+        a, b = text.split("-")
+        return list(range(int(a), int(b) + 1))
+    return [int(k) for k in text.split(",")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", default="1-7", help="deals to read: 1-7 or 1,3,7")
+    parser.add_argument("--before", action="store_true", help="read every picture at its own size, as before")
+    args = parser.parse_args(argv)
+    reader = CardReader(OnnxClassifier())
+    read = (lambda image: read_photo(reader, image)) if args.before else (lambda image: read_without_mat(reader, image))
+    totals = {way: [0, 0, 0, 0.0] for way in ("own", "close", "afar")}
+    for k in _deals(args.deals):
+        image = np.asarray(cv2.imread(str(DEALS / f"deal{k}-md-sq.jpg")), np.uint8)
+        labels = _deal_boxes(DEALS / f"deal{k}-md-sq-net1280-labels.json", (image.shape[1], image.shape[0]))
+        line = []
+        for way, (picture, moved) in (("own", (image, labels)), ("close", close(image, labels)),
+                                      ("afar", afar(image, labels))):
+            cpu = time.process_time()
+            right, total, wrong = score_deal(read(picture), moved)
+            spent = time.process_time() - cpu
+            t = totals[way]
+            t[0] += right
+            t[1] += total
+            t[2] += len(wrong)
+            t[3] += spent
+            line.append(f"{way} {right}/{total}" + (f" ({len(wrong)} wrong)" if wrong else "") + f" {spent:.1f} s")
+        print(f"deal {k} ({image.shape[1]} px): " + ", ".join(line), flush=True)
+    n = len(_deals(args.deals))
+    for way, (right, total, wrong, spent) in totals.items():
+        print(f"{way:6s} read {right}/{total} ({100 * right / max(total, 1):.1f} %), wrong {wrong}, "
+              f"{spent / n:.1f} CPU s a picture")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
