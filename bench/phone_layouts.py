@@ -6,6 +6,8 @@ deals of ``../shared/data/real-cards/deals`` are 1200 x 1200. Each deal is read 
 - ``own``: as it is (1200 px: the work size does not apply, as in ``bench/real_tables.py``);
 - ``close``: enlarged to 4032 px (bicubic), as a phone held close over the cards takes it:
   cards about 500 px wide;
+- ``close 4:3``: the same cut to the phone's 4032 x 3024 (the top and bottom eighth of the
+  deal lost, with the cards whose labels lie there);
 - ``afar``: the deal at its own size in the middle of a 4032 x 3024 picture of the table (the
   table's colour round it), as a phone taken back to frame a whole table: cards about 150 px
   wide in a large picture.
@@ -49,6 +51,14 @@ def close(image: np.ndarray, labels: Labels) -> tuple[np.ndarray, Labels]:
     return np.asarray(big, np.uint8), [(c, k * x, k * y) for c, x, y in labels]
 
 
+def close_cut(image: np.ndarray, labels: Labels) -> tuple[np.ndarray, Labels]:
+    """The deal enlarged to the phone's long side and cut to its shape (the middle kept)."""
+    big, moved = close(image, labels)
+    top = (big.shape[0] - PHONE[0]) // 2
+    cut = big[top:top + PHONE[0]] if top > 0 else big
+    return np.ascontiguousarray(cut), [(c, x, y - max(top, 0)) for c, x, y in moved if 0 <= y - max(top, 0) < PHONE[0]]
+
+
 def afar(image: np.ndarray, labels: Labels) -> tuple[np.ndarray, Labels]:
     """The deal in the middle of a phone-sized picture, the table's colour (its top rows') round it."""
     h, w = image.shape[:2]
@@ -73,13 +83,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     reader = CardReader(OnnxClassifier())
     read = (lambda image: read_photo(reader, image)) if args.before else (lambda image: read_without_mat(reader, image))
-    totals = {way: [0, 0, 0, 0.0] for way in ("own", "close", "afar")}
+    totals = {way: [0, 0, 0, 0.0] for way in ("own", "close", "close 4:3", "afar")}
     for k in _deals(args.deals):
         image = np.asarray(cv2.imread(str(DEALS / f"deal{k}-md-sq.jpg")), np.uint8)
         labels = _deal_boxes(DEALS / f"deal{k}-md-sq-net1280-labels.json", (image.shape[1], image.shape[0]))
         line = []
         for way, (picture, moved) in (("own", (image, labels)), ("close", close(image, labels)),
-                                      ("afar", afar(image, labels))):
+                                      ("close 4:3", close_cut(image, labels)), ("afar", afar(image, labels))):
             cpu = time.process_time()
             right, total, wrong = score_deal(read(picture), moved)
             spent = time.process_time() - cpu
@@ -92,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"deal {k} ({image.shape[1]} px): " + ", ".join(line), flush=True)
     n = len(_deals(args.deals))
     for way, (right, total, wrong, spent) in totals.items():
-        print(f"{way:6s} read {right}/{total} ({100 * right / max(total, 1):.1f} %), wrong {wrong}, "
+        print(f"{way:9s} read {right}/{total} ({100 * right / max(total, 1):.1f} %), wrong {wrong}, "
               f"{spent / n:.1f} CPU s a picture")
     return 0
 
