@@ -13,9 +13,11 @@ from afar, whose cards are small in a large picture.
 So a photo longer than :data:`WORK_PX` is first read at that length (:data:`cv2.INTER_AREA`).
 That reading stands when its cards are at least :data:`ENOUGH_CARD_PX` wide there (the
 bridge deals' cards, about 150 px wide, read as well at 1.3-1.7 times their size and a few
-fewer at 0.6). Otherwise the photo is read again at its own size, looking for the glyphs of
-an index of the cards that first reading found (:func:`vision.corner_proposals.glyph_px_of`).
-Every outline is given back in the photo's own pixels.
+fewer at 0.6). Otherwise the photo is read again where its cards are :data:`READ_CARD_PX`
+wide (at its own size where they are narrower: a 48-megapixel photo of a table is not read
+whole), looking for the glyphs of an index of those cards
+(:func:`vision.corner_proposals.glyph_px_of`). Every outline is given back in the photo's
+own pixels.
 
 >>> import numpy as np
 >>> seen = []
@@ -38,7 +40,7 @@ import numpy.typing as npt
 from vision.corner_proposals import card_index_px, glyph_px_of
 from vision.readings import CardDetections
 
-__all__ = ["ENOUGH_CARD_PX", "WORK_PX", "card_width_px", "read_at_work_size", "scaled"]
+__all__ = ["ENOUGH_CARD_PX", "READ_CARD_PX", "WORK_PX", "card_width_px", "read_at_work_size", "scaled"]
 
 BgrImage = npt.NDArray[np.uint8]
 Read = Callable[[BgrImage, "tuple[float, float] | None"], CardDetections]
@@ -47,6 +49,9 @@ Read = Callable[[BgrImage, "tuple[float, float] | None"], CardDetections]
 WORK_PX = 2000
 # cards at least this wide (the median over the cards found) read as well at the work size
 ENOUGH_CARD_PX = 120.0
+# where they are narrower, the photo is read again at most so large that they are this wide
+# (the bridge deals' own size, at which the index corner's thresholds were chosen)
+READ_CARD_PX = 160.0
 
 
 def card_width_px(found: CardDetections) -> float | None:
@@ -71,17 +76,24 @@ def read_at_work_size(bgr: BgrImage, read: Read, work_px: int = WORK_PX,
                       enough_card_px: float = ENOUGH_CARD_PX) -> CardDetections:
     """``read(bgr, None)``, or for a photo longer than ``work_px`` ``read`` of it shrunk to
     that length where its cards are still ``enough_card_px`` wide there, else of the photo
-    at its own size with the glyphs of those cards' indices (see the module)."""
+    shrunk to where they are ``READ_CARD_PX`` wide (or at its own size) with the glyphs of
+    those cards' indices (see the module)."""
     long_side = max(bgr.shape[:2])
     if long_side <= work_px:
         return read(bgr, None)
     k = work_px / long_side
-    small = np.asarray(cv2.resize(bgr, (round(bgr.shape[1] * k), round(bgr.shape[0] * k)),
-                                  interpolation=cv2.INTER_AREA), np.uint8)
-    found = read(small, None)
+    found = read(_shrunk(bgr, k), None)
     width = card_width_px(found)
     if width is None:
         return read(bgr, None)
     if width >= enough_card_px:
         return scaled(found, 1 / k)
-    return read(bgr, glyph_px_of(card_index_px(width / k)))
+    again = min(1.0, READ_CARD_PX * k / width)
+    image = bgr if again == 1.0 else _shrunk(bgr, again)
+    found = read(image, glyph_px_of(card_index_px(width / k * again)))
+    return found if again == 1.0 else scaled(found, 1 / again)
+
+
+def _shrunk(bgr: BgrImage, k: float) -> BgrImage:
+    return np.asarray(cv2.resize(bgr, (round(bgr.shape[1] * k), round(bgr.shape[0] * k)),
+                                 interpolation=cv2.INTER_AREA), np.uint8)

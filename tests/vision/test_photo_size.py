@@ -55,13 +55,23 @@ def test_a_large_photo_whose_cards_are_wide_enough_at_the_work_size_is_read_ther
 
 
 def test_a_large_photo_whose_cards_are_small_is_read_again_at_its_own_size_for_their_glyphs() -> None:
-    read = Reads(photo_size.ENOUGH_CARD_PX - 1)
+    width = photo_size.READ_CARD_PX * 2000 / 4032 * 0.9  # under READ_CARD_PX wide in the whole photo
+    read = Reads(width)
     found = photo_size.read_at_work_size(np.zeros((3024, 4032, 3), np.uint8), read)
-    width_full = (photo_size.ENOUGH_CARD_PX - 1) * 4032 / 2000
     assert read.seen[0] == ((1500, 2000), None)
     assert read.seen[1][0] == (3024, 4032)
-    assert read.seen[1][1] == pytest.approx(glyph_px_of(card_index_px(width_full)))
-    assert np.allclose(found.quad_xy[0], _card(10, 20, photo_size.ENOUGH_CARD_PX - 1))  # that read's own pixels
+    assert read.seen[1][1] == pytest.approx(glyph_px_of(card_index_px(width * 4032 / 2000)))
+    assert np.allclose(found.quad_xy[0], _card(10, 20, width))  # that read's own pixels
+
+
+def test_a_very_large_photo_whose_cards_are_small_at_the_work_size_is_read_where_they_are_read_card_px_wide() -> None:
+    # a 48-megapixel photo of a table: its cards 240 px wide, 60 at 2000 px
+    read = Reads(60.0)
+    found = photo_size.read_at_work_size(np.zeros((6000, 8000, 3), np.uint8), read)
+    again = photo_size.READ_CARD_PX / 240.0
+    assert read.seen[1][0] == (round(6000 * again), round(8000 * again))
+    assert read.seen[1][1] == pytest.approx(glyph_px_of(card_index_px(photo_size.READ_CARD_PX)))
+    assert np.allclose(found.quad_xy[1], np.array(_card(300, 20, 60.0)) / again, atol=1e-3)
 
 
 def test_a_large_photo_where_nothing_was_found_is_read_again_at_its_own_size_as_before() -> None:
