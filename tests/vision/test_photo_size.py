@@ -1,5 +1,5 @@
 """vision.photo_size: a photo larger than the readers need is read at the work size, or, where
-its cards are small in it, at its own size looking for their indices' glyphs."""
+its cards are small in it, again where they are READ_CARD_PX wide looking for their indices' glyphs."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_a_large_photo_whose_cards_are_wide_enough_at_the_work_size_is_read_ther
     assert np.allclose(found.quad_xy[1], np.array(_card(300, 20, photo_size.ENOUGH_CARD_PX)) * k, atol=1e-3)
 
 
-def test_a_large_photo_whose_cards_are_small_is_read_again_at_its_own_size_for_their_glyphs() -> None:
+def test_a_large_photo_whose_cards_are_narrower_than_read_card_px_is_read_again_at_its_own_size_for_their_glyphs() -> None:
     width = photo_size.READ_CARD_PX * 2000 / 4032 * 0.9  # under READ_CARD_PX wide in the whole photo
     read = Reads(width)
     found = photo_size.read_at_work_size(np.zeros((3024, 4032, 3), np.uint8), read)
