@@ -42,8 +42,8 @@ import numpy.typing as npt
 from vision.ink import ink_levels
 from vision.preprocess import CORNER_BOX_H, CORNER_BOX_W, RECT_H, RECT_W
 
-__all__ = ["FIRST_VIEW", "INDEX_SHARE", "RANK_XY", "SUIT_XY", "CornerProposal", "View", "card_index_px", "glyph_pairs", "glyph_px_of",
-           "on_paper", "propose_corners"]
+__all__ = ["FIRST_VIEW", "INDEX_SHARE", "RANK_XY", "SUIT_XY", "CornerProposal", "View", "card_index_px", "glyph_pairs",
+           "glyph_px_of", "on_paper", "propose_corners"]
 
 BgrImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
@@ -121,7 +121,6 @@ class CornerProposal:
         centre = np.array(self.rank_xy)
         origin = centre - (RANK_XY[0] + shift_x) * s * right - (RANK_XY[1] + shift_y) * s * down
         return np.array([[right[0] * s, down[0] * s, origin[0]], [right[1] * s, down[1] * s, origin[1]]])
-
 
 
 # An index's height (rank top to suit bottom) over its card's; a rank or a suit is about

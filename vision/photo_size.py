@@ -5,7 +5,7 @@ The readers' inputs are small: a card rectified to 200 x 280 px (:data:`vision.p
 and an index box of 40 x 56 px, and the index reader was trained on indices 8-44 px tall
 (``models/index_data.py``). A layout photographed close by a phone at 4032 x 3024 shows its
 cards 300-600 px wide: every step costs several times what it costs at half the size, and
-the indices are larger than any the index reader saw. Without a size known, the index
+the indices (40-60 px tall) are as large as the largest the index reader saw, or larger. Without a size known, the index
 proposer looks for glyphs of a share of the picture's size
 (:func:`vision.corners.propose_corners`), which misses the indices of a whole table taken
 from afar, whose cards are small in a large picture.

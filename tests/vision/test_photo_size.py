@@ -46,7 +46,7 @@ def test_a_photo_within_the_work_size_is_read_once_as_it_is() -> None:
     assert np.allclose(found.quad_xy[0], _card(10, 20, 60.0))
 
 
-def test_a_large_photo_whose_cards_are_wide_enough_at_the_work_size_is_read_there_and_given_back_in_its_pixels() -> None:
+def test_a_large_photo_whose_cards_are_wide_enough_at_the_work_size_is_read_there_in_its_own_pixels() -> None:
     read = Reads(photo_size.ENOUGH_CARD_PX)
     found = photo_size.read_at_work_size(np.zeros((3024, 4032, 3), np.uint8), read)
     assert read.seen == [((1500, 2000), None)]
@@ -54,7 +54,7 @@ def test_a_large_photo_whose_cards_are_wide_enough_at_the_work_size_is_read_ther
     assert np.allclose(found.quad_xy[1], np.array(_card(300, 20, photo_size.ENOUGH_CARD_PX)) * k, atol=1e-3)
 
 
-def test_a_large_photo_whose_cards_are_narrower_than_read_card_px_is_read_again_at_its_own_size_for_their_glyphs() -> None:
+def test_a_large_photo_of_cards_narrower_than_read_card_px_is_read_again_at_its_size_for_their_glyphs() -> None:
     width = photo_size.READ_CARD_PX * 2000 / 4032 * 0.9  # under READ_CARD_PX wide in the whole photo
     read = Reads(width)
     found = photo_size.read_at_work_size(np.zeros((3024, 4032, 3), np.uint8), read)
@@ -93,6 +93,7 @@ def fan():
         OnnxClassifier())
 
 
+@pytest.mark.slow
 def test_a_real_fan_enlarged_to_a_phones_size_reads_as_well_as_at_its_own_and_none_wrong(fan) -> None:
     # the top of bridge deal 7 (1200 x 600) three times larger, as a phone close over the cards
     # takes it: read at 2000 px, its outlines given back in the photo's pixels
