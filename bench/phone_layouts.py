@@ -19,7 +19,7 @@ did before the work size. Nothing is tuned here: :data:`vision.photo_size.WORK_P
 every real photo the readers were checked on, and :data:`vision.photo_size.ENOUGH_CARD_PX`
 was chosen on deals 3 and 7 (studied) read at 0.6 times their size.
 
-Run: ``python3 bench/phone_layouts.py [--deals 1-7] [--before]`` (5-25 CPU s a picture).
+Run: ``PYTHONPATH=$PWD python3 bench/phone_layouts.py [--deals 1-7] [--before]`` (3-30 CPU s a picture).
 """
 
 from __future__ import annotations
@@ -27,21 +27,20 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.real_tables import DEALS, _deal_boxes, score_deal  # noqa: E402
-from vision.by_index import read_photo, read_without_mat  # noqa: E402
-from vision.classify import OnnxClassifier  # noqa: E402
-from vision.pipeline import CardReader  # noqa: E402
+from bench.real_tables import DEALS, _deal_boxes, score_deal
+from engine.cards import Card
+from vision.by_index import read_photo, read_without_mat
+from vision.classify import OnnxClassifier
+from vision.pipeline import CardReader
+from vision.readings import CardDetections
 
 PHONE = (3024, 4032)  # (h, w)
 
-Labels = list[tuple[object, float, float]]
+Labels = list[tuple[Card, float, float]]
 
 
 def close(image: np.ndarray, labels: Labels) -> tuple[np.ndarray, Labels]:
@@ -82,8 +81,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before", action="store_true", help="read every picture at its own size, as before")
     args = parser.parse_args(argv)
     reader = CardReader(OnnxClassifier())
-    read = (lambda image: read_photo(reader, image)) if args.before else (lambda image: read_without_mat(reader, image))
-    totals = {way: [0, 0, 0, 0.0] for way in ("own", "close", "close 4:3", "afar")}
+
+    def read(image: np.ndarray) -> CardDetections:
+        return read_photo(reader, image) if args.before else read_without_mat(reader, image)
+
+    totals = {way: [0.0, 0.0, 0.0, 0.0] for way in ("own", "close", "close 4:3", "afar")}
     for k in _deals(args.deals):
         image = np.asarray(cv2.imread(str(DEALS / f"deal{k}-md-sq.jpg")), np.uint8)
         labels = _deal_boxes(DEALS / f"deal{k}-md-sq-net1280-labels.json", (image.shape[1], image.shape[0]))
@@ -101,9 +103,9 @@ def main(argv: list[str] | None = None) -> int:
             line.append(f"{way} {right}/{total}" + (f" ({len(wrong)} wrong)" if wrong else "") + f" {spent:.1f} s")
         print(f"deal {k} ({image.shape[1]} px): " + ", ".join(line), flush=True)
     n = len(_deals(args.deals))
-    for way, (right, total, wrong, spent) in totals.items():
-        print(f"{way:9s} read {right}/{total} ({100 * right / max(total, 1):.1f} %), wrong {wrong}, "
-              f"{spent / n:.1f} CPU s a picture")
+    for way, (read_, labelled, wrongs, cpu_s) in totals.items():
+        print(f"{way:9s} read {read_:.0f}/{labelled:.0f} ({100 * read_ / max(labelled, 1):.1f} %), wrong {wrongs:.0f}, "
+              f"{cpu_s / n:.1f} CPU s a picture")
     return 0
 
 
