@@ -48,7 +48,7 @@ import numpy.typing as npt
 from engine.cards import Card
 from vision.corners import CornerProposal, FirstLook, class_probs, first_look
 from vision.geometry import corners_where_sides_meet, quad_iou, side_lengths
-from vision.photo_size import read_at_work_size
+from vision.photo_size import read_at_card_size
 from vision.preprocess import RECT_H, RECT_W
 from vision.readings import CardDetections
 from vision.under import with_cards_under
@@ -344,9 +344,9 @@ def outlines_again(reader: Any, bgr: BgrImage, whole: CardDetections) -> CardDet
 
 def read_without_mat(reader: Any, bgr: BgrImage) -> CardDetections:
     """All the cards of a photo with no mat in view, as `eleusis read` reads it, at the size
-    :func:`vision.photo_size.read_at_work_size` chooses (a phone's photo shrunk): see
+    :func:`vision.photo_size.read_at_card_size` chooses (a phone's photo shrunk): see
     :func:`read_photo`."""
-    return read_at_work_size(bgr, lambda image, glyph_px: read_photo(reader, image, glyph_px))
+    return read_at_card_size(bgr, lambda image, glyph_px: read_photo(reader, image, glyph_px))
 
 
 def read_photo(reader: Any, bgr: BgrImage, glyph_px: tuple[float, float] | None = None) -> CardDetections:

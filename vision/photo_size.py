@@ -2,29 +2,30 @@
 is far larger than the readers need, and its cards may fill it or be small in it.
 
 The readers' inputs are small: a card rectified to 200 x 280 px (:data:`vision.preprocess.RECT_W`)
-and an index box of 40 x 56 px, and the index reader was trained on indices 8-44 px tall
-(``models/index_data.py``). A layout photographed close by a phone at 4032 x 3024 shows its
-cards 300-600 px wide: every step costs several times what it costs at half the size, and
-the indices (40-60 px tall) are as large as the largest the index reader saw, or larger. Without a size known, the index
-proposer looks for glyphs of a share of the picture's size
-(:func:`vision.corners.propose_corners`), which misses the indices of a whole table taken
-from afar, whose cards are small in a large picture.
+and an index box of 40 x 56 px; the index reader was trained on indices 8-44 px tall
+(``models/index_data.py``), and the index corner's thresholds were chosen on the bridge
+deals, whose cards are about 150-165 px wide. A layout photographed close by a phone at
+4032 x 3024 shows its cards 300-600 px wide: every step costs several times what it costs at
+half the size, and the indices (40-60 px tall) are as large as the largest the index reader
+saw, or larger. And without a size known, the index proposer looks for glyphs of a share of
+the picture's size (:func:`vision.corners.propose_corners`), which misses the indices of a
+whole table taken from afar, small cards in a large picture.
 
 So a photo longer than :data:`WORK_PX` is first read at that length (:data:`cv2.INTER_AREA`).
-That reading stands when its cards are at least :data:`ENOUGH_CARD_PX` wide there (the
-bridge deals' cards, about 150 px wide, read as well at 1.3-1.7 times their size and a few
-fewer at 0.6). Otherwise the photo is read again where its cards are :data:`READ_CARD_PX`
-wide (at its own size where they are narrower: a 48-megapixel photo of a table is not read
-whole), looking for the glyphs of an index of those cards
-(:func:`vision.corner_proposals.glyph_px_of`). Every outline is given back in the photo's
-own pixels.
+That reading stands when the cards read there are at least :data:`ENOUGH_CARD_PX` wide (the
+bridge deals read as well at 1.3-1.7 times their size, and a few fewer at 0.6). Otherwise the
+photo is read again where its cards are :data:`READ_CARD_PX` wide (at its own size where they
+are narrower: a 48-megapixel photo of a table is not read whole), looking for the glyphs of
+an index of those cards (:func:`vision.corner_proposals.glyph_px_of`). Every outline is given
+back in the photo's own pixels. A photo within the work size is read as it is.
 
 >>> import numpy as np
+>>> from engine.cards import Card
 >>> seen = []
->>> def read(image, glyph_px):
+>>> def read(image, glyph_px):  # finds a card 300 px wide in any picture
 ...     seen.append((image.shape[:2], glyph_px))
-...     return CardDetections(np.array([[[0, 0], [300, 0], [300, 420], [0, 420]]], np.float32), [None])
->>> found = read_at_work_size(np.zeros((3000, 4000, 3), np.uint8), read)
+...     return CardDetections(np.array([[[0, 0], [300, 0], [300, 420], [0, 420]]], np.float32), [Card.parse("7D")])
+>>> found = read_at_card_size(np.zeros((3000, 4000, 3), np.uint8), read)
 >>> seen, found.quad_xy[0, 2].tolist()
 ([((1500, 2000), None)], [600.0, 840.0])
 """
@@ -40,7 +41,7 @@ import numpy.typing as npt
 from vision.corner_proposals import card_index_px, glyph_px_of
 from vision.readings import CardDetections
 
-__all__ = ["ENOUGH_CARD_PX", "READ_CARD_PX", "WORK_PX", "card_width_px", "read_at_work_size", "scaled"]
+__all__ = ["ENOUGH_CARD_PX", "READ_CARD_PX", "WORK_PX", "card_width_px", "read_at_card_size", "scaled"]
 
 BgrImage = npt.NDArray[np.uint8]
 Read = Callable[[BgrImage, "tuple[float, float] | None"], CardDetections]
@@ -55,11 +56,13 @@ READ_CARD_PX = 160.0
 
 
 def card_width_px(found: CardDetections) -> float | None:
-    """The median width in pixels (the shorter pair of sides) of the cards ``found``; None
-    when none was found."""
-    if not len(found):
+    """The median width in pixels (the shorter pair of sides) of the cards ``found`` read (a
+    strip of a card under another, or one cut by the frame, measures no card); None when none
+    was read."""
+    read = found[found.is_read]
+    if not len(read):
         return None
-    q = found.quad_xy.astype(np.float64)
+    q = read.quad_xy.astype(np.float64)
     sides = np.hypot(*(np.roll(q, -1, axis=1) - q).transpose(2, 0, 1))  # [N, 4]
     widths = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
     return float(np.median(widths))
@@ -72,28 +75,28 @@ def scaled(found: CardDetections, k: float) -> CardDetections:
                           under=found.under)
 
 
-def read_at_work_size(bgr: BgrImage, read: Read, work_px: int = WORK_PX,
+def read_at_card_size(bgr: BgrImage, read: Read, work_px: int = WORK_PX,
                       enough_card_px: float = ENOUGH_CARD_PX) -> CardDetections:
     """``read(bgr, None)``, or for a photo longer than ``work_px`` ``read`` of it shrunk to
-    that length where its cards are still ``enough_card_px`` wide there, else of the photo
-    shrunk to where they are ``READ_CARD_PX`` wide (or at its own size) with the glyphs of
-    those cards' indices (see the module)."""
+    that length where the cards read there are still ``enough_card_px`` wide, else of the
+    photo shrunk to where they are ``READ_CARD_PX`` wide (or at its own size) with the
+    glyphs of those cards' indices (see the module)."""
     long_side = max(bgr.shape[:2])
     if long_side <= work_px:
         return read(bgr, None)
     k = work_px / long_side
-    found = read(_shrunk(bgr, k), None)
+    found = read(_resized(bgr, k), None)
     width = card_width_px(found)
     if width is None:
         return read(bgr, None)
     if width >= enough_card_px:
         return scaled(found, 1 / k)
     again = min(1.0, READ_CARD_PX * k / width)
-    image = bgr if again == 1.0 else _shrunk(bgr, again)
+    image = bgr if again == 1.0 else _resized(bgr, again)
     found = read(image, glyph_px_of(card_index_px(width / k * again)))
     return found if again == 1.0 else scaled(found, 1 / again)
 
 
-def _shrunk(bgr: BgrImage, k: float) -> BgrImage:
+def _resized(bgr: BgrImage, k: float) -> BgrImage:
     return np.asarray(cv2.resize(bgr, (round(bgr.shape[1] * k), round(bgr.shape[0] * k)),
                                  interpolation=cv2.INTER_AREA), np.uint8)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from bench.real_tables import _deal_boxes, score_deal
+from engine.cards import Card
 from vision import photo_size
 from vision.by_index import read_photo, read_without_mat
 from vision.classify import OnnxClassifier
@@ -36,19 +37,20 @@ class Reads:
         if self.width is None:
             return CardDetections.empty()
         return CardDetections(np.array([_card(10, 20, self.width), _card(300, 20, self.width)], np.float32),
-                              [None, None])
+                              [Card.parse("5H"), Card.parse("QS")])
 
 
-def test_a_photo_within_the_work_size_is_read_once_as_it_is() -> None:
-    read = Reads(60.0)
-    found = photo_size.read_at_work_size(np.zeros((1080, 1920, 3), np.uint8), read)
-    assert read.seen == [((1080, 1920), None)]
-    assert np.allclose(found.quad_xy[0], _card(10, 20, 60.0))
+def test_a_photo_within_the_work_size_is_read_once_as_it_is_whatever_its_cards() -> None:
+    for width in (photo_size.ENOUGH_CARD_PX, 40.0, None):
+        read = Reads(width)
+        found = photo_size.read_at_card_size(np.zeros((1080, 1920, 3), np.uint8), read)
+        assert read.seen == [((1080, 1920), None)]
+        assert len(found) == (0 if width is None else 2)
 
 
 def test_a_large_photo_whose_cards_are_wide_enough_at_the_work_size_is_read_there_in_its_own_pixels() -> None:
     read = Reads(photo_size.ENOUGH_CARD_PX)
-    found = photo_size.read_at_work_size(np.zeros((3024, 4032, 3), np.uint8), read)
+    found = photo_size.read_at_card_size(np.zeros((3024, 4032, 3), np.uint8), read)
     assert read.seen == [((1500, 2000), None)]
     k = 4032 / 2000
     assert np.allclose(found.quad_xy[1], np.array(_card(300, 20, photo_size.ENOUGH_CARD_PX)) * k, atol=1e-3)
@@ -57,7 +59,7 @@ def test_a_large_photo_whose_cards_are_wide_enough_at_the_work_size_is_read_ther
 def test_a_large_photo_of_cards_narrower_than_read_card_px_is_read_again_at_its_size_for_their_glyphs() -> None:
     width = photo_size.READ_CARD_PX * 2000 / 4032 * 0.9  # under READ_CARD_PX wide in the whole photo
     read = Reads(width)
-    found = photo_size.read_at_work_size(np.zeros((3024, 4032, 3), np.uint8), read)
+    found = photo_size.read_at_card_size(np.zeros((3024, 4032, 3), np.uint8), read)
     assert read.seen[0] == ((1500, 2000), None)
     assert read.seen[1][0] == (3024, 4032)
     assert read.seen[1][1] == pytest.approx(glyph_px_of(card_index_px(width * 4032 / 2000)))
@@ -67,7 +69,7 @@ def test_a_large_photo_of_cards_narrower_than_read_card_px_is_read_again_at_its_
 def test_a_very_large_photo_whose_cards_are_small_at_the_work_size_is_read_where_they_are_read_card_px_wide() -> None:
     # a 48-megapixel photo of a table: its cards 240 px wide, 60 at 2000 px
     read = Reads(60.0)
-    found = photo_size.read_at_work_size(np.zeros((6000, 8000, 3), np.uint8), read)
+    found = photo_size.read_at_card_size(np.zeros((6000, 8000, 3), np.uint8), read)
     again = photo_size.READ_CARD_PX / 240.0
     assert read.seen[1][0] == (round(6000 * again), round(8000 * again))
     assert read.seen[1][1] == pytest.approx(glyph_px_of(card_index_px(photo_size.READ_CARD_PX)))
@@ -76,13 +78,16 @@ def test_a_very_large_photo_whose_cards_are_small_at_the_work_size_is_read_where
 
 def test_a_large_photo_where_nothing_was_found_is_read_again_at_its_own_size_as_before() -> None:
     read = Reads(None)
-    assert len(photo_size.read_at_work_size(np.zeros((2500, 2100, 3), np.uint8), read)) == 0
+    assert len(photo_size.read_at_card_size(np.zeros((2500, 2100, 3), np.uint8), read)) == 0
     assert read.seen == [((2000, 1680), None), ((2500, 2100), None)]
 
 
-def test_card_width_is_the_median_of_the_shorter_sides() -> None:
-    found = CardDetections(np.array([_card(0, 0, 50), _card(0, 0, 100), _card(0, 0, 400)], np.float32), [None] * 3)
-    assert photo_size.card_width_px(found) == pytest.approx(100.0)
+def test_card_width_is_the_median_of_the_shorter_sides_of_the_cards_read() -> None:
+    quads = np.array([_card(0, 0, 50), _card(0, 0, 100), _card(0, 0, 400), _card(0, 0, 30)], np.float32)
+    found = CardDetections(quads, [Card.parse("2C"), Card.parse("3C"), Card.parse("4C"), None],
+                           under=[False, False, False, True])
+    assert photo_size.card_width_px(found) == pytest.approx(100.0)  # the strip under another measures nothing
+    assert photo_size.card_width_px(found[[3]]) is None
     assert photo_size.card_width_px(CardDetections.empty()) is None
 
 
