@@ -48,7 +48,7 @@ import numpy.typing as npt
 from engine.cards import Card
 from vision.corners import CornerProposal, FirstLook, class_probs, first_look
 from vision.geometry import corners_where_sides_meet, quad_iou, side_lengths
-from vision.photo_size import read_at_card_size
+from vision.photo_size import read_at_card_size, sized_by_cards
 from vision.preprocess import RECT_H, RECT_W
 from vision.readings import CardDetections
 from vision.under import with_cards_under
@@ -346,12 +346,13 @@ def read_without_mat(reader: Any, bgr: BgrImage) -> CardDetections:
     """All the cards of a photo with no mat in view, as `eleusis read` reads it, at the size
     :func:`vision.photo_size.read_at_card_size` chooses (a phone's photo shrunk): see
     :func:`read_photo`."""
-    return read_at_card_size(bgr, lambda image, glyph_px: read_photo(reader, image, glyph_px))
+    return read_at_card_size(bgr, lambda image, card_px: read_photo(reader, image, card_px))
 
 
-def read_photo(reader: Any, bgr: BgrImage, glyph_px: tuple[float, float] | None = None) -> CardDetections:
-    """All the cards of a photo with no mat in view, at its own size (``glyph_px``: the
-    glyph heights to look for, :func:`vision.corners.propose_corners`'s): the cards
+def read_photo(reader: Any, bgr: BgrImage, card_px: float | None = None) -> CardDetections:
+    """All the cards of a photo with no mat in view, at its own size (``card_px``: the
+    cards' width where known, which sizes the glyphs looked for and the shadows lifted:
+    :func:`vision.photo_size.sized_by_cards`): the cards
     found by their outline (:func:`vision.closeup.read_closeup`, and :func:`outlines_again`;
     a pile's outline read as its top card taken to that card's own), then those found by an
     index and checked by their outline (:func:`cards_by_index`), then those read by an
@@ -362,7 +363,8 @@ def read_photo(reader: Any, bgr: BgrImage, glyph_px: tuple[float, float] | None 
     from vision.corners import with_corner_cards
     from vision.ink import evenly_lit
 
-    bgr = evenly_lit(bgr)  # a washed-out photo read as a clear one, a shadow lifted
+    glyph_px, short_px = sized_by_cards(card_px)
+    bgr = evenly_lit(bgr, short_px)  # a washed-out photo read as a clear one, a shadow lifted
     whole = read_closeup(reader, bgr)
     whole = CardDetections.concatenate([whole, outlines_again(reader, bgr, whole)])
     looked = first_look(bgr, glyph_px=glyph_px)  # one look at the glyph pairs, for both uses

@@ -117,13 +117,13 @@ def unveiled(bgr: BgrImage) -> BgrImage:
 _LAST_LIT: list[BgrImage] = []  # the picture evenly_lit returned last
 
 
-def evenly_lit(bgr: BgrImage) -> BgrImage:
-    """``bgr`` as the index readers take it: :func:`unveiled`, then :func:`shadows_lifted`.
-    The picture this returned last is returned as it is (one photo is handed on from look to
-    look, each taking it evenly lit)."""
+def evenly_lit(bgr: BgrImage, short_px: float | None = None) -> BgrImage:
+    """``bgr`` as the index readers take it: :func:`unveiled`, then :func:`shadows_lifted`
+    (``short_px``: as it takes it). The picture this returned last is returned as it is (one
+    photo is handed on from look to look, each taking it evenly lit)."""
     if _LAST_LIT and _LAST_LIT[0] is bgr:
         return bgr
-    out = shadows_lifted(unveiled(bgr))
+    out = shadows_lifted(unveiled(bgr), short_px)
     _LAST_LIT[:] = [out]
     return out
 
@@ -132,9 +132,13 @@ def _odd(v: float) -> int:
     return max(3, int(2 * round(v / 2) + 1))
 
 
-def shadows_lifted(bgr: BgrImage) -> BgrImage:
+def shadows_lifted(bgr: BgrImage, short_px: float | None = None) -> BgrImage:
     """``bgr`` with each shadow whose edge is soft lifted to the light beside it (see
-    SHADOW_STEP); ``bgr`` itself when it shows none.
+    SHADOW_STEP); ``bgr`` itself when it shows none. The print a shadow may hold, the least
+    shadow and the reach of its edge are shares of the picture's shorter side, or of
+    ``short_px`` where given (the shorter side of a picture in which the cards would be the
+    size they are here in a photo of a few cards: :mod:`vision.photo_size`, for a whole table
+    in a large photo).
 
     >>> page = np.full((480, 640, 3), 220, np.uint8); page[::24, :] = 40   # ruled paper
     >>> xs = np.arange(640, dtype=np.float32)
@@ -148,7 +152,7 @@ def shadows_lifted(bgr: BgrImage) -> BgrImage:
     """
     h, w = bgr.shape[:2]
     sw, sh = max(1, w // _SHADOW_SHRINK), max(1, h // _SHADOW_SHRINK)
-    short = min(sw, sh)
+    short = min(sw, sh) if short_px is None else max(1, int(short_px) // _SHADOW_SHRINK)
     small = cv2.resize(_balance(bgr), (sw, sh), interpolation=cv2.INTER_AREA)
     light = _window_light(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
     near_bgr = cv2.morphologyEx(small, cv2.MORPH_CLOSE,

@@ -15,15 +15,18 @@ So a photo longer than :data:`WORK_PX` is first read at that length (:data:`cv2.
 That reading stands when the cards read there are at least :data:`ENOUGH_CARD_PX` wide (the
 bridge deals read as well at 1.3-1.7 times their size, and a few fewer at 0.6). Otherwise the
 photo is read again where its cards are :data:`READ_CARD_PX` wide (at its own size where they
-are narrower: a 48-megapixel photo of a table is not read whole), looking for the glyphs of
-an index of those cards (:func:`vision.corner_proposals.glyph_px_of`). Every outline is given
-back in the photo's own pixels. A photo within the work size is read as it is.
+are narrower: a 48-megapixel photo of a table is not read whole), with its glyphs and shadows
+sized by those cards (:func:`sized_by_cards`): the glyphs of their index
+(:func:`vision.corner_proposals.glyph_px_of`), and a shadow as it would be in a photo of a
+few cards (:func:`vision.ink.shadows_lifted` sizes its parts by the picture: a photographer's
+shadow over a whole table taken from afar is small in the picture, and was not lifted). Every
+outline is given back in the photo's own pixels. A photo within the work size is read as it is.
 
 >>> import numpy as np
 >>> from engine.cards import Card
 >>> seen = []
->>> def read(image, glyph_px):  # finds a card 300 px wide in any picture
-...     seen.append((image.shape[:2], glyph_px))
+>>> def read(image, card_px):  # finds a card 300 px wide in any picture
+...     seen.append((image.shape[:2], card_px))
 ...     return CardDetections(np.array([[[0, 0], [300, 0], [300, 420], [0, 420]]], np.float32), [Card.parse("7D")])
 >>> found = read_at_card_size(np.zeros((3000, 4000, 3), np.uint8), read)
 >>> seen, found.quad_xy[0, 2].tolist()
@@ -41,10 +44,11 @@ import numpy.typing as npt
 from vision.corner_proposals import card_index_px, glyph_px_of
 from vision.readings import CardDetections
 
-__all__ = ["ENOUGH_CARD_PX", "READ_CARD_PX", "WORK_PX", "card_width_px", "read_at_card_size", "scaled"]
+__all__ = ["ENOUGH_CARD_PX", "PICTURE_PER_CARD", "READ_CARD_PX", "WORK_PX", "card_width_px", "read_at_card_size",
+           "scaled", "sized_by_cards"]
 
 BgrImage = npt.NDArray[np.uint8]
-Read = Callable[[BgrImage, "tuple[float, float] | None"], CardDetections]
+Read = Callable[[BgrImage, "float | None"], CardDetections]  # a picture, its cards' width where known
 # the longest side a photo is read at first: every real photo the readers were checked on
 # is within it (bridge deals 1200 px, blackjack tables 1920 px, a webcam 1280 px)
 WORK_PX = 2000
@@ -53,6 +57,24 @@ ENOUGH_CARD_PX = 120.0
 # where they are narrower, the photo is read again at most so large that they are this wide
 # (the bridge deals' own size, at which the index corner's thresholds were chosen)
 READ_CARD_PX = 160.0
+# a picture's shorter side over its cards' width in the photos the light's model was made on
+# (vision.ink.shadows_lifted; the bridge deals: 1200 px, cards about 160 px wide)
+PICTURE_PER_CARD = 1200 / 160
+
+
+def sized_by_cards(card_px: float | None) -> tuple[tuple[float, float] | None, float | None]:
+    """For cards ``card_px`` wide (None: not known), the glyph heights to look for
+    (:func:`vision.corner_proposals.propose_corners`'s ``glyph_px``) and the picture size the
+    shadows are sized by (:func:`vision.ink.shadows_lifted`'s ``short_px``); None, None (a
+    share of the picture's own size) where the width is not known.
+
+    >>> glyphs, short = sized_by_cards(160.0)
+    >>> [round(v, 1) for v in glyphs], short
+    ([7.6, 44.1], 1200.0)
+    """
+    if card_px is None:
+        return None, None
+    return glyph_px_of(card_index_px(card_px)), PICTURE_PER_CARD * card_px
 
 
 def card_width_px(found: CardDetections) -> float | None:
@@ -79,8 +101,8 @@ def read_at_card_size(bgr: BgrImage, read: Read, work_px: int = WORK_PX,
                       enough_card_px: float = ENOUGH_CARD_PX) -> CardDetections:
     """``read(bgr, None)``, or for a photo longer than ``work_px`` ``read`` of it shrunk to
     that length where the cards read there are still ``enough_card_px`` wide, else of the
-    photo shrunk to where they are ``READ_CARD_PX`` wide (or at its own size) with the
-    glyphs of those cards' indices (see the module)."""
+    photo shrunk to where they are ``READ_CARD_PX`` wide (or at its own size), ``read``
+    given their width there (see the module)."""
     long_side = max(bgr.shape[:2])
     if long_side <= work_px:
         return read(bgr, None)
@@ -93,7 +115,7 @@ def read_at_card_size(bgr: BgrImage, read: Read, work_px: int = WORK_PX,
         return scaled(found, 1 / k)
     again = min(1.0, READ_CARD_PX * k / width)
     image = bgr if again == 1.0 else _resized(bgr, again)
-    found = read(image, glyph_px_of(card_index_px(width / k * again)))
+    found = read(image, width / k * again)
     return found if again == 1.0 else scaled(found, 1 / again)
 
 

@@ -30,10 +30,10 @@ class Reads:
 
     def __init__(self, width: float | None) -> None:
         self.width = width
-        self.seen: list[tuple[tuple[int, int], tuple[float, float] | None]] = []
+        self.seen: list[tuple[tuple[int, int], float | None]] = []
 
-    def __call__(self, image: np.ndarray, glyph_px: tuple[float, float] | None) -> CardDetections:
-        self.seen.append((image.shape[:2], glyph_px))
+    def __call__(self, image: np.ndarray, card_px: float | None) -> CardDetections:
+        self.seen.append((image.shape[:2], card_px))
         if self.width is None:
             return CardDetections.empty()
         return CardDetections(np.array([_card(10, 20, self.width), _card(300, 20, self.width)], np.float32),
@@ -62,7 +62,7 @@ def test_a_large_photo_of_cards_narrower_than_read_card_px_is_read_again_at_its_
     found = photo_size.read_at_card_size(np.zeros((3024, 4032, 3), np.uint8), read)
     assert read.seen[0] == ((1500, 2000), None)
     assert read.seen[1][0] == (3024, 4032)
-    assert read.seen[1][1] == pytest.approx(glyph_px_of(card_index_px(width * 4032 / 2000)))
+    assert read.seen[1][1] == pytest.approx(width * 4032 / 2000)  # the cards' width in the photo read
     assert np.allclose(found.quad_xy[0], _card(10, 20, width))  # that read's own pixels
 
 
@@ -72,7 +72,7 @@ def test_a_very_large_photo_whose_cards_are_small_at_the_work_size_is_read_where
     found = photo_size.read_at_card_size(np.zeros((6000, 8000, 3), np.uint8), read)
     again = photo_size.READ_CARD_PX / 240.0
     assert read.seen[1][0] == (round(6000 * again), round(8000 * again))
-    assert read.seen[1][1] == pytest.approx(glyph_px_of(card_index_px(photo_size.READ_CARD_PX)))
+    assert read.seen[1][1] == pytest.approx(photo_size.READ_CARD_PX)
     assert np.allclose(found.quad_xy[1], np.array(_card(300, 20, 60.0)) / again, atol=1e-3)
 
 
@@ -80,6 +80,14 @@ def test_a_large_photo_where_nothing_was_found_is_read_again_at_its_own_size_as_
     read = Reads(None)
     assert len(photo_size.read_at_card_size(np.zeros((2500, 2100, 3), np.uint8), read)) == 0
     assert read.seen == [((2000, 1680), None), ((2500, 2100), None)]
+
+
+def test_cards_of_a_width_size_the_glyphs_looked_for_and_the_shadows_lifted() -> None:
+    assert photo_size.sized_by_cards(None) == (None, None)
+    glyphs, short = photo_size.sized_by_cards(80.0)
+    assert glyphs == pytest.approx(glyph_px_of(card_index_px(80.0)))
+    assert short == pytest.approx(80.0 * photo_size.PICTURE_PER_CARD)
+    assert photo_size.sized_by_cards(160.0)[1] == pytest.approx(1200.0)  # the bridge deals' own
 
 
 def test_card_width_is_the_median_of_the_shorter_sides_of_the_cards_read() -> None:

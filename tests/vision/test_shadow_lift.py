@@ -107,3 +107,18 @@ def test_given_a_photo_when_evenly_lit_then_a_veil_and_a_shadow_are_both_taken_o
     assert int(out[12:20, 100:540].min()) > 150  # the paper lit evenly, the shadow gone
     assert int(out[1, 100].max()) < 40  # the ruling dark again
     assert evenly_lit(out) is out  # handed on from look to look, it is not lifted again
+
+
+def test_given_an_arms_shadow_small_in_a_large_picture_when_sized_by_the_cards_then_it_is_lifted() -> None:
+    # the ruled page and the arm's band at their size, in a picture four times larger each way
+    # (a whole table from afar): sized by that picture the band is narrower than the least
+    # shadow and stays; sized as a picture of these cards alone it is lifted (vision.photo_size)
+    big = np.full((1920, 2560, 3), 220, np.uint8)
+    big[::24, :] = 40
+    xs = np.arange(2560, dtype=np.float32)
+    arm = 1 - 0.45 * np.exp(-np.clip(np.abs(xs - 1280) - 30, 0, None) ** 2 / 200)
+    shaded = (big * arm[None, :, None]).astype(np.uint8)
+    assert shadows_lifted(shaded) is shaded
+    lifted = shadows_lifted(shaded, short_px=480.0)
+    assert int(shaded[10, 1280, 0]) < 130 and int(lifted[10, 1280, 0]) > 200
+    assert abs(int(lifted[10, 200, 0]) - 220) <= 2  # the light beside it as it was
