@@ -119,9 +119,9 @@ def test_a_real_fan_enlarged_to_a_phones_size_reads_as_well_as_at_its_own_and_no
 
 
 @pytest.mark.slow
-def test_a_real_fan_small_in_a_phones_photo_reads_more_with_its_cards_glyphs_than_with_the_pictures(fan) -> None:
+def test_a_real_fan_small_in_a_phones_photo_reads_more_sized_by_its_cards_than_by_the_picture(fan) -> None:
     # the same fan in the middle of a 4032 x 3024 photo of the table: at 2000 px its cards are
-    # about 75 px wide, so it is read at its own size, looking for glyphs of its cards' indices
+    # about 75 px wide, so it is read at its own size, its glyphs and shadows sized by its cards
     image, labels, reader = fan
     top, left = 1200, 1400
     table = [int(v) for v in np.median(image[:20].reshape(-1, 3), axis=0)]
