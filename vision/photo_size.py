@@ -52,7 +52,7 @@ Read = Callable[[BgrImage, "float | None"], CardDetections]  # a picture, its ca
 # the longest side a photo is read at first: every real photo the readers were checked on
 # is within it (bridge deals 1200 px, blackjack tables 1920 px, a webcam 1280 px)
 WORK_PX = 2000
-# cards at least this wide (the median over the cards found) read as well at the work size
+# cards at least this wide (the median over the cards read) read as well at the work size
 ENOUGH_CARD_PX = 120.0
 # where they are narrower, the photo is read again at most so large that they are this wide
 # (the bridge deals' own size, at which the index corner's thresholds were chosen)
