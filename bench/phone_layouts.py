@@ -31,7 +31,7 @@ import time
 import cv2
 import numpy as np
 
-from bench.real_tables import DEALS, _deal_boxes, score_deal
+from bench.real_tables import DEALS, _deal_boxes, _parse_range, score_deal
 from engine.cards import Card
 from vision.by_index import read_photo, read_without_mat
 from vision.classify import OnnxClassifier
@@ -68,16 +68,9 @@ def afar(image: np.ndarray, labels: Labels) -> tuple[np.ndarray, Labels]:
     return np.asarray(big, np.uint8), [(c, x + left, y + top) for c, x, y in labels]
 
 
-def _deals(text: str) -> list[int]:
-    if "-" in text:
-        a, b = text.split("-")
-        return list(range(int(a), int(b) + 1))
-    return [int(k) for k in text.split(",")]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", default="1-7", help="deals to read: 1-7 or 1,3,7")
+    parser.add_argument("--deals", default="1-7", help="deals to read: 1-7 or 3")
     parser.add_argument("--before", action="store_true", help="read every picture at its own size, as before")
     args = parser.parse_args(argv)
     reader = CardReader(OnnxClassifier())
@@ -86,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         return read_photo(reader, image) if args.before else read_without_mat(reader, image)
 
     totals = {way: [0.0, 0.0, 0.0, 0.0] for way in ("own", "close", "close 4:3", "afar")}
-    for k in _deals(args.deals):
+    for k in _parse_range(args.deals):
         image = np.asarray(cv2.imread(str(DEALS / f"deal{k}-md-sq.jpg")), np.uint8)
         labels = _deal_boxes(DEALS / f"deal{k}-md-sq-net1280-labels.json", (image.shape[1], image.shape[0]))
         line = []
@@ -102,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             t[3] += spent
             line.append(f"{way} {right}/{total}" + (f" ({len(wrong)} wrong)" if wrong else "") + f" {spent:.1f} s")
         print(f"deal {k} ({image.shape[1]} px): " + ", ".join(line), flush=True)
-    n = len(_deals(args.deals))
+    n = len(_parse_range(args.deals))
     for way, (read_, labelled, wrongs, cpu_s) in totals.items():
         print(f"{way:9s} read {read_:.0f}/{labelled:.0f} ({100 * read_ / max(labelled, 1):.1f} %), wrong {wrongs:.0f}, "
               f"{cpu_s / n:.1f} CPU s a picture")

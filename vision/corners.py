@@ -51,6 +51,7 @@ from vision.corner_proposals import (
     propose_corners,
 )
 from vision.fans import with_doubts_explained
+from vision.geometry import card_width
 from vision.index_reader import IndexReader, IndexReadings, default_index_reader
 from vision.ink import evenly_lit, redness
 from vision.preprocess import (
@@ -512,9 +513,7 @@ def typical_width(readings: Sequence[CornerReading], whole: CardDetections | Non
     if whole is not None:
         for i in range(len(whole)):
             if whole.label[i] is not None:
-                q = whole.quad_xy[i].astype(np.float64)
-                sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
-                widths.append(float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2))
+                widths.append(card_width(whole.quad_xy[i]))
     return float(np.median(widths)) if len(widths) >= 2 else None
 
 

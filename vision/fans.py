@@ -52,6 +52,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from vision.corner_proposals import RANK_XY
 from vision.index_reader import IndexReadings
 
 # "an index" at least this is a doubt (less is a refusal: two pips of a face); rank x suit
@@ -67,7 +68,6 @@ COLUMN_BOX = (-8.0, 72.0, 72.0, 106.0)
 EXPLAINED_INDEX = 0.7
 # the share of the box's width (height) from which a fanned (stacked) neighbour is painted out
 PAINT_FROM = (0.5, 0.75)
-_RANK_XY = (18.0, 25.0)  # vision.corners.RANK_XY
 
 
 class Boxed(Protocol):
@@ -99,7 +99,7 @@ def neighbours_in_box(proposals: Sequence[Boxed], readings: IndexReadings, accep
     if not doubted.any():
         return fan, column
     maps = np.array([p.box_to_image() for p in proposals])  # [N, 2, 3]
-    ranks = maps[:, :, :2] @ np.array(_RANK_XY) + maps[:, :, 2]  # [N, 2]: each rank's centre in the image
+    ranks = maps[:, :, :2] @ np.array(RANK_XY) + maps[:, :, 2]  # [N, 2]: each rank's centre in the image
     down = np.array([p.down for p in proposals], np.float64)
     size = np.array([p.scale for p in proposals], np.float64)
     card = readings.rank.argmax(axis=1) * 4 + readings.suit.argmax(axis=1)

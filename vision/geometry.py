@@ -27,6 +27,7 @@ __all__ = [
     "CARD_W_MM",
     "SAME_PLACE_MM",
     "card_sized_mm",
+    "card_width",
     "clockwise",
     "corners_where_sides_meet",
     "match_quads",
@@ -74,6 +75,18 @@ def side_lengths(quad_xy: npt.ArrayLike) -> FloatArray:
     """Lengths of sides 0-1, 1-2, 2-3, 3-0."""
     q = np.asarray(quad_xy, np.float32).reshape(4, 2)
     return np.asarray(np.linalg.norm(q - q[_NEXT], axis=1), dtype=np.float32)
+
+
+def card_width(quad_xy: npt.ArrayLike) -> float:
+    """The width of a card's outline, however it is turned: the mean of its shorter pair of
+    opposite sides.
+
+    >>> card_width([[0, 0], [0, 280], [200, 280], [200, 0]])
+    200.0
+    """
+    q = np.asarray(quad_xy, np.float64).reshape(4, 2)
+    sides = np.linalg.norm(q - q[_NEXT], axis=1)
+    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
 def portrait_order(quad_xy: npt.ArrayLike, long_pair: int | None = None) -> FloatArray:

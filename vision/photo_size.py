@@ -42,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.corner_proposals import card_index_px, glyph_px_of
+from vision.geometry import card_width
 from vision.readings import CardDetections
 
 __all__ = ["ENOUGH_CARD_PX", "PICTURE_PER_CARD", "READ_CARD_PX", "WORK_PX", "card_width_px", "read_at_card_size",
@@ -58,8 +59,8 @@ ENOUGH_CARD_PX = 120.0
 # (the bridge deals' own size, at which the index corner's thresholds were chosen)
 READ_CARD_PX = 160.0
 # a picture's shorter side over its cards' width in the photos the light's model was made on
-# (vision.ink.shadows_lifted; the bridge deals: 1200 px, cards about 160 px wide)
-PICTURE_PER_CARD = 1200 / 160
+# (vision.ink.shadows_lifted; the bridge deals: 1200 px, cards about READ_CARD_PX wide)
+PICTURE_PER_CARD = 1200 / READ_CARD_PX
 
 
 def sized_by_cards(card_px: float | None) -> tuple[tuple[float, float] | None, float | None]:
@@ -84,10 +85,7 @@ def card_width_px(found: CardDetections) -> float | None:
     read = found[found.is_read]
     if not len(read):
         return None
-    q = read.quad_xy.astype(np.float64)
-    sides = np.hypot(*(np.roll(q, -1, axis=1) - q).transpose(2, 0, 1))  # [N, 4]
-    widths = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
-    return float(np.median(widths))
+    return float(np.median([card_width(q) for q in read.quad_xy]))
 
 
 def scaled(found: CardDetections, k: float) -> CardDetections:

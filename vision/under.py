@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.geometry import card_width
 from vision.readings import CardDetections
 
 __all__ = ["cards_under", "with_cards_under"]
@@ -58,12 +59,6 @@ def _filled(paper: npt.NDArray[np.bool_], max_hole_px: float) -> npt.NDArray[np.
     return np.asarray(paper | inside[labels], bool)
 
 
-def _short_side(quad: npt.NDArray[np.float32]) -> float:
-    q = quad.astype(np.float64)
-    sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
-    return float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
-
-
 def with_cards_under(bgr: BgrImage, found: CardDetections) -> CardDetections:
     """``found`` without the outlines of piles (an outline not read that holds the centre of
     a card read), and the cards under others after them (:func:`cards_under`)."""
@@ -87,7 +82,7 @@ def cards_under(bgr: BgrImage, found: CardDetections) -> CardDetections:
     if not read:
         return CardDetections.empty()
     h, w = bgr.shape[:2]
-    card_w = float(np.median([_short_side(found.quad_xy[i]) for i in read]))
+    card_w = float(np.median([card_width(found.quad_xy[i]) for i in read]))
     card_area = card_w * card_w * 88.0 / 63.0
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     sat = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)[..., 1]

@@ -43,7 +43,7 @@ def _explained(neighbour: CornerProposal, index: float = 0.3, neighbour_card: tu
 
 
 def test_the_rank_lies_where_the_corner_boxes_put_it():
-    assert fans._RANK_XY == corners.RANK_XY
+    assert fans.RANK_XY == corners.RANK_XY
 
 
 @pytest.mark.parametrize("box_px", [(25, 2), (40, -5), (55, 10)])
