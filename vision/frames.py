@@ -88,10 +88,20 @@ class FrameSource(Protocol):
 MAX_IMAGE_PIXELS = 64_000_000  # a 50-megapixel phone photo fits; a header claiming 60000x60000 does not
 
 
+def _pillow_with_heif() -> None:
+    """Let Pillow open HEIF/HEIC, a phone's own photo format (an iPhone saves its photos as
+    HEIC), which OpenCV does not decode: ``pillow-heif`` registers it once."""
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+
+
 def _check_pixel_count(path: Path) -> None:
     """Refuse an image whose header claims more pixels than a photo has, before decoding it
     (decoding would take width x height x 3 bytes)."""
     from PIL import Image
+
+    _pillow_with_heif()
 
     try:
         with Image.open(path) as im:
@@ -107,7 +117,9 @@ def _check_pixel_count(path: Path) -> None:
 
 
 def read_image(path: str | Path) -> BgrImage:
-    """Read an image file as BGR uint8, or raise :class:`ImageReadError` naming it."""
+    """Read an image file as BGR uint8, upright as its camera's orientation tag says, or
+    raise :class:`ImageReadError` naming it. OpenCV decodes what it knows (JPEG, PNG, WebP,
+    TIFF ...); a phone's HEIC photo, which it does not, is decoded by Pillow."""
     p = Path(path)
     if not p.is_file():
         raise ImageReadError(f"{str(path)!r}: no such file")
@@ -118,8 +130,24 @@ def read_image(path: str | Path) -> BgrImage:
     except cv2.error:
         image = None
     if image is None:
-        raise ImageReadError(f"{str(path)!r}: not an image OpenCV can decode")
+        image = _read_with_pillow(p)
+    if image is None:
+        raise ImageReadError(f"{str(path)!r}: not an image OpenCV or Pillow can decode (JPEG, PNG, WebP, HEIC ...)")
     return np.ascontiguousarray(image)
+
+
+def _read_with_pillow(path: Path) -> BgrImage | None:
+    """``path`` decoded by Pillow (HEIF/HEIC included) and turned upright, as BGR; None when
+    Pillow cannot decode it either."""
+    from PIL import Image, ImageOps
+
+    _pillow_with_heif()
+    try:
+        with Image.open(path) as im:
+            upright = ImageOps.exif_transpose(im).convert("RGB")
+    except (OSError, ValueError, SyntaxError):
+        return None
+    return np.asarray(cv2.cvtColor(np.asarray(upright, np.uint8), cv2.COLOR_RGB2BGR), np.uint8)
 
 
 class ImageListSource:

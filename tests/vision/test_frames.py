@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import frames as frames_module
 from vision.errors import CameraLost, CameraOpenError, ImageReadError
 from vision.frames import (
     CameraSource,
@@ -138,6 +139,50 @@ def test_given_a_bad_image_file_when_read_then_the_error_names_it(tmp_path: Path
         path.write_bytes(content)
     with pytest.raises(ImageReadError, match=f"bad.png.*{message}"):
         read_image(path)
+
+
+def _gradient(h: int, w: int) -> np.ndarray:
+    """A picture whose every quarter differs: blue grows left to right, green top to bottom."""
+    out = np.zeros((h, w, 3), np.uint8)
+    out[..., 0] = np.linspace(0, 255, w)[None, :]
+    out[..., 1] = np.linspace(0, 255, h)[:, None]
+    out[..., 2] = 90
+    return out
+
+
+def test_given_a_phone_heic_photo_when_read_then_it_is_decoded_with_its_colours(tmp_path: Path) -> None:
+    from PIL import Image
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+    bgr = _gradient(120, 160)
+    path = tmp_path / "IMG_0001.HEIC"
+    Image.fromarray(bgr[..., ::-1]).save(path, format="HEIF", quality=95)
+    assert cv2.imdecode(np.fromfile(str(path), np.uint8), cv2.IMREAD_COLOR) is None  # OpenCV alone cannot
+    image = read_image(path)
+    assert image.shape == bgr.shape and image.dtype == np.uint8
+    assert float(np.abs(image.astype(int) - bgr).mean()) < 6
+
+
+@pytest.mark.parametrize(("suffix", "read"), [(".jpg", read_image), (".tif", read_image),
+                                              (".jpg", frames_module._read_with_pillow)])
+def test_given_a_photo_taken_upright_and_stored_sideways_when_read_then_it_is_upright(tmp_path: Path, suffix,
+                                                                                     read) -> None:
+    """A phone stores a portrait photo as landscape pixels with an orientation tag (6: turn
+    it 90 degrees clockwise to view). (A HEIC photo carries its turn in the picture's own
+    header, which libheif applies when it decodes.)"""
+    from PIL import Image
+
+    stored = _gradient(120, 160)
+    im = Image.fromarray(stored[..., ::-1])
+    exif = im.getexif()
+    exif[0x0112] = 6
+    path = tmp_path / f"portrait{suffix}"
+    im.save(path, exif=exif, quality=95)
+    image = read(path)
+    upright = cv2.rotate(stored, cv2.ROTATE_90_CLOCKWISE)
+    assert image.shape == upright.shape
+    assert float(np.abs(image.astype(int) - upright).mean()) < 6
 
 
 def test_given_a_video_file_when_streamed_then_all_its_frames_come_and_it_ends(tmp_path: Path) -> None:

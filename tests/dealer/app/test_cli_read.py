@@ -80,6 +80,22 @@ def test_given_a_crop_when_read_single_then_one_card_with_the_image_corners(fake
     assert fake_model.cards_seen == 1
 
 
+def test_given_an_iphone_heic_photo_when_read_then_it_is_read_like_a_jpeg(fake_model, crop_file, tmp_path,
+                                                                             capsys) -> None:
+    from PIL import Image
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+    heic = tmp_path / "IMG_0042.HEIC"
+    Image.open(crop_file).save(heic, format="HEIF")
+    assert cli.main(["read", "--single", "--json", str(heic)]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    h, w = cv2.imread(str(crop_file)).shape[:2]
+    (card,) = obj["cards"]
+    assert obj["image"] == str(heic) and card["card"] == "QS"
+    assert sorted(map(tuple, card["corners"])) == sorted([(0, 0), (w, 0), (w, h), (0, h)])
+
+
 def test_given_a_missing_and_a_broken_file_when_read_then_exit_2_naming_them_and_others_still_read(
         fake_model, crop_file, tmp_path, capsys) -> None:
     broken = tmp_path / "broken.jpg"
