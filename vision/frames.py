@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Protocol, cast, runtime_checkable
 
@@ -88,9 +89,10 @@ class FrameSource(Protocol):
 MAX_IMAGE_PIXELS = 64_000_000  # a 50-megapixel phone photo fits; a header claiming 60000x60000 does not
 
 
+@cache
 def _pillow_with_heif() -> None:
     """Let Pillow open HEIF/HEIC, a phone's own photo format (an iPhone saves its photos as
-    HEIC), which OpenCV does not decode: ``pillow-heif`` registers it once."""
+    HEIC), which OpenCV does not decode: ``pillow-heif`` registers it, once a process."""
     from pillow_heif import register_heif_opener
 
     register_heif_opener()
