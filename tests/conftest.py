@@ -39,6 +39,7 @@ def pytest_configure(config: pytest.Config) -> None:
 LONGEST_FIRST = (
     "tests/vision/test_occupancy*.py",  # 56
     "tests/dealer/app/test_demo_languages.py",  # 30
+    "tests/vision/test_deck_profile.py",  # 30 (an enrolled Russian deck read)
     "tests/bench/test_table_rounds_nudged.py",  # 26
     "tests/dealer/app/test_cli_calibrate_deck.py",  # 23
     "tests/bench/test_table_rounds_live.py",  # 18
@@ -46,6 +47,7 @@ LONGEST_FIRST = (
     "tests/dealer/app/test_cli_play_stream.py",  # 19 (and paced by a stream: more wall than CPU)
     "tests/dealer/app/test_resume.py",  # 15 (and its random waits before each kill)
     "tests/vision/test_zone_arrangements.py",  # 17
+    "tests/vision/test_deck_profile_gate.py",  # 15
     "tests/dealer/app/test_bad_input.py",  # 16
     "tests/dealer/app/test_cli_calibrate.py",  # 13
     "tests/dealer/app/test_secrecy.py",  # 11
