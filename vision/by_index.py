@@ -282,9 +282,7 @@ def _by_index(reader: Any, bgr: BgrImage, whole: CardDetections, looked: FirstLo
             continue
         if fit.whole:
             fits.append((best, fit, names))
-    whole = CardDetections(quad_xy=tightened, label=whole.label, confidence=whole.confidence,
-                           face_down=whole.face_down, cut=whole.cut, over_shoe=whole.over_shoe, maybe=whole.maybe,
-                           under=whole.under)
+    whole = whole.with_quads(tightened)
     fits.sort(key=lambda f: -f[0])
     chosen: list[tuple[OutlineFit, frozenset[Card]]] = []
     for _best, fit, names in fits:
@@ -381,6 +379,5 @@ def read_photo(reader: Any, bgr: BgrImage, card_px: float | None = None) -> Card
         fit = outline_of(bgr, quads[k])
         if fit.whole:
             quads[k] = fit.quad_xy
-    out = CardDetections(quad_xy=quads, label=out.label, confidence=out.confidence, face_down=out.face_down,
-                         cut=out.cut, over_shoe=out.over_shoe, maybe=out.maybe, under=out.under)
+    out = out.with_quads(quads)
     return with_cards_under(bgr, out)

@@ -90,9 +90,7 @@ def card_width_px(found: CardDetections) -> float | None:
 
 def scaled(found: CardDetections, k: float) -> CardDetections:
     """``found`` with every outline multiplied by ``k`` (the rest as it is)."""
-    return CardDetections(quad_xy=found.quad_xy * np.float32(k), label=found.label, confidence=found.confidence,
-                          face_down=found.face_down, cut=found.cut, over_shoe=found.over_shoe, maybe=found.maybe,
-                          under=found.under)
+    return found.with_quads(found.quad_xy * np.float32(k))
 
 
 def read_at_card_size(bgr: BgrImage, read: Read, work_px: int = WORK_PX,

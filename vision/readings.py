@@ -133,6 +133,12 @@ class CardDetections:
             under=self.under[picked].reshape(-1),
         )
 
+    def with_quads(self, quad_xy: npt.ArrayLike) -> CardDetections:
+        """The same cards with new outlines (a fitted rim, another picture's pixels)."""
+        return CardDetections(quad_xy=quad_xy, label=self.label, confidence=self.confidence,
+                              face_down=self.face_down, cut=self.cut, over_shoe=self.over_shoe, maybe=self.maybe,
+                              under=self.under)
+
     @classmethod
     def concatenate(cls, parts: Sequence[CardDetections]) -> CardDetections:
         if not parts:

@@ -83,3 +83,14 @@ def test_given_quads_when_asking_geometry_then_centre_and_area_follow() -> None:
 def test_given_nothing_when_empty_then_all_arrays_are_empty_and_concatenate_works() -> None:
     both = CardDetections.concatenate([CardDetections.empty(), _three()])
     assert len(CardDetections.empty()) == 0 and len(both) == 3
+
+
+def test_given_new_outlines_when_taken_then_every_other_column_is_kept() -> None:
+    quad = np.array([[[0, 0], [10, 0], [10, 14], [0, 14]]], np.float32)
+    found = CardDetections(quad, [Card.parse("7D")], [0.9], face_down=[False], cut=[True], over_shoe=[True],
+                           maybe=[frozenset({Card.parse("7D"), Card.parse("7H")})], under=[True])
+    moved = found.with_quads(quad * 2)
+    assert moved.quad_xy[0, 2].tolist() == [20.0, 28.0] and found.quad_xy[0, 2].tolist() == [10.0, 14.0]
+    assert moved.to_json_cards() != found.to_json_cards()
+    for name in ("label", "confidence", "face_down", "cut", "over_shoe", "maybe", "under"):
+        assert getattr(moved, name).tolist() == getattr(found, name).tolist(), name
