@@ -45,8 +45,8 @@ from vision.corner_proposals import card_index_px, glyph_px_of
 from vision.geometry import card_width
 from vision.readings import CardDetections
 
-__all__ = ["ENOUGH_CARD_PX", "PICTURE_PER_CARD", "READ_CARD_PX", "WORK_PX", "card_width_px", "read_at_card_size",
-           "scaled", "sized_by_cards"]
+__all__ = ["ENOUGH_CARD_PX", "PICTURE_PER_CARD", "READ_CARD_PX", "SMALL_CARD_PX", "WORK_PX", "card_width_px",
+           "read_at_card_size", "scaled", "sized_by_cards"]
 
 BgrImage = npt.NDArray[np.uint8]
 Read = Callable[[BgrImage, "float | None"], CardDetections]  # a picture, its cards' width where known
@@ -58,6 +58,11 @@ ENOUGH_CARD_PX = 120.0
 # where they are narrower, the photo is read again at most so large that they are this wide
 # (the bridge deals' own size, at which the index corner's thresholds were chosen)
 READ_CARD_PX = 160.0
+# cards narrower than this in the photo itself are missed markedly more often, and nothing in
+# the photo can make up for it: the tuning bridge deal 1 shrunk reads 41 of 44 indices with its
+# cards 137 px wide, 40 at 111, 39 at 96, 38 at 84, 34 at 69 and 25 at 56; the studied deal 7
+# 32-35 of 51 from 89 to 179 px wide and 21 at 71 (none wrong; bench/README.md, "Small photos")
+SMALL_CARD_PX = 90.0
 # a picture's shorter side over its cards' width in the photos the light's model was made on
 # (vision.ink.shadows_lifted; the bridge deals: 1200 px, cards about READ_CARD_PX wide)
 PICTURE_PER_CARD = 1200 / READ_CARD_PX

@@ -22,6 +22,10 @@ A card found but not read with confidence has ``"card": null`` (a back adds
 ``"face_down": true``, a card cut by the frame ``"cut": true``, a card under another
 with no index showing ``"under": true``, a fourth copy of a card
 with 3 decks ``"over_shoe": true`` and the doubtful label under ``"misread"``, C1).
+Without the mat, the JSON also gives ``"card_px"``, the median width in pixels of the cards
+read (null when none was), and ``"too_small": true`` when that is under
+:data:`vision.photo_size.SMALL_CARD_PX`: cards so small in the photo are missed markedly more
+often, and the text output says to take the photo closer or at a higher resolution.
 A missing or unreadable image is reported on stderr, the other images are still
 read, and the exit status is 2.
 """
@@ -86,7 +90,10 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _print_text(path: str, ms: float, cards: list[dict[str, Any]], out: TextIO, how: str = "") -> None:
+def _print_text(path: str, ms: float, cards: list[dict[str, Any]], out: TextIO, how: str = "",
+                small_cards_px: float | None = None) -> None:
+    """One line for the image, one for each card; with ``small_cards_px`` (the cards' width,
+    under :data:`vision.photo_size.SMALL_CARD_PX`) a last line asking for a closer photo."""
     print(f"{path}: {len(cards)} card{'s' if len(cards) != 1 else ''} ({ms:.0f} ms){how}", file=out)
     for item in cards:
         x = sum(c[0] for c in item["corners"]) / 4
@@ -105,6 +112,12 @@ def _print_text(path: str, ms: float, cards: list[dict[str, Any]], out: TextIO, 
             what = "  ?  not sure"
         where = f"  in {item['zone']}" if item.get("zone") else ""
         print(f"  {what}  at ({x:.0f}, {y:.0f}){where}", file=out)
+    if small_cards_px is not None:
+        from vision.photo_size import SMALL_CARD_PX
+
+        print("  " + _("The cards are about {px} px wide in this photo: cards narrower than {need} px are often "
+                       "missed. Take the photo closer, or at a higher resolution.",
+                       px=f"{small_cards_px:.0f}", need=f"{SMALL_CARD_PX:.0f}"), file=out)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -114,6 +127,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     from vision.frames import read_image
     from vision.by_index import read_without_mat
     from vision.consistency import flag_over_shoe
+    from vision.photo_size import SMALL_CARD_PX, card_width_px
     from vision.pipeline import CardReader, ReaderConfig
     from vision.table_read import read_table_frame
 
@@ -150,6 +164,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             status = 2
             continue
         start = time.perf_counter()
+        card_px = None
         table = None if layout is None else read_table_frame(reader, image, layout)
         if table is not None:  # the mat is in view: zone by zone, as the dealer reads
             found = table.cards
@@ -160,6 +175,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             found = reader.read_single(image) if args.single else flag_over_shoe(
                 read_without_mat(reader, image), reader.known, reader.config.decks)
             how = "" if args.single else ", no mat in view: cards found by their outlines and index corners"
+            card_px = None if args.single else card_width_px(found)
+        too_small = card_px is not None and card_px < SMALL_CARD_PX
         ms = (time.perf_counter() - start) * 1000
         cards = found.to_json_cards()
         if table is not None:
@@ -169,9 +186,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             line: dict[str, Any] = {"image": path, "ms": round(ms, 1), "cards": cards}
             if not args.single:
                 line["mat"] = table is not None
+            if table is None and not args.single:
+                line["card_px"] = None if card_px is None else round(card_px, 1)
+                line["too_small"] = too_small
             print(json.dumps(line), file=out, flush=True)
         else:
-            _print_text(path, ms, cards, out, how)
+            _print_text(path, ms, cards, out, how, card_px if too_small else None)
     return status
 
 

@@ -113,7 +113,26 @@ def test_given_no_json_flag_when_read_then_a_readable_line_per_card(fake_model, 
     assert cli.main(["read", str(scene_file)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{scene_file}: 3 cards (")
-    assert len(out) == 4 and all("QS" in line and "0.97" in line for line in out[1:])
+    assert all("QS" in line and "0.97" in line for line in out[1:4])
+    assert len(out) == 5 and "closer" in out[4]  # its cards are 58 px wide: the next test
+
+
+def test_given_cards_under_90_px_wide_when_read_then_their_width_is_given_and_a_closer_photo_asked_for(
+        fake_model, tmp_path, capsys) -> None:
+    """The same three cards photographed at 960 x 540 (58 px wide) and 1920 x 1080 (116 px)."""
+    paths = []
+    for wh in ((960, 540), (1920, 1080)):
+        scene = render_scene(np.random.default_rng(4), n_cards=3, size_wh=wh, background="dark")
+        paths.append(tmp_path / f"table-{wh[0]}.png")
+        cv2.imwrite(str(paths[-1]), scene.bgr)
+    assert cli.main(["read", *map(str, paths), "--json"]) == 0
+    small, large = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert small["card_px"] == pytest.approx(58, abs=6) and small["too_small"] is True
+    assert large["card_px"] == pytest.approx(116, abs=12) and large["too_small"] is False
+    assert cli.main(["read", *map(str, paths)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    asks = [line for line in out if "Take the photo closer" in line]
+    assert len(out) == 9 and asks == [out[4]] and f"about {small['card_px']:.0f} px wide" in asks[0]
 
 
 @pytest.mark.parametrize("args", [["--decks", "0"], ["--decks", "three"], ["--known", "7X"]])
