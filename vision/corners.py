@@ -54,6 +54,7 @@ from vision.fans import with_doubts_explained
 from vision.geometry import card_width
 from vision.index_reader import IndexReader, IndexReadings, default_index_reader
 from vision.ink import evenly_lit, redness
+from vision.photo_print import photo_print_agrees
 from vision.preprocess import (
     CORNER_BOX_H,
     CORNER_BOX_W,
@@ -327,19 +328,21 @@ def second_reader_agrees(classifier: Any, bgr: BgrImage, proposals: Sequence[Cor
     """Whether model 2.0's corner head (``corner_logits``, the mean over :data:`VIEWS`) lets
     each proposal be read as its card: it refuses when it names another card with a
     probability of :data:`DISAGREE` or more and above the card's own (two readers must
-    agree before a wrong reading can stand)."""
+    agree before a wrong reading can stand), unless the photo's own print, the indices it
+    lets stand, says the card and not the head's (:func:`vision.photo_print.photo_print_agrees`)."""
     if not proposals:
         return np.zeros(0, bool)
     probs = corner_probs(classifier, corner_boxes(bgr, proposals))
     heads = probs.shape[1] // len(VIEWS)
     corner = probs.reshape(len(proposals), len(VIEWS), heads, -1)[:, :, 0].mean(axis=1)
-    column = {name: k for k, name in enumerate(classifier.meta.classes)}
+    classes = classifier.meta.classes
+    column = {name: k for k, name in enumerate(classes)}
     out = np.zeros(len(proposals), bool)
     for i, card in enumerate(cards):
         own = float(corner[i, column[str(card)]])
         best = int(corner[i].argmax())
         out[i] = best == column[str(card)] or float(corner[i, best]) < max(DISAGREE, own)
-    return out
+    return out | photo_print_agrees(bgr, proposals, cards, out, [classes[int(k)] for k in corner.argmax(axis=1)])
 
 
 def class_probs(readings: IndexReadings, classes: Sequence[str]) -> npt.NDArray[np.float64]:
