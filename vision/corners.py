@@ -54,7 +54,7 @@ from vision.fans import with_doubts_explained
 from vision.geometry import card_width
 from vision.index_reader import IndexReader, IndexReadings, default_index_reader
 from vision.ink import evenly_lit, redness
-from vision.photo_print import photo_print_agrees
+from vision.photo_print import photo_print_agrees, photo_print_lifts
 from vision.preprocess import (
     CORNER_BOX_H,
     CORNER_BOX_W,
@@ -359,12 +359,14 @@ def class_probs(readings: IndexReadings, classes: Sequence[str]) -> npt.NDArray[
 
 
 def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal], readings: IndexReadings,
-             accept: float) -> npt.NDArray[np.float64]:
+             accept: float, lift: bool = True) -> npt.NDArray[np.float64]:
     """[N, C] for :func:`accepted_corners`: the index reader's probabilities, with the
     readings on weaker evidence under its threshold (a faint, dark, stable or merged glyph:
     :data:`FAINT_ACCEPT` and the others), and those sure enough to stand but unsure between
     suit twins (:data:`SUIT_TWIN`), of ink not their card's colour (:func:`ink_agrees`) or
-    refused by the second reader, set to nothing."""
+    refused by the second reader, set to nothing. With ``lift``, a reading sure of its rank
+    and suit but doubted as an index is checked as the others are where the photo's own
+    print says it is one (:func:`vision.photo_print.photo_print_lifts`)."""
     mean = class_probs(readings, classifier.meta.classes)
     sureness = readings.sureness()
     # a glyph only the faint ink, the dark ink or a stable region shows, or a rank and suit
@@ -389,6 +391,14 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
     if len(kept):
         kept = kept[second_reader_agrees(classifier, bgr, *looked_at(kept))]
     mean[np.setdiff1d(sure, kept)] = 0.0
+    if not lift or not len(kept):
+        return mean
+    standing = np.isin(np.arange(len(proposals)), kept)
+    glyphs_sure = readings.rank.max(axis=1) * readings.suit.max(axis=1) >= needs
+    lifted = np.flatnonzero(photo_print_lifts(bgr, proposals, cards, standing, glyphs_sure & (sureness < needs)))
+    if len(lifted):  # an index after all: its reading checked as any other, the doubt set aside
+        again = IndexReadings(readings.rank[lifted], readings.suit[lifted], np.ones(len(lifted)))
+        mean[lifted] = _checked(classifier, bgr, [proposals[int(i)] for i in lifted], again, accept, lift=False)
     return mean
 
 

@@ -9,19 +9,28 @@ unsure of one index compares it with the others on the table, and so does this m
 cards of one photo are one print (one deck, or several of one design), and most of its
 indices were read by both readers.
 
+The witnesses of a glyph are the indices that stand elsewhere in the photo (further than a
+rank from its suit: not the same index proposed again) of *other cards* sharing it: for X's
+rank, an index of X's rank and another suit; for its suit, one of another rank. The same card
+read twice is no witness: a second reading of one card is what the checks are there to stop.
+
 A refused reading of card X, whose rival is the head's best card Y, stands when, for its
 rank glyph and its suit glyph (:func:`glyph_patches`, each cut upright about where an index
 puts it, :data:`vision.corner_proposals.RANK_XY` and ``SUIT_XY``):
 
-- the glyph is like the same glyph of an agreed index of X's rank (or suit) elsewhere in the
-  photo: a normalised correlation, at the best shift of a few pixels, of at least
-  :data:`LIKE`;
-- where X and Y differ in it, an agreed index of Y's rank (or suit) is in the photo too, to
-  be compared with; and over the parts where they differ, the glyph is liker X's than Y's
-  by :data:`MARGIN` in all.
+- the glyph is like the same glyph of a witness: a normalised correlation, at the best shift
+  of a few pixels, of at least :data:`LIKE`;
+- where X and Y differ in it, an index of Y's rank (or suit) stands in the photo too, to be
+  compared with; and over the parts where they differ, the glyph is liker X's than Y's by
+  :data:`MARGIN` in all.
 
-A reading whose rival is "no card" must only be like X's. A photo with no agreed index of
-the card's rank or suit, or none of its rival's, leaves the refusal as it was.
+A reading whose rival is "no card" must only be like X's. A photo with no witness, or no
+index of the rival's, leaves the refusal as it was.
+
+The index reader's own doubt of "an index" (a face pip, a court picture's detail, the next
+card's index in a tight fan) is lifted the same way (:func:`photo_print_lifts`): a reading
+sure of its rank and suit but not of being an index is one when both its glyphs are like a
+witness's (:data:`LIKE`); it is then checked as any other reading is.
 
 >>> import numpy as np
 >>> from engine.cards import Card
@@ -42,7 +51,7 @@ import numpy.typing as npt
 from engine.cards import Card
 from vision.corner_proposals import _PAIR_BOX, RANK_XY, SUIT_XY, CornerProposal
 
-__all__ = ["LIKE", "MARGIN", "glyph_patches", "photo_print_agrees"]
+__all__ = ["LIKE", "MARGIN", "glyph_patches", "photo_print_agrees", "photo_print_lifts"]
 
 BgrImage = npt.NDArray[np.uint8]
 Patch = npt.NDArray[np.float32]
@@ -53,7 +62,10 @@ SHIFT_PX = 3  # the shift searched either way, patch pixels (a proposal's centre
 # Chosen on the tuning sets only (bench/corner_accept.py --hard 400 --fans 150; deal 1 and the
 # blackjack tuning photos had no refusal it changed): the right readings it let stand were
 # like their own rank's glyphs at 0.82-0.99 and liker them than the rival's by 0.29-0.78; the one
-# wrong one, a 7D in a dark tight fan read as a 4D, by 0.24. At 0.1 that reading stood.
+# wrong one, a 7D in a dark tight fan read as a 4D, by 0.24. At 0.1 that reading stood. The
+# doubts it lifted on the tuning sets were like their witnesses at 0.86-1.0; the three wrong
+# ones among them, each a second reading of a card standing in the same tight fan, were like
+# that card itself (0.86-0.99), which is why the same card is no witness.
 LIKE = 0.8
 MARGIN = 0.3
 _NOT_A_CARD = ("none", "back")
@@ -82,36 +94,80 @@ def _likeness(patch: Patch, others: Sequence[Patch]) -> float | None:
     return max(float(cv2.matchTemplate(patch, other[inner, inner], cv2.TM_CCOEFF_NORMED).max()) for other in others)
 
 
+def _witnesses(i: int, proposals: Sequence[CornerProposal], cards: Sequence[Card],
+               standing: npt.NDArray[np.intp]) -> list[int]:
+    """The standing readings further from ``proposals[i]`` than its rank from its suit."""
+    p = proposals[i]
+    near = _PAIR_BOX * p.scale
+    return [int(k) for k in standing
+            if np.hypot(proposals[k].rank_xy[0] - p.rank_xy[0], proposals[k].rank_xy[1] - p.rank_xy[1]) > near]
+
+
+def _like_witnesses(i: int, patches: Sequence[tuple[Patch, Patch]], cards: Sequence[Card],
+                    others: Sequence[int]) -> tuple[float | None, float | None]:
+    """How like the witnesses among ``others`` reading i's rank glyph and its suit glyph are
+    (None: no witness): other cards of its rank, other cards of its suit."""
+    card = cards[i]
+    rank = _likeness(patches[i][0], [patches[k][0] for k in others
+                                     if cards[k].rank == card.rank and cards[k].suit != card.suit])
+    suit = _likeness(patches[i][1], [patches[k][1] for k in others
+                                     if cards[k].suit == card.suit and cards[k].rank != card.rank])
+    return rank, suit
+
+
+def _patches(bgr: BgrImage, proposals: Sequence[CornerProposal]) -> list[tuple[Patch, Patch]]:
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if bgr.ndim == 3 else bgr
+    return [glyph_patches(grey, p) for p in proposals]
+
+
 def photo_print_agrees(bgr: BgrImage, proposals: Sequence[CornerProposal], cards: Sequence[Card],
                        agreed: npt.NDArray[np.bool_], rivals: Sequence[str]) -> npt.NDArray[np.bool_]:
     """Whether each refused reading (``agreed`` False) of ``cards[i]`` at ``proposals[i]``
     stands by the photo's own print against its rival ``rivals[i]`` (a card's name, or
-    "none"), compared with the agreed readings of the same photo (see the module); False
-    for the agreed ones (they need nothing)."""
+    "none"), the agreed readings witnessing (see the module); False for the agreed ones
+    (they need nothing)."""
     out = np.zeros(len(proposals), bool)
-    refused = np.flatnonzero(~np.asarray(agreed, bool))
-    if not len(refused) or not np.any(agreed):
+    agreed = np.asarray(agreed, bool)
+    refused = np.flatnonzero(~agreed)
+    if not len(refused) or not agreed.any():
         return out
-    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if bgr.ndim == 3 else bgr
-    patches = [glyph_patches(grey, p) for p in proposals]
+    patches = _patches(bgr, proposals)
     for i in refused:
-        card, p = cards[i], proposals[i]
+        card = cards[i]
+        others = _witnesses(int(i), proposals, cards, np.flatnonzero(agreed))
+        likes = _like_witnesses(int(i), patches, cards, others)
+        if any(like is None or like < LIKE for like in likes):
+            continue
         rival = None if rivals[i] in _NOT_A_CARD else Card.parse(rivals[i])
-        near = _PAIR_BOX * p.scale  # an agreed reading of this very index is no other index
-        others = [k for k in np.flatnonzero(agreed)
-                  if np.hypot(proposals[k].rank_xy[0] - p.rank_xy[0], proposals[k].rank_xy[1] - p.rank_xy[1]) > near]
-        margin, stands = 0.0, True
-        for part, (of, mine) in enumerate(((lambda c: c.rank, card.rank), (lambda c: c.suit, card.suit))):
-            like = _likeness(patches[i][part], [patches[k][part] for k in others if of(cards[k]) == mine])
-            if like is None or like < LIKE:
-                stands = False
+        if rival is None or rival == card:
+            out[i] = True
+            continue
+        margin = 0.0
+        for part, (like, mine, theirs) in enumerate(((likes[0], card.rank, rival.rank),
+                                                    (likes[1], card.suit, rival.suit))):
+            if mine == theirs:
+                continue
+            unlike = _likeness(patches[i][part], [patches[k][part] for k in others
+                                                  if (cards[k].rank, cards[k].suit)[part] == theirs])
+            if unlike is None:
+                margin = -1.0
                 break
-            if rival is not None and of(rival) != mine:
-                unlike = _likeness(patches[i][part], [patches[k][part] for k in others if of(cards[k]) == of(rival)])
-                if unlike is None:
-                    stands = False
-                    break
-                margin += like - unlike
-        differs = rival is not None and (rival.rank != card.rank or rival.suit != card.suit)
-        out[i] = stands and (not differs or margin >= MARGIN)
+            margin += float(like) - unlike  # type: ignore[arg-type]  # checked above: not None
+        out[i] = margin >= MARGIN
+    return out
+
+
+def photo_print_lifts(bgr: BgrImage, proposals: Sequence[CornerProposal], cards: Sequence[Card],
+                      standing: npt.NDArray[np.bool_], doubted: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Whether each ``doubted`` reading (sure of its rank and suit, not of being an index) is
+    an index of the photo's print: both its glyphs like a witness's among the ``standing``
+    readings (:data:`LIKE`; see the module)."""
+    out = np.zeros(len(proposals), bool)
+    standing, doubted = np.asarray(standing, bool), np.asarray(doubted, bool) & ~np.asarray(standing, bool)
+    if not standing.any() or not doubted.any():
+        return out
+    patches = _patches(bgr, proposals)
+    for i in np.flatnonzero(doubted):
+        likes = _like_witnesses(int(i), patches, cards, _witnesses(int(i), proposals, cards, np.flatnonzero(standing)))
+        out[i] = all(like is not None and like >= LIKE for like in likes)
     return out

@@ -4,10 +4,10 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.cards import Card
+from engine.cards import Card, all_kinds
 from vision import corners, photo_print
 from vision.corner_proposals import CornerProposal
-from vision.photo_print import glyph_patches, photo_print_agrees
+from vision.photo_print import glyph_patches, photo_print_agrees, photo_print_lifts
 
 SUIT_SHAPES = {  # a made-up print's suit glyphs, one shape each
     "C": lambda img, x, y: cv2.rectangle(img, (x - 7, y - 7), (x + 7, y + 7), 0, -1),
@@ -112,3 +112,52 @@ def test_the_second_reader_lets_a_reading_the_photos_print_confirms_stand(monkey
     assert got.tolist() == [True, True, rescued]
     assert seen == [([True, True, False], ["7H", "7H", "4H"])]
     assert photo_print.MARGIN > 0 and photo_print.LIKE > 0.5
+
+
+def test_given_a_doubted_index_like_other_cards_of_its_rank_and_of_its_suit_then_it_is_an_index() -> None:
+    img, props = _photo([("7", "C"), ("5", "H"), ("7", "H"), ("4", "H")])
+    cards = [Card.parse(c) for c in ("7C", "5H", "7H", "7H")]  # the last is a 4 misread as a 7
+    standing = np.array([True, True, False, False])
+    doubted = np.array([False, False, True, True])
+    assert photo_print_lifts(img, props, cards, standing, doubted).tolist() == [False, False, True, False]
+
+
+def test_the_same_card_standing_elsewhere_is_no_witness_to_lift_or_rescue_a_reading() -> None:
+    """A second reading of one card (its index proposed again off its place, in a tight fan)
+    is what the doubt and the head are there to stop: only other cards witness a glyph."""
+    img, props = _photo([("7", "H"), ("4", "S"), ("7", "H")])
+    cards = [Card.parse(c) for c in ("7H", "4S", "7H")]
+    standing = np.array([True, True, False])
+    assert not photo_print_lifts(img, props, cards, standing, np.array([False, False, True]))[2]
+    assert not photo_print_agrees(img, props, cards, standing, ["7H", "4S", "4H"])[2]
+
+
+@pytest.mark.parametrize("lift", [True, False])
+def test_checked_reads_a_doubted_index_the_photos_print_lifts_as_any_other(monkeypatch, lift: bool) -> None:
+    """vision.corners._checked: the second reading is sure of 7H's rank and suit (0.9 x 0.9) but
+    not of being an index (0.1); lifted, it is checked with the others and stands."""
+    from vision.index_reader import IndexReadings
+
+    class Meta:
+        classes = [str(c) for c in all_kinds()] + ["back", "none"]
+
+    class Classifier:
+        meta = Meta()
+
+    monkeypatch.setattr(corners, "ink_agrees", lambda bgr, props, cards: np.ones(len(props), bool))
+    monkeypatch.setattr(corners, "second_reader_agrees", lambda clf, bgr, props, cards: np.ones(len(props), bool))
+    asked = []
+
+    def lifts(bgr, props, cards, standing, doubted):
+        asked.append((standing.tolist(), doubted.tolist()))
+        return np.array(doubted)
+
+    monkeypatch.setattr(corners, "photo_print_lifts", lifts)
+    rank, suit = np.zeros((2, 13)), np.zeros((2, 4))
+    rank[:, 6], suit[:, 2] = 0.9, 0.9  # 7, hearts
+    readings = IndexReadings(rank, suit, np.array([1.0, 0.1]))
+    props = [CornerProposal((20.0 + 40 * k, 20.0), (0.0, 1.0), 0.5) for k in range(2)]
+    mean = corners._checked(Classifier(), np.zeros((60, 100, 3), np.uint8), props, readings, 0.4, lift=lift)
+    seven = Meta.classes.index("7H")
+    assert mean[0].argmax() == seven and mean[0, seven] >= 0.4
+    assert (mean[1, seven] >= 0.4) == lift and asked == ([([True, False], [False, True])] if lift else [])
