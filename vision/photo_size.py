@@ -60,8 +60,9 @@ ENOUGH_CARD_PX = 120.0
 READ_CARD_PX = 160.0
 # cards narrower than this in the photo itself are missed markedly more often, and nothing in
 # the photo can make up for it: the tuning bridge deal 1 shrunk reads 41 of 44 indices with its
-# cards 137 px wide, 40 at 111, 39 at 96, 38 at 84, 34 at 69 and 25 at 56; the studied deal 7
-# 32-35 of 51 from 89 to 179 px wide and 21 at 71 (none wrong; bench/README.md, "Small photos")
+# cards 134 px wide, 40 at 109, 39 at 96, 38 at 84, 34 at 69 and 25 at 56; the studied deal 7
+# 34-38 of 51 from 108 to 182 px wide, 31 at 89 and 23 at 72 (none wrong; bench/README.md,
+# "Small photos")
 SMALL_CARD_PX = 90.0
 # a picture's shorter side over its cards' width in the photos the light's model was made on
 # (vision.ink.shadows_lifted; the bridge deals: 1200 px, cards about READ_CARD_PX wide)
