@@ -94,8 +94,7 @@ def _likeness(patch: Patch, others: Sequence[Patch]) -> float | None:
     return max(float(cv2.matchTemplate(patch, other[inner, inner], cv2.TM_CCOEFF_NORMED).max()) for other in others)
 
 
-def _witnesses(i: int, proposals: Sequence[CornerProposal], cards: Sequence[Card],
-               standing: npt.NDArray[np.intp]) -> list[int]:
+def _witnesses(i: int, proposals: Sequence[CornerProposal], standing: npt.NDArray[np.intp]) -> list[int]:
     """The standing readings further from ``proposals[i]`` than its rank from its suit."""
     p = proposals[i]
     near = _PAIR_BOX * p.scale
@@ -134,27 +133,34 @@ def photo_print_agrees(bgr: BgrImage, proposals: Sequence[CornerProposal], cards
     patches = _patches(bgr, proposals)
     for i in refused:
         card = cards[i]
-        others = _witnesses(int(i), proposals, cards, np.flatnonzero(agreed))
-        likes = _like_witnesses(int(i), patches, cards, others)
-        if any(like is None or like < LIKE for like in likes):
+        others = _witnesses(int(i), proposals, np.flatnonzero(agreed))
+        rank_like, suit_like = _like_witnesses(int(i), patches, cards, others)
+        if rank_like is None or suit_like is None or min(rank_like, suit_like) < LIKE:
             continue
         rival = None if rivals[i] in _NOT_A_CARD else Card.parse(rivals[i])
         if rival is None or rival == card:
             out[i] = True
             continue
-        margin = 0.0
-        for part, (like, mine, theirs) in enumerate(((likes[0], card.rank, rival.rank),
-                                                    (likes[1], card.suit, rival.suit))):
-            if mine == theirs:
-                continue
-            unlike = _likeness(patches[i][part], [patches[k][part] for k in others
-                                                  if (cards[k].rank, cards[k].suit)[part] == theirs])
-            if unlike is None:
-                margin = -1.0
-                break
-            margin += float(like) - unlike  # type: ignore[arg-type]  # checked above: not None
-        out[i] = margin >= MARGIN
+        margin = _margin_over(patches, cards, others, int(i), rival, (rank_like, suit_like))
+        out[i] = margin is not None and margin >= MARGIN
     return out
+
+
+def _margin_over(patches: Sequence[tuple[Patch, Patch]], cards: Sequence[Card], others: Sequence[int], i: int,
+                 rival: Card, likes: tuple[float, float]) -> float | None:
+    """How much liker reading i's glyphs are their witnesses (``likes``) than the ``rival``'s
+    glyphs among ``others``, summed over the parts (rank, suit) where the two cards differ;
+    None where such a part of the rival's is not in the photo."""
+    card, margin = cards[i], 0.0
+    for part, (mine, theirs) in enumerate(((card.rank, rival.rank), (card.suit, rival.suit))):
+        if mine == theirs:
+            continue
+        unlike = _likeness(patches[i][part], [patches[k][part] for k in others
+                                              if (cards[k].rank, cards[k].suit)[part] == theirs])
+        if unlike is None:
+            return None
+        margin += likes[part] - unlike
+    return margin
 
 
 def photo_print_lifts(bgr: BgrImage, proposals: Sequence[CornerProposal], cards: Sequence[Card],
@@ -168,6 +174,6 @@ def photo_print_lifts(bgr: BgrImage, proposals: Sequence[CornerProposal], cards:
         return out
     patches = _patches(bgr, proposals)
     for i in np.flatnonzero(doubted):
-        likes = _like_witnesses(int(i), patches, cards, _witnesses(int(i), proposals, cards, np.flatnonzero(standing)))
+        likes = _like_witnesses(int(i), patches, cards, _witnesses(int(i), proposals, np.flatnonzero(standing)))
         out[i] = all(like is not None and like >= LIKE for like in likes)
     return out
