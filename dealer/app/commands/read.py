@@ -91,9 +91,10 @@ def register(subparsers: Any) -> None:
 
 
 def _print_text(path: str, ms: float, cards: list[dict[str, Any]], out: TextIO, how: str = "",
-                small_cards_px: float | None = None) -> None:
-    """One line for the image, one for each card; with ``small_cards_px`` (the cards' width,
-    under :data:`vision.photo_size.SMALL_CARD_PX`) a last line asking for a closer photo."""
+                too_small: tuple[float, float] | None = None) -> None:
+    """One line for the image, one for each card; with ``too_small`` (the cards' width and
+    the width they need, :data:`vision.photo_size.SMALL_CARD_PX`) a last line asking for a
+    closer photo."""
     print(f"{path}: {len(cards)} card{'s' if len(cards) != 1 else ''} ({ms:.0f} ms){how}", file=out)
     for item in cards:
         x = sum(c[0] for c in item["corners"]) / 4
@@ -112,12 +113,10 @@ def _print_text(path: str, ms: float, cards: list[dict[str, Any]], out: TextIO, 
             what = "  ?  not sure"
         where = f"  in {item['zone']}" if item.get("zone") else ""
         print(f"  {what}  at ({x:.0f}, {y:.0f}){where}", file=out)
-    if small_cards_px is not None:
-        from vision.photo_size import SMALL_CARD_PX
-
+    if too_small is not None:
         print("  " + _("The cards are about {px} px wide in this photo: cards narrower than {need} px are often "
                        "missed. Take the photo closer, or at a higher resolution.",
-                       px=f"{small_cards_px:.0f}", need=f"{SMALL_CARD_PX:.0f}"), file=out)
+                       px=f"{too_small[0]:.0f}", need=f"{too_small[1]:.0f}"), file=out)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -176,7 +175,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
                 read_without_mat(reader, image), reader.known, reader.config.decks)
             how = "" if args.single else ", no mat in view: cards found by their outlines and index corners"
             card_px = None if args.single else card_width_px(found)
-        too_small = card_px is not None and card_px < SMALL_CARD_PX
+        small = (card_px, SMALL_CARD_PX) if card_px is not None and card_px < SMALL_CARD_PX else None
         ms = (time.perf_counter() - start) * 1000
         cards = found.to_json_cards()
         if table is not None:
@@ -186,12 +185,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             line: dict[str, Any] = {"image": path, "ms": round(ms, 1), "cards": cards}
             if not args.single:
                 line["mat"] = table is not None
-            if table is None and not args.single:
-                line["card_px"] = None if card_px is None else round(card_px, 1)
-                line["too_small"] = too_small
+                if table is None:
+                    line["card_px"] = None if card_px is None else round(card_px, 1)
+                    line["too_small"] = small is not None
             print(json.dumps(line), file=out, flush=True)
         else:
-            _print_text(path, ms, cards, out, how, card_px if too_small else None)
+            _print_text(path, ms, cards, out, how, small)
     return status
 
 
