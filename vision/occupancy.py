@@ -82,6 +82,9 @@ class ZoneLook:
     cards_px: tuple[FloatArray, ...]  # each card's 4 corners in crop pixels (a rectangle on the table)
     occupancy: Occupancy
     view: RectifiedZone
+    # the last look's cards given again: nothing moved since (a frame with no card found is
+    # no such frame: the cards laid may be ones whose outlines are not found)
+    kept: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +275,7 @@ class ZoneWatch:
             # nothing moved since an arm reached across the zone: it is there still (held
             # over the layout beyond), and what it covers is not looked for
             self._last = ZoneLook(last.cards_px, dataclasses.replace(last.occupancy, changed_fraction=changed,
-                                                                     still=True), view)
+                                                                     still=True), view, kept=True)
             return self._last
         if still and last is not None and self._as_before(last, raw, zone, learned):
             return self._kept_look(last, view, logc, raw, zone, clipped, changed, token_centres_mm)
@@ -343,7 +346,7 @@ class ZoneWatch:
         occupancy = dataclasses.replace(last.occupancy, changed_fraction=changed, still=True)
         if occupancy.unexplained_fraction <= self.config.occupied_above / 4:
             self._settle(self._seen.quads, raw)
-        look = self._last = ZoneLook(last.cards_px, occupancy, view)
+        look = self._last = ZoneLook(last.cards_px, occupancy, view, kept=True)
         if self._seen.new_step is not None:
             logc = self._learnable(logc, raw, self._fit_light(view, raw, zone, clipped, self._seen.new_step))
         self._learn(logc, occupancy, token_centres_mm, clipped, raw)

@@ -130,7 +130,7 @@ class CardReader:
         self.config = config
         self.known = tuple(known)
         self._watches: dict[str, ZoneWatch] = {}
-        self._last_read: dict[str, tuple[tuple[npt.NDArray[np.float64], ...], CardDetections]] = {}
+        self._last_read: dict[str, CardDetections] = {}
         self._places: dict[str, list[_Place]] = {}
         self._cornered: dict[str, bool] = {}  # the zone's last reading has had its index corners read
         # per zone: its picture when its index corners were last read, and what they read
@@ -153,11 +153,11 @@ class CardReader:
             watch = self._watches[zone] = ZoneWatch(polygon, self.config.zones)
         look = watch.look(crop_bgr, crop_to_table, tuple(token_centres_mm))
         last = self._last_read.get(zone)
-        if last is not None and last[0] is look.cards_px:
+        if last is not None and look.kept:
             # nothing moved: the same cards, not read again unless one is still unsure
-            read = self._read_again(zone, crop_bgr, last[1], crop_to_table)
+            read = self._read_again(zone, crop_bgr, last, crop_to_table)
             read = self._corners(zone, crop_bgr, read, crop_to_table, look.occupancy)
-            self._last_read[zone] = (look.cards_px, read)
+            self._last_read[zone] = read
             return ZoneReading(read, look.occupancy)
         h, w = crop_bgr.shape[:2]
         quads = np.array(look.cards_px, np.float32).reshape(-1, 4, 2)
@@ -168,7 +168,7 @@ class CardReader:
         read = self._pool(zone, read, looks, crop_to_table, extra)
         self._cornered[zone] = False
         read = self._corners(zone, crop_bgr, read, crop_to_table, look.occupancy)
-        self._last_read[zone] = (look.cards_px, read)
+        self._last_read[zone] = read
         return ZoneReading(read, look.occupancy)
 
     def _corners(self, zone: str, crop_bgr: BgrImage, read: CardDetections, crop_to_table: npt.ArrayLike,

@@ -559,3 +559,32 @@ def test_an_arm_reaching_across_the_zone_to_the_layout_is_an_arm_and_a_hand_layi
     # the arm gone, the cards are found again where they lay
     back = [watch.look(crop, to_table).occupancy for crop, to_table in _frames(view, light, kit, rng, 3, cards=cards)]
     assert back[-1].cards == 2 and not back[-1].arm and back[-1].still
+
+
+def test_given_changes_no_outline_explains_when_the_zone_is_still_again_then_its_indices_are_read_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # cards whose outlines are not found (a column on a table as pale as the paper) change
+    # the zone as much as any: once it is still again, the indices are read again (a look
+    # that found no card is no look kept, whatever it found before)
+    import vision.pipeline as pipeline
+    from vision.zone_corners import ZoneCorners
+
+    passes: list[int] = []
+    monkeypatch.setattr(pipeline, "zone_corners", lambda *_a, **_k: passes.append(1) or ZoneCorners.empty())
+    shot = single_card_scene(_card_face(), "plain", 60.0, np.random.default_rng(4), size_wh=SIZE,  # type: ignore[arg-type]
+                             empty_frames=3)
+    reader = CardReader(FakeClassifier(lambda _img, _i: CardReading.unsure("none", 0.2)),
+                        ReaderConfig(corner_zones=frozenset({ZONE_PLAY})))
+    for frame in shot.empty_bgr:
+        crop, to_table, _ = _crop(frame, shot.scene.table_to_px)
+        reader.read_zone(crop, to_table, ZONE_PLAY, ZONE)
+    counts = [len(passes)]
+    marked = crop.copy()
+    for x_mm in (60.0, 200.0):  # a mark far smaller than a card, then another beside it
+        spot = np.linalg.inv(to_table) @ np.array([x_mm, 95.0, 1.0])
+        cv2.circle(marked, (int(spot[0] / spot[2]), int(spot[1] / spot[2])), 8, (20, 20, 20), -1)
+        for _ in range(4):
+            reading = reader.read_zone(marked, to_table, ZONE_PLAY, ZONE)
+        assert reading.occupancy.still and reading.occupancy.cards == 0
+        counts.append(len(passes))
+    assert counts[1] == counts[0] + 1 and counts[2] == counts[1] + 1  # once after each change, not again while still
