@@ -27,7 +27,7 @@ from vision.geometry import CARD_SIZE_TOLERANCE, SAME_PLACE_MM, card_sized_mm
 from vision.occupancy import Occupancy, OccupancyConfig, ZoneWatch
 from vision.readings import CardDetections
 from vision.rectify import rectify_cards, rectify_whole_image, whole_image_quad
-from vision.zone_corners import ZoneCorners, same_picture, settle, small_picture, zone_corners
+from vision.zone_corners import ZoneCorners, same_picture, settle, small_picture, zone_corners, zone_under
 
 __all__ = ["CardReader", "ReaderConfig", "ZoneReading", "pool_looks", "read_stream"]
 
@@ -134,7 +134,7 @@ class CardReader:
         self._places: dict[str, list[_Place]] = {}
         self._cornered: dict[str, bool] = {}  # the zone's last reading has had its index corners read
         # per zone: its picture when its index corners were last read, and what they read
-        self._corner_pass: dict[str, tuple[npt.NDArray[np.float32], ZoneCorners]] = {}
+        self._corner_pass: dict[str, tuple[npt.NDArray[np.float32], ZoneCorners, CardDetections]] = {}
 
     def read_zone(self, crop_bgr: BgrImage, crop_to_table: npt.ArrayLike, zone: str,
                   polygon_mm: npt.ArrayLike, token_centres_mm: Iterable[tuple[float, float]] = ()
@@ -175,21 +175,27 @@ class CardReader:
                  occupancy: Occupancy) -> CardDetections:
         """In a zone of ``corner_zones``, the cards read by an index alone added when the zone
         is still (a hand moving over it makes every frame a change, and nothing is judged
-        then). They are read again only when the zone's picture changed since they were
-        (vision.zone_corners.same_picture): reading them costs some 0.3-1 s of a processor."""
+        then), and the cards under others read by what shows of them
+        (vision.zone_corners.zone_under). They are read again only when the zone's picture
+        changed since they were (vision.zone_corners.same_picture): reading them costs some
+        0.3-1 s of a processor."""
         if zone not in self.config.corner_zones or self._cornered.get(zone, True) or not occupancy.still \
                 or occupancy.arm:
             return read
         self._cornered[zone] = True
         picture = small_picture(crop_bgr)
         last = self._corner_pass.get(zone)
+        card_mm, polygon_mm = self.config.zones.cards.card_mm, self._watches[zone].polygon_mm
         if last is not None and same_picture(last[0], picture):
-            corners = last[1]
+            corners, under = last[1], last[2]
+            found = settle(read, corners)
         else:
-            corners = zone_corners(self.classifier, crop_bgr, read, crop_to_table, self.config.zones.cards.card_mm,
-                                   self._watches[zone].polygon_mm)
-            self._corner_pass[zone] = (picture, corners)
-        found = settle(read, corners)
+            corners = zone_corners(self.classifier, crop_bgr, read, crop_to_table, card_mm, polygon_mm)
+            found = settle(read, corners)
+            under = zone_under(self.classifier, crop_bgr, found, crop_to_table, card_mm, polygon_mm)
+            self._corner_pass[zone] = (picture, corners, under)
+        if len(under):
+            found = CardDetections.concatenate([found, under])
         return read if found is read else flag_over_shoe(found, self.known, self.config.decks)
 
     def _read_again(self, zone: str, crop_bgr: BgrImage, read: CardDetections,

@@ -20,12 +20,26 @@ Its quad is the smallest rectangle round the paper that shows; it is reported wi
 index) is the outline of a pile, the card on top and the ones under it
 (:func:`with_cards_under`): the pile's outline gives way to the cards under it.
 
+What shows of a card under another is still that card: its far edges are its own, and the
+card on it hides the rest. Completed to a card's size towards the card on it
+(:func:`completed_cards`), it is the picture the card classifier was trained on (a card
+whose lower or right part another card covers, one index showing), and the classifier
+reads it as it reads any card (:func:`read_under`): a reading it accepts stands, unless it
+names the card lying on it (that card's face read through). A card whose index reader
+doubts a design's glyphs (a narrow "10" it never saw) is then read by its pips and index
+together, as a person reads the top of a column's card. The layout watch's line zones read
+them so (:func:`vision.zone_corners.zone_under`); `eleusis read` reports them unread, as
+in photos it read no card more and read the aces printed on a casino's felt
+(bench/README.md, "A card under another read by what shows of it").
+
 >>> import numpy as np
 >>> len(cards_under(np.full((90, 160, 3), 200, np.uint8), CardDetections.empty()))
 0
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import cv2
 import numpy as np
@@ -34,7 +48,7 @@ import numpy.typing as npt
 from vision.geometry import card_width
 from vision.readings import CardDetections
 
-__all__ = ["cards_under", "with_cards_under"]
+__all__ = ["cards_under", "completed_cards", "read_under", "with_cards_under"]
 
 BgrImage = npt.NDArray[np.uint8]
 
@@ -47,6 +61,10 @@ AREA = (0.06, 1.1)  # a card under another shows this share of a card's area
 TOUCH_SHARE = 0.5  # it lies within this share of a card's width of a card found
 HOLE_SHARE = 0.6  # a hole in the paper smaller than this share of a card is print on it
 EDGE_PX = 3  # paper this close to the picture's edge belongs to no card under another
+CARD_ASPECT = 88.0 / 63.0  # a card's height over its width (a standard deck, as vision.geometry)
+# what shows of a card under another spans the card's side across the card on it (within
+# this share), and no more than the card's other side: otherwise it is no card's part
+WHOLE_SIDE = 0.15
 
 
 def _filled(paper: npt.NDArray[np.bool_], max_hole_px: float) -> npt.NDArray[np.bool_]:
@@ -68,6 +86,103 @@ def with_cards_under(bgr: BgrImage, found: CardDetections) -> CardDetections:
     kept = found[[i for i in range(len(found)) if i not in piles]]
     under = cards_under(bgr, kept)
     return CardDetections.concatenate([kept, under]) if len(under) else kept
+
+
+def completed_cards(shows: npt.ArrayLike, card_w: float, towards: npt.ArrayLike,
+                    aspect: float = CARD_ASPECT) -> list[npt.NDArray[np.float32]]:
+    """The cards (quads, top-left first, a short side first) that ``shows``, the rectangle
+    round what shows of a card under another, is the visible part of, when the card on it
+    lies ``towards`` (a direction): the side across that direction shows whole (a card's
+    width or height, within :data:`WHOLE_SIDE`), and the card goes on under the card on it
+    for the rest of its other side. Standing or lying, whichever fits (none, one or both).
+
+    >>> [q.round().tolist() for q in completed_cards([[0, 0], [63, 0], [63, 40], [0, 40]], 63.0, (0, 1))]
+    [[[0.0, 0.0], [63.0, 0.0], [63.0, 88.0], [0.0, 88.0]]]
+    """
+    q = np.asarray(shows, np.float64).reshape(4, 2)
+    towards = np.asarray(towards, np.float64)
+    centre = q.mean(axis=0)
+    sides = (q[1] - q[0], q[3] - q[0])
+    lengths = [float(np.linalg.norm(e)) for e in sides]
+    if min(lengths) <= 0:
+        return []
+    axes = [e / n for e, n in zip(sides, lengths, strict=True)]
+    across = 0 if abs(float(axes[0] @ towards)) < abs(float(axes[1] @ towards)) else 1
+    along = 1 - across
+    out = []
+    for size in ((card_w, card_w * aspect), (card_w * aspect, card_w)):
+        if abs(lengths[across] / size[across] - 1) > WHOLE_SIDE or lengths[along] > (1 + WHOLE_SIDE) * size[along]:
+            continue
+        hidden = max(0.0, size[along] - lengths[along])
+        c = centre + hidden / 2 * float(np.sign(axes[along] @ towards)) * axes[along]
+        half = [axes[k] * size[k] / 2 for k in (0, 1)]
+        quad = np.array([c - half[0] - half[1], c + half[0] - half[1], c + half[0] + half[1], c - half[0] + half[1]],
+                        np.float32)
+        out.append(quad if size[0] <= size[1] else np.roll(quad, 1, axis=0))
+    return out
+
+
+def read_under(classifier: Any, bgr: BgrImage, found: CardDetections, under: CardDetections,
+               to_plane: npt.ArrayLike | None = None, card_wh: tuple[float, float] | None = None) -> CardDetections:
+    """``under`` (cards under others, :func:`cards_under`), each read where the classifier
+    reads what shows of it completed to a card (:func:`completed_cards`, towards the nearest
+    card of ``found`` and the other way): then labelled, its quad the whole card's, no
+    longer ``under``.
+    The completion is made in the plane ``to_plane`` maps the picture to (a zone's table mm)
+    with cards ``card_wh`` (width, height) there; by default in the picture, the cards as wide
+    as the median card read in ``found``. A reading that names a card of ``found`` lying on it
+    counts for nothing; completions read as two cards leave the card unread."""
+    from vision.geometry import card_width
+    from vision.rectify import rectify_cards
+
+    if not len(under) or not len(found):
+        return under
+    read = [i for i in range(len(found)) if found.label[i] is not None]
+    if card_wh is None:
+        if not read:
+            return under
+        card_w = float(np.median([card_width(found.quad_xy[i]) for i in read]))
+        card_wh = (card_w, card_w * CARD_ASPECT)
+    to = np.eye(3) if to_plane is None else np.asarray(to_plane, np.float64)
+    back = np.linalg.inv(to)
+
+    def moved(m: npt.NDArray[np.float64], quads: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        pts = np.asarray(quads, np.float64).reshape(1, -1, 2)
+        return np.asarray(cv2.perspectiveTransform(pts, m), np.float32).reshape(np.shape(quads))
+
+    on_plane = moved(to, under.quad_xy)
+    centres = moved(to, found.quad_xy).mean(axis=1)
+    labels = list(under.label)
+    quads = under.quad_xy.copy()
+    conf = under.confidence.copy()
+    still_under = under.under.copy()
+    for k in range(len(under)):
+        centre = on_plane[k].mean(axis=0)
+        towards = centres[int(np.argmin(np.linalg.norm(centres - centre, axis=1)))] - centre
+        towards /= max(float(np.linalg.norm(towards)), 1e-9)
+        # the card on it is the nearest card found, or the one the other way (a column's card
+        # between the one under it and the one on it): which, the reading says
+        cards = [moved(back, q) for way in (towards, -towards)
+                 for q in completed_cards(on_plane[k], card_wh[0], way, card_wh[1] / card_wh[0])]
+        if not cards:
+            continue
+        readings = classifier.classify(rectify_cards(bgr, np.stack(cards)))
+        # a card of ``found`` lying on the completed card and named by it is that card's face
+        # read through: no reading of the card under it
+        named = [(j, r) for j, r in enumerate(readings) if r.label is not None
+                 and not any(found.label[i] == r.label and _overlap(cards[j], found.quad_xy[i]) > 0 for i in read)]
+        if len({r.label for _j, r in named}) != 1:
+            continue
+        j, reading = named[0]
+        labels[k], quads[k], conf[k], still_under[k] = reading.label, cards[j], reading.confidence, False
+    return CardDetections(quad_xy=quads, label=labels, confidence=conf, face_down=under.face_down, cut=under.cut,
+                          over_shoe=under.over_shoe, maybe=under.maybe, under=still_under)
+
+
+def _overlap(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    """The area two convex quads share (pixels)."""
+    area, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32).reshape(-1, 1, 2), np.asarray(b, np.float32).reshape(-1, 1, 2))
+    return float(area)
 
 
 def _holds(outer: npt.NDArray[np.float32], inner: npt.NDArray[np.float32]) -> bool:

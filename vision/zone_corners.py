@@ -36,8 +36,9 @@ import numpy.typing as npt
 from vision.corners import CornerReading, card_quad_of, read_corners
 from vision.geometry import CARD_H_MM, CARD_W_MM
 from vision.readings import CardDetections
+from vision.under import cards_under, read_under
 
-__all__ = ["ZoneCorners", "same_picture", "settle", "small_picture", "with_zone_corners", "zone_corners"]
+__all__ = ["ZoneCorners", "same_picture", "settle", "small_picture", "with_zone_corners", "zone_corners", "zone_under"]
 
 BgrImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
@@ -169,6 +170,31 @@ def with_zone_corners(classifier: Any, crop_bgr: BgrImage, read: CardDetections,
     an index alone, settled as the module says. A classifier without a corner reader
     (:func:`vision.corners.read_corners`) adds nothing."""
     return settle(read, zone_corners(classifier, crop_bgr, read, crop_to_table, card_mm))
+
+
+def zone_under(classifier: Any, crop_bgr: BgrImage, found: CardDetections, crop_to_table: npt.ArrayLike,
+               card_mm: tuple[float, float] = (CARD_W_MM, CARD_H_MM), polygon_mm: npt.ArrayLike | None = None
+               ) -> CardDetections:
+    """The cards under others in a zone (a column's cards, only their tops showing, whose
+    index no reader took) read by what shows of them, completed to a card of ``card_mm`` on
+    the table (:func:`vision.under.read_under`); with the zone's ``polygon_mm``, only those
+    that lie in it, upright, as a card read by an index alone must. The cards not read are
+    left out: what the layout watch knows of a column is what it reads."""
+    under = cards_under(crop_bgr, found)
+    if not len(under):
+        return CardDetections.empty()
+    to_table = np.asarray(crop_to_table, np.float64)
+    read = read_under(classifier, crop_bgr, found, under, to_table, card_mm)
+    keep = [k for k in range(len(read)) if read.label[k] is not None
+            and (polygon_mm is None or (_upright(_to(to_table, read.quad_xy[k]))
+                                        and _lies_in(_to(to_table, read.quad_xy[k]),
+                                                     np.asarray(polygon_mm, np.float64).reshape(-1, 2))))]
+    if not keep:
+        return CardDetections.empty()
+    read = read[np.asarray(keep, np.int64)]
+    h, w = crop_bgr.shape[:2]
+    cut = np.any((read.quad_xy < 0) | (read.quad_xy > np.array([w - 1, h - 1], np.float32)), axis=(1, 2))
+    return CardDetections(quad_xy=read.quad_xy, label=list(read.label), confidence=read.confidence, cut=cut)
 
 
 def same_picture(a: npt.NDArray[np.float32] | None, b: npt.NDArray[np.float32]) -> bool:

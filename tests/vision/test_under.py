@@ -22,7 +22,9 @@ from vision.classify import OnnxClassifier
 from vision.pipeline import CardReader
 from vision.readings import CardDetections
 from vision.synthetic.columns import OverlapScene, render_overlaps
-from vision.under import cards_under, with_cards_under
+from vision.classify import CardReading, FakeClassifier
+from vision.under import cards_under, completed_cards, read_under, with_cards_under
+from vision.zone_corners import zone_under
 
 FACES = Path(__file__).parent / "data" / "overlap"
 CARD_W = 150.0
@@ -126,3 +128,85 @@ def test_given_a_card_under_another_when_printed_then_it_says_so_and_json_round_
     out = io.StringIO()
     _print_text("a.jpg", 1.0, items, out)
     assert "a card under another, no index showing" in out.getvalue()
+
+
+def _column(faces: dict[str, np.ndarray], table: str, seed: int, turn: float) -> tuple[np.ndarray, OverlapScene]:
+    """A 9S with a 4H laid half a card further down over it (a side branch's column), on ``table``."""
+    rng = np.random.default_rng(seed)
+    scene = render_overlaps([(Card.parse("9S"), faces["9S"]), (Card.parse("4H"), faces["4H"])], rng, (1280, 720),
+                            "column", CARD_W, table, centre_xy=(640, 360), turn_deg=turn, step=0.5)
+    return scene.bgr, scene
+
+
+def _corner_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """The largest distance between a quad's corners and the nearest corner of another."""
+    return max(float(np.min(np.linalg.norm(np.asarray(b) - p, axis=1))) for p in np.asarray(a))
+
+
+def test_given_what_shows_of_a_card_when_completed_then_the_card_goes_on_under_the_card_on_it() -> None:
+    turn = np.radians(30.0)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    truth = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], float) @ rot.T + (200, 100)
+    shows = np.array([[0, 0], [63, 0], [63, 30], [0, 30]], float) @ rot.T + (200, 100)  # its top, the rest hidden
+    (card,) = completed_cards(shows, 63.0, rot @ (0.0, 1.0))
+    assert _corner_gap(card, truth) < 0.5
+    # the card on it to the right (a row): the card's height shows whole, its width goes on right
+    shows = np.array([[0, 0], [20, 0], [20, 88], [0, 88]], float) @ rot.T + (200, 100)
+    (card,) = completed_cards(shows, 63.0, rot @ (1.0, 0.0))
+    assert _corner_gap(card, truth) < 0.5
+    # a strip narrower than a card across the card on it is no card's part: nothing is made up
+    assert completed_cards(np.array([[0, 0], [40, 0], [40, 30], [0, 30]], float), 63.0, (0.0, 1.0)) == []
+    # nor one longer than a card
+    assert completed_cards(np.array([[0, 0], [63, 0], [63, 120], [0, 120]], float), 63.0, (0.0, 1.0)) == []
+
+
+@pytest.mark.parametrize(("table", "seed", "turn"), [("wood", 1, 0.0), ("cloth", 2, 12.0), ("dark", 3, -20.0)])
+def test_given_a_column_when_the_card_on_top_is_read_then_the_card_under_it_is_read_by_what_shows(
+        faces, table, seed, turn) -> None:
+    image, scene = _column(faces, table, seed, turn)
+    found = CardDetections(quad_xy=scene.quad_xy[1:], label=[Card.parse("4H")], confidence=[0.99])
+    under = cards_under(image, found)
+    assert len(under) == 1 and bool(under.under[0])
+    got = read_under(OnnxClassifier(), image, found, under)
+    assert str(got.label[0]) == "9S" and not got.under[0] and got.is_read[0]
+    assert _corner_gap(got.quad_xy[0], scene.quad_xy[0]) < 0.1 * CARD_W  # the whole card, where it lies
+
+
+class _Always(FakeClassifier):
+    """Reads every card given as the cards of ``names``, in turn."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+
+    def classify(self, rectified_cards):  # type: ignore[no-untyped-def]
+        return [CardReading(Card.parse(self.names[k % len(self.names)]), 0.99) for k in range(len(rectified_cards))]
+
+
+def test_given_the_card_on_it_read_through_or_two_readings_when_read_then_the_card_under_stays_unread(faces) -> None:
+    image, scene = _column(faces, "wood", 1, 0.0)
+    found = CardDetections(quad_xy=scene.quad_xy[1:], label=[Card.parse("4H")], confidence=[0.99])
+    under = cards_under(image, found)
+    # the 4H's face, which covers the lower half of the completed card: no second 4H
+    got = read_under(_Always("4H"), image, found, under)
+    assert got.label[0] is None and bool(got.under[0])
+    assert str(read_under(_Always("9S"), image, found, under).label[0]) == "9S"
+    # a square strip fits a card standing and lying: read as two cards, it is neither
+    square = CardDetections(quad_xy=np.array([[[500, 100], [620, 100], [620, 220], [500, 220]]], np.float32),
+                            under=[True])
+    near = CardDetections(quad_xy=np.array([[[500, 230], [620, 230], [620, 400], [500, 400]]], np.float32),
+                          label=[Card.parse("4H")])
+    assert read_under(_Always("9S", "2C"), image, near, square, card_wh=(120.0, 130.0)).label[0] is None
+
+
+def test_given_a_zone_s_column_when_read_then_the_card_under_is_read_on_the_table_and_only_inside_the_zone(
+        faces) -> None:
+    image, scene = _column(faces, "cloth", 4, 0.0)
+    to_table = np.diag([0.5, 0.5, 1.0])  # 2 px a mm
+    card_mm = (CARD_W / 2, CARD_W / 2 * 88 / 63)
+    found = CardDetections(quad_xy=scene.quad_xy[1:], label=[Card.parse("4H")], confidence=[0.99])
+    zone = [(0, 0), (640, 0), (640, 360), (0, 360)]
+    got = zone_under(OnnxClassifier(), image, found, to_table, card_mm, zone)
+    assert [str(c) for c in got.label] == ["9S"] and not got.cut[0] and not got.under[0]
+    assert _corner_gap(got.quad_xy[0], scene.quad_xy[0]) < 0.1 * CARD_W
+    elsewhere = [(400, 0), (640, 0), (640, 360), (400, 360)]  # the zone beside: the card is not in it
+    assert len(zone_under(OnnxClassifier(), image, found, to_table, card_mm, elsewhere)) == 0
