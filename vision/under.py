@@ -22,10 +22,11 @@ index) is the outline of a pile, the card on top and the ones under it
 
 What shows of a card under another is still that card: its far edges are its own, and the
 card on it hides the rest. Completed to a card's size towards the card on it
-(:func:`completed_cards`), it is the picture the card classifier was trained on (a card
-whose lower or right part another card covers, one index showing), and the classifier
-reads it as it reads any card (:func:`read_under`): a reading it accepts stands, unless it
-names the card lying on it (that card's face read through). A card whose index reader
+(:func:`completed_cards`), with what does not show of it painted the paper's colour (the
+card on it is another card's evidence), it is near the picture the card classifier was
+trained on (a card whose lower or right part is covered, one index showing), and the
+classifier reads it as it reads any card (:func:`read_under`): a reading it accepts stands,
+unless it names the card lying on it (that card's face read through). A card whose index reader
 doubts a design's glyphs (a narrow "10" it never saw) is then read by its pips and index
 together, as a person reads the top of a column's card. The layout watch's line zones read
 them so (:func:`vision.zone_corners.zone_under`); `eleusis read` reports them unread, as
@@ -65,6 +66,8 @@ CARD_ASPECT = 88.0 / 63.0  # a card's height over its width (a standard deck, as
 # what shows of a card under another spans the card's side across the card on it (within
 # this share), and no more than the card's other side: otherwise it is no card's part
 WHOLE_SIDE = 0.15
+# what shows of a card is read grown by this share about its middle (its rim, fitted short)
+SHOWS_GROWN = 1.05
 
 
 def _filled(paper: npt.NDArray[np.bool_], max_hole_px: float) -> npt.NDArray[np.bool_]:
@@ -131,9 +134,9 @@ def read_under(classifier: Any, bgr: BgrImage, found: CardDetections, under: Car
     The completion is made in the plane ``to_plane`` maps the picture to (a zone's table mm)
     with cards ``card_wh`` (width, height) there; by default in the picture, the cards as wide
     as the median card read in ``found``. A reading that names a card of ``found`` lying on it
-    counts for nothing; completions read as two cards leave the card unread."""
+    counts for nothing; completions read as two cards leave the card unread. Pieces of one
+    card's paper (:func:`_one_card_pieces`) come back as one, the first piece's entry."""
     from vision.geometry import card_width
-    from vision.rectify import rectify_cards
 
     if not len(under) or not len(found):
         return under
@@ -152,21 +155,24 @@ def read_under(classifier: Any, bgr: BgrImage, found: CardDetections, under: Car
 
     on_plane = moved(to, under.quad_xy)
     centres = moved(to, found.quad_xy).mean(axis=1)
+    nearest = np.array([int(np.argmin(np.linalg.norm(centres - q.mean(axis=0), axis=1))) for q in on_plane])
+    groups = _one_card_pieces(on_plane, centres[nearest], card_wh)
     labels = list(under.label)
     quads = under.quad_xy.copy()
     conf = under.confidence.copy()
     still_under = under.under.copy()
-    for k in range(len(under)):
-        centre = on_plane[k].mean(axis=0)
-        towards = centres[int(np.argmin(np.linalg.norm(centres - centre, axis=1)))] - centre
+    for group in groups:
+        k = group[0]
+        shows = on_plane[k] if len(group) == 1 else _box_round(on_plane[group])
+        towards = centres[nearest[k]] - shows.mean(axis=0)
         towards /= max(float(np.linalg.norm(towards)), 1e-9)
         # the card on it is the nearest card found, or the one the other way (a column's card
         # between the one under it and the one on it): which, the reading says
         cards = [moved(back, q) for way in (towards, -towards)
-                 for q in completed_cards(on_plane[k], card_wh[0], way, card_wh[1] / card_wh[0])]
+                 for q in completed_cards(shows, card_wh[0], way, card_wh[1] / card_wh[0])]
         if not cards:
             continue
-        readings = classifier.classify(rectify_cards(bgr, np.stack(cards)))
+        readings = classifier.classify(_only_what_shows(bgr, np.stack(cards), moved(back, shows)))
         # a card of ``found`` lying on the completed card and named by it is that card's face
         # read through: no reading of the card under it
         named = [(j, r) for j, r in enumerate(readings) if r.label is not None
@@ -175,8 +181,67 @@ def read_under(classifier: Any, bgr: BgrImage, found: CardDetections, under: Car
             continue
         j, reading = named[0]
         labels[k], quads[k], conf[k], still_under[k] = reading.label, cards[j], reading.confidence, False
-    return CardDetections(quad_xy=quads, label=labels, confidence=conf, face_down=under.face_down, cut=under.cut,
-                          over_shoe=under.over_shoe, maybe=under.maybe, under=still_under)
+    out = CardDetections(quad_xy=quads, label=labels, confidence=conf, face_down=under.face_down, cut=under.cut,
+                         over_shoe=under.over_shoe, maybe=under.maybe, under=still_under)
+    return out[[group[0] for group in groups]]
+
+
+def _only_what_shows(bgr: BgrImage, cards: npt.NDArray[np.float32], shows: npt.NDArray[np.float32]
+                     ) -> npt.NDArray[np.uint8]:
+    """The ``cards`` rectified, all but what ``shows`` of them (grown by :data:`SHOWS_GROWN`)
+    painted the paper's colour there: the card on it is another card's evidence (its index
+    read in the completed card's corner would make the reading doubt)."""
+    from vision.preprocess import RECT_H, RECT_W
+    from vision.rectify import rectify_cards
+
+    out = rectify_cards(bgr, cards)
+    centre = shows.mean(axis=0)
+    grown = (centre + SHOWS_GROWN * (shows - centre)).astype(np.float32).reshape(1, -1, 2)
+    canonical = np.array([[0, 0], [RECT_W, 0], [RECT_W, RECT_H], [0, RECT_H]], np.float32)
+    for k, card in enumerate(cards):
+        to_rect = cv2.getPerspectiveTransform(np.asarray(card, np.float32), canonical)
+        keep = np.zeros(out.shape[1:3], np.uint8)
+        cv2.fillConvexPoly(keep, np.round(cv2.perspectiveTransform(grown, to_rect)[0]).astype(np.int32), 1)
+        seen = out[k][keep > 0]
+        if not len(seen):
+            continue
+        grey = seen.mean(axis=1)
+        out[k][keep == 0] = seen[grey >= np.percentile(grey, 80)].mean(axis=0).astype(np.uint8)
+    return out
+
+
+def _box_round(quads: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The smallest rectangle round some quads' corners."""
+    return np.asarray(cv2.boxPoints(cv2.minAreaRect(np.asarray(quads, np.float32).reshape(-1, 2))), np.float32)
+
+
+def _one_card_pieces(quads: npt.NDArray[np.float32], on_them: npt.NDArray[np.float32],
+                     card_wh: tuple[float, float]) -> list[list[int]]:
+    """The pieces of paper that show (``quads``, each with the centre of the nearest card
+    found, the card on it) put together by card: a card's picture reaching the card on it
+    splits what shows of it into pieces side by side across that card, by the same card,
+    lying as far towards it (their extents along it overlap by half the shorter's) and
+    together spanning no more than a card. A column's cards show one beyond the other, and
+    stay apart."""
+    groups: list[list[int]] = [[k] for k in range(len(quads))]
+    merged = True
+    while merged:
+        merged = False
+        for a, b in ((a, b) for a in range(len(groups)) for b in range(a + 1, len(groups))):
+            ka, kb = groups[a][0], groups[b][0]
+            if not np.allclose(on_them[ka], on_them[kb]):
+                continue
+            points = quads[groups[a] + groups[b]].reshape(-1, 2)
+            way = on_them[ka] - points.mean(axis=0)
+            way /= max(float(np.linalg.norm(way)), 1e-9)
+            ta, tb = (quads[groups[g]].reshape(-1, 2) @ way for g in (a, b))
+            shared = min(ta.max(), tb.max()) - max(ta.min(), tb.min())
+            span = float(np.ptp(points @ np.array([-way[1], way[0]])))
+            if shared >= 0.5 * min(np.ptp(ta), np.ptp(tb)) and span <= (1 + WHOLE_SIDE) * max(card_wh):
+                groups[a] += groups.pop(b)
+                merged = True
+                break
+    return groups
 
 
 def _overlap(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:

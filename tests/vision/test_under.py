@@ -210,3 +210,56 @@ def test_given_a_zone_s_column_when_read_then_the_card_under_is_read_on_the_tabl
     assert _corner_gap(got.quad_xy[0], scene.quad_xy[0]) < 0.1 * CARD_W
     elsewhere = [(400, 0), (640, 0), (640, 360), (400, 360)]  # the zone beside: the card is not in it
     assert len(zone_under(OnnxClassifier(), image, found, to_table, card_mm, elsewhere)) == 0
+
+
+class _Seeing(FakeClassifier):
+    """Reads every card as ``name`` and keeps the pictures it was given."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.seen: list[np.ndarray] = []
+
+    def classify(self, rectified_cards):  # type: ignore[no-untyped-def]
+        self.seen.extend(rectified_cards)
+        return [CardReading(Card.parse(self.name), 0.99) for _ in range(len(rectified_cards))]
+
+
+def test_given_a_column_s_card_under_when_read_then_the_classifier_sees_only_what_shows_of_it(faces) -> None:
+    image, scene = _column(faces, "wood", 1, 0.0)
+    found = CardDetections(quad_xy=scene.quad_xy[1:], label=[Card.parse("4H")], confidence=[0.99])
+    seeing = _Seeing("9S")
+    nine, four = scene.quad_xy
+    shows = np.array([nine[0], nine[1], [nine[1][0], four[0][1]], [nine[0][0], four[0][1]]], np.float32)  # its top
+    read_under(seeing, image, found, CardDetections(quad_xy=shows[None], under=[True]))
+    assert seeing.seen
+    def spread(part: np.ndarray) -> float:
+        return float(part.reshape(-1, 3).std(axis=0).max())
+
+    assert len(seeing.seen) == 2  # completed towards the 4H, and the other way
+    for picture in seeing.seen:
+        h = picture.shape[0]
+        # what the completed card does not show (the 4H's face, with its index and hearts, or the table
+        # the other way) is painted the paper's colour, one colour; the 9S's top, its index and spades,
+        # shows as it is
+        ends = sorted([picture[int(0.62 * h):], picture[:int(0.38 * h)]], key=spread)
+        assert spread(ends[0]) < 2.0 and spread(ends[1]) > 20.0
+
+
+def test_given_pieces_of_paper_when_side_by_side_by_one_card_then_one_card_and_when_one_beyond_the_other_then_two(
+        ) -> None:
+    image = np.full((400, 400, 3), 200, np.uint8)
+    on_it = CardDetections(quad_xy=np.array([[[100, 150], [163, 150], [163, 238], [100, 238]]], np.float32),
+                           label=[Card.parse("4H")])
+
+    def pieces(*boxes: tuple[int, int, int, int]) -> CardDetections:
+        return CardDetections(quad_xy=np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]] for x0, y0, x1, y1 in boxes],
+                                               np.float32), under=[True] * len(boxes))
+
+    # a court card's picture reaching the card on it splits its top in two, side by side
+    split = read_under(_Always("QC"), image, on_it, pieces((100, 110, 125, 150), (138, 110, 163, 150)), card_wh=(63, 88))
+    assert [str(c) for c in split.label] == ["QC"] and not split.under[0]
+    assert _corner_gap(split.quad_xy[0], np.array([[100, 110], [163, 110], [163, 198], [100, 198]])) < 2.0
+    # two cards of a column, one strip beyond the other: never one card
+    column = read_under(_Always("QC", "2D"), image, on_it, pieces((100, 60, 163, 100), (100, 105, 163, 145)),
+                        card_wh=(63, 88))
+    assert len(column) == 2
