@@ -31,6 +31,11 @@ CARD_W = 150.0
 
 
 @pytest.fixture(scope="module")
+def classifier() -> OnnxClassifier:
+    return OnnxClassifier()
+
+
+@pytest.fixture(scope="module")
 def faces() -> dict[str, np.ndarray]:
     found = {p.name.split("_")[0]: cv2.imread(str(p)) for p in sorted(FACES.glob("*.jpg"))}
     assert len(found) == 16 and all(img is not None for img in found.values())
@@ -162,12 +167,12 @@ def test_given_what_shows_of_a_card_when_completed_then_the_card_goes_on_under_t
 
 @pytest.mark.parametrize(("table", "seed", "turn"), [("wood", 1, 0.0), ("cloth", 2, 12.0), ("dark", 3, -20.0)])
 def test_given_a_column_when_the_card_on_top_is_read_then_the_card_under_it_is_read_by_what_shows(
-        faces, table, seed, turn) -> None:
+        faces, classifier, table, seed, turn) -> None:
     image, scene = _column(faces, table, seed, turn)
     found = CardDetections(quad_xy=scene.quad_xy[1:], label=[Card.parse("4H")], confidence=[0.99])
     under = cards_under(image, found)
     assert len(under) == 1 and bool(under.under[0])
-    got = read_under(OnnxClassifier(), image, found, under)
+    got = read_under(classifier, image, found, under)
     assert str(got.label[0]) == "9S" and not got.under[0] and got.is_read[0]
     assert _corner_gap(got.quad_xy[0], scene.quad_xy[0]) < 0.1 * CARD_W  # the whole card, where it lies
 
@@ -199,17 +204,17 @@ def test_given_the_card_on_it_read_through_or_two_readings_when_read_then_the_ca
 
 
 def test_given_a_zone_s_column_when_read_then_the_card_under_is_read_on_the_table_and_only_inside_the_zone(
-        faces) -> None:
+        faces, classifier) -> None:
     image, scene = _column(faces, "cloth", 4, 0.0)
     to_table = np.diag([0.5, 0.5, 1.0])  # 2 px a mm
     card_mm = (CARD_W / 2, CARD_W / 2 * 88 / 63)
     found = CardDetections(quad_xy=scene.quad_xy[1:], label=[Card.parse("4H")], confidence=[0.99])
     zone = [(0, 0), (640, 0), (640, 360), (0, 360)]
-    got = zone_under(OnnxClassifier(), image, found, to_table, card_mm, zone)
+    got = zone_under(classifier, image, found, to_table, card_mm, zone)
     assert [str(c) for c in got.label] == ["9S"] and not got.cut[0] and not got.under[0]
     assert _corner_gap(got.quad_xy[0], scene.quad_xy[0]) < 0.1 * CARD_W
     elsewhere = [(400, 0), (640, 0), (640, 360), (400, 360)]  # the zone beside: the card is not in it
-    assert len(zone_under(OnnxClassifier(), image, found, to_table, card_mm, elsewhere)) == 0
+    assert len(zone_under(classifier, image, found, to_table, card_mm, elsewhere)) == 0
 
 
 class _Seeing(FakeClassifier):
