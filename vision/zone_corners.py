@@ -16,6 +16,10 @@ they must have) and settles the two:
 - a card whose implied outline leaves the crop is cut (:attr:`CardDetections.cut`), as an
   outline would be: it belongs to the next zone's crop (the crops overlap by a margin).
 
+A column's card whose index no reader took (a design's glyph it doubts) still shows its top:
+:func:`zone_under` reads it by what shows of it, completed to a card of the deck's size on the
+table (:func:`vision.under.read_under`).
+
 >>> import numpy as np
 >>> from vision.classify import FakeClassifier
 >>> crop = np.full((200, 300, 3), 200, np.uint8)
