@@ -186,13 +186,12 @@ class CardReader:
         picture = small_picture(crop_bgr)
         last = self._corner_pass.get(zone)
         card_mm, polygon_mm = self.config.zones.cards.card_mm, self._watches[zone].polygon_mm
-        if last is not None and same_picture(last[0], picture):
-            corners, under = last[1], last[2]
-            found = settle(read, corners)
-        else:
-            corners = zone_corners(self.classifier, crop_bgr, read, crop_to_table, card_mm, polygon_mm)
-            found = settle(read, corners)
-            under = zone_under(self.classifier, crop_bgr, found, crop_to_table, card_mm, polygon_mm)
+        cached = last is not None and same_picture(last[0], picture)
+        corners = last[1] if cached else zone_corners(self.classifier, crop_bgr, read, crop_to_table, card_mm,
+                                                      polygon_mm)
+        found = settle(read, corners)
+        under = last[2] if cached else zone_under(self.classifier, crop_bgr, found, crop_to_table, card_mm, polygon_mm)
+        if not cached:  # compared with the picture the corners were read on, not the last one
             self._corner_pass[zone] = (picture, corners, under)
         if len(under):
             found = CardDetections.concatenate([found, under])

@@ -48,6 +48,7 @@ import numpy.typing as npt
 
 from vision.geometry import card_width
 from vision.readings import CardDetections
+from vision.rectify import _CANONICAL, rectify_cards
 
 __all__ = ["cards_under", "completed_cards", "read_under", "with_cards_under"]
 
@@ -136,8 +137,6 @@ def read_under(classifier: Any, bgr: BgrImage, found: CardDetections, under: Car
     as the median card read in ``found``. A reading that names a card of ``found`` lying on it
     counts for nothing; completions read as two cards leave the card unread. Pieces of one
     card's paper (:func:`_one_card_pieces`) come back as one, the first piece's entry."""
-    from vision.geometry import card_width
-
     if not len(under) or not len(found):
         return under
     read = [i for i in range(len(found)) if found.label[i] is not None]
@@ -191,15 +190,11 @@ def _only_what_shows(bgr: BgrImage, cards: npt.NDArray[np.float32], shows: npt.N
     """The ``cards`` rectified, all but what ``shows`` of them (grown by :data:`SHOWS_GROWN`)
     painted the paper's colour there: the card on it is another card's evidence (its index
     read in the completed card's corner would make the reading doubt)."""
-    from vision.preprocess import RECT_H, RECT_W
-    from vision.rectify import rectify_cards
-
     out = rectify_cards(bgr, cards)
     centre = shows.mean(axis=0)
     grown = (centre + SHOWS_GROWN * (shows - centre)).astype(np.float32).reshape(1, -1, 2)
-    canonical = np.array([[0, 0], [RECT_W, 0], [RECT_W, RECT_H], [0, RECT_H]], np.float32)
     for k, card in enumerate(cards):
-        to_rect = cv2.getPerspectiveTransform(np.asarray(card, np.float32), canonical)
+        to_rect = cv2.getPerspectiveTransform(np.asarray(card, np.float32), _CANONICAL)
         keep = np.zeros(out.shape[1:3], np.uint8)
         cv2.fillConvexPoly(keep, np.round(cv2.perspectiveTransform(grown, to_rect)[0]).astype(np.int32), 1)
         seen = out[k][keep > 0]
