@@ -22,12 +22,16 @@ FRAME_W, FRAME_H = 1600, 1200
 
 
 def _paste(frame: np.ndarray, card_bgra: np.ndarray, quad: np.ndarray) -> None:
+    """``card_bgra`` blended onto ``frame`` at ``quad``: only the box around the quad is warped."""
     h, w = card_bgra.shape[:2]
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 2, 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 2, [frame.shape[1], frame.shape[0]])
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
-    warped = cv2.warpPerspective(card_bgra, m, (frame.shape[1], frame.shape[0]))
+    m = cv2.getPerspectiveTransform(src, (quad - [x0, y0]).astype(np.float32))
+    warped = cv2.warpPerspective(card_bgra, m, (int(x1 - x0), int(y1 - y0)))
     alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
-    frame[:] = (warped[:, :, :3] * alpha + frame * (1 - alpha)).astype(np.uint8)
+    box = frame[y0:y1, x0:x1]
+    box[:] = (warped[:, :, :3] * alpha + box * (1 - alpha)).astype(np.uint8)
 
 
 def step_still(rng: np.random.Generator, design: dict[str, np.ndarray], labels: Sequence[str]) -> np.ndarray:

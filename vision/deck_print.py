@@ -48,6 +48,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import cv2
@@ -243,13 +244,15 @@ def _focus(stack: FloatArray) -> FloatArray:
     return np.asarray(np.clip(spread / np.maximum(top, 1e-4), 0.02, 1.0), np.float32)
 
 
-def _aligned_focus(windows: FloatArray, templates: FloatArray, weight: FloatArray) -> FloatArray:
+def _aligned_focus(windows: FloatArray, templates: FloatArray, weight: FloatArray, rows: FloatArray | None = None
+                   ) -> FloatArray:
     """The score of each candidate's templates [C, V, ch, h, w] with a card's ``windows``
     [S, ch, h, w]: aligned by the best window and variant under ``weight``, then correlated
-    there under the weight of where the candidates differ (:func:`_focus`): [C]."""
+    there under the weight of where the candidates differ (:func:`_focus`): [C]. ``rows``:
+    the templates already through :func:`_wz` (the bank keeps them)."""
     n_c, n_v = templates.shape[:2]
     q = _wz(windows, weight)  # [S, D]
-    t = _wz(templates, weight).reshape(n_c * n_v, -1)
+    t = (_wz(templates, weight) if rows is None else rows).reshape(n_c * n_v, -1)
     best = (q @ t.T).reshape(len(q), n_c, n_v)
     if n_c < 2:
         return np.asarray(best.max(axis=(0, 2)), np.float32)
@@ -265,17 +268,19 @@ def _aligned_focus(windows: FloatArray, templates: FloatArray, weight: FloatArra
     return out
 
 
-def _duel(windows: FloatArray, templates: FloatArray, weight: FloatArray, framed: int | None = None
-          ) -> tuple[FloatArray, FloatArray, FloatArray]:
+def _duel(windows: FloatArray, templates: FloatArray, weight: FloatArray, framed: int | None = None,
+          rows: FloatArray | None = None, first_only: bool = False) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Each candidate of ``templates`` [C, V, ch, h, w] aligned with a card's ``windows``
     [S, ch, h, w] (the best window and variant under ``weight``), then told from each *other*
     candidate alone: ``duel[a, b]`` is a's score less b's, both at their own alignment, under
     the weight of where a and b differ (:func:`_focus` of the pair). Also each candidate's
     correlation at its alignment (how well the card fits its print at all), and the same over
-    the first ``framed`` windows alone (the card as framed; all by default). ([C, C], [C], [C])."""
+    the first ``framed`` windows alone (the card as framed; all by default). ([C, C], [C], [C]).
+    ``rows``: the templates already through :func:`_wz` (the bank keeps them). ``first_only``:
+    only the duels of the first candidate with each other one (row and column 0; the rest 0)."""
     n_c, n_v = templates.shape[:2]
     q = _wz(windows, weight)
-    t = _wz(templates, weight).reshape(n_c * n_v, -1)
+    t = (_wz(templates, weight) if rows is None else rows).reshape(n_c * n_v, -1)
     corr = (q @ t.T).reshape(len(q), n_c, n_v)
     fit = corr.max(axis=(0, 2))
     as_framed = corr[:framed].max(axis=(0, 2))
@@ -283,7 +288,7 @@ def _duel(windows: FloatArray, templates: FloatArray, weight: FloatArray, framed
     cards = [_standard(windows[s], weight) for s, _ in at]
     prints = [_standard(templates[c, v], weight) for c, (_, v) in enumerate(at)]
     duel = np.zeros((n_c, n_c), np.float32)
-    for a in range(n_c):
+    for a in range(1 if first_only else n_c):
         for b in range(a + 1, n_c):
             f2 = []
             for c in (a, b):
@@ -347,6 +352,16 @@ class PrintBank:
                    _spread_weight(both.reshape((-1,) + both.shape[2:])),
                    details=tuple(detail_of(c) for c in crops))
 
+    @cached_property
+    def corner_rows(self) -> FloatArray:
+        """``corners`` through :func:`_wz` under ``corner_weight``, made once: [K, V, D]."""
+        return _wz(self.corners, self.corner_weight)
+
+    @cached_property
+    def face_rows(self) -> FloatArray:
+        """``faces`` through :func:`_wz` under ``face_weight``, made once: [K, 2, D]."""
+        return _wz(self.faces, self.face_weight)
+
     def scores(self, cards: Sequence[npt.NDArray[np.uint8]], candidates: npt.ArrayLike) -> FloatArray:
         """The print score of each card with each of its candidates (indices into ``labels``,
         [N, C]): the best corner correlation plus FACE_SHARE x the face's. [N, C]."""
@@ -364,8 +379,9 @@ class PrintBank:
         out = np.empty(cand.shape, np.float32)
         for i in range(len(cand)):
             corner = _aligned_focus(np.concatenate([_windows(c, *self.corner_weight.shape) for c in corners[i]]),
-                                    self.corners[cand[i]], self.corner_weight)
-            face = _aligned_focus(_windows(faces[i], *self.face_weight.shape), self.faces[cand[i]], self.face_weight)
+                                    self.corners[cand[i]], self.corner_weight, self.corner_rows[cand[i]])
+            face = _aligned_focus(_windows(faces[i], *self.face_weight.shape), self.faces[cand[i]], self.face_weight,
+                                  self.face_rows[cand[i]])
             out[i] = corner + FACE_SHARE * face
         return out
 
@@ -379,10 +395,11 @@ class PrintBank:
         duel, fit, _ = self.looks(card, candidates, register)
         return duel, fit
 
-    def looks(self, card: npt.NDArray[np.uint8], candidates: Sequence[int], register: bool = True
-              ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    def looks(self, card: npt.NDArray[np.uint8], candidates: Sequence[int], register: bool = True,
+              first_only: bool = False) -> tuple[FloatArray, FloatArray, FloatArray]:
         """:meth:`duel`, and the fit of each candidate to the card as the rectifier framed it
-        (before any registration). ``register=False``: the card as framed only."""
+        (before any registration). ``register=False``: the card as framed only. ``first_only``:
+        only the first candidate's duels with each other one (row and column 0 of the margins)."""
         cand = np.asarray(candidates, np.int64)
         views = [card]
         if REGISTER and register:
@@ -392,9 +409,9 @@ class PrintBank:
             mine = detail_of(card)
             warps = [registration(mine, self.details[int(k)]) for k in cand]
             views += [warped(card, w) for w in warps if w is not None]
-        return self._duel_in(views, cand)
+        return self._duel_in(views, cand, first_only)
 
-    def _duel_in(self, views: Sequence[npt.NDArray[np.uint8]], cand: npt.NDArray[np.int64]
+    def _duel_in(self, views: Sequence[npt.NDArray[np.uint8]], cand: npt.NDArray[np.int64], first_only: bool
                  ) -> tuple[FloatArray, FloatArray, FloatArray]:
         """:meth:`looks` of the card seen as ``views`` (as framed first, then registered ones)."""
         corners, faces = print_features(views)
@@ -406,9 +423,10 @@ class PrintBank:
                           for view, r in zip(corners, reach)]
         face_windows = [_windows(f, face_h, face_w, r) for f, r in zip(faces, reach)]
         corner, corner_fit, corner_framed = _duel(np.concatenate(corner_windows), self.corners[cand],
-                                                  self.corner_weight, len(corner_windows[0]))
+                                                  self.corner_weight, len(corner_windows[0]),
+                                                  self.corner_rows[cand], first_only)
         face, face_fit, face_framed = _duel(np.concatenate(face_windows), self.faces[cand], self.face_weight,
-                                            len(face_windows[0]))
+                                            len(face_windows[0]), self.face_rows[cand], first_only)
         return (corner + FACE_SHARE * face, corner_fit + FACE_SHARE * face_fit,
                 corner_framed + FACE_SHARE * face_framed)
 
@@ -422,7 +440,7 @@ class PrintBank:
         pairs = set(self.look_alike)
         for view, k, cand in zip(views, cards, candidates):
             others = [int(j) for j in cand if int(j) != k]
-            duel, _ = self.duel(view, [k] + others, register=False)
+            duel, _, _ = self.looks(view, [k] + others, register=False, first_only=True)
             for j, won_by in zip(others, duel[0, 1:]):
                 if float(won_by) < margin:
                     a, b = sorted((self.labels[k], self.labels[j]))

@@ -320,3 +320,29 @@ def test_given_a_crop_turned_and_shifted_when_registered_then_it_lies_on_the_enr
     back = registered(off, enrolled)
     assert distance(back) < 0.35 * distance(off), (distance(back), distance(off))
     assert registered(enrolled, enrolled) is enrolled
+
+
+
+def test_given_a_card_told_from_its_neighbours_only_then_its_duels_are_those_of_the_whole_table(deck) -> None:
+    # enrolment asks only how each card fares against each neighbour (with_look_alikes): the
+    # margins it gets that way are those of the full table of duels
+    design, bank, labels = deck
+    view = _placed([design[labels[5]]], 7, True)[0]
+    candidates = [5, 0, 9, 17, 30]
+    full = bank.looks(view, candidates, register=False)
+    first = bank.looks(view, candidates, register=False, first_only=True)
+    assert np.array_equal(full[0][0], first[0][0]) and np.array_equal(full[0][:, 0], first[0][:, 0])
+    assert np.array_equal(full[1], first[1]) and np.array_equal(full[2], first[2])
+    assert np.count_nonzero(first[0][1:, 1:]) == 0 < np.count_nonzero(full[0][1:, 1:])
+
+
+def test_given_the_banks_kept_templates_then_a_card_scores_as_with_templates_made_afresh(deck) -> None:
+    from vision.deck_print import _aligned_focus, _windows, print_features
+
+    design, bank, labels = deck
+    corners, _ = print_features(_placed([design[labels[8]]], 3, True))
+    windows = np.concatenate([_windows(c, *bank.corner_weight.shape) for c in corners[0]])
+    cand = np.array([8, 2, 20, 33])
+    kept = _aligned_focus(windows, bank.corners[cand], bank.corner_weight, bank.corner_rows[cand])
+    afresh = _aligned_focus(windows, bank.corners[cand], bank.corner_weight)
+    assert np.allclose(kept, afresh, atol=1e-6) and int(np.argmax(kept)) == 0
