@@ -216,10 +216,12 @@ def _spread_weight(stack: FloatArray) -> FloatArray:
 def _wz(x: FloatArray, weight: FloatArray) -> FloatArray:
     """``x`` [..., C, h, w] weighted by ``weight`` [h, w], each channel less its weighted mean,
     flattened to unit rows [..., C*h*w]."""
-    v = x * weight
-    v = v - (x * weight * weight).sum(axis=(-2, -1), keepdims=True) / float((weight * weight).sum()) * weight
+    v = np.multiply(x, weight, dtype=np.float32)
+    mean = np.einsum("...hw,hw->...", v, weight) / np.float32((weight * weight).sum())
+    v -= mean[..., None, None] * weight
     flat = v.reshape(v.shape[:-3] + (-1,))
-    return np.asarray(flat / np.maximum(np.linalg.norm(flat, axis=-1, keepdims=True), 1e-4), np.float32)
+    flat /= np.maximum(np.sqrt(np.einsum("...d,...d->...", flat, flat)), 1e-4)[..., None]
+    return flat
 
 
 def _windows(img: FloatArray, h: int, w: int, reach: int | None = None) -> FloatArray:

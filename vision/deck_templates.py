@@ -106,11 +106,13 @@ def _weight(stack: FloatArray) -> FloatArray:
 
 def _wz(x: FloatArray, weight: FloatArray) -> FloatArray:
     """``x`` [..., h, w] weighted: the weighted mean removed, times ``weight``, norm 1: [..., h*w]."""
-    flat_w = weight.reshape(-1)
+    flat_w = weight.reshape(-1).astype(np.float32)
     v = x.reshape(x.shape[:-2] + (-1,))
-    mean = (v * flat_w).sum(axis=-1, keepdims=True) / flat_w.sum()
-    v = (v - mean) * flat_w
-    return np.asarray(v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-4), np.float32)
+    mean = (v @ flat_w) / np.float32(flat_w.sum())
+    out = np.subtract(v, mean[..., None], dtype=np.float32)
+    out *= flat_w
+    out /= np.maximum(np.sqrt(np.einsum("...d,...d->...", out, out)), 1e-4)[..., None]
+    return out
 
 
 def _windows(img: FloatArray, weight: FloatArray) -> FloatArray:
