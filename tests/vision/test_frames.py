@@ -388,6 +388,7 @@ def test_given_a_read_that_hangs_when_the_stream_is_closed_then_it_returns_and_t
     import vision.frames
 
     monkeypatch.setattr(vision.frames, "READER_STOP_WAIT_S", 0.05)
+    monkeypatch.setattr(vision.frames, "STREAM_TIMEOUT_MS", 50)  # closing waits this and the above
 
     class Hanging(ScriptedCapture):
         """One frame, then a read that hangs until ``go_on`` (a stream that stalls)."""
@@ -441,9 +442,16 @@ class StallingCapture(ScriptedCapture):
         return super().read()
 
 
-def test_given_a_stream_that_stalls_when_its_frames_are_closed_then_the_reader_has_ended_before_close_returns() -> None:
-    # given a stream whose read hangs 3 s after two frames (a phone on Wi-Fi that dropped)
-    capture = StallingCapture(2, stall_s=3.0)
+def test_given_a_stream_that_stalls_when_its_frames_are_closed_then_the_reader_has_ended_before_close_returns(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.frames
+
+    # closing waits a stream's read timeout and then a little (scaled down: 0.6 s + 0.3 s)
+    monkeypatch.setattr(vision.frames, "STREAM_TIMEOUT_MS", 600)
+    monkeypatch.setattr(vision.frames, "READER_STOP_WAIT_S", 0.3)
+    # given a stream whose read hangs after two frames (a phone on Wi-Fi that dropped), longer
+    # than the little wait alone, as long as OpenCV's read timeout lets it
+    capture = StallingCapture(2, stall_s=0.6)
     source = CameraSource("http://phone:8080/video", capture_factory=lambda d: capture)
     stream = source.frames()
     frame = next(stream)
