@@ -170,3 +170,9 @@ def test_a_number_card_no_corner_reads_is_taken_by_its_pips_unless_its_twin_suit
     eight = [_drawn([p for p in TEN if p[0] != 0.5])]
     assert count_pips(eight[0]) == 8
     assert classifier.pips_settle(eight, heads, readings)[0].label is None
+    # nor do they take a card the network hardly gives (7S, 8S and 9S nearly alike)
+    spades = [classes.index(c) for c in ("7S", "8S", "9S")]
+    unsure = dict(heads, logits=logits({spades[0]: 0.36, spades[1]: 0.32, spades[2]: 0.32})[None])
+    first = classifier.readings_of(unsure)
+    assert first[0].best == "7S" and first[0].confidence < 0.5
+    assert classifier.pips_settle(cards, unsure, first)[0].label is None
