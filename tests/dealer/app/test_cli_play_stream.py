@@ -16,9 +16,10 @@ from bench.harness.mjpeg_serve import MjpegServer
 from engine.cards import parse_cards
 from vision.frames import CameraSource, Frame
 
-# 6x the video's 2 frames a second: each card lies 7 frames, over 0.5 s at least, in view,
-# settled after 0.25 s (paced, the dealer sees every frame, however busy the machine).
-STREAM_FPS = 12.0
+# 8x the video's 2 frames a second: each card lies 9 frames, 0.5 s at least, in view, settled
+# after 0.25 s (paced, the dealer sees every frame, however busy the machine, and a dealer
+# slower than the stream only makes a card lie longer by its clock).
+STREAM_FPS = 16.0
 SETTLE_S = 0.25
 
 
