@@ -642,13 +642,25 @@ class OnnxClassifier:
         face = _softmax(np.asarray(heads["face_logits"], np.float32), 1.0) if "face_logits" in heads else None
         out = np.zeros(len(best), np.bool_)
         for i, b in enumerate(best):
-            name = self.meta.classes[int(b)]
-            if name in (BACK, NONE):
+            twin_name = _twin_of(self.meta.classes[int(b)])
+            if twin_name is None:
                 continue
-            card = Card.parse(name)
-            twin = self.meta.classes.index(str(Card(card.rank, card.suit.twin)))
+            twin = self.meta.classes.index(twin_name)
             out[i] = mean[i, twin] >= at_least or (face is not None and face[i, twin] >= at_least)
         return out
+
+
+def _twin_of(name: str) -> str | None:
+    """The class of the card of ``name``'s rank in the twin suit (club and spade, diamond and
+    heart); None for a back or "none".
+
+    >>> _twin_of("7S"), _twin_of("QD"), _twin_of("none")
+    ('7C', 'QH', None)
+    """
+    if name in (BACK, NONE):
+        return None
+    card = Card.parse(name)
+    return str(Card(card.rank, card.suit.twin))
 
 
 def _face_names_twin(heads: Mapping[str, npt.NDArray[np.float32]], best: npt.NDArray[np.int_],
@@ -665,10 +677,9 @@ def _face_names_twin(heads: Mapping[str, npt.NDArray[np.float32]], best: npt.NDA
     top, top_p = face.argmax(axis=1), face.max(axis=1)
     out = np.zeros(len(best), np.bool_)
     for i, (b, t) in enumerate(zip(best, top, strict=True)):
-        name, seen = classes[int(b)], classes[int(t)]
-        if name not in (BACK, NONE) and top_p[i] >= at_least:
-            card = Card.parse(name)
-            out[i] = seen == str(Card(card.rank, card.suit.twin))
+        twin = _twin_of(classes[int(b)])
+        if twin is not None and top_p[i] >= at_least:
+            out[i] = classes[int(t)] == twin
     return out
 
 

@@ -246,15 +246,14 @@ def _focus(stack: FloatArray) -> FloatArray:
     return np.asarray(np.clip(spread / np.maximum(top, 1e-4), 0.02, 1.0), np.float32)
 
 
-def _aligned_focus(windows: FloatArray, templates: FloatArray, weight: FloatArray, rows: FloatArray | None = None
-                   ) -> FloatArray:
-    """The score of each candidate's templates [C, V, ch, h, w] with a card's ``windows``
-    [S, ch, h, w]: aligned by the best window and variant under ``weight``, then correlated
-    there under the weight of where the candidates differ (:func:`_focus`): [C]. ``rows``:
-    the templates already through :func:`_wz` (the bank keeps them)."""
+def _aligned_focus(windows: FloatArray, templates: FloatArray, rows: FloatArray, weight: FloatArray) -> FloatArray:
+    """The score of each candidate's templates [C, V, ch, h, w] (``rows``: the same through
+    :func:`_wz`, as the bank keeps them) with a card's ``windows`` [S, ch, h, w]: aligned by
+    the best window and variant under ``weight``, then correlated there under the weight of
+    where the candidates differ (:func:`_focus`): [C]."""
     n_c, n_v = templates.shape[:2]
     q = _wz(windows, weight)  # [S, D]
-    t = (_wz(templates, weight) if rows is None else rows).reshape(n_c * n_v, -1)
+    t = rows.reshape(n_c * n_v, -1)
     best = (q @ t.T).reshape(len(q), n_c, n_v)
     if n_c < 2:
         return np.asarray(best.max(axis=(0, 2)), np.float32)
@@ -270,19 +269,20 @@ def _aligned_focus(windows: FloatArray, templates: FloatArray, weight: FloatArra
     return out
 
 
-def _duel(windows: FloatArray, templates: FloatArray, weight: FloatArray, framed: int | None = None,
-          rows: FloatArray | None = None, first_only: bool = False) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Each candidate of ``templates`` [C, V, ch, h, w] aligned with a card's ``windows``
+def _duel(windows: FloatArray, templates: FloatArray, rows: FloatArray, weight: FloatArray, framed: int | None = None,
+          first_only: bool = False) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Each candidate of ``templates`` [C, V, ch, h, w] (``rows``: the same through
+    :func:`_wz`, as the bank keeps them) aligned with a card's ``windows``
     [S, ch, h, w] (the best window and variant under ``weight``), then told from each *other*
     candidate alone: ``duel[a, b]`` is a's score less b's, both at their own alignment, under
     the weight of where a and b differ (:func:`_focus` of the pair). Also each candidate's
     correlation at its alignment (how well the card fits its print at all), and the same over
     the first ``framed`` windows alone (the card as framed; all by default). ([C, C], [C], [C]).
-    ``rows``: the templates already through :func:`_wz` (the bank keeps them). ``first_only``:
-    only the duels of the first candidate with each other one (row and column 0; the rest 0)."""
+    ``first_only``: only the duels of the first candidate with each other one (row and column
+    0; the rest 0)."""
     n_c, n_v = templates.shape[:2]
     q = _wz(windows, weight)
-    t = (_wz(templates, weight) if rows is None else rows).reshape(n_c * n_v, -1)
+    t = rows.reshape(n_c * n_v, -1)
     corr = (q @ t.T).reshape(len(q), n_c, n_v)
     fit = corr.max(axis=(0, 2))
     as_framed = corr[:framed].max(axis=(0, 2))
@@ -381,9 +381,9 @@ class PrintBank:
         out = np.empty(cand.shape, np.float32)
         for i in range(len(cand)):
             corner = _aligned_focus(np.concatenate([_windows(c, *self.corner_weight.shape) for c in corners[i]]),
-                                    self.corners[cand[i]], self.corner_weight, self.corner_rows[cand[i]])
-            face = _aligned_focus(_windows(faces[i], *self.face_weight.shape), self.faces[cand[i]], self.face_weight,
-                                  self.face_rows[cand[i]])
+                                    self.corners[cand[i]], self.corner_rows[cand[i]], self.corner_weight)
+            face = _aligned_focus(_windows(faces[i], *self.face_weight.shape), self.faces[cand[i]],
+                                  self.face_rows[cand[i]], self.face_weight)
             out[i] = corner + FACE_SHARE * face
         return out
 
@@ -425,10 +425,10 @@ class PrintBank:
                           for view, r in zip(corners, reach)]
         face_windows = [_windows(f, face_h, face_w, r) for f, r in zip(faces, reach)]
         corner, corner_fit, corner_framed = _duel(np.concatenate(corner_windows), self.corners[cand],
-                                                  self.corner_weight, len(corner_windows[0]),
-                                                  self.corner_rows[cand], first_only)
-        face, face_fit, face_framed = _duel(np.concatenate(face_windows), self.faces[cand], self.face_weight,
-                                            len(face_windows[0]), self.face_rows[cand], first_only)
+                                                  self.corner_rows[cand], self.corner_weight,
+                                                  len(corner_windows[0]), first_only)
+        face, face_fit, face_framed = _duel(np.concatenate(face_windows), self.faces[cand], self.face_rows[cand],
+                                            self.face_weight, len(face_windows[0]), first_only)
         return (corner + FACE_SHARE * face, corner_fit + FACE_SHARE * face_fit,
                 corner_framed + FACE_SHARE * face_framed)
 

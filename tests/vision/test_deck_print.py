@@ -337,12 +337,13 @@ def test_given_a_card_told_from_its_neighbours_only_then_its_duels_are_those_of_
 
 
 def test_given_the_banks_kept_templates_then_a_card_scores_as_with_templates_made_afresh(deck) -> None:
-    from vision.deck_print import _aligned_focus, _windows, print_features
+    from vision.deck_print import _aligned_focus, _windows, _wz, print_features
 
     design, bank, labels = deck
     corners, _ = print_features(_placed([design[labels[8]]], 3, True))
     windows = np.concatenate([_windows(c, *bank.corner_weight.shape) for c in corners[0]])
     cand = np.array([8, 2, 20, 33])
-    kept = _aligned_focus(windows, bank.corners[cand], bank.corner_weight, bank.corner_rows[cand])
-    afresh = _aligned_focus(windows, bank.corners[cand], bank.corner_weight)
+    kept = _aligned_focus(windows, bank.corners[cand], bank.corner_rows[cand], bank.corner_weight)
+    afresh_rows = _wz(bank.corners[cand], bank.corner_weight)
+    afresh = _aligned_focus(windows, bank.corners[cand], afresh_rows, bank.corner_weight)
     assert np.allclose(kept, afresh, atol=1e-6) and int(np.argmax(kept)) == 0
