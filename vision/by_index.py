@@ -46,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import Card
-from vision.corners import CornerProposal, FirstLook, class_probs, first_look
+from vision.corners import CornerProposal, FirstLook, class_probs, first_look, index_network
 from vision.geometry import corners_where_sides_meet, quad_iou, side_lengths
 from vision.photo_size import read_at_card_size, sized_by_cards
 from vision.preprocess import RECT_H, RECT_W
@@ -256,8 +256,8 @@ def _by_index(reader: Any, bgr: BgrImage, whole: CardDetections, looked: FirstLo
     """(:func:`cards_by_index`, ``whole`` with each card read whole whose own index's
     outline is a good deal smaller taken to that outline: the outline found round a pile
     is read as its top card, and the cards under it show round that card's own rim)."""
-    classifier = getattr(reader, "classifier", None)
-    if classifier is None or not hasattr(classifier, "meta"):
+    classifier = index_network(getattr(reader, "classifier", None))
+    if classifier is None:
         return CardDetections.empty(), whole
     looked = looked or first_look(bgr)
     classes = list(classifier.meta.classes)

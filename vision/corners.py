@@ -83,6 +83,7 @@ __all__ = [
     "corner_detections",
     "corner_probs",
     "first_look",
+    "index_network",
     "with_corner_cards",
     "glyph_pairs",
     "share_a_glyph",
@@ -444,6 +445,22 @@ def twins_unsettled(readings: IndexReadings) -> npt.NDArray[np.bool_]:
     return np.asarray(readings.suit[np.arange(len(readings)), _TWIN[readings.suit.argmax(axis=1)]] >= SUIT_TWIN)
 
 
+def index_network(classifier: Any) -> Any | None:
+    """The network that checks the indices ``classifier``'s cards are read by: the classifier
+    itself when it is a model with a corner head (``corner_logits``), an enrolled deck's
+    reader's base model (its ``index_network``: :class:`vision.deck_profile.ProfiledClassifier`),
+    else None (no index is read).
+
+    >>> index_network(object()) is None
+    True
+    """
+    network = getattr(classifier, "index_network", classifier)
+    if network is None or not hasattr(network, "heads_of_feeds") \
+            or "corner_logits" not in getattr(network, "output_names", ()):
+        return None
+    return network
+
+
 def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal] | None = None,
                  accept: float = CORNER_ACCEPT, whole: CardDetections | None = None,
                  reader: IndexReader | None = None, looked: FirstLook | None = None) -> list[CornerReading]:
@@ -454,10 +471,11 @@ def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPropo
     are looked at here.
 
     ``reader`` reads each index (:mod:`vision.index_reader`; the shipped one by default) and
-    ``classifier``, an :class:`vision.classify.OnnxClassifier` of a model with a corner head
-    (``corner_logits``), must not name another card (:func:`second_reader_agrees`); a
+    ``classifier``'s network (:func:`index_network`: a model with a corner head,
+    ``corner_logits``) must not name another card (:func:`second_reader_agrees`); a
     classifier without one reads no corners."""
-    if not hasattr(classifier, "heads_of_feeds") or "corner_logits" not in getattr(classifier, "output_names", ()):
+    classifier = index_network(classifier)
+    if classifier is None:
         return []
     reader = reader or default_index_reader()
     bgr = evenly_lit(bgr)

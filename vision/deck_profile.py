@@ -309,6 +309,14 @@ class ProfiledClassifier:
             return []
         return self.decide(self.evidence(rectified_cards))
 
+    @property
+    def index_network(self) -> OnnxClassifier | None:
+        """The network that checks an index read alone (:func:`vision.corners.index_network`):
+        the base model, as without a profile, since the print enrolled is of whole cards. A
+        card under another shows only its index, which any deck's card of that rank and suit
+        prints alike: a ``--strict`` profile (only the enrolled print) reads none."""
+        return None if self.profile.min_template is not None else self.base
+
     def evidence(self, rectified_cards: Sequence[npt.NDArray[np.uint8]]) -> Evidence:
         """What the reading rests on (the net's outputs, the template scores), before deciding."""
         feeds = preprocess(list(rectified_cards))
