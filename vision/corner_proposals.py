@@ -95,12 +95,14 @@ MSER_INK = 0.8
 # is pieces of ink with paper between them, none of them its glyph, and the faint ink does not
 # join them where the paper round the card is brighter than its own (a card in a fan's
 # shadow is all faint ink). The ink grown by JOIN_REACH of the smallest glyph (closing a gap
-# of twice that) joins them: a piece of the grown ink that joins two or more
-# pieces of ink is a new glyph, weaker evidence as the faint ink's are (a reading on one
-# stands from vision.corners.FAINT_ACCEPT). Chosen on the tuning sets only
-# (bench/corner_accept.py --hard 400 --fans 150): 0.25 and 0.4 read the same (hard set 1,160
-# -> 1,167 with 12 wrong as before, tight fans 216 -> 217 with 3, the rest as before), 0.125
-# (a reach of 1 px) no more than without
+# of twice that) joins them: a piece of the grown ink that joins two to JOIN_PIECES pieces of
+# ink, at most JOIN_LONG times as long as wide (the dashes of a rim's shadow line join into
+# long pieces) and with paper round it (DARK_PAPER) is a new glyph, weaker evidence as the
+# faint ink's are (a reading on one stands from vision.corners.FAINT_ACCEPT). Chosen on the
+# tuning sets only (bench/corner_accept.py --hard 400 --fans 150, proposed afresh): hard set
+# 1,160 -> 1,165 with 12 wrong as before, tight fans 216 -> 217 with 3, the rest as before; a
+# reach of 0.4 read the same, 0.125 (1 px) no more than without; bench/README.md, "A stroke
+# broken through"
 JOIN_REACH = 0.25
 JOIN_PIECES = 3
 JOIN_LONG = 2.0
@@ -258,8 +260,9 @@ def _joined_glyphs(ink: npt.NDArray[np.bool_], labels: npt.NDArray[np.int32], lo
                    pale: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray, npt.NDArray[np.float64]]:
     """The glyphs of pieces of ``ink`` (labelled ``labels``) that only the ink grown by
     :data:`JOIN_REACH` of ``lo`` joins: a piece of the grown ink ``lo`` to ``hi`` across (less
-    the growth) that holds two or more pieces of ink. Their centres ([N, 2]), extents ([N])
-    and shape signatures ([N, 8], of the grown piece).
+    the growth) that holds two to :data:`JOIN_PIECES` pieces of ink, is compact
+    (:data:`JOIN_LONG`) and has paper round it (:data:`DARK_PAPER` of ``pale``). Their centres
+    ([N, 2]), extents ([N]) and shape signatures ([N, 8], of the grown piece).
 
     >>> ring = np.zeros((40, 40), np.uint8); _ = cv2.circle(ring, (20, 20), 8, 1, 2)
     >>> ink = ring.astype(bool); ink[19:22, :] = False  # an O broken through on both sides
