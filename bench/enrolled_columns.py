@@ -5,7 +5,7 @@
 - ``enrolled``: the design enrolled from clean views (:func:`vision.deck_profile.enrol`), an
   index read alone checked by the base model (``ProfiledClassifier.index_network``);
 - ``enrolled, no index``: the same profile reading no index alone, as a ``--strict`` one
-  does (and as every profile did before it had an index network).
+  does.
 
 Scored as :func:`bench.corner_accept.score_scene` scores the rendered sets: cards whose
 top-left index shows, read, and readings of a card whose index does not lie under them.

@@ -446,10 +446,10 @@ def twins_unsettled(readings: IndexReadings) -> npt.NDArray[np.bool_]:
 
 
 def index_network(classifier: Any) -> Any | None:
-    """The network that checks the indices ``classifier``'s cards are read by: the classifier
-    itself when it is a model with a corner head (``corner_logits``), an enrolled deck's
-    reader's base model (its ``index_network``: :class:`vision.deck_profile.ProfiledClassifier`),
-    else None (no index is read).
+    """The network whose corner head checks an index ``classifier`` reads alone: the classifier
+    itself when it is a model with one (``corner_logits``), or its own ``index_network`` (an
+    enrolled deck's reader: its base model, :class:`vision.deck_profile.ProfiledClassifier`);
+    None when there is none, and then no index is read alone.
 
     >>> index_network(object()) is None
     True

@@ -3,9 +3,9 @@
 A card under another in a column or a fan shows only its index corner. The enrolled print is
 of whole cards, so an enrolled deck's reader (:class:`vision.deck_profile.ProfiledClassifier`)
 lets its base model check the indices read alone, as without a profile
-(:func:`vision.corners.index_network`). Before, an enrolled deck read no index at all: the
-layout watch and ``eleusis read --deck`` lost every card under another. A ``--strict`` profile
-reads only the enrolled print, and an index is any deck's: it reads none.
+(:func:`vision.corners.index_network`); without that, the layout watch and ``eleusis read
+--deck`` would lose every card under another. A ``--strict`` profile reads only the enrolled
+print, and an index is any deck's: it reads none.
 """
 
 from __future__ import annotations
