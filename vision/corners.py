@@ -284,8 +284,11 @@ def score_proposals(reader: IndexReader, bgr: BgrImage, proposals: Sequence[Corn
     :data:`VIEWS`.
 
     A first look (:data:`FIRST_VIEW`) reads each proposal; one whose rank and suit are
-    read less sure than :data:`FIRST_LOOK` is dropped, and of the two ways up of one pair of glyphs the one
-    read better stays."""
+    read less sure than :data:`FIRST_LOOK` is dropped. Of the two ways up of one pair of
+    glyphs, the one whose rank and suit are read better stays, and so does the one the
+    reader takes more for an index: a heart over a 3 upside down reads as a sure ace of
+    clubs that is no index, the 3 over its heart as a less sure 3H that is one (a fanned
+    hand's index on the real deal 7)."""
     if not proposals:
         return [], IndexReadings.mean([reader.read(np.zeros((0, CORNER_H, CORNER_W, 3), np.uint8))])
     first = index_readings(reader, bgr, proposals, (FIRST_VIEW,))
@@ -293,6 +296,7 @@ def score_proposals(reader: IndexReader, bgr: BgrImage, proposals: Sequence[Corn
     # index's: a mis-sized index is read again at the photo's typical size (read_corners)
     score = first.rank.max(axis=1) * first.suit.max(axis=1)
     best_of_pair: dict[tuple[tuple[int, int], ...], int] = {}
+    most_index: dict[tuple[tuple[int, int], ...], int] = {}
     for i, prop in enumerate(proposals):
         if score[i] < FIRST_LOOK:
             continue
@@ -301,7 +305,9 @@ def score_proposals(reader: IndexReader, bgr: BgrImage, proposals: Sequence[Corn
         key = tuple(sorted([(round(prop.rank_xy[0]), round(prop.rank_xy[1])), (round(suit[0]), round(suit[1]))]))
         if key not in best_of_pair or score[i] > score[best_of_pair[key]]:
             best_of_pair[key] = i
-    kept = [proposals[i] for i in sorted(best_of_pair.values())]
+        if key not in most_index or first.index[i] > first.index[most_index[key]]:
+            most_index[key] = i
+    kept = [proposals[i] for i in sorted(set(best_of_pair.values()) | set(most_index.values()))]
     return kept, index_readings(reader, bgr, kept)
 
 

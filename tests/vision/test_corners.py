@@ -149,3 +149,34 @@ def test_given_two_pips_of_one_shape_when_proposing_then_no_index_but_a_rank_ove
     cv2.circle(index, (100, 84), 6, (30, 30, 30), -1)
     downs = [p.down for p in propose_corners(index)]
     assert any(d[1] > 0.9 for d in downs), downs  # the 7 over the pip: "down" points down
+
+
+class _WayUpReader:
+    """An index reader that reads a pair of glyphs one way up as a sure card that is no
+    index and the other way up as a less sure card that is one (by the box's ink: the
+    glyph drawn darker lies at the top of the box read upright)."""
+
+    def read(self, boxes: np.ndarray):  # type: ignore[no-untyped-def]
+        from vision.index_reader import IndexReadings
+
+        n = len(boxes)
+        grey = boxes.mean(axis=3)
+        upright = grey[:, : grey.shape[1] // 2].mean(axis=(1, 2)) < grey[:, grey.shape[1] // 2:].mean(axis=(1, 2))
+        rank, suit = np.full((n, 13), 0.01), np.full((n, 4), 0.01)
+        rank[:, 2], suit[:, 2] = np.where(upright, 0.66, 0.0), 1.0  # 3H upright
+        rank[:, 0] = np.where(upright, 0.0, 0.87)  # the ace the other way up, read surer
+        return IndexReadings(rank, suit, np.where(upright, 0.6, 0.0))
+
+
+def test_given_two_ways_up_of_one_pair_when_they_disagree_then_both_are_looked_at() -> None:
+    from vision.corners import score_proposals
+
+    image = np.full((200, 200, 3), 235, np.uint8)
+    cv2.rectangle(image, (90, 62), (110, 82), (20, 20, 20), -1)  # the rank, dark
+    cv2.rectangle(image, (90, 95), (110, 115), (120, 120, 120), -1)  # the suit under it, lighter
+    down = CornerProposal((100.0, 72.0), (0.0, 1.0), 1.0)  # one pair of glyphs, 33 px apart ...
+    up = CornerProposal((100.0, 105.0), (0.0, -1.0), 1.0)  # ... taken the other way up
+    kept, readings = score_proposals(_WayUpReader(), image, [down, up])  # type: ignore[arg-type]
+    assert len(kept) == 2  # the surer rank and suit, and the one the reader takes for an index
+    assert {round(p.down[1]) for p in kept} == {1, -1}
+    assert max(readings.index) > 0.5
