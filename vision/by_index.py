@@ -24,7 +24,8 @@ table's grain or weave drowns. The card's print does not depend on the table:
 
 A pair of glyphs on a patterned cloth reads as some card now and then, but it has no
 paper rim round it, so no card is found there; the same check stands for an index read
-alone (:func:`corner_shows`): a side that meets at its corner must show.
+alone (:func:`corner_shows`): a side that meets at its corner must show, or the two
+sides in part.
 
 Two more looks complete :func:`read_without_mat`, the reading of a photo without the mat:
 the outlines sought again at a fixed edge strength (:func:`outlines_again`), and the cards
@@ -75,6 +76,10 @@ NEAR_REACH = 0.08
 FAR_IN, FAR_OUT = 0.25, 0.3  # (an index's pair of glyphs tends to imply a card a little small)
 # a side is there when this share of its profiles step at one offset
 SIDE_SUPPORT = 0.6
+# an index read alone stands where one side of its corner shows (SIDE_SUPPORT) or its two
+# sides' shares add up to this (corner_shows): chosen on deal 1, the blackjack tuning photos,
+# the studied deal 7 and rendered cloths (bench/README.md, "A corner that shows on two sides")
+CORNER_SUPPORT = 1.0
 BAND_PX = (3, 7)  # the paper inside a rim and the table outside it: this far from the step
 # a step counts when the colour changes by this much across two pixels (sum over the three
 # channels, grey levels) and by this many times the profile's own noise (its median change)
@@ -229,17 +234,19 @@ def outline_of(bgr: BgrImage, quad: FloatArray) -> OutlineFit:
 def corner_shows(bgr: BgrImage, quad: FloatArray) -> bool:
     """Whether the corner of an index read alone shows as a card's corner: the top or the
     left side of the card it implies (``quad``, :func:`implied_quad`), next to the index,
-    steps from paper to something else along most of its length. (Both sides ask too much
-    of a card on a white cloth, whose rim is faint; a pair of motifs on a patterned cloth
-    has neither.)"""
+    steps from paper to something else along most of its length, or the two together
+    along as much as one side whole (:data:`CORNER_SUPPORT`). (Both sides ask too much of
+    a card on a white cloth, whose rim is faint, and of a fanned card, whose left side
+    lies on the card before it with its own index beside the rim; a pair of motifs on a
+    patterned cloth has neither.)"""
     q = np.asarray(quad, np.float64)
     width = float(np.hypot(*(q[1] - q[0])))
     centre = q.mean(axis=0)
+    supports = []
     for a, b in ((q[0], q[0] + 0.5 * (q[1] - q[0])), (q[0] + 0.35 * (q[3] - q[0]), q[0])):
         _, support, _ = _side_support(bgr, a, b, _outward(a, b, centre), NEAR_REACH * width, NEAR_REACH * width)
-        if support.max() >= SIDE_SUPPORT:
-            return True
-    return False
+        supports.append(float(support.max()))
+    return max(supports) >= SIDE_SUPPORT or sum(supports) >= CORNER_SUPPORT
 
 
 def cards_by_index(reader: Any, bgr: BgrImage, whole: CardDetections | None = None,

@@ -107,6 +107,29 @@ def test_given_a_patterned_cloth_with_no_card_when_an_outline_is_sought_then_non
         assert not corner_shows(cloth, quad)
 
 
+def _corner_in_part(top_share: float, left_share: float) -> tuple[np.ndarray, np.ndarray]:
+    """A white card on a grey table whose top side (its first half, from the corner) shows a
+    rim along ``top_share`` of it and whose left side (its top 35 %) along ``left_share``:
+    the rest lies against more white paper, as beside the cards of a fan."""
+    image = np.full((400, 400, 3), 110, np.uint8)
+    quad = np.array([[100, 100], [250, 100], [250, 310], [100, 310]], np.float32)
+    cv2.rectangle(image, (100, 100), (250, 310), (235, 235, 235), -1)
+    hidden_top = int(round(100 + (1 - top_share) * 75))  # white above the top rim, from the corner on
+    cv2.rectangle(image, (60, 40), (hidden_top, 99), (235, 235, 235), -1)
+    hidden_left = int(round(100 + (1 - left_share) * 73.5))  # white left of the left rim, from the corner down
+    cv2.rectangle(image, (40, 60), (99, hidden_left), (235, 235, 235), -1)
+    return image, quad
+
+
+def test_given_a_corner_showing_half_of_each_side_when_checked_then_it_shows_but_half_of_one_side_does_not() -> None:
+    image, quad = _corner_in_part(0.55, 0.55)
+    assert corner_shows(image, quad)  # an L: each side in part, as much as one side whole together
+    image, quad = _corner_in_part(0.55, 0.0)
+    assert not corner_shows(image, quad)
+    image, quad = _corner_in_part(1.0, 0.0)
+    assert corner_shows(image, quad)
+
+
 def _drawn_face(card: Card) -> np.ndarray:
     face, alpha = draw_card(card, px_per_mm=4.0)
     return np.dstack([face, np.round(alpha * 255).astype(np.uint8)])
