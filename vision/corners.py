@@ -562,7 +562,9 @@ def merge_corners(readings: Sequence[CornerReading]) -> list[CornerReading]:
     cards at one index). The indices of fanned or overlapped neighbours lie side by side
     as separate glyphs, so both stand. Two readings of one card within a rank-to-suit
     distance are one index; two indices of one card lie at the card's opposite corners:
-    the same card, turned 180 degrees, about the card's diagonal away."""
+    the same card, turned 180 degrees, about the card's diagonal away, as either index sizes
+    the card (a pair of glyphs gives its card's size only roughly: of one webcam card's two
+    indices, one implied a card 40 % bigger than the other)."""
     order = sorted(readings, key=lambda r: -r.confidence)
     kept: list[CornerReading] = []
     refused: list[CornerReading] = []
@@ -570,7 +572,7 @@ def merge_corners(readings: Sequence[CornerReading]) -> list[CornerReading]:
         if any(k.card != r.card and share_a_glyph(k, r) for k in kept + refused):
             refused.append(r)
             continue
-        if any(k.card == r.card and (_one_index(k, r) or _other_corner(k, r)) for k in kept):
+        if any(k.card == r.card and (_one_index(k, r) or _other_corner(k, r) or _other_corner(r, k)) for k in kept):
             continue
         kept.append(r)
     # an index where two cards were read with confidence is not read

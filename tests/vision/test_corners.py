@@ -131,6 +131,14 @@ def test_given_one_card_read_at_both_its_indices_when_merged_then_one_card() -> 
     assert len(merge_corners([top, _reading("7D", (400, 100), (0, 1), 0.85)])) == 2
 
 
+def test_given_a_card_s_two_indices_sizing_it_differently_when_merged_then_one_card() -> None:
+    # a 6C on the 720p webcam clip: its bottom-right index, read surer, implies a card 40 %
+    # bigger than its top-left one does; seen from the smaller, the other index lies at its corner
+    bottom = CornerReading(Card.parse("6C"), 0.89, CornerProposal((272.8, 169.7), (0.08, -1.0), 0.396))
+    top = CornerReading(Card.parse("6C"), 0.77, CornerProposal((225.2, 105.6), (-0.14, 0.99), 0.286))
+    assert len(merge_corners([bottom, top])) == 1
+
+
 def test_given_a_classifier_without_a_corner_head_when_reading_corners_then_none_and_whole_cards_kept() -> None:
     image = np.full((200, 300, 3), 220, np.uint8)
     cv2.putText(image, "7", (40, 60), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 2)
