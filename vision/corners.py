@@ -286,9 +286,8 @@ def score_proposals(reader: IndexReader, bgr: BgrImage, proposals: Sequence[Corn
     A first look (:data:`FIRST_VIEW`) reads each proposal; one whose rank and suit are
     read less sure than :data:`FIRST_LOOK` is dropped. Of the two ways up of one pair of
     glyphs, the one whose rank and suit are read better stays, and so does the one the
-    reader takes more for an index: a heart over a 3 upside down reads as a sure ace of
-    clubs that is no index, the 3 over its heart as a less sure 3H that is one (a fanned
-    hand's index on the real deal 7)."""
+    reader takes more for an index: a heart over a 3 upside down can read as a sure ace of
+    clubs that is no index, the 3 over its heart as a less sure 3H that is one."""
     if not proposals:
         return [], IndexReadings.mean([reader.read(np.zeros((0, CORNER_H, CORNER_W, 3), np.uint8))])
     first = index_readings(reader, bgr, proposals, (FIRST_VIEW,))
@@ -563,8 +562,7 @@ def merge_corners(readings: Sequence[CornerReading]) -> list[CornerReading]:
     as separate glyphs, so both stand. Two readings of one card within a rank-to-suit
     distance are one index; two indices of one card lie at the card's opposite corners:
     the same card, turned 180 degrees, about the card's diagonal away, as either index sizes
-    the card (a pair of glyphs gives its card's size only roughly: of one webcam card's two
-    indices, one implied a card 40 % bigger than the other)."""
+    the card (a pair of glyphs gives its card's size only roughly)."""
     order = sorted(readings, key=lambda r: -r.confidence)
     kept: list[CornerReading] = []
     refused: list[CornerReading] = []
@@ -572,7 +570,7 @@ def merge_corners(readings: Sequence[CornerReading]) -> list[CornerReading]:
         if any(k.card != r.card and share_a_glyph(k, r) for k in kept + refused):
             refused.append(r)
             continue
-        if any(k.card == r.card and (_one_index(k, r) or _other_corner(k, r) or _other_corner(r, k)) for k in kept):
+        if any(k.card == r.card and _one_card(k, r) for k in kept):
             continue
         kept.append(r)
     # an index where two cards were read with confidence is not read
@@ -604,6 +602,12 @@ def share_a_glyph(a: CornerReading, b: CornerReading) -> bool:
 def _one_index(a: CornerReading, b: CornerReading) -> bool:
     return bool(np.hypot(*np.subtract(a.index_xy, b.index_xy)) <= 1.2 * _PAIR_BOX * min(a.proposal.scale,
                                                                                           b.proposal.scale))
+
+
+def _one_card(a: CornerReading, b: CornerReading) -> bool:
+    """Whether two readings of one card's name are one card: one index, or its two indices
+    at opposite corners as either of them sizes the card."""
+    return _one_index(a, b) or _other_corner(a, b) or _other_corner(b, a)
 
 
 def _other_corner(a: CornerReading, b: CornerReading) -> bool:

@@ -22,8 +22,10 @@ from vision.corners import (
     merge_corners,
     propose_corners,
     read_corners,
+    score_proposals,
     with_corner_cards,
 )
+from vision.index_reader import IndexReadings
 from vision.readings import CardDetections
 from vision.synthetic.columns import OverlapScene, render_overlaps
 
@@ -164,9 +166,7 @@ class _WayUpReader:
     index and the other way up as a less sure card that is one (by the box's ink: the
     glyph drawn darker lies at the top of the box read upright)."""
 
-    def read(self, boxes: np.ndarray):  # type: ignore[no-untyped-def]
-        from vision.index_reader import IndexReadings
-
+    def read(self, boxes: np.ndarray) -> IndexReadings:
         n = len(boxes)
         grey = boxes.mean(axis=3)
         upright = grey[:, : grey.shape[1] // 2].mean(axis=(1, 2)) < grey[:, grey.shape[1] // 2:].mean(axis=(1, 2))
@@ -177,8 +177,6 @@ class _WayUpReader:
 
 
 def test_given_two_ways_up_of_one_pair_when_they_disagree_then_both_are_looked_at() -> None:
-    from vision.corners import score_proposals
-
     image = np.full((200, 200, 3), 235, np.uint8)
     cv2.rectangle(image, (90, 62), (110, 82), (20, 20, 20), -1)  # the rank, dark
     cv2.rectangle(image, (90, 95), (110, 115), (120, 120, 120), -1)  # the suit under it, lighter
