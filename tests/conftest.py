@@ -28,33 +28,36 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ.setdefault(name, value)
 
 
-# The modules that take longest, longest first (CPU seconds each on this 2-core machine,
-# measured one file at a time). pytest-xdist's --dist loadscope hands each worker a whole
-# module at a time, in the order of the collection; started last, one of these kept one
-# worker busy for a minute after the other had finished. Started first, the many short
-# modules fill in behind them and the two workers end together. Only the order changes:
-# every test runs, each module's tests in their own order. A module not named keeps its
-# place after these; one named but gone is passed over. A name may be a pattern
-# (fnmatch): a long file split in parts keeps its place.
+# The modules that take longest, longest first (seconds each on this 2-core machine, as
+# `--durations=0` gives them in a whole run without ../shared). pytest-xdist's --dist
+# loadscope hands each worker a whole module at a time, in the order of the collection;
+# started last, one of these kept one worker busy for a minute after the other had
+# finished. Started first, the many short modules fill in behind them and the two workers
+# end together. Only the order changes: every test runs, each module's tests in their own
+# order. A module not named keeps its place after these; one named but gone is passed
+# over. A name may be a pattern (fnmatch): a long file split in parts keeps its place.
 LONGEST_FIRST = (
-    "tests/vision/test_occupancy*.py",  # 56
-    "tests/dealer/app/test_demo_languages.py",  # 30
-    "tests/vision/test_deck_profile.py",  # 30 (an enrolled Russian deck read)
-    "tests/bench/test_table_rounds_nudged.py",  # 26
-    "tests/dealer/app/test_cli_calibrate_deck.py",  # 23
-    "tests/bench/test_table_rounds_live.py",  # 18
-    "tests/bench/test_table_rounds.py",  # 16
-    "tests/dealer/app/test_cli_play_stream.py",  # 19 (and paced by a stream: more wall than CPU)
-    "tests/dealer/app/test_resume.py",  # 15 (and its random waits before each kill)
-    "tests/vision/test_zone_arrangements.py",  # 17
-    "tests/vision/test_deck_profile_gate.py",  # 15
-    "tests/dealer/app/test_bad_input.py",  # 16
-    "tests/dealer/app/test_cli_calibrate.py",  # 13
-    "tests/dealer/app/test_secrecy.py",  # 11
-    "tests/calibration/test_check.py",  # 10
-    "tests/dealer/app/test_cli_game.py",  # 10
-    "tests/vision/test_detect.py",  # 9
-    "tests/dealer/app/test_live.py",  # 9
+    "tests/vision/test_occupancy*.py",  # 43
+    "tests/vision/test_dim_light.py",  # 25
+    "tests/dealer/app/test_cli_calibrate_deck.py",  # 24
+    "tests/vision/test_deck_print.py",  # 16
+    "tests/bench/test_table_rounds_nudged.py",  # 15
+    "tests/bench/test_table_rounds_live.py",  # 15
+    "tests/dealer/app/test_cli_play_stream.py",  # 15 (a child process's slow teardown: more wall than CPU)
+    "tests/dealer/app/test_demo_languages.py",  # 14
+    "tests/dealer/app/test_cli_read.py",  # 12
+    "tests/dealer/app/test_bad_input.py",  # 12
+    "tests/dealer/app/test_secrecy.py",  # 10
+    "tests/dealer/app/test_cli_calibrate.py",  # 10
+    "tests/vision/test_deck_profile.py",  # 10 (an enrolled Russian deck read)
+    "tests/dealer/app/test_resume.py",  # 9 (and its random waits before each kill)
+    "tests/dealer/table/test_layout_columns.py",  # 9
+    "tests/vision/test_deck_profile_gate.py",  # 8
+    "tests/dealer/app/test_kruskal_play.py",  # 8
+    "tests/calibration/test_check.py",  # 7
+    "tests/vision/test_detect.py",  # 7
+    "tests/dealer/app/test_cli_game.py",  # 7
+    "tests/dealer/app/test_live.py",  # 7
 )
 
 

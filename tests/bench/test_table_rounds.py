@@ -20,28 +20,35 @@ from tests.bench.round_setup import FPS, faces, full_hd_view, short_round
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[ScriptedRound, Timeline, Path, RoundFigures]:
-    card_faces = faces()
-    script = short_round(card_faces)
-    line = timeline(script, FPS, whole_layout=False)
+def planned() -> tuple[ScriptedRound, Timeline]:
+    script = short_round(faces())
+    return script, timeline(script, FPS, whole_layout=False)
+
+
+@pytest.fixture(scope="module")
+def played(planned: tuple[ScriptedRound, Timeline], tmp_path_factory: pytest.TempPathFactory) -> RoundFigures:
+    script, line = planned
     work = tmp_path_factory.mktemp("round")
-    view = full_hd_view()
-    write_video(render_steps(tuple(line.steps), card_faces, seed=7, view=view, fps=FPS), work / "table.mp4", FPS)
+    write_video(render_steps(tuple(line.steps), faces(), seed=7, view=full_hd_view(), fps=FPS), work / "table.mp4", FPS)
     _wall, _log = play_video(work / "table.mp4", script, work / "recording", timeout=600.0)
-    return script, line, work, compare_round(script, line, work / "recording", work)
+    return compare_round(script, line, work / "recording", work)
 
 
 def test_given_a_scripted_round_then_the_plan_is_what_the_engine_judged(
-        played: tuple[ScriptedRound, Timeline, Path, RoundFigures]) -> None:
-    script, line, _work, _figures = played
+        planned: tuple[ScriptedRound, Timeline]) -> None:
+    script, line = planned
     assert [t.verdict for t in script.turns] == ["accepted", "rejected", "noplay-right"]
     assert [len(b) for b in script.turns[2].batches] == [2, 1]  # a hand of 3 in batches of 2 (N1)
     assert len(line.leave_s) == len(script.turns) and line.hand_frames
 
 
+# The same round dealt live is test_table_rounds_live.py's, and a filmed round dealt from
+# its video file is the demo's (tests/dealer/app/test_demo_languages.py): filmed and dealt
+# here again (15 s), it runs in the slow pass.
+@pytest.mark.slow
 def test_given_the_filmed_round_when_dealt_then_every_verdict_and_the_scores_match_judge(
-        played: tuple[ScriptedRound, Timeline, Path, RoundFigures]) -> None:
-    _script, _line, _work, figures = played
+        played: RoundFigures) -> None:
+    figures = played
     assert (figures.right, figures.wrong, figures.missing) == (figures.turns, 0, 0), figures.diff
     assert figures.scores_match, (figures.scripted_scores, figures.played_scores)
     assert figures.judged_under_hand == 0

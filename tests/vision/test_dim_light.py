@@ -83,8 +83,11 @@ def test_given_a_dim_photo_when_read_as_eleusis_read_does_then_as_many_cards_as_
     assert read >= room_read - 1, f"{light}: {read} read, in room light {room_read}"
 
 
+# a pale top in dim light is the maple's case; the white laminate's (the slowest: its sensor
+# noise is read as thousands of faint glyph pairs) runs in the slow pass
 @pytest.mark.parametrize(("surface", "light"), [("maple", "dim"), ("felt", "warm_low"), ("patterned_cloth", "haze"),
-                                                ("laminate", "dim"), ("felt", "vignette")])
+                                                pytest.param("laminate", "dim", marks=pytest.mark.slow),
+                                                ("felt", "vignette")])
 def test_given_a_bare_table_in_dim_light_when_read_then_no_card(reader, surface, light) -> None:
     scene = render_card_table([], np.random.default_rng(3), surface, size_wh=(1280, 720), light=light)
     assert len(scene.truth) == 0

@@ -67,6 +67,10 @@ def paced(monkeypatch: pytest.MonkeyPatch) -> Iterator[ReaderPace]:
     pace.done()
 
 
+# The shipped round is dealt from its video file by the suite (test_demo_languages.py); the
+# stream's own path is read below (a stream that stalls, one that is not there): the whole
+# round again, from the stream (15 s), runs in the slow pass.
+@pytest.mark.slow
 @pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
 def test_a_round_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                     paced: ReaderPace) -> None:
@@ -96,8 +100,8 @@ def test_a_round_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pyte
     assert len(list((out / "views").glob("*.jpg"))) >= len(re.findall(r"^\w+: (?:play|noplay) ", record, re.M))
 
 
-# The same round through the same stream, dealt by `game`: the stream is the test above's, a
-# game over a source and its review page are test_cli_game.py's; a whole round more.
+# The same round through the same stream, dealt by `game`: a game over a source and its
+# review page are test_cli_game.py's; a whole round more.
 @pytest.mark.slow
 @pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
 def test_a_game_is_dealt_from_a_local_mjpeg_stream(tmp_path: Path, capsys: pytest.CaptureFixture[str],
