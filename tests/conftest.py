@@ -41,19 +41,18 @@ LONGEST_FIRST = (
     "tests/vision/test_dim_light.py",  # 25
     "tests/dealer/app/test_cli_calibrate_deck.py",  # 24
     "tests/vision/test_deck_print.py",  # 16
-    "tests/bench/test_table_rounds_nudged.py",  # 15
     "tests/bench/test_table_rounds_live.py",  # 15
-    "tests/dealer/app/test_cli_play_stream.py",  # 15 (a child process's slow teardown: more wall than CPU)
-    "tests/dealer/app/test_demo_languages.py",  # 14
+    "tests/dealer/app/test_resume.py",  # 15 (and its random waits before each kill)
+    "tests/dealer/app/test_cli_play_stream.py",  # 15 (children building a heap that is slow to free)
     "tests/dealer/app/test_cli_read.py",  # 12
     "tests/dealer/app/test_bad_input.py",  # 12
     "tests/dealer/app/test_secrecy.py",  # 10
     "tests/dealer/app/test_cli_calibrate.py",  # 10
     "tests/vision/test_deck_profile.py",  # 10 (an enrolled Russian deck read)
-    "tests/dealer/app/test_resume.py",  # 9 (and its random waits before each kill)
     "tests/dealer/table/test_layout_columns.py",  # 9
     "tests/vision/test_deck_profile_gate.py",  # 8
     "tests/dealer/app/test_kruskal_play.py",  # 8
+    "tests/dealer/app/test_demo_languages.py",  # 7
     "tests/calibration/test_check.py",  # 7
     "tests/vision/test_detect.py",  # 7
     "tests/dealer/app/test_cli_game.py",  # 7

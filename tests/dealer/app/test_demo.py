@@ -26,8 +26,9 @@ def test_the_stored_verdicts_are_what_judge_says_of_the_scripted_round() -> None
     assert f"players: {DEMO_PLAYERS}\n" in start and f"rule: {DEMO_RULE}\n" in start and f"hand: {DEMO_HAND}\n" in start
 
 
-# The same round as test_demo_languages.py's English one (the same video and options, through
-# `eleusis play`), which checks it against judge as this does: a whole round more in the suite.
+# The same round as test_demo_languages.py's (the same video and options, through `eleusis
+# play`; the suite deals it in Russian), which checks it against judge as this does: a whole
+# round more in the suite.
 @pytest.mark.slow
 @pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
 def test_the_shipped_recorded_table_is_dealt_as_scripted(tmp_path: Path) -> None:

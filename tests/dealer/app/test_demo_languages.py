@@ -73,10 +73,12 @@ def speech_problems(path: Path, text: str) -> list[str]:
 @pytest.mark.skipif(shipped_video() is None, reason="no shipped demo video")
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (.ci/install installs it)")
 # The round is dealt once per language, the same frames judged the same way; the suite deals
-# it in Russian (another script and voice) and in English (the README's first command), and
-# the slow pass in Portuguese too. Every Portuguese sentence the dealer can say is checked
-# without a round by tests/dealer/speech/test_i18n.py.
-@pytest.mark.parametrize("lang", ["ru", pytest.param("pt", marks=pytest.mark.slow), "en"])
+# it in Russian (another script and voice), the slow pass in Portuguese and English too.
+# Every sentence the dealer can say is checked in each language without a round by
+# tests/dealer/speech/test_i18n.py, an English WAV by tests/dealer/speech/test_voice.py, and
+# the English round is dealt to its end, verdict for verdict, by tests/dealer/app/test_resume.py.
+@pytest.mark.parametrize("lang", ["ru", pytest.param("pt", marks=pytest.mark.slow),
+                                  pytest.param("en", marks=pytest.mark.slow)])
 def test_the_first_command_deals_the_shipped_round_aloud_in_each_language(
     lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
