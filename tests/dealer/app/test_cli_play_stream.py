@@ -165,9 +165,13 @@ def test_a_camera_that_is_neither_a_number_nor_a_stream_url_is_refused(value: st
 # OpenCV's read then aborted the process as the read returned ("FATAL: exception not
 # rethrown" or "terminate called", exit 134) after a round whose recording was intact.
 _STALLED_CHILD = """
+import gc
 import sys
 from vision.frames import CameraSource
+gc.disable()  # built in a tenth of the time the collector's passes over it would take
 heap = [{"k": [i]} for i in range(3_000_000)]  # freed as the interpreter finalizes: a slow teardown
+gc.freeze()  # never walked by a collection again; still freed, one by one, at the end
+gc.enable()
 stream = CameraSource(sys.argv[1]).frames()
 for frame in stream:
     if frame.index >= int(sys.argv[2]) - 1:
