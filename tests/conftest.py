@@ -43,7 +43,6 @@ LONGEST_FIRST = (
     "tests/vision/test_deck_print.py",  # 16
     "tests/bench/test_table_rounds_live.py",  # 15
     "tests/dealer/app/test_resume.py",  # 15 (and its random waits before each kill)
-    "tests/dealer/app/test_cli_play_stream.py",  # 15 (children building a heap that is slow to free)
     "tests/dealer/app/test_cli_read.py",  # 12
     "tests/dealer/app/test_bad_input.py",  # 12
     "tests/dealer/app/test_secrecy.py",  # 10
@@ -52,6 +51,7 @@ LONGEST_FIRST = (
     "tests/dealer/table/test_layout_columns.py",  # 9
     "tests/vision/test_deck_profile_gate.py",  # 8
     "tests/dealer/app/test_kruskal_play.py",  # 8
+    "tests/dealer/app/test_cli_play_stream.py",  # 8 (children that free a large heap as they end)
     "tests/dealer/app/test_demo_languages.py",  # 7
     "tests/calibration/test_check.py",  # 7
     "tests/vision/test_detect.py",  # 7
