@@ -17,19 +17,27 @@ from bench.harness.round_check import RoundFigures, compare_round, play_video, w
 from bench.harness.scripted_round import ScriptedRound, Timeline, make_round, timeline
 from engine.cards import all_kinds
 from tests.bench.round_setup import FPS, faces, full_hd_view, short_round
+from vision.synthetic import CardFace
 
 
 @pytest.fixture(scope="module")
-def planned() -> tuple[ScriptedRound, Timeline]:
-    script = short_round(faces())
+def card_faces() -> dict[str, CardFace]:
+    return faces()
+
+
+@pytest.fixture(scope="module")
+def planned(card_faces: dict[str, CardFace]) -> tuple[ScriptedRound, Timeline]:
+    script = short_round(card_faces)
     return script, timeline(script, FPS, whole_layout=False)
 
 
 @pytest.fixture(scope="module")
-def played(planned: tuple[ScriptedRound, Timeline], tmp_path_factory: pytest.TempPathFactory) -> RoundFigures:
+def played(card_faces: dict[str, CardFace], planned: tuple[ScriptedRound, Timeline],
+           tmp_path_factory: pytest.TempPathFactory) -> RoundFigures:
     script, line = planned
     work = tmp_path_factory.mktemp("round")
-    write_video(render_steps(tuple(line.steps), faces(), seed=7, view=full_hd_view(), fps=FPS), work / "table.mp4", FPS)
+    write_video(render_steps(tuple(line.steps), card_faces, seed=7, view=full_hd_view(), fps=FPS), work / "table.mp4",
+                FPS)
     _wall, _log = play_video(work / "table.mp4", script, work / "recording", timeout=600.0)
     return compare_round(script, line, work / "recording", work)
 
