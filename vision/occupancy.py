@@ -45,7 +45,7 @@ import numpy.typing as npt
 from vision.geometry import quad_iou
 from vision.shadow_edge import ShadowEdgeConfig
 from vision.zone_arm import coloured, reaches_across, side_bands, view_edges
-from vision.zone_background import Background, BackgroundConfig, censored
+from vision.zone_background import Background, BackgroundConfig, any_colour, censored, either_of
 from vision.zone_cards import ZoneCardConfig, colour_shift, difference, find_cards, log_colour
 from vision.zone_light import Light, LightModel, light_alone, unlit_patches
 from vision.zone_view import WORK_PX_PER_MM, ZONE_MARGIN_MM, RectifiedZone, ZoneWindow, rectify
@@ -151,7 +151,7 @@ def _unclipped(logc: FloatImage, before: FloatImage, clipped: npt.NDArray[np.boo
     either = [m for m in (clipped, clipped_before) if m is not None]
     if not either:
         return logc
-    return np.asarray(np.where(np.logical_or.reduce(either), before, logc), np.float32)
+    return np.asarray(np.where(either_of(either), before, logc), np.float32)
 
 
 def _moved(logc: FloatImage, before: FloatImage, where: Mask, change: float) -> Mask:
@@ -294,10 +294,10 @@ class ZoneWatch:
             return Light(step=step)
         against_clipped = self.background.clipped if learned else self._clipped_before
         either = [m for m in (clipped, against_clipped) if m is not None]
-        usable: Mask3 | None = ~np.logical_or.reduce(either) if either else None
+        usable: Mask3 | None = ~either_of(either) if either else None
         clear = self._rim & zone
         if usable is not None:
-            clear &= np.any(usable, axis=2)
+            clear &= any_colour(usable)
         for known in (self._seen.known, self._seen.known_before):
             if known is not None:
                 clear &= ~known

@@ -139,8 +139,12 @@ def difference(logc: FloatImage, empty_log: FloatImage, where: Mask, reference: 
     if np.count_nonzero(ref[::4, ::4]) < 50:
         ref = where  # too little of the reference in view
     shift = colour_shift(delta, ref)
-    channels = [np.abs(c - np.float32(v)) for c, v in zip(cv2.split(delta), shift, strict=True)]
-    out = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+    # |delta - shift| in each colour, then the largest of a pixel's three: each row's values
+    # (b, g, r, b, g, r ...) dilated by 1 x 3 hold at every green the largest of its pixel's
+    # (the same values as numpy's per-colour arithmetic, in less than half the time)
+    away = cv2.absdiff(delta, np.append(shift, 0.0).astype(np.float64))  # (4,) doubles: a scalar to OpenCV
+    h, w = away.shape[:2]
+    out = np.ascontiguousarray(cv2.dilate(away.reshape(h, w * 3), np.ones((1, 3), np.uint8))[:, 1::3])
     out[~where] = 0.0
     return np.asarray(out, np.float32)
 
