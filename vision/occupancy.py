@@ -46,7 +46,7 @@ from vision.geometry import quad_iou
 from vision.shadow_edge import ShadowEdgeConfig
 from vision.zone_arm import coloured, reaches_across, side_bands, view_edges
 from vision.zone_background import Background, BackgroundConfig, any_colour, censored, either_of
-from vision.zone_cards import ZoneCardConfig, colour_shift, difference, find_cards, log_colour
+from vision.zone_cards import ZoneCardConfig, colour_shift, difference, find_cards, largest_colour, log_colour
 from vision.zone_light import Light, LightModel, light_alone, unlit_patches
 from vision.zone_view import WORK_PX_PER_MM, ZONE_MARGIN_MM, RectifiedZone, ZoneWindow, rectify
 
@@ -167,12 +167,7 @@ def _moved(logc: FloatImage, before: FloatImage, where: Mask, change: float) -> 
     now = cv2.subtract(logc, np.append(shift, 0.0).astype(np.float64))  # (4,) doubles: a scalar to OpenCV
     box = np.ones((3, 3), np.uint8)
     outside = cv2.max(cv2.subtract(now, cv2.dilate(before, box)), cv2.subtract(cv2.erode(before, box), now))
-    # the largest over the colours: each row's values (b, g, r, b, g, r ...) dilated by 1 x 3
-    # hold at every green the largest of its pixel's three (numpy's max over the colours is
-    # ten times slower, splitting the colours three)
-    h, w = outside.shape[:2]
-    out = cv2.dilate(outside.reshape(h, w * 3), np.ones((1, 3), np.uint8))[:, 1::3]
-    return np.asarray((out >= change) & where, np.bool_)
+    return np.asarray((largest_colour(outside) >= change) & where, np.bool_)
 
 
 def _among(quad: FloatArray, quads: Sequence[FloatArray]) -> bool:

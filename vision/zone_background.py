@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Background", "BackgroundConfig", "LookState", "any_colour", "censored"]
+__all__ = ["Background", "BackgroundConfig", "LookState", "any_colour", "censored", "either_of"]
 
 FloatImage = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.bool_]
