@@ -440,7 +440,8 @@ def _read_by_print(prints: PrintBank, readings: list[CardReading], own: Sequence
         alike = any(tuple(sorted((best, other))) in prints.look_alike for other in order if other != best)
         if (not alike and float(fit[best_row]) >= PRINT_FIT and margin >= PRINT_DUEL_MARGIN
                 and (theirs is None or str(theirs) == best)):
-            readings[r] = CardReading(Card.parse(best), float(similarity[r].max()), False, best)
+            readings[r] = (CardReading(None, float(similarity[r].max()), True, BACK) if best == BACK
+                           else CardReading(Card.parse(best), float(similarity[r].max()), False, best))
 
 
 @dataclass(frozen=True)
@@ -536,15 +537,16 @@ def enrol(classifier: OnnxClassifier, decks: Sequence[Mapping[str, npt.NDArray[n
         raise VisionError("no card was enrolled")
     matrix = _unit(np.stack(vectors))
     bank = TemplateBank.build(crops_kept, labels, owners)
-    faces = [k for k, label in enumerate(labels) if label != BACK]
-    prints = PrintBank.build([crops_kept[k] for k in faces], [labels[k] for k in faces], [owners[k] for k in faces])
+    # every card enrolled has its print, its back too: a back is one print of the deck, and
+    # under a lamp or a blur it is as far from its prototype as a face is
+    prints = PrintBank.build(crops_kept, labels, owners)
     sims_all = matrix @ matrix.T
     neighbours = []
-    for k in faces:  # each card's nearest cards of its deck for the network: what it will be told from
-        mine = [j for j in faces if owners[j] == owners[k]]
+    for k in range(len(labels)):  # each card's nearest cards of its deck for the network: what it will be told from
+        mine = [j for j in range(len(labels)) if owners[j] == owners[k]]
         near = sorted(mine, key=lambda j: -float(sims_all[k, j]))[:PRINT_CANDIDATES + 1]
-        neighbours.append([faces.index(j) for j in (near if k in near else [k] + near[:-1])])
-    probe_of = [(i, view) for i, k in enumerate(faces) for view in print_probes[k]]
+        neighbours.append(near if k in near else [k] + near[:-1])
+    probe_of = [(k, view) for k in range(len(labels)) for view in print_probes[k]]
     prints = prints.with_look_alikes([view for _, view in probe_of], [i for i, _ in probe_of],
                                      [neighbours[i] for i, _ in probe_of], LOOK_ALIKE_MARGIN)
     sims = matrix @ matrix.T

@@ -131,6 +131,27 @@ def test_given_a_dutch_v_queen_and_a_french_v_jack_when_read_by_print_then_never
     assert sum(r == t for r, t in zip(_read_by_rule(bank, views, truths), truths)) >= 4
 
 
+def test_given_an_enrolled_back_the_network_leaves_unsure_when_read_by_print_then_face_down_never_a_face() -> None:
+    # the back is one print of the enrolled deck: under table damage the network's rule leaves
+    # it "not like any enrolled card" (the tuning decks' backs, 0.53-0.84 like their prototype);
+    # its print settles it. A face the network wrongly takes for the back is never face down.
+    design = _deck(3141)
+    labels = ["back", "QS", "KS", "7H"]
+    bank = _enrolled([design[k] for k in labels], labels, 7)
+    names = sorted(bank.labels)
+    backs = _placed([design["back"]] * 4, 8, True)
+    faces = _placed([design[k] for k in labels[1:]], 9, True)
+    read = []
+    for view in backs + faces:
+        total = np.array([[2.0 if n == "back" else 1.9 for n in names]], np.float32)  # the network: the back first
+        readings = [CardReading.unsure("back", 0.8, "not like any enrolled card (nearest back, 0.80)")]
+        _read_by_print(bank, readings, [CardReading.unsure()], [view], names,
+                       np.full((1, len(names)), 0.8, np.float32), total)
+        read.append(readings[0])
+    assert sum(r.face_down and r.label is None for r in read[:4]) >= 3, [r.reason for r in read[:4]]
+    assert not any(r.face_down or r.label is not None for r in read[4:]), [(r.label, r.face_down) for r in read[4:]]
+
+
 def _enrolled(cards: list[np.ndarray], labels: list[str], seed: int) -> PrintBank:
     """Cards enrolled from clean views, with the look-alikes enrolment finds among them."""
     from vision.deck_profile import LOOK_ALIKE_MARGIN, jittered_views

@@ -81,6 +81,10 @@ def test_given_a_made_up_deck_when_enrolled_then_its_gate_is_learnt_named_and_su
     # made-up decks' cards lie near each other for the network: the gate must not loosen there
     assert profile.min_similarity == pytest.approx(ENROLLED_SIMILARITY)
     assert any(f"similarity gate {profile.min_similarity:.2f}" in note for note in profile.notes)
+    # every card shown has its print, the back too (a back the network leaves unsure is read by it)
+    assert profile.prints is not None and sorted(profile.prints.labels) == sorted(crops)
     path = tmp_path / "decks.json"
     profile.save(path)
-    assert DeckProfile.load(path).min_similarity == pytest.approx(profile.min_similarity)
+    again = DeckProfile.load(path)
+    assert again.min_similarity == pytest.approx(profile.min_similarity)
+    assert again.prints is not None and "back" in again.prints.labels
