@@ -59,7 +59,7 @@ lamp, a white cloth under a daylight panel), each side branch an overlapped colu
 each card half or more over the one before, its index showing), the ``overhead`` view. Each
 round then also prints what the layout watch read of the main line and side branches on
 each still table state (bench/harness/layout_sight.py: cards lying whole, cards overlapped,
-wrong readings) and what it said.
+cards in a zone not watched, wrong readings) and what it said.
 
 ``--arms``: after each verdict a player's arm carries the cards from the players' edge across
 the whole play zone to the layout beyond it and comes back (1.5 s, bench/harness/make_demo.arm_sweep),

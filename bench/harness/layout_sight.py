@@ -7,7 +7,9 @@ centre in table mm). :func:`layout_sight` then scores the last reading of each s
 state (the layout unchanged for ``STILL_FRAMES`` frames with no hand over the table): a card
 is read when a reading of its label lies within ``NEAR_MM`` of its centre; a reading that names
 another card than the one lying there, or lies where no card does, is wrong. A card covered
-by a later card of its column (only its top shows) counts apart.
+by a later card of its column (only its top shows) counts apart, and so does a card lying in
+a line zone the watch did not look at (one the camera does not see readable: the side
+branches of the standard whole-layout view).
 
 :func:`layout_notes` lists what the layout watch said in a recording (its sentences of
 dealer/speech/layout_words.py): misplacements, the layout right again, the PROPHET token.
@@ -66,6 +68,9 @@ class LayoutTap:
     inner: _ZoneReader
     table: _Table
     frames: dict[int, tuple[tuple[CardPlacement, ...], dict[str, list[Read]]]] = field(default_factory=dict)
+    # the outline (table mm) of each line zone the watch looked at, frame by frame: a zone the
+    # camera does not see readable is never looked at, and the cards lying there are not counted
+    watched: dict[int, dict[str, npt.NDArray[np.float32]]] = field(default_factory=dict)
 
     def read_zone(self, crop_bgr: npt.NDArray[np.uint8], crop_to_table: npt.ArrayLike, zone: str,
                   polygon_mm: npt.ArrayLike, token_centres_mm: Iterable[tuple[float, float]] = ()
@@ -83,6 +88,7 @@ class LayoutTap:
                 reads = [(None if cards.label[i] is None else str(cards.label[i]), float(mm[i][0]), float(mm[i][1]))
                          for i in range(len(cards))]
             kept[1][zone] = reads
+            self.watched.setdefault(frame, {})[zone] = np.asarray(polygon_mm, np.float32).reshape(-1, 1, 2)
         return reading
 
 
@@ -98,6 +104,9 @@ class LayoutSight:
     wrong: int = 0  # readings naming another card than the one lying there, or where none lies
     wrong_list: list[str] = field(default_factory=list)
     missed_list: list[str] = field(default_factory=list)  # the cards lying there not read
+    # cards lying in a line zone the watch does not look at (not readable from this camera):
+    # counted apart, not in ``cards``
+    unwatched: int = 0
 
     def add(self, other: LayoutSight) -> None:
         self.states += other.states
@@ -108,6 +117,7 @@ class LayoutSight:
         self.wrong += other.wrong
         self.wrong_list.extend(other.wrong_list)
         self.missed_list.extend(other.missed_list)
+        self.unwatched += other.unwatched
 
     def words(self) -> str:
         if not self.states:
@@ -115,7 +125,8 @@ class LayoutSight:
         whole = self.cards - self.covered
         return (f"layout {self.read}/{self.cards} cards read in {self.states} still states "
                 f"(lying whole {self.read - self.covered_read}/{whole}, overlapped {self.covered_read}/{self.covered}), "
-                f"{self.wrong} wrong")
+                f"{self.wrong} wrong" + (f"; {self.unwatched} more in a zone not watched from this camera"
+                                         if self.unwatched else ""))
 
 
 def _covered(cards: Sequence[CardPlacement]) -> list[bool]:
@@ -151,11 +162,17 @@ def layout_sight(tap: LayoutTap) -> LayoutSight:
     for frame in chosen.values():
         truth, reads = tap.frames[frame]
         seen = [r for zone in _LINE for r in reads.get(zone, [])]
+        zones = tap.watched.get(frame, {}).values()
+        looked = [any(cv2.pointPolygonTest(z, (float(c.centre_mm[0]), float(c.centre_mm[1])), False) >= 0
+                      for z in zones) for c in truth]
         covered = _covered(truth)
         out.states += 1
-        out.cards += len(truth)
-        out.covered += sum(covered)
-        for card, under in zip(truth, covered, strict=True):
+        out.cards += sum(looked)
+        out.unwatched += len(truth) - sum(looked)
+        out.covered += sum(u for u, w in zip(covered, looked, strict=True) if w)
+        for card, under, watched in zip(truth, covered, looked, strict=True):
+            if not watched:
+                continue
             hit = any(label == card.label and np.hypot(x - card.centre_mm[0], y - card.centre_mm[1]) <= NEAR_MM
                       for label, x, y in seen)
             out.read += hit
