@@ -37,7 +37,8 @@ from vision.corner_proposals import INDEX_SHARE, RANK_XY, CornerProposal, glyph_
 from vision.corners import corner_boxes
 from vision.preprocess import CORNER_H, CORNER_W, RECT_H
 
-__all__ = ["CARD_PX", "INDEX_SHARE", "MIN_FOUND", "IndexSet", "card_anchors", "found_anchors", "make_index_set"]
+__all__ = ["CARD_PX", "INDEX_SHARE", "MIN_FOUND", "IndexSet", "card_anchors", "found_anchors", "make_index_set",
+           "paint_beside_index"]
 
 Design = dict[str, np.ndarray]
 CARD_LABELS = tuple(str(Card.from_index(i)) for i in range(52))
@@ -57,6 +58,12 @@ P_SOFT = 0.2  # a card out of focus: blurred before the camera's own blur and JP
 MIN_FOUND = 13  # a design whose indices the proposer finds on fewer clean cards has no index it proposes
 # The index's glyph area in box pixels (x0, y0, x1, y1): what a covering card must leave
 INDEX_AREA = (4.0, 8.0, 34.0, 76.0)
+# The index's column in a cut box (CORNER_W x CORNER_H pixels): its glyphs lie left of
+# BESIDE_X and above BELOW_Y (the whole of a "10" at the largest view); the rest of the box
+# is the card's face or a neighbour's ink
+BESIDE_X = 20
+BELOW_Y = 46
+PAPER_PERCENTILE = 80  # the paper's colour in a box: this percentile of its index column
 
 
 @dataclass(frozen=True)
@@ -251,6 +258,32 @@ def _cut(scene: np.ndarray, props: list[CornerProposal]) -> np.ndarray:
     if not props:
         return np.zeros((0, CORNER_H, CORNER_W, 3), np.uint8)
     return corner_boxes(scene, props, ((1.0, 0.0, 0.0, 0.0),))[:, 0]
+
+
+def paint_beside_index(boxes: np.ndarray, share: float, rng: np.random.Generator) -> np.ndarray:
+    """A copy of ``boxes`` (uint8 [N, CORNER_H, CORNER_W, 3]) where about ``share`` of them have
+    everything beside and below the index's column painted the box's paper colour.
+
+    In a tight fan or column the next card's index stands inside the box, and a reader taught
+    only on boxes with their context reads it with the index (a 3C beside a 4C as 5C). Taught
+    also on boxes where that context is gone, it must read the rank and suit from the column
+    alone. Positives and negatives are painted alike, so a painted box is no sign of an index.
+
+    >>> box = np.full((2, 56, 40, 3), 250, np.uint8); box[:, 10:20, 30:35] = 0  # ink beside
+    >>> out = paint_beside_index(box, 1.0, np.random.default_rng(0))
+    >>> int(out[:, :, BESIDE_X:].min()), int(box[:, :, BESIDE_X:].min())
+    (250, 0)
+    """
+    out = boxes.copy()
+    which = np.flatnonzero(rng.random(len(out)) < share)
+    if len(which):
+        part = out[which]
+        column = part[:, :BELOW_Y, :BESIDE_X].reshape(len(part), -1, 3).astype(np.float32)
+        paper = np.percentile(column, PAPER_PERCENTILE, axis=1).astype(np.uint8)[:, None, None, :]
+        part[:, :, BESIDE_X:] = paper
+        part[:, BELOW_Y:, :] = paper
+        out[which] = part
+    return out
 
 
 def make_index_set(designs: list[Design], anchors: list[dict[str, tuple[float, float, float]]], scenes: int,

@@ -7,6 +7,10 @@ Steps (all seeded):
 2. corner boxes cut by the run-time cutter from spoiled scenes (:mod:`models.index_data`),
    made in chunks cached under ``cache/index_sets`` (git-ignored);
 3. training with torch on the CPU, 1 thread, AdamW with a cosine schedule over a time budget;
+   with ``--init``, from a shipped reader's weights (its ONNX: the batch norms are folded into
+   the convolutions there, so they stay frozen), and with ``--paint``, a share of the boxes
+   with the ink beside and below the index painted out
+   (:func:`models.index_data.paint_beside_index`);
 4. ONNX export (opset 17, dynamic batch), onnxruntime checked against torch;
 5. on the calibration designs: one temperature for the rank and suit heads (least negative
    log-likelihood), and the accept threshold: the least one at which at most
@@ -14,7 +18,9 @@ Steps (all seeded):
    one, or an index read as another card);
 6. ``models/index_reader.onnx`` and ``models/index_reader.json``.
 
-Run: ``nohup python -m models.train_index_reader --minutes 45 > cache/index_train.log 2>&1 &``
+Run: ``nohup python -m models.train_index_reader --minutes 45 > cache/index_train.log 2>&1 &``;
+the shipped reader (1.1.0): ``--scenes 20000 --calibration-scenes 2500 --seed 77 --train-seed 5
+--init <reader 1.0.0's ONNX> --paint 0.3 --lr 3e-4 --minutes 30 --jobs 1`` (models/MODEL_CARD.md).
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ import torch
 from torch import nn
 
 from models.dataset import HOLDOUT_DESIGNS, INDEX_CALIBRATION_DESIGNS, INDEX_TEST_DESIGNS, load_design, rendered_designs
-from models.index_data import MIN_FOUND, IndexSet, card_anchors, found_anchors, make_index_set
+from models.index_data import MIN_FOUND, IndexSet, card_anchors, found_anchors, make_index_set, paint_beside_index
 from models.index_net import OUTPUT_NAMES, IndexNet
 from vision.preprocess import CORNER_H, CORNER_W
 
@@ -44,7 +50,7 @@ TEST_DESIGNS = INDEX_TEST_DESIGNS
 DATA_VERSION = 3  # bump when models/index_data.py changes (names the cached sets)
 MAX_WRONG_ACCEPTED = 0.001
 MIN_THRESHOLD = 0.5
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 SNAPSHOT_MINUTES = 8
 MADE_UP_PER_CHUNK = 6  # procedural designs made for each chunk of training scenes ...
 MADE_UP_SHARE = 0.25  # ... drawn about this share of the time
@@ -178,10 +184,38 @@ def calibrate(net: nn.Module, data: IndexSet) -> dict[str, float]:
             "calibration_no_index_accepted": int((acc & ~pos).sum())}
 
 
+def load_onnx_weights(net: IndexNet, path: Path) -> None:
+    """``net``'s weights from an exported reader (:func:`export`): each convolution's weights and
+    its folded batch norm's shift, the batch norms set to pass them on (unit scale, zero mean,
+    unit variance), the dense layers as they are."""
+    import onnx
+    from onnx import numpy_helper
+
+    found = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in onnx.load(str(path)).graph.initializer}
+    folded = sorted((k for k in found if k.startswith("onnx::Conv_")), key=lambda k: int(k.rsplit("_", 1)[1]))
+    convs = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
+    norms = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
+    if len(folded) != 2 * len(convs):
+        raise ValueError(f"{path}: {len(folded)} folded convolution tensors, expected {2 * len(convs)}")
+    with torch.no_grad():
+        for conv, norm, weight, shift in zip(convs, norms, folded[0::2], folded[1::2], strict=True):
+            conv.weight.copy_(found[weight])
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(found[shift])
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        for name, param in net.named_parameters():
+            if name in found:
+                param.copy_(found[name])
+
+
 def train(net: IndexNet, data: IndexSet, minutes: float, batch: int, seed: int, lr: float,
-          snapshot: Path | None = None) -> int:
+          snapshot: Path | None = None, paint: float = 0.0, fine_tune: bool = False) -> int:
     """Train for ``minutes``; every :data:`SNAPSHOT_MINUTES` export ``snapshot`` (ONNX, with
-    a provisional metadata file) so a long run can be looked at before it ends."""
+    a provisional metadata file) so a long run can be looked at before it ends. ``paint``:
+    the share of boxes painted beside their index (:func:`paint_beside_index`);
+    ``fine_tune``: ``net`` holds a trained reader's weights (:func:`load_onnx_weights`): its
+    batch norms stay frozen and the rate starts high, with no warm-up, and falls to 0."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -202,17 +236,24 @@ def train(net: IndexNet, data: IndexSet, minutes: float, batch: int, seed: int, 
         if frac >= 1:
             break
         for g in opt.param_groups:
-            g["lr"] = lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * frac))) * min(1.0, (step + 1) / 200)
+            g["lr"] = (lr * 0.5 * (1 + math.cos(math.pi * frac)) if fine_tune else
+                       lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * frac))) * min(1.0, (step + 1) / 200))
         if pos_at + batch > n:
             order, pos_at = rng.permutation(n), 0
         idx = order[pos_at:pos_at + batch]
         pos_at += batch
         boxes = data.boxes[idx]
+        if paint > 0:
+            boxes = paint_beside_index(boxes, paint, rng)
         if rng.random() < 0.5:  # a mirrored-colour copy is no help; brightness jitter is cheap here
             boxes = np.clip(boxes.astype(np.float32) * rng.uniform(0.8, 1.15), 0, 255).astype(np.uint8)
         rank = torch.from_numpy(data.rank[idx])
         suit = torch.from_numpy(data.suit[idx])
         net.train()
+        if fine_tune:
+            for norm in net.modules():
+                if isinstance(norm, nn.BatchNorm2d):
+                    norm.eval()
         rz, sz, iz = net(to_input(boxes))
         is_index = rank >= 0
         loss = bce(iz[:, 0], is_index.float())
@@ -255,10 +296,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--jobs", type=int, default=2, help="processes making the boxes")
-    ap.add_argument("--seed", type=int, default=31)
+    ap.add_argument("--seed", type=int, default=31, help="the boxes' seed (and the training's, by default)")
+    ap.add_argument("--train-seed", type=int, default=None, help="the training's own seed (order, augmentation)")
+    ap.add_argument("--init", type=Path, default=None, help="start from this exported reader's weights (ONNX)")
+    ap.add_argument("--paint", type=float, default=0.0,
+                    help="share of training boxes painted beside their index (paint_beside_index)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     torch.set_num_threads(1)
+    args.out.mkdir(parents=True, exist_ok=True)
     anchors = design_anchors(args.renders)
     training = [n for n in anchors if n not in HOLDOUT_DESIGNS]
     calibration = [n for n in anchors if n in CALIBRATION_DESIGNS]
@@ -270,8 +316,12 @@ def main(argv: list[str] | None = None) -> int:
     log.info("%d training boxes (%.0f%% indices), %d calibration boxes, made in %.0f s", len(train_set.rank),
              100 * (train_set.rank >= 0).mean(), len(calib_set.rank), time.time() - t0)
     net = IndexNet()
+    if args.init is not None:
+        load_onnx_weights(net, args.init)
+    train_seed = args.seed if args.train_seed is None else args.train_seed
     t1 = time.time()
-    steps = train(net, train_set, args.minutes, args.batch, args.seed, args.lr, args.out / "index_reader_snapshot.onnx")
+    steps = train(net, train_set, args.minutes, args.batch, train_seed, args.lr, args.out / "index_reader_snapshot.onnx",
+                  paint=args.paint, fine_tune=args.init is not None)
     log.info("%d steps in %.0f s", steps, time.time() - t1)
     cal = calibrate(net, calib_set)
     log.info("calibration: %s", cal)
@@ -280,7 +330,9 @@ def main(argv: list[str] | None = None) -> int:
     meta = _meta(cal, {"training_designs": training, "calibration_designs": calibration,
                        "test_designs": list(TEST_DESIGNS), "scenes": args.scenes,
                        "training_boxes": int(len(train_set.rank)), "steps": steps, "batch": args.batch,
-                       "minutes": args.minutes, "seed": args.seed, "data_version": DATA_VERSION})
+                       "minutes": args.minutes, "seed": args.seed, "train_seed": train_seed, "lr": args.lr,
+                       "init": None if args.init is None else args.init.name, "paint": args.paint,
+                       "data_version": DATA_VERSION})
     (args.out / "index_reader.json").write_text(json.dumps(meta, indent=1) + "\n")
     log.info("wrote %s and its metadata", onnx_path)
     return 0
