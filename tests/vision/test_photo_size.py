@@ -115,7 +115,10 @@ def test_a_real_fan_enlarged_to_a_phones_size_reads_as_well_as_at_its_own_and_no
     big = cv2.resize(image, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
     enlarged = score_deal(read_without_mat(reader, big), [(c, 3 * x, 3 * y) for c, x, y in labels])
     assert own[2] == [] and enlarged[2] == []
-    assert enlarged[0] >= own[0] > 0, (enlarged, own)
+    # read at another size the index reader reads a card more or fewer (reader 1.0.0: 27 at its
+    # own size, 28 enlarged; 1.1.0: 30 and 29); what must not come back is the loss of a quarter
+    # of the cards when the glyphs were sought at the picture's size, not the cards'
+    assert enlarged[0] >= own[0] - 1 and own[0] > 0, (enlarged, own)
 
 
 @pytest.mark.slow
