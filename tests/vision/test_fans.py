@@ -35,9 +35,10 @@ def _readings(ranks: list[int], suits: list[int], index: list[float], pair: floa
 
 
 def _explained(neighbour: CornerProposal, index: float = 0.3, neighbour_card: tuple[int, int] = (8, 2),
-               neighbour_index: float = 0.9, where: str = "either") -> bool:
+               neighbour_index: float = 0.9, where: str = "either", pair: float = 1.0) -> bool:
     doubted = CornerProposal((100.0, 100.0), (0.0, 1.0), 1.5)
     readings = _readings([4, neighbour_card[0]], [3, neighbour_card[1]], [index, neighbour_index])
+    readings.rank[0] = np.eye(13)[4] * pair + (1 - pair) / 13  # the doubted reading's rank this sure
     fan, column = fans.neighbours_in_box([doubted, neighbour], readings, ACCEPT)
     return bool({"fan": fan, "column": column, "either": fan | column}[where][0])
 
@@ -46,8 +47,9 @@ def test_the_rank_lies_where_the_corner_boxes_put_it():
     assert fans.RANK_XY == corners.RANK_XY
 
 
-@pytest.mark.parametrize("box_px", [(25, 2), (40, -5), (55, 10)])
+@pytest.mark.parametrize("box_px", [(25, 2), (40, -5), (55, 10), (32, -23), (45, 35)])
 def test_a_fanned_neighbours_index_right_of_the_doubted_one_explains_the_doubt(box_px):
+    # level, or higher or lower as a hand spread rising or falling puts it (deal 7: 23 px higher)
     du, dv = box_px  # the neighbour's rank, box pixels from the doubted one's
     neighbour = CornerProposal((100 + 1.5 * du, 100 + 1.5 * dv), _turned(6), 1.5)
     assert _explained(neighbour, where="fan") and not _explained(neighbour, where="column")
@@ -56,6 +58,11 @@ def test_a_fanned_neighbours_index_right_of_the_doubted_one_explains_the_doubt(b
 def test_a_reading_over_the_threshold_but_less_likely_than_no_index_is_a_doubt_to_explain():
     # rank x suit x index 0.45 reaches CORNER_ACCEPT, but "no index" (0.55) is likelier: it would not stand
     assert _explained(CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5), index=0.45)
+
+
+def test_a_reading_refused_as_an_index_is_a_doubt_to_explain_when_a_neighbour_stands_in_its_box():
+    # the neighbour's glyphs are what the reader judged "an index" by: its refusal is no evidence
+    assert _explained(CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5), index=0.02)
 
 
 def test_a_stacked_neighbours_index_below_explains_the_doubt():
@@ -67,10 +74,10 @@ def test_a_stacked_neighbours_index_below_explains_the_doubt():
     ("turned a quarter", CornerProposal((150.0, 100.0), (1.0, 0.0), 1.5), {}),
     ("twice the size", CornerProposal((150.0, 100.0), (0.0, 1.0), 3.0), {}),
     ("beyond the box", CornerProposal((100 + 1.5 * 90, 100.0), (0.0, 1.0), 1.5), {}),
-    ("beside the doubted suit", CornerProposal((100 + 1.5 * 45, 100 + 1.5 * 35), (0.0, 1.0), 1.5), {}),
+    ("left of the index", CornerProposal((100 - 1.5 * 40, 100.0), (0.0, 1.0), 1.5), {}),
     ("reading the same card", CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5), {"neighbour_card": (4, 3)}),
     ("itself no index", CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5), {"neighbour_index": 0.05}),
-    ("the doubt a refusal", CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5), {"index": 0.1}),
+    ("its glyphs no rank over a suit", CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5), {"pair": 0.4}),
     ("a reading that stands already", CornerProposal((150.0, 100.0), (0.0, 1.0), 1.5), {"index": 0.6}),
 ])
 def test_a_doubt_is_not_explained_by(why, neighbour, kwargs):
