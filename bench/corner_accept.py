@@ -23,7 +23,7 @@ Each photo's outline reading and corner proposals (of the photo evenly lit,
 ``cache/corner_accept_photos-<scenes>.pkl``: they depend on no index reader, so the next reader's sweep
 starts at once; ``--fresh`` makes them again); each pair of thresholds reads the proposals again. Prints, per pair: cards read and wrong readings on each set.
 
-Run: ``PYTHONPATH=$PWD python3 bench/corner_accept.py [--index-model PATH] [--accept 0.3 0.4 0.5]
+Run: ``PYTHONPATH=$PWD python3 bench/corner_accept.py [--index-model PATH [PATH ...]] [--accept 0.3 0.4 0.5]
 [--first-look 0.3 0.4] [--scenes 12] [--hard 400] [--fans 150]`` (a few minutes on 2 busy cores; the
 first ``--hard 400`` run 4-5 more to render and propose).
 """
@@ -206,7 +206,8 @@ def photos(card_reader: CardReader, renders: Path, scenes: int, hard: int = 0, f
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--index-model", type=Path, default=DEFAULT_MODEL)
+    parser.add_argument("--index-model", type=Path, nargs="+", default=[DEFAULT_MODEL],
+                        help="the index reader; several files are read as one, the mean of their probabilities")
     parser.add_argument("--renders", type=Path, default=Path("cache/cards"))
     parser.add_argument("--accept", type=float, nargs="+", default=[0.3, 0.4, 0.5, 0.6])
     parser.add_argument("--first-look", type=float, nargs="+", default=[corners.FIRST_LOOK])

@@ -25,7 +25,7 @@ after (plus the cards read by an index corner: :func:`vision.corners.with_corner
   read more often than it lies there, is wrong.
 
 Run: ``python3 bench/real_tables.py [--deals 1-7|none] [--frames 3]
-[--blackjack all|tuning|held-out|none] [--only NAME] [--index-model PATH]`` (2-15 s a photo on 2
+[--blackjack all|tuning|held-out|none] [--only NAME] [--index-model PATH [PATH ...]]`` (2-15 s a photo on 2
 busy cores). A quick look at a training run's snapshot, on the tuning photos only:
 ``--deals 1 --blackjack tuning --frames 0 --index-model cache/index_run/index_reader_snapshot.onnx``.
 """
@@ -199,8 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blackjack", default="all", choices=("all", "tuning", "held-out", "none"),
                         help="which split of the labelled blackjack photos")
     parser.add_argument("--only", default="", help="only the blackjack photos whose names contain this")
-    parser.add_argument("--index-model", type=Path, default=DEFAULT_MODEL,
-                        help="the index reader to read corners with (a training run's snapshot, say)")
+    parser.add_argument("--index-model", type=Path, nargs="+", default=[DEFAULT_MODEL],
+                        help="the index reader to read corners with (a training run's snapshot, say); several files "
+                             "are read as one, the mean of their probabilities")
     args = parser.parse_args(argv)
     classifier = OnnxClassifier()
     index_reader = IndexReader(args.index_model)

@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -75,9 +76,30 @@ def _softmax(z: npt.NDArray[np.float32], temperature: float) -> Floats:
 
 
 class IndexReader:
-    """``models/index_reader.onnx`` and its metadata (``index_reader.json`` beside it)."""
+    """``models/index_reader.onnx`` and its metadata (``index_reader.json`` beside it), or
+    several such files read as one (the mean of their probabilities, each at its own
+    temperature: how a bench measures an ensemble; the dealer reads with the one shipped)."""
 
-    def __init__(self, model: Path = DEFAULT_MODEL) -> None:
+    def __init__(self, model: str | Path | Sequence[str | Path] = DEFAULT_MODEL) -> None:
+        models = [Path(model)] if isinstance(model, (str, Path)) else [Path(m) for m in model]
+        if not models:
+            raise ValueError("an index reader needs at least one model file")
+        self._members = [_Member(m) for m in models]
+        self.version = "+".join(m.version for m in self._members)
+        self.accept_threshold = self._members[0].accept_threshold
+
+    def read(self, boxes: npt.NDArray[np.uint8], batch: int = 512) -> IndexReadings:
+        """The readings of ``boxes`` (BGR uint8 [N, CORNER_H, CORNER_W, 3]): with several
+        model files, the mean of their probabilities."""
+        if boxes.ndim != 4 or boxes.shape[1:] != (CORNER_H, CORNER_W, 3):
+            raise ValueError(f"corner boxes must be [N, {CORNER_H}, {CORNER_W}, 3] BGR, got {boxes.shape}")
+        return IndexReadings.mean([m.read(boxes, batch) for m in self._members])
+
+
+class _Member:
+    """One model file of a reader and its metadata."""
+
+    def __init__(self, model: Path) -> None:
         meta_path = model.with_suffix(".json")
         if not model.exists() or not meta_path.exists():
             raise FileNotFoundError(f"index reader model {model} or its metadata {meta_path.name} is missing "
@@ -94,10 +116,7 @@ class IndexReader:
         options.inter_op_num_threads = 1
         self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
-    def read(self, boxes: npt.NDArray[np.uint8], batch: int = 512) -> IndexReadings:
-        """The readings of ``boxes`` (BGR uint8 [N, CORNER_H, CORNER_W, 3])."""
-        if boxes.ndim != 4 or boxes.shape[1:] != (CORNER_H, CORNER_W, 3):
-            raise ValueError(f"corner boxes must be [N, {CORNER_H}, {CORNER_W}, 3] BGR, got {boxes.shape}")
+    def read(self, boxes: npt.NDArray[np.uint8], batch: int) -> IndexReadings:
         ranks, suits, index = [], [], []
         for start in range(0, len(boxes), batch):
             x = boxes[start:start + batch].transpose(0, 3, 1, 2).astype(np.float32) / np.float32(255)

@@ -6,6 +6,7 @@ the reader never saw them in training or calibration. The model is the shipped o
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -180,3 +181,26 @@ def test_given_the_index_reader_when_corners_are_read_then_its_reading_stands_on
     assert read_corners(model, scene.bgr, reader=_SaysOneCard(other)) == []  # type: ignore[arg-type]
     # and by default, the shipped reader reads the card from its index
     assert {r.card for r in read_corners(model, scene.bgr)} == {card}
+
+
+def test_given_two_model_files_when_read_then_the_mean_of_each_alone(tmp_path: Path) -> None:
+    """A reader of several model files (an ensemble) reads each box as the mean of what
+    each file alone reads, and one file named twice reads as that file alone."""
+    from vision.index_reader import DEFAULT_MODEL
+    rng = np.random.default_rng(3)
+    boxes = rng.integers(0, 256, (5, CORNER_H, CORNER_W, 3), dtype=np.uint8)
+    other = tmp_path / "other.onnx"
+    other.write_bytes(DEFAULT_MODEL.read_bytes())
+    meta = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    meta["temperature"] = 3.0 * float(meta["temperature"])  # the same net, read softer: another member
+    other.with_suffix(".json").write_text(json.dumps(meta))
+    alone, soft = IndexReader(DEFAULT_MODEL).read(boxes), IndexReader(other).read(boxes)
+    both = IndexReader([DEFAULT_MODEL, other])
+    read = both.read(boxes)
+    assert both.version == f"{meta['version']}+{meta['version']}"
+    assert np.allclose(read.rank, (alone.rank + soft.rank) / 2) and np.allclose(read.suit, (alone.suit + soft.suit) / 2)
+    assert not np.allclose(read.rank, alone.rank)
+    twice = IndexReader([DEFAULT_MODEL, DEFAULT_MODEL]).read(boxes)
+    assert np.allclose(twice.rank, alone.rank) and np.allclose(twice.index, alone.index)
+    with pytest.raises(ValueError, match="at least one model"):
+        IndexReader([])
