@@ -35,6 +35,7 @@ from models.synth import AugmentConfig, TextureBank, augment_photo, ink_variant
 from vision.corner_proposals import _PAIR_BOX as _PAIR
 from vision.corner_proposals import INDEX_SHARE, RANK_XY, CornerProposal, glyph_px_of, propose_corners
 from vision.corners import corner_boxes
+from vision.fans import paint_outside
 from vision.preprocess import CORNER_H, CORNER_W, RECT_H
 
 __all__ = ["CARD_PX", "INDEX_SHARE", "MIN_FOUND", "IndexSet", "card_anchors", "found_anchors", "make_index_set",
@@ -277,12 +278,9 @@ def paint_beside_index(boxes: np.ndarray, share: float, rng: np.random.Generator
     out = boxes.copy()
     which = np.flatnonzero(rng.random(len(out)) < share)
     if len(which):
-        part = out[which]
-        column = part[:, :BELOW_Y, :BESIDE_X].reshape(len(part), -1, 3).astype(np.float32)
-        paper = np.percentile(column, PAPER_PERCENTILE, axis=1).astype(np.uint8)[:, None, None, :]
-        part[:, :, BESIDE_X:] = paper
-        part[:, BELOW_Y:, :] = paper
-        out[which] = part
+        column = np.zeros(boxes.shape[1:3], bool)
+        column[:BELOW_Y, :BESIDE_X] = True
+        out[which] = paint_outside(boxes[which], column, PAPER_PERCENTILE)
     return out
 
 

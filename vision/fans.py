@@ -70,8 +70,8 @@ NEIGHBOUR_SIZE = 1.25
 # where the neighbour's rank centre lies, in corner-box pixels (u right, v down; the box is
 # 72 x 96 with this index's rank at (18, 25) and its suit at (18, 58)): (u_min, u_max, v_min, v_max).
 # A glyph half in the box counts (8 px beyond its edges). A fanned card's index lies right of
-# this index's column, as high or low as a hand spread rising or falling puts it (the studied
-# deal 7: a neighbour's rank 23 px above this one's), above the part a stacked card's fills.
+# this index's column, as high or low as a hand spread rising or falling puts it, above the part
+# a stacked card's fills.
 FAN_BOX = (32.0, 80.0, -8.0, 72.0)
 COLUMN_BOX = (-8.0, 72.0, 72.0, 106.0)
 EXPLAINED_INDEX = 0.7
@@ -130,6 +130,25 @@ def _inside(u: npt.NDArray[np.float64], v: npt.NDArray[np.float64], box: tuple[f
     return np.asarray((u >= box[0]) & (u <= box[1]) & (v >= box[2]) & (v <= box[3]))
 
 
+def paint_outside(boxes: npt.NDArray[np.uint8], keep: npt.NDArray[np.bool_], percentile: float
+                  ) -> npt.NDArray[np.uint8]:
+    """A copy of ``boxes`` (uint8 [N, H, W, 3]) with every pixel outside ``keep`` ([H, W]) painted
+    each box's paper colour: the ``percentile`` of its kept pixels, channel by channel. Run time
+    (:func:`painted`) and the index reader's training (:func:`models.index_data.paint_beside_index`)
+    paint a neighbour out alike.
+
+    >>> box = np.full((1, 4, 4, 3), 200, np.uint8); box[0, :, 2:] = 0
+    >>> keep = np.zeros((4, 4), bool); keep[:, :2] = True
+    >>> int(paint_outside(box, keep, 90)[0, :, 2:].min())
+    200
+    """
+    out = boxes.copy()
+    if len(out):
+        paper = np.percentile(boxes[:, keep].astype(np.float32), percentile, axis=1).astype(np.uint8)  # [N, 3]
+        out[:, ~keep] = paper[:, None, :]
+    return out
+
+
 def painted(boxes: npt.NDArray[np.uint8], fan: npt.NDArray[np.bool_], column: npt.NDArray[np.bool_]
             ) -> npt.NDArray[np.uint8]:
     """Corner boxes (uint8 [N, V, H, W, 3], as :func:`vision.corners.corner_boxes` cuts them)
@@ -146,9 +165,7 @@ def painted(boxes: npt.NDArray[np.uint8], fan: npt.NDArray[np.bool_], column: np
             keep[:, x0:] = False
         if column[i]:
             keep[y0:] = False
-        for k in range(boxes.shape[1]):
-            paper = np.percentile(boxes[i, k][keep].astype(np.float32), 90, axis=0)
-            out[i, k][~keep] = paper.astype(np.uint8)
+        out[i] = paint_outside(boxes[i], keep, 90)
     return out
 
 
