@@ -133,6 +133,9 @@ class ClassifierMeta:
     # least this (the mean over the views) and the index reader reads it at the card's own
     # corners, no other card on it (vision/own_index.py); metadata "index_check"; None: no check
     index_check: float | None = None
+    # whether that reading outvotes model 2.0's own corner head (its reading of another card,
+    # its doubts of an ace, a jack or a queen): metadata "index_check"'s "over_corner_head"
+    index_check_over_corner_head: bool = False
 
     @classmethod
     def load(cls, path: str | Path) -> ClassifierMeta:
@@ -154,6 +157,7 @@ class ClassifierMeta:
         meta = dataclasses.replace(meta, still_image_rule=_still_rule(still, where),
                                    pip_check=raw.get("pip_check", False) is True,
                                    index_check=_index_check(raw.get("index_check"), where),
+                                   index_check_over_corner_head=_over_corner_head(raw.get("index_check"), where),
                                    views=views_from_metadata(raw.get("views"), where, "views"),
                                    still_image_views=views_from_metadata(
                                        still.get("views") if isinstance(still, dict) else None, where,
@@ -180,6 +184,13 @@ def _index_check(raw: Any, where: str) -> float | None:
     if not 0 <= min_own <= 1:
         raise ModelLoadError(f"{where!r}: index_check's min_own must lie in [0, 1], got {min_own}")
     return min_own
+
+
+def _over_corner_head(raw: Any, where: str) -> bool:
+    over = raw.get("over_corner_head", False) if isinstance(raw, dict) else False
+    if not isinstance(over, bool):
+        raise ModelLoadError(f"{where!r}: index_check's over_corner_head must be true or false, got {over!r}")
+    return over
 
 
 def _second_opinion(raw: Any) -> tuple[str, float, float, float] | None:
@@ -565,13 +576,18 @@ class OnnxClassifier:
                      readings: list[CardReading]) -> list[CardReading]:
         """The readings, where a card the rule refused is taken when a second network reads
         it from its indices alone: every view names it, its probability (the mean over the
-        views) is at least ``meta.index_check``, the index gives no doubt that the face cannot
-        settle (:func:`index_doubts`: an ace, a jack or a queen), model 2.0's corner head names
-        no other card (``corner_veto``: the two index readers would disagree), its face head does
-        not name the card of the same rank in the twin suit (the face's pips are bigger than the
-        index's suit, which both index readers can take for its twin on a small card), and the
-        index reader reads this card at the card's own index corners and no other card anywhere
-        on it (:func:`vision.own_index.index_cards`)."""
+        views) is at least ``meta.index_check``, its face head does not name the card of the
+        same rank in the twin suit (the face's pips are bigger than the index's suit, which
+        both index readers can take for its twin on a small card), and the index reader reads
+        this card at the card's own index corners and no other card anywhere on it
+        (:func:`vision.own_index.index_cards`).
+
+        Model 2.0's own corner head reads the same corners. Unless
+        ``meta.index_check_over_corner_head``, it must not name another card either
+        (``corner_veto``) nor leave a doubt the face cannot settle (:func:`index_doubts`: an
+        ace, a jack or a queen). With it, the index reader, trained on index boxes alone,
+        outvotes that head when the whole card's reading sides with it: two readers of three
+        name the card, and the one trained for the index found it where the card's own index lies."""
         todo = [i for i, r in enumerate(readings) if r.label is None and not r.face_down
                 and r.best not in (BACK, NONE) and r.confidence >= (self.meta.index_check or 0.0)]
         if not todo:
@@ -581,9 +597,11 @@ class OnnxClassifier:
         mean = mean_view_probs(heads, self.meta.temperature)
         best = mean.argmax(axis=1)
         agreement = dict(self.meta.agreement)
-        clear = views_agree(heads) & ~index_doubts(heads, best, agreement, self.meta.classes)
-        if "corner_veto" in agreement:  # model 2.0's own corner head naming another card: the two index readers disagree
-            clear &= accept_mask(heads, self.meta.temperature, 0.0, {"corner_veto": agreement["corner_veto"]})
+        clear = views_agree(heads)
+        if not self.meta.index_check_over_corner_head:
+            clear &= ~index_doubts(heads, best, agreement, self.meta.classes)
+            if "corner_veto" in agreement:  # model 2.0's own corner head naming another card
+                clear &= accept_mask(heads, self.meta.temperature, 0.0, {"corner_veto": agreement["corner_veto"]})
         if "face_logits" in heads:  # the face's pips, bigger than the index's suit, naming the suit's twin
             clear &= ~_face_names_twin(heads, best, self.meta.classes, agreement.get("face_veto", 1.01))
         out = list(readings)

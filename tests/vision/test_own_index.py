@@ -106,32 +106,49 @@ def test_a_refused_card_is_taken_only_when_the_index_reader_confirms_it(
     assert _index_check_takes(model, monkeypatch, index_says, elsewhere, _refused_heads(model, "7S", p, views)) is taken
 
 
-@pytest.mark.parametrize(("corner", "face", "taken"), [
-    (None, "7C", False),  # the face's pips name the suit's twin: bigger than the index's suit
-    ("8S", None, False),  # model 2.0's own corner head names another card: the index readers disagree
-    (None, "8S", True),   # the face names another rank: the indices settle it
+@pytest.mark.parametrize(("corner", "face", "over", "taken"), [
+    (None, "7C", False, False),  # the face's pips name the suit's twin: bigger than the index's suit
+    (None, "7C", True, False),   # ... whether or not the index reader outvotes the corner head
+    ("8S", None, False, False),  # model 2.0's own corner head names another card: the index readers disagree
+    ("8S", None, True, True),    # ... and the index reader, with the whole card's reading, outvotes it
+    (None, "8S", False, True),   # the face names another rank: the indices settle it
 ])
-def test_the_index_reader_does_not_overrule_a_twin_suited_face_or_the_other_index_reader(
+def test_the_index_reader_never_overrules_a_twin_suited_face_and_the_corner_head_only_when_told(
         model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, corner: str | None, face: str | None,
-        taken: bool) -> None:
+        over: bool, taken: bool) -> None:
     heads = _refused_heads(model, "7S", 0.8, corner=corner, face=face)
-    assert _index_check_takes(model, monkeypatch, ["7S"], [], heads) is taken
+    assert _index_check_takes(model, monkeypatch, ["7S"], [], heads, over) is taken
+
+
+@pytest.mark.parametrize("over", [False, True])
+def test_a_queen_the_corner_head_doubts_is_taken_only_when_the_index_reader_outvotes_it(
+        model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, over: bool) -> None:
+    # the corner head gives the jack of the queen's suit 0.3: the jack-or-queen doubt (the
+    # court letters: a V is a jack in French decks and a queen in Dutch ones)
+    heads = _refused_heads(model, "QH", 0.8)
+    classes = np.array(model.meta.classes)
+    doubt = np.log(np.where(classes == "QH", 0.65, np.where(classes == "JH", 0.3, 0.05 / (len(classes) - 2))))
+    heads["corner_logits"] = np.repeat(doubt.astype(np.float32)[None, None], 2, axis=1)
+    assert _index_check_takes(model, monkeypatch, ["QH"], [], heads, over, card="QH") is over
+    assert not _index_check_takes(model, monkeypatch, ["JH"], [], heads, over, card="QH")
 
 
 def _index_check_takes(model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, index_says: list[str],
-                       elsewhere: list[str], heads: dict[str, np.ndarray]) -> bool:
-    """Whether the 7S of ``heads``, refused by the rule, is taken when the index reader says so."""
+                       elsewhere: list[str], heads: dict[str, np.ndarray], over: bool = False,
+                       card: str = "7S") -> bool:
+    """Whether the ``card`` of ``heads``, refused by the rule, is taken when the index reader
+    says so (``over``: its reading outvotes model 2.0's corner head)."""
     import vision.own_index
 
     monkeypatch.setattr(vision.own_index, "index_cards", lambda _c, _card: IndexCards(
         [Card.parse(s) for s in index_says], [Card.parse(s) for s in elsewhere]))
     classifier = model.with_rule("live")
-    classifier.meta = dataclasses.replace(model.meta, index_check=0.5)
-    card = np.full((280, 200, 3), 200, np.uint8)
+    classifier.meta = dataclasses.replace(model.meta, index_check=0.5, index_check_over_corner_head=over)
+    face = np.full((280, 200, 3), 200, np.uint8)
     before = classifier.readings_of(heads)
     assert before[0].label is None  # the rule alone refuses it
-    after = classifier.index_settle([card], heads, before)
-    return after[0].label == Card.parse("7S")
+    after = classifier.index_settle([face], heads, before)
+    return after[0].label == Card.parse(card)
 
 
 def test_the_shipped_metadata_turns_the_check_on(model: OnnxClassifier) -> None:
