@@ -1,5 +1,5 @@
-"""Choose the index reader's checks of refused cards (``index_check`` and ``back_check`` in
-``card_classifier.json``) on the calibration sets only.
+"""Choose the index reader's check of refused cards (``index_check`` in ``card_classifier.json``)
+on the calibration sets only.
 
 Issue 31 (without enrolment, standard designs want >= 95 % right at <= 0.1 % wrong): on a
 design it never saw, model 2.0 ranks the right card first nearly always (top-1 99 % in
@@ -10,9 +10,7 @@ view names it, the network gives it at least ``min_own``, no ace, jack or queen 
 and the index reader reads that card at the card's own corners and no other card anywhere on it
 (``vision/own_index.py``). Model 2.0's own corner head reads the same corners: either it must
 not name another card nor doubt an ace, a jack or a queen, or the index reader outvotes it
-(``over_corner_head``). ``OnnxClassifier.back_settle`` takes a refused card as face down when
-its best class is the back at ``min_back`` or more, no view names a card, and the index reader
-finds no index anywhere on it.
+(``over_corner_head``).
 
 Sets, as ``models.choose_rule``'s (nothing else is looked at): the calibration designs of
 the metadata (gnome ``rheinland``, ``simplistic``, KDE ``oxygen-white``, which are also the
@@ -21,8 +19,7 @@ index reader's calibration designs), plain (seed 901) and under the hard recipe 
 court-letter set and seed. Each rule (still, live) is scored per candidate ``min_own`` and
 ``over_corner_head``: the most right readings (plain designs and made-up decks) among the
 candidates that add no wrong reading to any set; ties go to the higher ``min_own`` and to the
-corner head kept as a veto. ``min_back`` is chosen the same way, among ``BACK_CANDIDATES``,
-ties to the higher. Both rules get the stricter of their two choices.
+corner head kept as a veto. Both rules get the stricter of their two choices.
 
 Run: ``python -m models.choose_index_check [--write]`` (about 10 minutes on 2 cores).
 """
@@ -45,26 +42,21 @@ from vision.classify import OnnxClassifier
 
 CANDIDATES = (0.0, 0.3, 0.5, 0.7, 0.9)
 OVER_CORNER_HEAD = (False, True)
-BACK_CANDIDATES = (0.3, 0.5, 0.7, 0.9)
 HARD_SEED = 902
 
 
 def outcomes(model: OnnxClassifier, cards: list[np.ndarray], labels: np.ndarray) -> dict[str, Any]:
     """Per card: read by the rule (with the pips), the refused card's best class and
     probability, and whether the index check (at min_own 0) would take it, with the corner
-    head as a veto (``taken``) and outvoted (``taken_over``), and the back check at min_back 0
-    (``taken_back``)."""
-    probe = copy.copy(model)  # the same networks, the checks off
-    probe.meta = dataclasses.replace(model.meta, index_check=None, back_check=None)
-    backs = copy.copy(model)
-    backs.meta = dataclasses.replace(model.meta, back_check=0.0)
+    head as a veto (``taken``) and outvoted (``taken_over``)."""
+    probe = copy.copy(model)  # the same networks, the check off
+    probe.meta = dataclasses.replace(model.meta, index_check=None)
     checkers = {}
     for over in OVER_CORNER_HEAD:
         checkers[over] = copy.copy(model)
         checkers[over].meta = dataclasses.replace(model.meta, index_check=0.0, index_check_over_corner_head=over)
     read, best, conf = [], [], []
     taken: dict[bool, list[bool]] = {over: [] for over in OVER_CORNER_HEAD}
-    taken_back: list[bool] = []
     for start in range(0, len(cards), 64):
         batch = cards[start:start + 64]
         heads = probe.heads_with_views(batch)
@@ -76,18 +68,13 @@ def outcomes(model: OnnxClassifier, cards: list[np.ndarray], labels: np.ndarray)
         for over, checker in checkers.items():
             checked = checker.index_settle(batch, heads, readings)
             taken[over] += [r.label is None and c.label is not None for r, c in zip(readings, checked, strict=True)]
-        checked = backs.back_settle(batch, heads, readings)
-        taken_back += [not r.face_down and c.face_down for r, c in zip(readings, checked, strict=True)]
     return {"read": np.array(read), "best": np.array(best), "conf": np.array(conf), "taken": np.array(taken[False]),
-            "taken_over": np.array(taken[True]), "taken_back": np.array(taken_back), "labels": labels}
+            "taken_over": np.array(taken[True]), "labels": labels}
 
 
-def rates(o: dict[str, Any], min_own: float | None, over: bool = False, min_back: float | None = None
-          ) -> tuple[float, float]:
+def rates(o: dict[str, Any], min_own: float | None, over: bool = False) -> tuple[float, float]:
     taken = o["taken_over"] if over else o["taken"]
     accepted = o["read"] | (taken & (o["conf"] >= min_own) if min_own is not None else False)
-    if min_back is not None:
-        accepted = accepted | (o["taken_back"] & (o["conf"] >= min_back))
     right = accepted & (o["best"] == o["labels"])
     return float(right.mean()), float((accepted & ~(o["best"] == o["labels"])).mean())
 
@@ -113,7 +100,6 @@ def main(argv: list[str] | None = None) -> int:
     made = [made_up_samples(args.made_up, seed) for seed in MADE_UP_SEEDS]
     sets["made-up decks"] = ([c for m in made for c in m[0]], np.concatenate([m[1] for m in made]))
     chosen: dict[str, tuple[float, bool] | None] = {}
-    chosen_back: dict[str, float | None] = {}
     for rule in ("still", "live"):
         model = OnnxClassifier(args.models / "card_classifier.onnx", meta_path, rule=rule)
         found = {name: outcomes(model, *cards) for name, cards in sets.items()}
@@ -131,16 +117,6 @@ def main(argv: list[str] | None = None) -> int:
         best = max(allowed) if allowed else None
         chosen[rule] = None if best is None else (best[1], not best[2])
         print(f"  chosen: {chosen[rule]}")
-        allowed_back = []
-        for min_back in BACK_CANDIDATES:
-            figures = {k: rates(o, None, min_back=min_back) for k, o in found.items()}
-            within = all(figures[k][1] <= before[k][1] for k in found)
-            print(f"  {'min_back ' + format(min_back, '.1f'):23s} " + "; ".join(
-                f"{k} {r:.2%} / {w:.3%}" for k, (r, w) in figures.items()) + ("" if within else "  (adds wrong readings)"))
-            if within:
-                allowed_back.append((figures["designs, plain"][0] + figures["made-up decks"][0], min_back))
-        chosen_back[rule] = max(allowed_back)[1] if allowed_back else None
-        print(f"  chosen back check: {chosen_back[rule]}")
     if args.write:
         meta = json.loads(meta_path.read_text())
         pick = [v for v in chosen.values() if v is not None]
@@ -149,11 +125,6 @@ def main(argv: list[str] | None = None) -> int:
                                    "note": meta.get("index_check", {}).get("note", "")}
         else:
             meta.pop("index_check", None)
-        backs = [v for v in chosen_back.values() if v is not None]
-        if backs:
-            meta["back_check"] = {"min_back": max(backs), "note": meta.get("back_check", {}).get("note", "")}
-        else:
-            meta.pop("back_check", None)
         meta_path.write_text(json.dumps(meta, indent=1) + "\n")
     return 0
 

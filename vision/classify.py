@@ -136,10 +136,6 @@ class ClassifierMeta:
     # whether that reading outvotes model 2.0's own corner head (its reading of another card,
     # its doubts of an ace, a jack or a queen): metadata "index_check"'s "over_corner_head"
     index_check_over_corner_head: bool = False
-    # a reading refused whose best class is the back is taken as face down when the network
-    # gives the back at least this (the mean over the views), no view names a card and the
-    # index reader finds no index anywhere on it; metadata "back_check"; None: no check
-    back_check: float | None = None
 
     @classmethod
     def load(cls, path: str | Path) -> ClassifierMeta:
@@ -162,7 +158,6 @@ class ClassifierMeta:
                                    pip_check=raw.get("pip_check", False) is True,
                                    index_check=_index_check(raw.get("index_check"), where),
                                    index_check_over_corner_head=_over_corner_head(raw.get("index_check"), where),
-                                   back_check=_back_check(raw.get("back_check"), where),
                                    views=views_from_metadata(raw.get("views"), where, "views"),
                                    still_image_views=views_from_metadata(
                                        still.get("views") if isinstance(still, dict) else None, where,
@@ -189,18 +184,6 @@ def _index_check(raw: Any, where: str) -> float | None:
     if not 0 <= min_own <= 1:
         raise ModelLoadError(f"{where!r}: index_check's min_own must lie in [0, 1], got {min_own}")
     return min_own
-
-
-def _back_check(raw: Any, where: str) -> float | None:
-    if raw is None:
-        return None
-    try:
-        min_back = float(raw["min_back"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ModelLoadError(f"{where!r}: back_check needs min_back, a probability ({exc!r})") from exc
-    if not 0 <= min_back <= 1:
-        raise ModelLoadError(f"{where!r}: back_check's min_back must lie in [0, 1], got {min_back}")
-    return min_back
 
 
 def _over_corner_head(raw: Any, where: str) -> bool:
@@ -582,40 +565,12 @@ class OnnxClassifier:
     def settled(self, rectified_cards: Sequence[npt.NDArray[np.uint8]], heads: Mapping[str, npt.NDArray[np.float32]],
                 readings: list[CardReading]) -> list[CardReading]:
         """``readings`` (of ``heads``), where the checks the metadata turns on take cards the
-        rule refused: the pips (:meth:`pips_settle`), then the index reader (:meth:`index_settle`),
-        then a back with no index on it (:meth:`back_settle`)."""
+        rule refused: the pips (:meth:`pips_settle`), then the index reader (:meth:`index_settle`)."""
         if self.meta.pip_check:
             readings = self.pips_settle(rectified_cards, heads, readings)
         if self.meta.index_check is not None:
             readings = self.index_settle(rectified_cards, heads, readings)
-        if self.meta.back_check is not None:
-            readings = self.back_settle(rectified_cards, heads, readings)
         return readings
-
-    def back_settle(self, rectified_cards: Sequence[npt.NDArray[np.uint8]], heads: Mapping[str, npt.NDArray[np.float32]],
-                    readings: list[CardReading]) -> list[CardReading]:
-        """The readings, where a card the rule refused whose best class is the back is taken
-        as face down: the network gives the back at least ``meta.back_check`` (the mean over the
-        views), no view names a card (a back's pattern may look like the table, never like a
-        face), and the index reader finds no index anywhere on it (a face shows its indices).
-        A back unlike any the network saw (another deck's, a pattern of its own) splits its
-        probability between the back and "no card"; the threshold is for a card's face."""
-        m = self.meta
-        todo = [i for i, r in enumerate(readings) if r.label is None and not r.face_down and r.best == BACK
-                and r.confidence >= (m.back_check or 0.0)]
-        if not todo:
-            return readings
-        from vision.own_index import index_cards
-
-        names = np.asarray(heads["logits"]).argmax(axis=1)[None]
-        if "view_logits" in heads:
-            names = np.concatenate([names, np.asarray(heads["view_logits"]).argmax(axis=2)])
-        not_a_face = np.array([[m.classes[int(k)] in (BACK, NONE) for k in row] for row in names]).all(axis=0)
-        out = list(readings)
-        for i in todo:
-            if not_a_face[i] and index_cards(self, rectified_cards[i]) == ([], []):
-                out[i] = CardReading(None, readings[i].confidence, True, BACK)
-        return out
 
     def index_settle(self, rectified_cards: Sequence[npt.NDArray[np.uint8]], heads: Mapping[str, npt.NDArray[np.float32]],
                      readings: list[CardReading]) -> list[CardReading]:

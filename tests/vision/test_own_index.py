@@ -1,6 +1,5 @@
 """A whole card's own indices read by the index reader (vision/own_index.py), and the
-classifier's checks that take a refused card they confirm (OnnxClassifier.index_settle) or a
-refused back they find no index on (OnnxClassifier.back_settle).
+classifier's check that takes a refused card they confirm (OnnxClassifier.index_settle).
 
 The faces are 16 cards of the test designs gnome `tango` and `bellot` (tests/vision/data/index),
 never trained on and never used to choose the check."""
@@ -154,41 +153,3 @@ def _index_check_takes(model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, i
 
 def test_the_shipped_metadata_turns_the_check_on(model: OnnxClassifier) -> None:
     assert model.meta.index_check is not None and 0 < model.meta.index_check < model.meta.accept_threshold
-
-
-def _back_heads(model: OnnxClassifier, p_back: float, view_names: list[str]) -> dict[str, np.ndarray]:
-    """Heads of one card whose best class is the back at ``p_back`` (under the rule's threshold),
-    half the rest on "none"; one view for each of ``view_names``: the same, or that class at 0.9."""
-    classes = np.array(model.meta.classes)
-    rest = 1 - p_back
-    probs = np.where(classes == "back", p_back, np.where(classes == "none", rest / 2, rest / 2 / (len(classes) - 2)))
-    logits = (np.log(probs) * model.meta.temperature).astype(np.float32)[None]
-    views = np.stack([logits if name == "back" else
-                      np.log(np.where(classes == name, 0.9, 0.1 / (len(classes) - 1)))[None] * model.meta.temperature
-                      for name in view_names]).astype(np.float32)
-    return {"logits": logits, "view_logits": views, "corner_logits": np.repeat(logits[:, None], 2, axis=1),
-            "face_logits": logits}
-
-
-@pytest.mark.parametrize(("p_back", "view_names", "index_says", "elsewhere", "face_down"), [
-    (0.7, ["back", "back", "back"], [], [], True),   # a back unlike those trained on, no index on it
-    (0.7, ["back", "none", "back"], [], [], True),   # a view takes its pattern for the table: still no face
-    (0.7, ["back", "7S", "back"], [], [], False),    # a view names a card: a face may show
-    (0.7, ["back", "back", "back"], [], ["7S"], False),  # the index reader finds an index on it
-    (0.7, ["back", "back", "back"], ["7S"], [], False),  # ... at its own corner
-    (0.4, ["back", "back", "back"], [], [], False),  # the network gives the back too little
-])
-def test_a_refused_back_is_face_down_only_when_no_view_and_no_index_shows_a_face(
-        model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, p_back: float, view_names: list[str],
-        index_says: list[str], elsewhere: list[str], face_down: bool) -> None:
-    import vision.own_index
-
-    monkeypatch.setattr(vision.own_index, "index_cards", lambda _c, _card: IndexCards(
-        [Card.parse(s) for s in index_says], [Card.parse(s) for s in elsewhere]))
-    classifier = model.with_rule("live")
-    classifier.meta = dataclasses.replace(model.meta, back_check=0.5)
-    heads = _back_heads(model, p_back, view_names)
-    before = classifier.readings_of(heads)
-    assert before[0].best == "back" and not before[0].face_down  # the rule alone refuses it
-    after = classifier.back_settle([np.full((280, 200, 3), 120, np.uint8)], heads, before)
-    assert after[0].face_down is face_down and after[0].label is None
