@@ -81,6 +81,9 @@ def _meta(tmp_path: Path, **changes) -> Path:
 def test_given_good_metadata_when_loaded_then_fields_come_through(tmp_path: Path) -> None:
     meta = ClassifierMeta.load(_meta(tmp_path))
     assert meta.classes == tuple(CLASSES) and meta.temperature == 1.5 and meta.accept_threshold == 0.9
+    assert meta.index_check is None and not meta.index_check_over_corner_head
+    checked = ClassifierMeta.load(_meta(tmp_path, index_check={"min_own": 0.5, "over_corner_head": True}))
+    assert checked.index_check == 0.5 and checked.index_check_over_corner_head
 
 
 @pytest.mark.parametrize(
@@ -90,6 +93,8 @@ def test_given_good_metadata_when_loaded_then_fields_come_through(tmp_path: Path
         ({"temperature": 0}, "temperature must be > 0"),
         ({"accept_threshold": 1.5}, "accept_threshold in"),
         ({"classes": None}, "needs classes"),
+        ({"index_check": {"min_own": 0.5, "over_corner_head": "yes"}}, "over_corner_head must be true or false"),
+        ({"index_check": {"min_own": 2}}, "min_own must lie in"),
     ],
 )
 def test_given_bad_metadata_when_loaded_then_the_error_names_the_file(tmp_path: Path, changes, message) -> None:

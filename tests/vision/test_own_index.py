@@ -153,3 +153,4 @@ def _index_check_takes(model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, i
 
 def test_the_shipped_metadata_turns_the_check_on(model: OnnxClassifier) -> None:
     assert model.meta.index_check is not None and 0 < model.meta.index_check < model.meta.accept_threshold
+    assert model.meta.index_check_over_corner_head  # as models.choose_index_check chose it
