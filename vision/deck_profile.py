@@ -365,6 +365,8 @@ class ProfiledClassifier:
             if ts is not None:
                 _check_by_print(profile.prints, out, evidence.cards, names, ts, total)
             _read_by_print(profile.prints, out, own, evidence.cards, names, es, total, no_card)
+        if evidence.cards and profile.min_template is None:  # --strict reads by the enrolled print alone
+            _read_by_base(self.base, out, matched, evidence.cards, names, total)
         return out
 
 
@@ -442,6 +444,34 @@ def _read_by_print(prints: PrintBank, readings: list[CardReading], own: Sequence
                 and (theirs is None or str(theirs) == best)):
             readings[r] = (CardReading(None, float(similarity[r].max()), True, BACK) if best == BACK
                            else CardReading(Card.parse(best), float(similarity[r].max()), False, best))
+
+
+def _read_by_base(base: OnnxClassifier, readings: list[CardReading], matched: Sequence[CardReading],
+                  cards: Sequence[npt.NDArray[np.uint8]], names: Sequence[str], total: FloatArray) -> None:
+    """Read, in place, a card the profile alone left unsure (far from every enrolled card, or
+    between two) and nothing settled since, when the base reader under its own whole rule
+    (:meth:`OnnxClassifier.classify`: its framings, the pips, the index reader) is sure of the
+    card the profile ranks first: two readers agree, and without the profile the card would
+    have been read so. Enrolment adds evidence; it must not read less than the base alone.
+
+    Not when the profile's runner-up is that card's suit twin: on a novelty deck both readers
+    take a club for a spade alike (models/MODEL_CARD.md), so their agreement settles nothing
+    there. A card the profile read and something contradicted stays unsure."""
+    todo = [r for r, (reading, mine) in enumerate(zip(readings, matched, strict=True))
+            if reading.label is None and not reading.face_down and mine.label is None and not mine.face_down
+            and mine.best in names and mine.best != BACK]
+    if not todo:
+        return
+    for r, theirs in zip(todo, base.classify([cards[r] for r in todo]), strict=True):
+        best = matched[r].best
+        if theirs.label is None or str(theirs.label) != best:
+            continue
+        order = [names[j] for j in np.argsort(-total[r])]
+        runner_up = order[1] if len(order) > 1 else None
+        card = Card.parse(best)
+        if runner_up == str(Card(card.rank, card.suit.twin)):
+            continue
+        readings[r] = CardReading(card, theirs.confidence, False, best)
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from engine.cards import Card
-from vision.classify import OnnxClassifier, default_model_paths
-from vision.deck_profile import DeckProfile, ProfiledClassifier, enrol, jittered_views
+from vision.classify import CardReading, OnnxClassifier, default_model_paths
+from vision.deck_profile import DeckProfile, ProfiledClassifier, _read_by_base, enrol, jittered_views
 from vision.errors import ModelLoadError
 
 
@@ -39,6 +39,43 @@ def test_given_an_embedding_between_two_enrolled_cards_when_matched_then_unsure_
     reading = profile.match(((qs + ks) / 2)[None])[0]
     assert reading.label is None
     assert "between two enrolled cards" in reading.reason and "QS" in reading.reason and "KS" in reading.reason
+
+
+class _SureBase:
+    """A base reader that reads every card it is shown as ``says`` (None: unsure), and counts them."""
+
+    def __init__(self, says: str | None) -> None:
+        self.says, self.shown = says, 0
+
+    def classify(self, cards):
+        self.shown += len(cards)
+        return [CardReading(Card.parse(self.says) if self.says else None, 0.97, False, self.says or "7S") for _ in cards]
+
+
+@pytest.mark.parametrize(("profile_read", "base_says", "runner_up", "read"), [
+    (None, "7S", "8S", "7S"),   # the profile alone was unsure of its 7S, the base reader is sure of it
+    (None, "8S", "9S", None),   # the base reader is sure of another card: the readers disagree
+    (None, None, "8S", None),   # the base reader is unsure too
+    (None, "7S", "7C", None),   # the profile's doubt is the suit twin: both readers confuse twins alike
+    ("7S", "7S", "8S", None),   # the profile read the 7S and something contradicted it: it stays unsure
+])
+def test_a_card_the_profile_left_unsure_is_read_when_the_base_reader_is_sure_of_the_same_card(
+        profile_read, base_says, runner_up, read) -> None:
+    names = ["7C", "7S", "8S", "9S"]
+    total = np.array([[0.1, 0.9, 0.2, 0.1]])
+    total[0, names.index(runner_up)] = 0.8
+    matched = [CardReading(Card.parse(profile_read) if profile_read else None, 0.8, False, "7S")]
+    readings = [CardReading(None, 0.8, False, "7S", reason="unsure")]
+    _read_by_base(_SureBase(base_says), readings, matched, [np.zeros((280, 200, 3), np.uint8)], names, total)
+    assert readings[0].label == (Card.parse(read) if read else None)
+
+
+def test_a_card_already_read_is_not_shown_to_the_base_reader() -> None:
+    base = _SureBase("8S")
+    readings = [CardReading(Card.parse("7S"), 0.9, False, "7S")]
+    _read_by_base(base, readings, [CardReading(None, 0.8, False, "7S")], [np.zeros((280, 200, 3), np.uint8)],
+                  ["7S", "8S"], np.array([[0.9, 0.2]]))
+    assert base.shown == 0 and readings[0].label == Card.parse("7S")
 
 
 def test_given_a_profile_when_saved_and_loaded_then_it_matches_the_same(tmp_path) -> None:
