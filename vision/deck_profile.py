@@ -11,6 +11,10 @@ features before its last layer) of a few jittered views of each card is averaged
 - two enrolled cards are about as close (a margin too small to tell them apart),
 - or the base model is sure of a different card than the profile says.
 
+An unsure card may then still be read: by the enrolled print (:mod:`vision.deck_print`), or,
+when the profile alone was unsure, by the base reader's whole rule agreeing with the profile's
+first card (:func:`_read_by_base`): enrolment never reads less than the base alone.
+
 The labels are the *meanings*: a Russian queen (Д) is enrolled as ``Q`` because enrolment
 knows which card it asked for. Run time needs numpy and onnxruntime only.
 
