@@ -13,7 +13,7 @@ features before its last layer) of a few jittered views of each card is averaged
 
 An unsure card may then still be read: by the enrolled print (:mod:`vision.deck_print`), or,
 when the profile alone was unsure, by the base reader's whole rule agreeing with the profile's
-first card (:func:`_read_by_base`): enrolment never reads less than the base alone.
+first card (:func:`_read_by_base`): a card both readers agree on is not left unsure.
 
 The labels are the *meanings*: a Russian queen (Д) is enrolled as ``Q`` because enrolment
 knows which card it asked for. Run time needs numpy and onnxruntime only.
@@ -456,7 +456,8 @@ def _read_by_base(base: OnnxClassifier, readings: list[CardReading], matched: Se
     between two) and nothing settled since, when the base reader under its own whole rule
     (:meth:`OnnxClassifier.classify`: its framings, the pips, the index reader) is sure of the
     card the profile ranks first: two readers agree, and without the profile the card would
-    have been read so. Enrolment adds evidence; it must not read less than the base alone.
+    have been read so. Enrolment adds evidence: where the readers agree, it should not read
+    less than the base alone.
 
     Not when the profile's runner-up is that card's suit twin: on a novelty deck both readers
     take a club for a spade alike (models/MODEL_CARD.md), so their agreement settles nothing
