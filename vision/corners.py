@@ -365,14 +365,15 @@ def class_probs(readings: IndexReadings, classes: Sequence[str]) -> npt.NDArray[
 
 
 def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal], readings: IndexReadings,
-             accept: float, lift: bool = True) -> npt.NDArray[np.float64]:
+             accept: float, lift: bool = True, ink: bool = True) -> npt.NDArray[np.float64]:
     """[N, C] for :func:`accepted_corners`: the index reader's probabilities, with the
     readings on weaker evidence under its threshold (a faint, dark, stable or merged glyph:
     :data:`FAINT_ACCEPT` and the others), and those sure enough to stand but unsure between
     suit twins (:data:`SUIT_TWIN`), of ink not their card's colour (:func:`ink_agrees`) or
     refused by the second reader, set to nothing. With ``lift``, a reading sure of its rank
     and suit but doubted as an index is checked as the others are where the photo's own
-    print says it is one (:func:`vision.photo_print.photo_print_lifts`)."""
+    print says it is one (:func:`vision.photo_print.photo_print_lifts`). Without ``ink``, the
+    ink's colour is not asked (:func:`read_corners`)."""
     mean = class_probs(readings, classifier.meta.classes)
     sureness = readings.sureness()
     # a glyph only the faint ink, the dark ink or a stable region shows, or a rank and suit
@@ -392,7 +393,7 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
         return [proposals[int(i)] for i in kept], [cards[int(i)] for i in kept]
 
     kept = sure[~twins_unsettled(readings)[sure]]
-    if len(kept):  # the ink first (cheap): the second reader looks only at what it leaves
+    if len(kept) and ink:  # the ink first (cheap): the second reader looks only at what it leaves
         kept = kept[ink_agrees(bgr, *looked_at(kept))]
     if len(kept):
         kept = kept[second_reader_agrees(classifier, bgr, *looked_at(kept))]
@@ -404,7 +405,7 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
     lifted = np.flatnonzero(photo_print_lifts(bgr, proposals, cards, standing, glyphs_sure & (sureness < needs)))
     if len(lifted):  # an index after all: its reading checked as any other, the doubt set aside
         again = IndexReadings(readings.rank[lifted], readings.suit[lifted], np.ones(len(lifted)))
-        mean[lifted] = _checked(classifier, bgr, [proposals[int(i)] for i in lifted], again, accept, lift=False)
+        mean[lifted] = _checked(classifier, bgr, [proposals[int(i)] for i in lifted], again, accept, lift=False, ink=ink)
     return mean
 
 
@@ -468,7 +469,8 @@ def index_network(classifier: Any) -> Any | None:
 
 def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal] | None = None,
                  accept: float = CORNER_ACCEPT, whole: CardDetections | None = None,
-                 reader: IndexReader | None = None, looked: FirstLook | None = None) -> list[CornerReading]:
+                 reader: IndexReader | None = None, looked: FirstLook | None = None,
+                 ink: bool = True) -> list[CornerReading]:
     """The indices read in ``bgr`` (one per card: :func:`merge_corners`), of cards the size
     of the others (:func:`agree_in_size`, with the cards ``whole`` read by their outline).
     ``looked``: the photo's first look when it was taken already (:func:`first_look`,
@@ -478,7 +480,11 @@ def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPropo
     ``reader`` reads each index (:mod:`vision.index_reader`; the shipped one by default) and
     ``classifier``'s network (:func:`index_network`: a model with a corner head,
     ``corner_logits``) must not name another card (:func:`second_reader_agrees`); a
-    classifier without one reads no corners."""
+    classifier without one reads no corners.
+
+    ``ink``: each index's ink must be its card's colour (:func:`ink_agrees`). A caller that
+    knows the card's colour from more than its index (a whole card, read by its face too)
+    may leave that out: a deck printed in one ink or in four shows a red suit in another ink."""
     classifier = index_network(classifier)
     if classifier is None:
         return []
@@ -489,7 +495,7 @@ def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPropo
     else:
         kept, readings = score_proposals(reader, bgr, propose_corners(bgr) if proposals is None else list(proposals))
     classes = classifier.meta.classes
-    mean = _checked(classifier, bgr, kept, _explained(reader, bgr, kept, readings, accept), accept)
+    mean = _checked(classifier, bgr, kept, _explained(reader, bgr, kept, readings, accept), accept, ink=ink)
     read = accepted_corners(kept, mean, classes, accept, whole)
     typical = typical_width(read, whole)
     if typical is None or not len(mean):
@@ -504,7 +510,7 @@ def read_corners(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerPropo
         return read
     resized = [dataclasses.replace(p, scale=typical / RECT_W) for p in unsure]
     again = _checked(classifier, bgr, resized, _explained(reader, bgr, resized, index_readings(reader, bgr, resized),
-                                                          accept), accept)
+                                                          accept), accept, ink=ink)
     return accepted_corners(list(kept) + resized, np.concatenate([mean, again]), classes, accept, whole)
 
 

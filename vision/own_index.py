@@ -5,7 +5,8 @@ The classifier reads a rectified card from its two index corners and its face to
 of an unknown design splits its heads, and its rule refuses the card. The index reader
 (:mod:`vision.index_reader`, a separate network trained on index boxes alone) reads the
 same card's indices where they lie, with its own checks (:func:`vision.corners.read_corners`:
-the ink's colour, suit twins, model 2.0's corner head on the same box). When it reads the
+suit twins, model 2.0's corner head on the same box; not the ink's colour, which the whole
+card's reading judges: a deck printed in one ink or in four). When it reads the
 card the classifier ranks first at the card's own corner, and no other card on it, two
 readers that looked at the card differently agree (:meth:`vision.classify.OnnxClassifier.index_settle`).
 
@@ -87,7 +88,9 @@ def index_cards(classifier: Any, rectified: npt.NDArray[np.uint8]) -> IndexCards
     # apart, a rank of two digits), and this card's size is known: each pair is also read
     # as the index of a card filling the crop
     proposals += [dataclasses.replace(p, scale=1.0) for p in proposals if abs(p.scale - 1.0) > RESIZE_OVER]
-    found = read_corners(classifier, bgr, proposals=proposals)
+    # the card's colour is the whole card's reading's to judge (its face, its pips): a deck
+    # printed in one ink or in four shows a red suit's index in another ink
+    found = read_corners(classifier, bgr, proposals=proposals, ink=False)
     out = IndexCards([], [])
     for reading in found:
         where = out.own if at_own_corner(reading.proposal) else out.elsewhere

@@ -154,3 +154,22 @@ def _index_check_takes(model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, i
 def test_the_shipped_metadata_turns_the_check_on(model: OnnxClassifier) -> None:
     assert model.meta.index_check is not None and 0 < model.meta.index_check < model.meta.accept_threshold
     assert model.meta.index_check_over_corner_head  # as models.choose_index_check chose it
+
+
+def test_a_red_cards_index_printed_in_one_ink_is_still_its_own(
+        model: OnnxClassifier, index_faces: list[tuple[Card, np.ndarray]], monkeypatch: pytest.MonkeyPatch) -> None:
+    # a deck printed in one ink (or in four) shows a heart's index in another ink than red: on
+    # a whole card its colour is the whole card's reading's to judge, not the index's ink
+    import vision.corners
+
+    red = [(card, face) for card, face in index_faces if card.is_red and index_cards(model, face).own == [card]]
+    assert red
+    for card, face in red:
+        one_ink = cv2.cvtColor(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        assert index_cards(model, one_ink).own == [card]
+    # the same reading with the index's ink asked to be red refuses it
+    asked = vision.corners.read_corners
+    monkeypatch.setattr(vision.corners, "read_corners", lambda *a, **k: asked(*a, **{**k, "ink": True}))
+    monkeypatch.setattr("vision.own_index.read_corners", vision.corners.read_corners)
+    card, face = red[0]
+    assert index_cards(model, cv2.cvtColor(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)).own == []
