@@ -6,11 +6,10 @@ design it never saw, model 2.0 ranks the right card first nearly always (top-1 9
 plain conditions) but its rule refuses about one card in ten. The index reader
 (``models/index_reader.onnx``, trained on index boxes alone) is a second network that reads
 the same card differently. ``OnnxClassifier.index_settle`` takes a refused card when every
-view names it, the network gives it at least ``min_own``, no ace, jack or queen doubt stands,
-and the index reader reads that card at the card's own corners and no other card anywhere on it
-(``vision/own_index.py``). Model 2.0's own corner head reads the same corners: either it must
-not name another card nor doubt an ace, a jack or a queen, or the index reader outvotes it
-(``over_corner_head``).
+view names it, the network gives it at least ``min_own``, and the index reader reads that card
+at the card's own corners and no other card anywhere on it (``vision/own_index.py``). Model
+2.0's own corner head reads the same corners: either it must not name another card nor doubt
+an ace, a jack or a queen, or the index reader outvotes it (``over_corner_head``).
 
 Sets, as ``models.choose_rule``'s (nothing else is looked at): the calibration designs of
 the metadata (gnome ``rheinland``, ``simplistic``, KDE ``oxygen-white``, which are also the
