@@ -9,19 +9,16 @@ the same card differently. ``OnnxClassifier.index_settle`` takes a refused card 
 view names it, the network gives it at least ``min_own``, and the index reader reads that card
 at the card's own corners and no other card anywhere on it (``vision/own_index.py``). Model
 2.0's own corner head reads the same corners: either it must not name another card nor doubt
-an ace, a jack or a queen, or the index reader outvotes it (``over_corner_head``). Where the
-card's own corners give no glyph pair to read, the card may be read in boxes over the places
-an index lies, both corners naming it (``in_place``).
+an ace, a jack or a queen, or the index reader outvotes it (``over_corner_head``).
 
 Sets, as ``models.choose_rule``'s (nothing else is looked at): the calibration designs of
 the metadata (gnome ``rheinland``, ``simplistic``, KDE ``oxygen-white``, which are also the
 index reader's calibration designs), plain (seed 901) and under the hard recipe (seed 902),
 ``--samples`` a design; made-up calibration decks (seeds 555 and 556), ``--made-up`` a
 court-letter set and seed. Each rule (still, live) is scored per candidate ``min_own`` and
-way of reading (:data:`WAYS`): the most right readings (plain designs and made-up decks) among
-the candidates that add no wrong reading to any set; ties go to the higher ``min_own``, to the
-corner head kept as a veto and to no reading in place. Both rules get the stricter of their
-two choices.
+``over_corner_head``: the most right readings (plain designs and made-up decks) among the
+candidates that add no wrong reading to any set; ties go to the higher ``min_own`` and to the
+corner head kept as a veto. Both rules get the stricter of their two choices.
 
 Run: ``python -m models.choose_index_check [--write]`` (about 10 minutes on 2 cores).
 """
@@ -43,24 +40,22 @@ from models.choose_rule import DESIGN_SEED, MADE_UP_SEEDS, design_samples, made_
 from vision.classify import OnnxClassifier
 
 CANDIDATES = (0.0, 0.3, 0.5, 0.7, 0.9)
-# the ways the index reader may read: (over_corner_head, in_place), see vision/own_index.py
-WAYS = ((False, False), (True, False), (True, True))
+OVER_CORNER_HEAD = (False, True)
 HARD_SEED = 902
 
 
 def outcomes(model: OnnxClassifier, cards: list[np.ndarray], labels: np.ndarray) -> dict[str, Any]:
     """Per card: read by the rule (with the pips), the refused card's best class and
-    probability, and whether the index check (at min_own 0) would take it, in each of
-    :data:`WAYS` (``taken``: the corner head as a veto, glyph pairs only; ...)."""
+    probability, and whether the index check (at min_own 0) would take it, with the corner
+    head as a veto (``taken``) and outvoted (``taken_over``)."""
     probe = copy.copy(model)  # the same networks, the check off
     probe.meta = dataclasses.replace(model.meta, index_check=None)
     checkers = {}
-    for over, in_place in WAYS:
-        checkers[over, in_place] = copy.copy(model)
-        checkers[over, in_place].meta = dataclasses.replace(model.meta, index_check=0.0, index_check_over_corner_head=over,
-                                                            index_check_in_place=in_place)
+    for over in OVER_CORNER_HEAD:
+        checkers[over] = copy.copy(model)
+        checkers[over].meta = dataclasses.replace(model.meta, index_check=0.0, index_check_over_corner_head=over)
     read, best, conf = [], [], []
-    taken: dict[tuple[bool, bool], list[bool]] = {way: [] for way in WAYS}
+    taken: dict[bool, list[bool]] = {over: [] for over in OVER_CORNER_HEAD}
     for start in range(0, len(cards), 64):
         batch = cards[start:start + 64]
         heads = probe.heads_with_views(batch)
@@ -69,15 +64,15 @@ def outcomes(model: OnnxClassifier, cards: list[np.ndarray], labels: np.ndarray)
             read.append(r.label is not None or r.face_down)
             best.append(model.meta.classes.index(r.best))
             conf.append(r.confidence)
-        for way, checker in checkers.items():
+        for over, checker in checkers.items():
             checked = checker.index_settle(batch, heads, readings)
-            taken[way] += [r.label is None and c.label is not None for r, c in zip(readings, checked, strict=True)]
-    return {"read": np.array(read), "best": np.array(best), "conf": np.array(conf),
-            "taken": {way: np.array(t) for way, t in taken.items()}, "labels": labels}
+            taken[over] += [r.label is None and c.label is not None for r, c in zip(readings, checked, strict=True)]
+    return {"read": np.array(read), "best": np.array(best), "conf": np.array(conf), "taken": np.array(taken[False]),
+            "taken_over": np.array(taken[True]), "labels": labels}
 
 
-def rates(o: dict[str, Any], min_own: float | None, way: tuple[bool, bool] = (False, False)) -> tuple[float, float]:
-    taken = o["taken"][way]
+def rates(o: dict[str, Any], min_own: float | None, over: bool = False) -> tuple[float, float]:
+    taken = o["taken_over"] if over else o["taken"]
     accepted = o["read"] | (taken & (o["conf"] >= min_own) if min_own is not None else False)
     right = accepted & (o["best"] == o["labels"])
     return float(right.mean()), float((accepted & ~(o["best"] == o["labels"])).mean())
@@ -103,32 +98,29 @@ def main(argv: list[str] | None = None) -> int:
     }
     made = [made_up_samples(args.made_up, seed) for seed in MADE_UP_SEEDS]
     sets["made-up decks"] = ([c for m in made for c in m[0]], np.concatenate([m[1] for m in made]))
-    chosen: dict[str, tuple[float, bool, bool] | None] = {}
+    chosen: dict[str, tuple[float, bool] | None] = {}
     for rule in ("still", "live"):
         model = OnnxClassifier(args.models / "card_classifier.onnx", meta_path, rule=rule)
         found = {name: outcomes(model, *cards) for name, cards in sets.items()}
         print(f"rule {rule}: right / wrong (n: " + ", ".join(f"{k} {len(v['labels'])}" for k, v in found.items()) + ")")
         allowed = []
         before = {k: rates(o, None) for k, o in found.items()}
-        for min_own, way in [(None, WAYS[0])] + [(m, w) for w in WAYS for m in CANDIDATES]:
-            figures = {k: rates(o, min_own, way) for k, o in found.items()}
+        for min_own, over in [(None, False)] + [(m, o) for o in OVER_CORNER_HEAD for m in CANDIDATES]:
+            figures = {k: rates(o, min_own, over) for k, o in found.items()}
             within = all(figures[k][1] <= before[k][1] for k in found)
-            label = "no check" if min_own is None else (f"min_own {min_own:.1f}" + (", over head" if way[0] else "")
-                                                         + (", in place" if way[1] else ""))
-            print(f"  {label:33s} " + "; ".join(f"{k} {r:.2%} / {w:.3%}" for k, (r, w) in figures.items())
+            label = "no check" if min_own is None else f"min_own {min_own:.1f}" + (", over head" if over else "")
+            print(f"  {label:23s} " + "; ".join(f"{k} {r:.2%} / {w:.3%}" for k, (r, w) in figures.items())
                   + ("" if within else "  (adds wrong readings)"))
-            if within and min_own is not None:  # ties: the higher min_own, the head kept, no reading in place
-                allowed.append((figures["designs, plain"][0] + figures["made-up decks"][0], min_own,
-                                not way[0], not way[1]))
+            if within and min_own is not None:
+                allowed.append((figures["designs, plain"][0] + figures["made-up decks"][0], min_own, not over))
         best = max(allowed) if allowed else None
-        chosen[rule] = None if best is None else (best[1], not best[2], not best[3])
+        chosen[rule] = None if best is None else (best[1], not best[2])
         print(f"  chosen: {chosen[rule]}")
     if args.write:
         meta = json.loads(meta_path.read_text())
         pick = [v for v in chosen.values() if v is not None]
         if pick:  # one check for both rules: the stricter of the two choices
-            meta["index_check"] = {"min_own": max(m for m, _, _ in pick), "over_corner_head": all(o for _, o, _ in pick),
-                                   "in_place": all(p for _, _, p in pick),
+            meta["index_check"] = {"min_own": max(m for m, _ in pick), "over_corner_head": all(o for _, o in pick),
                                    "note": meta.get("index_check", {}).get("note", "")}
         else:
             meta.pop("index_check", None)

@@ -136,10 +136,6 @@ class ClassifierMeta:
     # whether that reading outvotes model 2.0's own corner head (its reading of another card,
     # its doubts of an ace, a jack or a queen): metadata "index_check"'s "over_corner_head"
     index_check_over_corner_head: bool = False
-    # whether a card whose own corners gave the index reader no glyph pair is read in boxes
-    # over the places an index lies, both corners naming it (vision.own_index.read_in_place):
-    # metadata "index_check"'s "in_place"
-    index_check_in_place: bool = False
 
     @classmethod
     def load(cls, path: str | Path) -> ClassifierMeta:
@@ -161,9 +157,7 @@ class ClassifierMeta:
         meta = dataclasses.replace(meta, still_image_rule=_still_rule(still, where),
                                    pip_check=raw.get("pip_check", False) is True,
                                    index_check=_index_check(raw.get("index_check"), where),
-                                   index_check_over_corner_head=_index_check_flag(raw.get("index_check"),
-                                                                                  "over_corner_head", where),
-                                   index_check_in_place=_index_check_flag(raw.get("index_check"), "in_place", where),
+                                   index_check_over_corner_head=_over_corner_head(raw.get("index_check"), where),
                                    views=views_from_metadata(raw.get("views"), where, "views"),
                                    still_image_views=views_from_metadata(
                                        still.get("views") if isinstance(still, dict) else None, where,
@@ -192,11 +186,11 @@ def _index_check(raw: Any, where: str) -> float | None:
     return min_own
 
 
-def _index_check_flag(raw: Any, name: str, where: str) -> bool:
-    flag = raw.get(name, False) if isinstance(raw, dict) else False
-    if not isinstance(flag, bool):
-        raise ModelLoadError(f"{where!r}: index_check's {name} must be true or false, got {flag!r}")
-    return flag
+def _over_corner_head(raw: Any, where: str) -> bool:
+    over = raw.get("over_corner_head", False) if isinstance(raw, dict) else False
+    if not isinstance(over, bool):
+        raise ModelLoadError(f"{where!r}: index_check's over_corner_head must be true or false, got {over!r}")
+    return over
 
 
 def _second_opinion(raw: Any) -> tuple[str, float, float, float] | None:
@@ -593,10 +587,7 @@ class OnnxClassifier:
         (``corner_veto``) nor leave a doubt the face cannot settle (:func:`index_doubts`: an
         ace, a jack or a queen). With it, the index reader, trained on index boxes alone,
         outvotes that head when the whole card's reading sides with it: two readers of three
-        name the card, and the one trained for the index found it where the card's own index lies.
-        With ``meta.index_check_in_place``, a card whose own corners gave no glyph pair to read
-        is read in boxes over the places an index lies, and counts when both corners name it
-        (:func:`vision.own_index.read_in_place`)."""
+        name the card, and the one trained for the index found it where the card's own index lies."""
         todo = [i for i, r in enumerate(readings) if r.label is None and not r.face_down
                 and r.best not in (BACK, NONE) and r.confidence >= (self.meta.index_check or 0.0)]
         if not todo:
@@ -618,7 +609,7 @@ class OnnxClassifier:
             name = self.meta.classes[int(best[i])]
             if not clear[i] or name != readings[i].best:
                 continue
-            if index_cards(self, rectified_cards[i], self.meta.index_check_in_place).confirm(Card.parse(name)):
+            if index_cards(self, rectified_cards[i]).confirm(Card.parse(name)):
                 out[i] = CardReading(Card.parse(name), readings[i].confidence, False, name)
         return out
 

@@ -81,11 +81,9 @@ def _meta(tmp_path: Path, **changes) -> Path:
 def test_given_good_metadata_when_loaded_then_fields_come_through(tmp_path: Path) -> None:
     meta = ClassifierMeta.load(_meta(tmp_path))
     assert meta.classes == tuple(CLASSES) and meta.temperature == 1.5 and meta.accept_threshold == 0.9
-    assert meta.index_check is None and not meta.index_check_over_corner_head and not meta.index_check_in_place
+    assert meta.index_check is None and not meta.index_check_over_corner_head
     checked = ClassifierMeta.load(_meta(tmp_path, index_check={"min_own": 0.5, "over_corner_head": True}))
-    assert checked.index_check == 0.5 and checked.index_check_over_corner_head and not checked.index_check_in_place
-    in_place = ClassifierMeta.load(_meta(tmp_path, index_check={"min_own": 0.5, "in_place": True}))
-    assert in_place.index_check_in_place and not in_place.index_check_over_corner_head
+    assert checked.index_check == 0.5 and checked.index_check_over_corner_head
 
 
 @pytest.mark.parametrize(
@@ -96,7 +94,6 @@ def test_given_good_metadata_when_loaded_then_fields_come_through(tmp_path: Path
         ({"accept_threshold": 1.5}, "accept_threshold in"),
         ({"classes": None}, "needs classes"),
         ({"index_check": {"min_own": 0.5, "over_corner_head": "yes"}}, "over_corner_head must be true or false"),
-        ({"index_check": {"min_own": 0.5, "in_place": 1}}, "in_place must be true or false"),
         ({"index_check": {"min_own": 2}}, "min_own must lie in"),
     ],
 )

@@ -16,7 +16,7 @@ import pytest
 from engine.cards import Card
 from vision.classify import OnnxClassifier
 from vision.corners import CornerProposal
-from vision.own_index import PAD, IndexCards, at_own_corner, index_cards, read_in_place
+from vision.own_index import PAD, IndexCards, at_own_corner, index_cards
 
 FACES = Path(__file__).parent / "data" / "index"
 
@@ -140,7 +140,7 @@ def _index_check_takes(model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, i
     says so (``over``: its reading outvotes model 2.0's corner head)."""
     import vision.own_index
 
-    monkeypatch.setattr(vision.own_index, "index_cards", lambda _c, _card, _in_place=False: IndexCards(
+    monkeypatch.setattr(vision.own_index, "index_cards", lambda _c, _card: IndexCards(
         [Card.parse(s) for s in index_says], [Card.parse(s) for s in elsewhere]))
     classifier = model.with_rule("live")
     classifier.meta = dataclasses.replace(model.meta, index_check=0.5, index_check_over_corner_head=over)
@@ -154,7 +154,6 @@ def _index_check_takes(model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, i
 def test_the_shipped_metadata_turns_the_check_on(model: OnnxClassifier) -> None:
     assert model.meta.index_check is not None and 0 < model.meta.index_check < model.meta.accept_threshold
     assert model.meta.index_check_over_corner_head  # as models.choose_index_check chose it
-    assert model.meta.index_check_in_place  # ... and the reading in place
 
 
 def test_a_red_cards_index_printed_in_one_ink_is_still_its_own(
@@ -174,53 +173,3 @@ def test_a_red_cards_index_printed_in_one_ink_is_still_its_own(
     monkeypatch.setattr("vision.own_index.read_corners", vision.corners.read_corners)
     card, face = red[0]
     assert index_cards(model, cv2.cvtColor(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)).own == []
-
-
-def _no_glyph_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The glyph pairs proposed nowhere, as on a design whose rank is one piece of ink with a
-    frame line beside it or with the crop's edge."""
-    monkeypatch.setattr("vision.own_index.propose_corners", lambda *_a, **_k: [])
-
-
-def test_a_card_whose_index_gives_no_glyph_pair_is_read_where_its_index_lies(
-        model: OnnxClassifier, index_faces: list[tuple[Card, np.ndarray]], monkeypatch: pytest.MonkeyPatch) -> None:
-    readable = [(card, face) for card, face in index_faces if index_cards(model, face).own == [card]]
-    assert len(readable) >= 4
-    _no_glyph_pairs(monkeypatch)
-    for card, face in readable:
-        assert index_cards(model, face).own == []  # the glyph pairs alone find nothing now
-        for turned in (face, cv2.rotate(face, cv2.ROTATE_180)):
-            assert read_in_place(turned) == (card, card)
-            assert index_cards(model, turned, in_place=True).own == [card]
-
-
-def test_a_card_is_read_in_place_only_when_both_its_corners_name_it(
-        model: OnnxClassifier, index_faces: list[tuple[Card, np.ndarray]], monkeypatch: pytest.MonkeyPatch) -> None:
-    readable = [(card, face) for card, face in index_faces if index_cards(model, face).own == [card]]
-    (card, face), (_, other_face) = readable[0], readable[1]
-    _no_glyph_pairs(monkeypatch)
-    covered = face.copy()
-    covered[280 - 96:, 200 - 72:] = 235  # its bottom-right index covered with blank paper
-    assert read_in_place(covered)[0] == card and read_in_place(covered)[1] is None
-    assert index_cards(model, covered, in_place=True).own == []
-    # another card's index at the bottom-right corner: the corners disagree
-    mixed = face.copy()
-    mixed[280 - 96:, 200 - 72:] = cv2.rotate(other_face[:96, :72], cv2.ROTATE_180)
-    assert index_cards(model, mixed, in_place=True).own == []
-    assert index_cards(model, np.full((280, 200, 3), 235, np.uint8), in_place=True).own == []
-
-
-@pytest.mark.parametrize("in_place", [False, True])
-def test_the_check_reads_in_place_only_when_its_metadata_says_so(
-        model: OnnxClassifier, monkeypatch: pytest.MonkeyPatch, in_place: bool) -> None:
-    import vision.own_index
-
-    asked: list[bool] = []
-    monkeypatch.setattr(vision.own_index, "index_cards",
-                        lambda _c, _card, how=False: asked.append(how) or IndexCards([Card.parse("7S")], []))
-    classifier = model.with_rule("live")
-    classifier.meta = dataclasses.replace(model.meta, index_check=0.5, index_check_in_place=in_place)
-    heads = _refused_heads(model, "7S", 0.8)
-    face = np.full((280, 200, 3), 200, np.uint8)
-    after = classifier.index_settle([face], heads, classifier.readings_of(heads))
-    assert after[0].label == Card.parse("7S") and asked == [in_place]
