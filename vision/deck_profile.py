@@ -11,9 +11,8 @@ features before its last layer) of a few jittered views of each card is averaged
 - two enrolled cards are about as close (a margin too small to tell them apart),
 - or the base model is sure of a different card than the profile says.
 
-An unsure card may then still be read: by the enrolled print (:mod:`vision.deck_print`; a
-back nearest the enrolled back by that back's print alone, :func:`_back_by_print`), or, when
-the profile alone was unsure, by the base reader's whole rule agreeing with the profile's
+An unsure card may then still be read: by the enrolled print (:mod:`vision.deck_print`), or,
+when the profile alone was unsure, by the base reader's whole rule agreeing with the profile's
 first card (:func:`_read_by_base`): a card both readers agree on is not left unsure.
 
 The labels are the *meanings*: a Russian queen (Д) is enrolled as ``Q`` because enrolment
@@ -109,14 +108,6 @@ PRINT_CHECK_FIT = 1.0
 # ... and only by a rival that also fits the card's print better than the card read, by more
 # than this: a duel won where two cards differ, by a rival the card fits worse, is noise
 PRINT_CHECK_GAIN = 0.0
-# A card the profile left unsure whose nearest enrolled card is a back is face down when it
-# fits the print of an enrolled back at least this well (vision.deck_print.PrintBank.looks:
-# corner + half the face correlation, registered): a back is a print like any face, and
-# under glare, a lamp or a blur it leaves its prototype as far as a face does. No card (the
-# table, a shadow, a sliver of a card) whose nearest enrolled card was a back fitted a back's
-# print above 0.82 on the tuning decks (5,498 such crops of 14,000; backs of the deck
-# itself, unsure before, fitted up to 1.27): models/MODEL_CARD.md
-BACK_PRINT_FIT = 0.9
 # a pair of cards is a print look-alike (never read one over the other by print) when a
 # jittered view of one at enrolment does not beat the other in their duel: the print cannot
 # tell them apart even in a clean view (a 6 and a 9 with symmetric indices and one face)
@@ -378,7 +369,6 @@ class ProfiledClassifier:
             if ts is not None:
                 _check_by_print(profile.prints, out, evidence.cards, names, ts, total)
             _read_by_print(profile.prints, out, own, evidence.cards, names, es, total, no_card)
-            _back_by_print(profile.prints, out, evidence.cards)
         if evidence.cards and profile.min_template is None:  # --strict reads by the enrolled print alone
             _read_by_base(self.base, out, matched, evidence.cards, names, total)
         return out
@@ -458,22 +448,6 @@ def _read_by_print(prints: PrintBank, readings: list[CardReading], own: Sequence
                 and (theirs is None or str(theirs) == best)):
             readings[r] = (CardReading(None, float(similarity[r].max()), True, BACK) if best == BACK
                            else CardReading(Card.parse(best), float(similarity[r].max()), False, best))
-
-
-def _back_by_print(prints: PrintBank, readings: list[CardReading], cards: Sequence[npt.NDArray[np.uint8]]) -> None:
-    """Read, in place, as face down an unsure card whose nearest enrolled card is a back and
-    which fits the print of an enrolled back by :data:`BACK_PRINT_FIT` or more. A back has no
-    rival print to duel (the faces are not backs): the fit alone says it is this deck's back."""
-    backs = [k for k, label in enumerate(prints.labels) if label == BACK]
-    if not backs:
-        return
-    for r, reading in enumerate(readings):
-        if (reading.label is not None or reading.face_down or reading.best != BACK
-                or reading.reason.startswith("the deck's look")):  # the base model sure of a face
-            continue
-        _, fit, _ = prints.looks(cards[r], backs)
-        if float(fit.max()) >= BACK_PRINT_FIT:
-            readings[r] = CardReading(None, reading.confidence, True, BACK)
 
 
 def _read_by_base(base: OnnxClassifier, readings: list[CardReading], matched: Sequence[CardReading],

@@ -3,15 +3,12 @@ with a reason; profiles survive a save and load; bad profile files are named."""
 
 import json
 
-import cv2
 import numpy as np
 import pytest
 
 from engine.cards import Card
 from vision.classify import CardReading, OnnxClassifier, default_model_paths
-from vision.deck_print import PrintBank
-from vision.deck_profile import (DeckProfile, ProfiledClassifier, _back_by_print, _read_by_base, enrol,
-                                  jittered_views)
+from vision.deck_profile import DeckProfile, ProfiledClassifier, _read_by_base, enrol, jittered_views
 from vision.errors import ModelLoadError
 
 
@@ -79,42 +76,6 @@ def test_a_card_already_read_is_not_shown_to_the_base_reader() -> None:
     _read_by_base(base, readings, [CardReading(None, 0.8, False, "7S")], [np.zeros((280, 200, 3), np.uint8)],
                   ["7S", "8S"], np.array([[0.9, 0.2]]))
     assert base.shown == 0 and readings[0].label == Card.parse("7S")
-
-
-def _patterned_back() -> np.ndarray:
-    """A card back: a white rim round a blue lattice of diamonds."""
-    back = np.full((280, 200, 3), 245, np.uint8)
-    inner = back[14:266, 14:186]
-    inner[:] = (150, 60, 20)
-    for y in range(0, 252, 18):
-        for x in range(0, 172, 18):
-            cv2.circle(inner, (x + 9 * ((y // 18) % 2), y), 5, (235, 220, 200), -1)
-    return back
-
-
-@pytest.mark.parametrize(("card", "best", "reason", "face_down"), [
-    ("own back, dim", "back", "not like any enrolled card (nearest back, 0.78)", True),
-    ("own back, turned", "back", "not like any enrolled card (nearest back, 0.80)", True),
-    ("table", "back", "not like any enrolled card (nearest back, 0.70)", False),   # no card there
-    ("own back, dim", "7H", "not like any enrolled card (nearest 7H, 0.60)", False),  # nearest a face
-    ("own back, dim", "back", "the deck's look says back, the index reads 7H", False),  # the base is sure of a face
-])
-def test_an_unsure_card_nearest_the_enrolled_back_is_face_down_when_it_fits_that_backs_print(
-        card, best, reason, face_down) -> None:
-    back = _patterned_back()
-    face = np.full((280, 200, 3), 245, np.uint8)
-    cv2.putText(face, "7", (12, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (30, 30, 200), 3)
-    cv2.circle(face, (100, 140), 30, (30, 30, 200), -1)
-    prints = PrintBank.build([face, back], ["7H", "back"], [0, 0])
-    rng = np.random.default_rng(3)
-    shown = {
-        "own back, dim": np.clip(back.astype(np.float32) * 0.55 + rng.normal(0, 4, back.shape), 0, 255).astype(np.uint8),
-        "own back, turned": np.ascontiguousarray(back[::-1, ::-1]),
-        "table": cv2.GaussianBlur(rng.integers(60, 140, (280, 200, 3)).astype(np.uint8), (0, 0), 3),
-    }[card]
-    readings = [CardReading(None, 0.78, False, best, reason=reason)]
-    _back_by_print(prints, readings, [shown])
-    assert readings[0].face_down is face_down and readings[0].label is None
 
 
 def test_given_a_profile_when_saved_and_loaded_then_it_matches_the_same(tmp_path) -> None:
