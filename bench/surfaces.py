@@ -45,20 +45,29 @@ from vision.corners import with_corner_cards
 from vision.pipeline import CardReader
 from vision.readings import CardDetections
 from vision.synthetic.cards import real_card_faces
-from vision.synthetic.surfaces import LIGHTS, SURFACES, SurfaceScene, render_card_table
+from vision.synthetic.surfaces import LIGHTS, SURFACES, SurfaceScene, laid_kinds, render_card_table
 
 RENDERS = Path(__file__).resolve().parents[1] / "cache" / "cards"
 DESIGNS = ("gnome-bellot", "gnome-rheinland", "gnome-simplistic")
 CARD_H_PX = (160.0, 260.0, 400.0, 560.0)
 VIEWS = (("above", 0.0), ("slant", 0.35))
+HAND_CARD_H_PX = (260.0, 400.0, 600.0)
+HANDS = {"overlap": 1.0, "chips": 6}
+
+
+def hands_photo_wh(card_h_px: float) -> tuple[int, int]:
+    """The photo a poker table is taken in: 2400 x 1800, or a phone's whole 4032 x 3024 for
+    cards 600 px tall (as the boards of real table photos are), so that four hands fit."""
+    return (4032, 3024) if card_h_px >= 500 else (2400, 1800)
 
 Face = tuple[Card, npt.NDArray[np.uint8]]
 
 
-def load_decks(renders: Path = RENDERS) -> dict[str, list[Face]]:
+def load_decks(renders: Path = RENDERS, designs: tuple[str, ...] = DESIGNS, real: bool = True
+               ) -> dict[str, list[Face]]:
     """The face pictures of each design found (and ``real``: the photographed singles)."""
     decks: dict[str, list[Face]] = {}
-    for design in DESIGNS:
+    for design in designs:
         faces = []
         for card in all_kinds():
             image = cv2.imread(str(renders / design / f"{card}.png"), cv2.IMREAD_UNCHANGED)
@@ -66,9 +75,9 @@ def load_decks(renders: Path = RENDERS) -> dict[str, list[Face]]:
                 faces.append((card, np.asarray(image, np.uint8)))
         if faces:
             decks[design] = faces
-    real = [(f.card, f.image_bgr) for f in real_card_faces() if f.card is not None]
-    if real:
-        decks["real"] = real
+    singles = [(f.card, f.image_bgr) for f in real_card_faces() if f.card is not None] if real else []
+    if singles:
+        decks["real"] = singles
     return decks
 
 
@@ -80,6 +89,12 @@ def _on(quad: npt.NDArray[np.float32], xy: npt.NDArray[np.float32], grow: float 
 
 def score(scene: SurfaceScene, found: CardDetections) -> tuple[int, int, int, list[str]]:
     """(found, read, wrong, the wrong readings said) for one scene."""
+    hit, right, wrong = _matches(scene, found)
+    return len(hit), len(right), len(wrong), wrong
+
+
+def _matches(scene: SurfaceScene, found: CardDetections) -> tuple[set[int], set[int], list[str]]:
+    """The laid cards found, those read, and the wrong readings said."""
     truth = scene.truth
     hit: set[int] = set()
     right: set[int] = set()
@@ -97,7 +112,7 @@ def score(scene: SurfaceScene, found: CardDetections) -> tuple[int, int, int, li
         else:
             names = [str(truth.label[t]) for t in under]
             wrong.append(f"{card} at ({centre[0]:.0f}, {centre[1]:.0f}) {found.confidence[i]:.2f}, on {names}")
-    return len(hit), len(right), len(wrong), wrong
+    return hit, right, wrong
 
 
 def run_real(which: str) -> int:
@@ -159,6 +174,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="the light the scenes are photographed in (vision.synthetic.surfaces.LIGHTS)")
     parser.add_argument("--before", action="store_true",
                         help="read as before the index-seeded cards: outlines, then indices alone")
+    parser.add_argument("--designs", default=",".join(DESIGNS),
+                        help="rendered designs, comma-separated (and the real singles unless --no-real)")
+    parser.add_argument("--no-real", action="store_true", help="leave the real photographed singles out")
+    parser.add_argument("--hands", action="store_true",
+                        help="a poker table: the pairs laid as hands (one card over the other, an index of the "
+                             "first showing), chips beside them, cards 260-600 px tall (hands_photo_wh)")
+    parser.add_argument("--heights", help="cards' heights in px, comma-separated (each scene takes the next)")
     parser.add_argument("--real", choices=("deal1", "deals", "blackjack-tuning", "blackjack-held-out"),
                         help="read real photographs instead (deals: 2-7, held out)")
     args = parser.parse_args(argv)
@@ -169,10 +191,12 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"--only: {', '.join(unknown)} not among {', '.join(SURFACES)}", file=sys.stderr)
         return 2
-    decks = load_decks(args.renders)
+    decks = load_decks(args.renders, tuple(d for d in args.designs.split(",") if d), not args.no_real)
     if not decks:
         print(f"no card faces: neither {args.renders}/<design> nor the real singles", file=sys.stderr)
         return 2
+    sizes = tuple(float(x) for x in args.heights.split(",")) if args.heights else \
+        HAND_CARD_H_PX if args.hands else CARD_H_PX
     reader = CardReader(OnnxClassifier())
     totals: Counter[str] = Counter()
     wall = cpu = 0.0
@@ -183,19 +207,30 @@ def main(argv: list[str] | None = None) -> int:
             for deck_name, deck in decks.items():
                 for k in range(args.scenes):
                     pick = rng.choice(len(deck), 13, replace=False)
-                    height = CARD_H_PX[(k + list(decks).index(deck_name)) % len(CARD_H_PX)]
+                    height = sizes[(k + list(decks).index(deck_name)) % len(sizes)]
                     scene = render_card_table([deck[i] for i in pick], rng, surface, card_h_px=height, slant=slant,
-                                              light=args.light)
+                                              light=args.light,
+                                              **({**HANDS, "size_wh": hands_photo_wh(height)} if args.hands else {}))
                     t0, c0 = time.perf_counter(), time.process_time()
                     found = with_corner_cards(reader.classifier, scene.bgr, read_closeup(reader, scene.bgr)) \
                         if args.before else read_without_mat(reader, scene.bgr)
                     wall += time.perf_counter() - t0
                     cpu += time.process_time() - c0
-                    n_found, n_read, n_wrong, said = score(scene, found)
+                    hit, right, said = _matches(scene, found)
+                    n_found, n_read, n_wrong = len(hit), len(right), len(said)
                     for key, n in (("cards", len(scene.truth)), ("found", n_found), ("read", n_read),
                                    ("wrong", n_wrong), ("scenes", 1), (f"{view} cards", len(scene.truth)),
                                    (f"{view} read", n_read)):
                         tally[key] += n
+                    if args.hands:
+                        for t, kind in enumerate(laid_kinds(scene)):
+                            tally[f"{kind} cards"] += 1
+                            tally[f"{kind} read"] += t in right
+                            tally[f"{kind} {height:.0f} cards"] += 1
+                            tally[f"{kind} {height:.0f} read"] += t in right
+                            if kind != "hidden" and t not in right:
+                                print(f"  missed on {surface} {view} {deck_name} {height:.0f} px: "
+                                      f"{scene.truth.label[t]} ({kind})")
                     for line in said:
                         print(f"  wrong on {surface} {view} {deck_name} {height:.0f} px: {line}")
         totals += tally
@@ -203,11 +238,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{surface:16s} {tally['scenes']:3d} scenes {tally['cards']:4d} cards: found {tally['found']:4d} "
               f"({100 * tally['found'] / n:5.1f} %), read {tally['read']:4d} ({100 * tally['read'] / n:5.1f} %; "
               f"above {tally['above read']}/{tally['above cards']}, slant {tally['slant read']}/{tally['slant cards']}), "
-              f"wrong {tally['wrong']}", flush=True)
+              f"wrong {tally['wrong']}" + (f"; alone {tally['alone read']}/{tally['alone cards']}, overlapped with an "
+                                         f"index showing {tally['over read']}/{tally['over cards']}" if args.hands else ""),
+              flush=True)
     n = max(totals["cards"], 1)
+    if args.hands:
+        print("by card height: " + "; ".join(
+            f"{h:.0f} px alone {totals[f'alone {h:.0f} read']}/{totals[f'alone {h:.0f} cards']}, overlapped "
+            f"{totals[f'over {h:.0f} read']}/{totals[f'over {h:.0f} cards']}" for h in sizes))
     print(f"{'all':16s} {totals['scenes']:3d} scenes {totals['cards']:4d} cards: found {totals['found']:4d} "
           f"({100 * totals['found'] / n:5.1f} %), read {totals['read']:4d} ({100 * totals['read'] / n:5.1f} %), "
-          f"wrong {totals['wrong']}; {wall / max(totals['scenes'], 1):.1f} s a scene "
+          f"wrong {totals['wrong']}; " + (f"alone {totals['alone read']}/{totals['alone cards']}, overlapped with an "
+                                           f"index showing {totals['over read']}/{totals['over cards']}; "
+                                           if args.hands else "") + f"{wall / max(totals['scenes'], 1):.1f} s a scene "
           f"({cpu / max(totals['scenes'], 1):.1f} CPU s)")
     return 0
 

@@ -23,7 +23,7 @@ from vision.pipeline import CardReader
 from vision.readings import CardDetections
 from vision.synthetic.cards import real_card_faces
 from vision.synthetic.loose import draw_card
-from vision.synthetic.surfaces import SURFACES, SurfaceScene, render_card_table, surface_texture
+from vision.synthetic.surfaces import SURFACES, SurfaceScene, laid_kinds, render_card_table, surface_texture
 
 
 
@@ -170,3 +170,42 @@ def test_given_real_cards_on_a_white_cloth_when_read_then_as_many_as_before_and_
     assert wrong == 0
     assert after_read >= before_read, (before_read, after_read, cards)
     assert after_read >= 0.85 * cards, (before_read, after_read, cards)
+
+
+def test_given_hands_when_rendered_then_each_lies_one_card_over_the_other_with_an_index_showing(faces) -> None:
+    # a poker table's hands (bench/surfaces.py --hands): laid_kinds tells which cards overlap
+    # and whether an index of the card underneath still shows
+    scene = render_card_table(faces[:13], np.random.default_rng(11), "maple", size_wh=(1600, 1200), card_h_px=200,
+                              overlap=1.0)
+    kinds = laid_kinds(scene)
+    quads = scene.truth.quad_xy
+    hands = [(i, i + 1) for i in range(len(quads) - 1)
+             if cv2.intersectConvexConvex(quads[i], quads[i + 1])[0] > 0.1 * cv2.contourArea(quads[i])]
+    assert len(hands) >= 3, kinds
+    assert all(kinds[over] == "over" for _, over in hands), kinds  # the card on top lies whole
+    # the card underneath mostly shows an index (shifted a quarter to a half of its width)
+    assert sum(kinds[under] == "over" for under, _ in hands) >= len(hands) - 1, kinds
+    assert kinds.count("alone") >= 3  # the board
+
+
+def test_given_a_card_laid_over_another_s_index_when_kinds_are_told_then_that_card_shows_none(faces) -> None:
+    scene = render_card_table(faces[:2], np.random.default_rng(3), "felt", size_wh=(800, 600), card_h_px=200)
+    first = scene.truth.quad_xy[0]
+    covering = first + (first[1] - first[0]) * 0.05  # the second card almost on top of the first
+    truth = CardDetections(quad_xy=np.stack([first, covering]).astype(np.float32), label=list(scene.cards[:1]) * 2,
+                           confidence=np.ones(2, np.float32))
+    assert laid_kinds(SurfaceScene(scene.bgr, truth, scene.cards[:1] * 2, "felt", 0.0)) == ["hidden", "over"]
+
+
+def test_given_chips_when_rendered_then_they_lie_beside_the_cards_and_nothing_is_read_on_them(faces, reader) -> None:
+    scene = render_card_table(faces[:5], np.random.default_rng(8), "maple", size_wh=(1600, 1200), card_h_px=260,
+                              chips=8)
+    hsv = cv2.cvtColor(scene.bgr, cv2.COLOR_BGR2HSV)
+    on_cards = np.zeros(scene.bgr.shape[:2], np.uint8)
+    for q in scene.truth.quad_xy:
+        cv2.fillConvexPoly(on_cards, np.round(q).astype(np.int32), 1)
+    chip_ink = (hsv[..., 1] > 150) & (on_cards == 0)  # the chips' strong colours, off the cards
+    assert chip_ink.mean() > 0.01
+    read, wrong = _read_and_wrong(scene, read_without_mat(reader, scene.bgr))
+    assert wrong == 0
+    assert len(read) >= len(scene.truth) - 1

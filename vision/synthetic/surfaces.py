@@ -37,7 +37,7 @@ and then the whole top is seen through a slant (the near edge wider, rows foresh
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -48,7 +48,7 @@ from engine.cards import Card
 from vision.readings import CardDetections
 from vision.synthetic.cards import cut_out
 
-__all__ = ["LIGHTS", "SURFACES", "SurfaceScene", "light_photo", "render_card_table", "surface_texture"]
+__all__ = ["LIGHTS", "SURFACES", "SurfaceScene", "laid_kinds", "light_photo", "render_card_table", "surface_texture"]
 
 BgrImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
@@ -181,9 +181,12 @@ def _seen(slant_map: npt.NDArray[np.float64], quad: npt.NDArray[np.float64], siz
 
 
 def _placements(n_faces: int, rng: np.random.Generator, flat_wh: tuple[int, int], card_w: float, card_h: float,
-                slant_map: npt.NDArray[np.float64]) -> list[npt.NDArray[np.float64]]:
+                slant_map: npt.NDArray[np.float64], overlap: float = 0.0) -> list[npt.NDArray[np.float64]]:
     """Card outlines (4 x 2, top-left first, clockwise) laid flat: a board of up to five in a
-    row across the middle, then pairs side by side, none touching another."""
+    row across the middle, then pairs side by side, none touching another. A share
+    ``overlap`` of the pairs is a player's hand instead: the second card laid over the first,
+    shifted a quarter to a half of its width either way and turned up to 15 degrees, so an
+    index of the first mostly shows (:func:`laid_kinds`; a hand touches no other card)."""
     w, h = flat_wh
     gap = 0.12 * card_w
     quads: list[npt.NDArray[np.float64]] = []
@@ -211,6 +214,11 @@ def _placements(n_faces: int, rng: np.random.Generator, flat_wh: tuple[int, int]
         if _seen(slant_map, quad, (w, h)) and not any(_touch(quad, q) for q in quads):
             quads.append(quad)
     for _pair in range((n_faces - len(quads)) // 2):
+        if overlap > 0 and rng.random() < overlap:
+            hand = _hand(rng, card_w, card_h, turned, fits, (w, h))
+            if hand:
+                quads += hand
+            continue
         for _attempt in range(200):
             angle = rng.uniform(-math.pi, math.pi)
             centre = rng.uniform([0, 0], [w, h])
@@ -223,26 +231,51 @@ def _placements(n_faces: int, rng: np.random.Generator, flat_wh: tuple[int, int]
     return quads
 
 
+def _hand(rng: np.random.Generator, card_w: float, card_h: float,
+          turned: Callable[[npt.NDArray[np.float64], float], npt.NDArray[np.float64]],
+          fits: Callable[[npt.NDArray[np.float64]], bool],
+          flat_wh: tuple[int, int]) -> list[npt.NDArray[np.float64]]:
+    """Two cards of a player's hand, the second over the first (or nothing where none fits)."""
+    for _attempt in range(200):
+        angle = rng.uniform(-math.pi, math.pi)
+        centre = rng.uniform([0, 0], flat_wh)
+        along = (1 if rng.random() < 0.7 else -1) * rng.uniform(0.22, 0.5) * card_w
+        across = rng.uniform(-0.08, 0.12) * card_h
+        c, s = math.cos(angle), math.sin(angle)
+        shift = np.array([along * c - across * s, along * s + across * c])
+        first = turned(centre, angle)
+        second = turned(centre + shift, angle + math.radians(rng.uniform(-15, 15)))
+        if fits(first) and fits(second):
+            return [first, second]
+    return []
+
+
 def _touch(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> bool:
     return bool(cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))[0] > 0)
 
 
 def render_card_table(faces: Sequence[tuple[Card, BgrImage]], rng: np.random.Generator, surface: str,
                       size_wh: tuple[int, int] = (1920, 1080), card_h_px: float = 300.0, slant: float = 0.0,
-                      noise: float = 3.0, room_light: bool = True, light: str = "room") -> SurfaceScene:
+                      noise: float = 3.0, room_light: bool = True, light: str = "room", overlap: float = 0.0,
+                      chips: int = 0) -> SurfaceScene:
     """Lay as many of ``faces`` as fit (a board, then pairs) on ``surface`` and photograph
     them from above (``slant`` 0) or at a slant (0.2-0.4: the near edge that much wider).
     ``card_h_px``: a card's height laid flat (at a slant, near cards are larger, far ones
     as laid). ``room_light``: a warm tint over everything, a slight defocus and a phone's
     JPEG compression, as a photo taken in a room. ``light``: one of :data:`LIGHTS`
-    (:func:`light_photo`), before the sensor's noise and the JPEG."""
+    (:func:`light_photo`), before the sensor's noise and the JPEG. ``overlap``: the share of
+    pairs laid as a player's hand, one card over the other (the truth lists cards in the
+    order laid: a later one lies over an earlier one). ``chips``: that many stacks of
+    poker chips on the bare top beside the cards."""
     if light not in LIGHTS:
         raise ValueError(f"light {light!r} is not one of {', '.join(LIGHTS)}")
     w, h = size_wh
     card_w = _ASPECT * card_h_px
     top = surface_texture(surface, size_wh, rng).astype(np.float32)
     slant_map = _slant_map(size_wh, slant)
-    quads = _placements(len(faces), rng, size_wh, card_w, card_h_px, slant_map)
+    quads = _placements(len(faces), rng, size_wh, card_w, card_h_px, slant_map, overlap)
+    if chips:
+        _lay_chips(top, rng, chips, card_w, quads[:len(faces)])
     laid: list[tuple[Card, npt.NDArray[np.float64]]] = []
     for (card, face), quad in zip(faces, quads, strict=False):
         picture, alpha = _face_and_alpha(face, card)
@@ -286,6 +319,87 @@ def render_card_table(faces: Sequence[tuple[Card, BgrImage]], rng: np.random.Gen
     cards = tuple(c for c, _ in laid)
     truth = CardDetections(quad_xy=outlines, label=list(cards), confidence=np.ones(len(cards), np.float32))
     return SurfaceScene(np.asarray(bgr, np.uint8), truth, cards, surface, slant)
+
+
+# where a card's index lies, in fractions of its width and height from its top-left corner
+# (the bottom-right one is the same box turned half round)
+_INDEX_BOX = ((0.0, 0.0), (0.2, 0.0), (0.2, 0.3), (0.0, 0.3))
+_INDEX_SHOWS = 0.12  # an index at most this much covered shows (the index reader's own limit)
+
+
+def laid_kinds(scene: SurfaceScene) -> list[str]:
+    """Each laid card's kind: ``alone`` (touching no other card), ``over`` (overlapping, or
+    overlapped with an index showing) or ``hidden`` (no index shows): a card laid later lies
+    over one laid earlier."""
+    quads = scene.truth.quad_xy
+    h, w = scene.bgr.shape[:2]
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    out = []
+    for i, quad in enumerate(quads):
+        touching = [j for j in range(len(quads)) if j != i and cv2.intersectConvexConvex(
+            quad.astype(np.float32), quads[j].astype(np.float32))[0] > 0]
+        if not touching:
+            out.append("alone")
+            continue
+        to_image = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
+        cover = np.zeros((h, w), np.uint8)
+        for j in touching:
+            if j > i:
+                cv2.fillConvexPoly(cover, np.round(quads[j]).astype(np.int32), 1)
+        shown = False
+        for box in (np.array(_INDEX_BOX, np.float32), 1 - np.array(_INDEX_BOX, np.float32)):
+            corners = cv2.perspectiveTransform(box.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+            mask = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
+            area = max(int(mask.sum()), 1)
+            shown |= int((mask & cover).sum()) / area <= _INDEX_SHOWS
+        out.append("over" if shown else "hidden")
+    return out
+
+
+_CHIP_COLOURS = ((40, 40, 200), (170, 70, 30), (40, 130, 40), (35, 35, 35), (225, 225, 225), (40, 110, 220))
+
+
+def _lay_chips(top: FloatArray, rng: np.random.Generator, stacks: int, card_w: float,
+               quads: Sequence[npt.NDArray[np.float64]]) -> None:
+    """Paint ``stacks`` stacks of poker chips on ``top`` (flat, in place) where no card lies:
+    a disc of one colour with white inlays round its rim and a ring inside, a stack's lower
+    chips showing as a crescent, a soft shadow beside it."""
+    h, w = top.shape[:2]
+    for _stack in range(stacks):
+        for _attempt in range(100):
+            r = card_w * rng.uniform(0.28, 0.4)
+            cx, cy = rng.uniform(r, w - r), rng.uniform(r, h - r)
+            disc = np.array([[cx + r * math.cos(t), cy + r * math.sin(t)] for t in np.linspace(0, 2 * math.pi, 16)])
+            hull = cv2.convexHull(disc.astype(np.float32))
+            if all(cv2.intersectConvexConvex(hull, cv2.convexHull(
+                    (q.mean(axis=0) + 1.08 * (q - q.mean(axis=0))).astype(np.float32)))[0] <= 0 for q in quads):
+                break
+        else:
+            continue
+        colour = np.array(_CHIP_COLOURS[int(rng.integers(len(_CHIP_COLOURS)))], np.float32)
+        paint = np.zeros((h, w), np.uint8)
+        height = int(rng.integers(1, 6))
+        lean = rng.uniform(0, 2 * math.pi)
+        dx, dy = math.cos(lean) * r * 0.04, math.sin(lean) * r * 0.04
+        shade = np.zeros((h, w), np.float32)
+        cv2.circle(shade, (round(cx + 0.1 * r), round(cy + 0.15 * r)), round(r * 1.05), 1.0, -1, cv2.LINE_AA)
+        shade = cv2.GaussianBlur(shade, (0, 0), 0.08 * r + 1)
+        top *= (1 - 0.3 * shade)[..., None]
+        for k in range(height, -1, -1):  # the lowest chip first, each one a little further along
+            x, y = cx + k * dx, cy + k * dy
+            paint[:] = 0
+            cv2.circle(paint, (round(x), round(y)), round(r), 255, -1, cv2.LINE_AA)
+            a = paint.astype(np.float32)[..., None] / 255.0
+            top[:] = top * (1 - a) + colour * (0.85 if k else 1.0) * a
+        inlay = np.zeros((h, w), np.uint8)
+        for t in np.linspace(0, 2 * math.pi, 7)[:-1] + rng.uniform(0, 1):
+            p = (round(cx + 0.82 * r * math.cos(t)), round(cy + 0.82 * r * math.sin(t)))
+            cv2.ellipse(inlay, p, (max(2, round(0.16 * r)), max(1, round(0.08 * r))), math.degrees(t) + 90, 0, 360,
+                        255, -1, cv2.LINE_AA)
+        cv2.circle(inlay, (round(cx), round(cy)), round(0.55 * r), 255, max(1, round(0.04 * r)), cv2.LINE_AA)
+        a = inlay.astype(np.float32)[..., None] / 255.0
+        top[:] = top * (1 - a) + np.array([235, 238, 240], np.float32) * a
 
 
 def light_photo(img: FloatArray, light: str, rng: np.random.Generator) -> FloatArray:
