@@ -16,7 +16,7 @@ table: it looks for the card's own evidence, ink on paper. :mod:`vision.corners`
    or a frame line is one piece too big to be a glyph: its black core in the dark ink is
    one (see :data:`DARK_PAPER`). A glyph blurred into its neighbour at every fixed ratio
    stands apart as a region stable over a range of levels (MSER; see :data:`MSER_INK`).
-3. Indices: two glyphs of similar size but not of one shape (two pips are not an index;
+3. Indices: two glyphs of like size (:data:`PAIR_SIZES`) but not of one shape (two pips are not an index;
    their colours are not compared: a thin dark-red stroke looks black), a glyph's height
    or two apart: a rank over its suit; or one piece about twice as long as it is wide, a
    rank and its suit that no level parts, read along its long axis (:data:`MERGED_LONG`).
@@ -61,6 +61,14 @@ FIRST_VIEW: View = (1.0, 0.0, 0.0, 0.0)
 # card's face, which read as an index of some card); the rank and suit of an index differ
 # by 0.3 or more (deal 1 and the rendered scenes), two pips by 0.25 or less in 1 of 10
 SAME_SHAPE = 0.25
+# the larger glyph of a rank and its suit is at most this many times the other across: some
+# designs print a small suit under a tall rank (gnome `bellot`'s diamonds, 2.3 times smaller
+# than their rank); at 2.2 such an index was never proposed, only its rank paired with a pip
+# beside it. A glyph only the faint ink, the dark ink or a stable region gives may be a piece
+# of a broken stroke, of any size: a pair with one keeps WEAK_PAIR_SIZES (in a dim photo the
+# wider limit paired twice as many such pieces)
+PAIR_SIZES = 2.7
+WEAK_PAIR_SIZES = 2.2
 # a proposal is looked at only when this share of its corner box is paper (the glyphs of a
 # real index cover about a quarter of it), sampled on a grid inside the box
 PAPER_SHARE = 0.5
@@ -220,7 +228,8 @@ def glyph_pairs(bgr: BgrImage, glyph_px: tuple[float, float] | None = None, max_
     out: list[CornerProposal] = []
     for a, b in pairs:
         ea, eb = float(ext[a]), float(ext[b])
-        if not 0.45 <= ea / eb <= 2.2:
+        limit = WEAK_PAIR_SIZES if faint_glyph[a] or faint_glyph[b] else PAIR_SIZES
+        if not 1 / limit <= ea / eb <= limit:
             continue
         if float(np.abs(shape[a, :4] - shape[b, :4]).sum()) < SAME_SHAPE:
             continue  # two pips of a card's face: a rank is never its suit's shape
