@@ -21,7 +21,13 @@ dark felt and the overlapped deals read as well as they did.
 ``--light dim|warm_low|vignette|glare|haze`` photographs the scenes in another light
 (:data:`vision.synthetic.surfaces.LIGHTS`; ``room`` by default).
 
-Run: ``python3 bench/surfaces.py [--scenes 2] [--only maple,white_cloth] [--light dim] [--before]``
+``--hands`` lays a poker table as real ones are photographed: each pair a player's hand,
+the second card over the first, chip stacks beside the cards, cards 260-600 px tall
+(:func:`hands_photo_wh`); the figures count the cards lying alone and the overlapped ones
+whose index shows apart (:func:`vision.synthetic.surfaces.laid_kinds`), and name each one
+missed. ``--designs`` and ``--no-real`` choose the decks (tuning on the training designs).
+
+Run: ``python3 bench/surfaces.py [--scenes 2] [--only maple,white_cloth] [--light dim] [--before] [--hands]``
 (about 3-6 s a scene on 2 busy cores).
 """
 

@@ -2,7 +2,8 @@
 
 A poker table seen from above or at a slant: a board of up to five cards in a tidy row
 (3 to 20 % of a card's width apart) and pairs of cards side by side, none covering
-another, on one of :data:`SURFACES`:
+another, or laid as players' hands, one card over the other (``overlap``), with chip
+stacks beside them (``chips``), on one of :data:`SURFACES`:
 
 - ``maple``, ``birch``: pale wood, a little darker and yellower than the paper, with
   grain;
