@@ -77,6 +77,7 @@ __all__ = [
     "CornerReader",
     "FirstLook",
     "agree_in_size",
+    "at_own_index",
     "card_quad_of",
     "card_width_of",
     "corner_boxes",
@@ -90,6 +91,7 @@ __all__ = [
     "ink_agrees",
     "ink_redness",
     "merge_corners",
+    "not_read_whole",
     "on_paper",
     "propose_corners",
     "read_corners",
@@ -653,13 +655,59 @@ def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections, loo
 
     An index of *another* card on a card read whole stays: an outline around an overlapped
     column is often one card's outline grown over the cards under it (read by its top
-    index), and the indices under it are those cards."""
+    index), and the indices under it are those cards. Not the suit twin of the card read
+    whole at that card's own index (:func:`at_own_index`): that is its index, its small suit
+    misread (a column's next index lies a step further on)."""
     readings = read_corners(classifier, bgr, whole=whole, looked=looked, reader=reader)
-    fresh = [r for r in readings if not any(whole.label[i] == r.card and _on(whole.quad_xy[i], r.index_xy)
-                                            for i in range(len(whole)))]
+    fresh = not_read_whole(readings, whole)
     if not fresh:
         return whole
     return CardDetections.concatenate([whole, corner_detections(fresh)])
+
+
+def not_read_whole(readings: Sequence[CornerReading], whole: CardDetections) -> list[CornerReading]:
+    """The ``readings`` that are no index of a card read ``whole``: neither one of that card
+    lying on it nor one of its suit twin at its own index (:func:`with_corner_cards`)."""
+    return [r for r in readings if not any(
+        (whole.label[i] == r.card and _on(whole.quad_xy[i], r.index_xy))
+        or (_is_twin(whole.label[i], r.card) and at_own_index(whole.quad_xy[i], r.proposal))
+        for i in range(len(whole)))]
+
+
+# a reading lies at a card's own index when its rank is within this share of the card's
+# width of where that card's rank lies (RANK_XY in its corner box) and it reads the same
+# way up within OWN_INDEX_TURN degrees: designs place their index a little differently, a
+# column's next card lies a fifth of a card's width or more further on
+OWN_INDEX_REACH = 0.1
+OWN_INDEX_TURN = 30.0
+
+
+def at_own_index(quad: FloatArray, proposal: CornerProposal) -> bool:
+    """Whether ``proposal`` (a pair of glyphs) lies where the card of outline ``quad`` (4 x 2,
+    top-left first, clockwise) prints an index: at its top-left corner, upright, or at its
+    bottom-right, upside down.
+
+    >>> quad = np.array([[0, 0], [200, 0], [200, 280], [0, 280]], np.float32)
+    >>> p = CornerProposal((18.0, 25.0), (0.0, 1.0), 1.0)
+    >>> at_own_index(quad, p), at_own_index(quad + [0, 60], p)
+    (True, False)
+    """
+    q = np.asarray(quad, np.float64)
+    across, down = (q[1] - q[0]) / RECT_W, (q[3] - q[0]) / RECT_H
+    width = float(np.hypot(*(q[1] - q[0])))
+    rank = np.asarray(proposal.rank_xy, np.float64)
+    heading = np.asarray(proposal.down, np.float64)
+    for corner, sign in ((q[0], 1.0), (q[2], -1.0)):
+        own = corner + sign * (RANK_XY[0] * across + RANK_XY[1] * down)
+        way = sign * down / max(float(np.hypot(*down)), 1e-9)
+        if (np.hypot(*(rank - own)) <= OWN_INDEX_REACH * width
+                and float(heading @ way) >= np.cos(np.radians(OWN_INDEX_TURN))):
+            return True
+    return False
+
+
+def _is_twin(a: Card | None, b: Card) -> bool:
+    return a is not None and a.rank == b.rank and a.suit == b.suit.twin
 
 
 def _on(quad: FloatArray, xy: tuple[float, float]) -> bool:
