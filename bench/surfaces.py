@@ -93,14 +93,9 @@ def _on(quad: npt.NDArray[np.float32], xy: npt.NDArray[np.float32], grow: float 
     return cv2.pointPolygonTest(grown, (float(xy[0]), float(xy[1])), False) >= 0
 
 
-def score(scene: SurfaceScene, found: CardDetections) -> tuple[int, int, int, list[str]]:
-    """(found, read, wrong, the wrong readings said) for one scene."""
-    hit, right, wrong = _matches(scene, found)
-    return len(hit), len(right), len(wrong), wrong
-
-
-def _matches(scene: SurfaceScene, found: CardDetections) -> tuple[set[int], set[int], list[str]]:
-    """The laid cards found, those read, and the wrong readings said."""
+def score(scene: SurfaceScene, found: CardDetections) -> tuple[set[int], set[int], list[str]]:
+    """For one scene: the laid cards found (a reading's centre on them, read or not), those
+    read, and the wrong readings said."""
     truth = scene.truth
     hit: set[int] = set()
     right: set[int] = set()
@@ -222,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
                         if args.before else read_without_mat(reader, scene.bgr)
                     wall += time.perf_counter() - t0
                     cpu += time.process_time() - c0
-                    hit, right, said = _matches(scene, found)
+                    hit, right, said = score(scene, found)
                     n_found, n_read, n_wrong = len(hit), len(right), len(said)
                     for key, n in (("cards", len(scene.truth)), ("found", n_found), ("read", n_read),
                                    ("wrong", n_wrong), ("scenes", 1), (f"{view} cards", len(scene.truth)),
