@@ -92,6 +92,7 @@ __all__ = [
     "ink_redness",
     "merge_corners",
     "not_read_whole",
+    "piles_unread",
     "on_paper",
     "propose_corners",
     "read_corners",
@@ -659,10 +660,43 @@ def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections, loo
     whole at that card's own index (:func:`at_own_index`): that is its index, its small suit
     misread (a column's next index lies a step further on)."""
     readings = read_corners(classifier, bgr, whole=whole, looked=looked, reader=reader)
+    whole = piles_unread(readings, whole)
     fresh = not_read_whole(readings, whole)
     if not fresh:
         return whole
     return CardDetections.concatenate([whole, corner_detections(fresh)])
+
+
+# an outline read whole that holds the indices of this many other cards and none of its own
+# name is a pile: two cards or more found as one region (a poker hand), read as no card of it
+PILE_CARDS = 2
+
+
+def piles_unread(readings: Sequence[CornerReading], whole: CardDetections) -> CardDetections:
+    """``whole`` with the reading of each pile's outline taken back (its label None).
+
+    A card's face prints its own two indices; an outline holding the indices of
+    :data:`PILE_CARDS` other cards read, and no index of the card it was read as, is the
+    outline of cards laid over each other, found as one region. Read whole, such a region
+    may look like a card none of them is (an 8C and a 2C in a hand read as a 4C). A pile
+    read as its top card keeps its reading: that card's own index shows on it. A suit twin
+    read at the card's own index is that index misread (:func:`not_read_whole`), no card."""
+    labels = whole.label.copy()
+    for i in range(len(whole)):
+        name = whole.label[i]
+        if name is None:
+            continue
+        quad = whole.quad_xy[i].reshape(-1, 1, 2)
+        on = [r for r in readings if cv2.pointPolygonTest(quad, r.index_xy, False) >= 0]
+        if any(r.card == name for r in on):
+            continue
+        others = {r.card for r in on if not (_is_twin(name, r.card) and at_own_index(whole.quad_xy[i], r.proposal))}
+        if len(others) >= PILE_CARDS:
+            labels[i] = None
+    if all(a is b for a, b in zip(labels, whole.label, strict=True)):
+        return whole
+    return CardDetections(quad_xy=whole.quad_xy, label=labels, confidence=whole.confidence, face_down=whole.face_down,
+                          cut=whole.cut, over_shoe=whole.over_shoe, maybe=whole.maybe, under=whole.under)
 
 
 def not_read_whole(readings: Sequence[CornerReading], whole: CardDetections) -> list[CornerReading]:
