@@ -63,6 +63,10 @@ AREA = (0.06, 1.1)  # a card under another shows this share of a card's area
 TOUCH_SHARE = 0.5  # it lies within this share of a card's width of a card found
 HOLE_SHARE = 0.6  # a hole in the paper smaller than this share of a card is print on it
 EDGE_PX = 3  # paper this close to the picture's edge belongs to no card under another
+# what shows of a card is bounded by straight sides (its own rim and the rim of the card on
+# it): it fills at most 2 / pi of the smallest circle round it (a square; a whole card
+# 0.60). Paper filling this much of its circle is round: a white chip, no card's part
+ROUND_FILL = 0.75
 CARD_ASPECT = 88.0 / 63.0  # a card's height over its width (a standard deck, as vision.geometry)
 # what shows of a card under another spans the card's side across the card on it (within
 # this share), and no more than the card's other side: otherwise it is no card's part
@@ -291,6 +295,8 @@ def cards_under(bgr: BgrImage, found: CardDetections) -> CardDetections:
         if thick[part].mean() < THICK_SHARE or not near_found[part].any():
             continue  # a hairline round a card fitted short, or paper far from any card
         points = np.column_stack(np.nonzero(part)[::-1]).astype(np.float32)
+        if area >= ROUND_FILL * np.pi * cv2.minEnclosingCircle(points)[1] ** 2:
+            continue  # a white chip lying by the cards
         quads.append(cv2.boxPoints(cv2.minAreaRect(points)).astype(np.float32))
     if not quads:
         return CardDetections.empty()
