@@ -658,7 +658,9 @@ def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections, loo
     column is often one card's outline grown over the cards under it (read by its top
     index), and the indices under it are those cards. Not the suit twin of the card read
     whole at that card's own index (:func:`at_own_index`): that is its index, its small suit
-    misread (a column's next index lies a step further on)."""
+    misread (a column's next index lies a step further on). An outline holding the indices
+    of two other cards and none of its own is a pile, its whole reading taken back
+    (:func:`piles_unread`)."""
     readings = read_corners(classifier, bgr, whole=whole, looked=looked, reader=reader)
     whole = piles_unread(readings, whole)
     fresh = not_read_whole(readings, whole)

@@ -79,13 +79,19 @@ def test_given_a_pile_when_its_top_card_is_known_then_the_card_under_it_is_repor
 
 @pytest.mark.parametrize("table", ["wood", "dark"])
 def test_given_cards_lying_alone_when_known_then_no_card_is_under_another(faces, table) -> None:
-    rng = np.random.default_rng(5)
+    image, found = _two_alone(faces, table, seed=5)
+    assert len(cards_under(image, found)) == 0
+
+
+def _two_alone(faces: dict[str, np.ndarray], table: str, seed: int) -> tuple[np.ndarray, CardDetections]:
+    """A QH and a KS lying apart on ``table``, and the two as read."""
+    rng = np.random.default_rng(seed)
     a = render_overlaps([(Card.parse("QH"), faces["QH"])], rng, (1280, 720), "column", CARD_W, table,
                         centre_xy=(400, 360), turn_deg=10.0)
     b = render_overlaps([(Card.parse("KS"), faces["KS"])], rng, (1280, 720), "column", CARD_W,
                         centre_xy=(800, 360), turn_deg=-20.0, base=a.bgr)
-    found = CardDetections(quad_xy=np.concatenate([a.quad_xy, b.quad_xy]), label=[Card.parse("QH"), Card.parse("KS")])
-    assert len(cards_under(b.bgr, found)) == 0
+    return b.bgr, CardDetections(quad_xy=np.concatenate([a.quad_xy, b.quad_xy]),
+                                 label=[Card.parse("QH"), Card.parse("KS")])
 
 
 def test_given_cards_alone_on_a_pale_table_when_looked_at_then_nothing_is_made_up(faces) -> None:
@@ -274,12 +280,6 @@ def test_given_pieces_of_paper_when_side_by_side_by_one_card_then_one_card_and_w
 def test_given_a_white_chip_beside_the_cards_when_looked_at_then_it_is_no_card_under_another(faces, table) -> None:
     # a white poker chip is paper-grey and card-sized in part, but round: what shows of a
     # card under another is bounded by straight sides
-    rng = np.random.default_rng(7)
-    a = render_overlaps([(Card.parse("QH"), faces["QH"])], rng, (1280, 720), "column", CARD_W, table,
-                        centre_xy=(400, 360), turn_deg=10.0)
-    b = render_overlaps([(Card.parse("KS"), faces["KS"])], rng, (1280, 720), "column", CARD_W,
-                        centre_xy=(800, 360), turn_deg=-20.0, base=a.bgr)
-    image = b.bgr.copy()
+    image, found = _two_alone(faces, table, seed=7)
     cv2.circle(image, (560, 510), int(0.4 * CARD_W), (236, 238, 240), -1, cv2.LINE_AA)
-    found = CardDetections(quad_xy=np.concatenate([a.quad_xy, b.quad_xy]), label=[Card.parse("QH"), Card.parse("KS")])
     assert len(cards_under(image, found)) == 0
