@@ -692,22 +692,25 @@ def piles_unread(readings: Sequence[CornerReading], whole: CardDetections) -> Ca
         on = [r for r in readings if cv2.pointPolygonTest(quad, r.index_xy, False) >= 0]
         if any(r.card == name for r in on):
             continue
-        others = {r.card for r in on if not (_is_twin(name, r.card) and at_own_index(whole.quad_xy[i], r.proposal))}
-        if len(others) >= PILE_CARDS:
+        if len({r.card for r in on if not _own_twin(name, whole.quad_xy[i], r)}) >= PILE_CARDS:
             labels[i] = None
     if all(a is b for a, b in zip(labels, whole.label, strict=True)):
         return whole
-    return CardDetections(quad_xy=whole.quad_xy, label=labels, confidence=whole.confidence, face_down=whole.face_down,
-                          cut=whole.cut, over_shoe=whole.over_shoe, maybe=whole.maybe, under=whole.under)
+    return dataclasses.replace(whole, label=labels)
 
 
 def not_read_whole(readings: Sequence[CornerReading], whole: CardDetections) -> list[CornerReading]:
     """The ``readings`` that are no index of a card read ``whole``: neither one of that card
     lying on it nor one of its suit twin at its own index (:func:`with_corner_cards`)."""
     return [r for r in readings if not any(
-        (whole.label[i] == r.card and _on(whole.quad_xy[i], r.index_xy))
-        or (_is_twin(whole.label[i], r.card) and at_own_index(whole.quad_xy[i], r.proposal))
+        (whole.label[i] == r.card and _on(whole.quad_xy[i], r.index_xy)) or _own_twin(whole.label[i], whole.quad_xy[i], r)
         for i in range(len(whole)))]
+
+
+def _own_twin(name: Card | None, quad: FloatArray, reading: CornerReading) -> bool:
+    """Whether ``reading`` names the suit twin of the card ``name`` read whole on ``quad`` at
+    that card's own index: its own index, its small suit misread."""
+    return _is_twin(name, reading.card) and at_own_index(quad, reading.proposal)
 
 
 # a reading lies at a card's own index when its rank is within this share of the card's
