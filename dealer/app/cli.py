@@ -111,7 +111,17 @@ def run() -> int:
     the signal, exit status -2, instead of the command's own status."""
     code = main()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    forget_caught_ctrl_c()
     return code
+
+
+def forget_caught_ctrl_c() -> None:
+    """Make CPython forget a Ctrl-C that ``main`` caught. CPython notes a KeyboardInterrupt
+    leaving any code compiled from a string (a dataclass's generated ``__init__`` while a
+    module loads, a namedtuple), even one caught further up; run as ``python -m dealer``,
+    it then kills itself with SIGINT at exit (status -2), whatever status was asked.
+    Running such code to its end clears the note."""
+    exec("")  # an empty string, run for its side effect on the interpreter
 
 
 def _set_language(args: argparse.Namespace) -> None:

@@ -8,6 +8,7 @@ import os
 import signal
 import struct
 import subprocess
+import sys
 import termios
 import time
 from pathlib import Path
@@ -87,3 +88,23 @@ def test_the_program_ignores_ctrl_c_once_its_command_is_done(monkeypatch: pytest
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_a_ctrl_c_caught_inside_generated_code_still_exits_130(tmp_path: Path) -> None:
+    """The resume test's rare -2: a Ctrl-C that lands while a module defines a dataclass
+    (CPython runs its generated ``__init__`` source) and that ``main`` catches. CPython
+    would kill the process by SIGINT at exit; ``run`` makes it exit 130, as asked."""
+    child = ("import sys\n"
+             "from dealer.app import cli\n"
+             "def main():\n"
+             "    try:\n"
+             "        exec('raise KeyboardInterrupt')  # the signal, inside code compiled from a string\n"
+             "    except KeyboardInterrupt:\n"
+             "        return 130\n"
+             "cli.main = main\n"
+             "sys.exit(cli.run())\n")
+    (tmp_path / "caught.py").write_text(child, encoding="utf-8")
+    # run as a module, as `python -m dealer` is (CPython's -m path is the one that kills)
+    proc = subprocess.run([sys.executable, "-m", "caught"], cwd=tmp_path,
+                          env=child_env(PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}"), capture_output=True, timeout=120)
+    assert proc.returncode == 130, proc.stderr.decode()[-1500:]
