@@ -30,7 +30,7 @@ the same index proposed twice, are one card (:func:`merge_corners`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -51,7 +51,7 @@ from vision.corner_proposals import (
     propose_corners,
 )
 from vision.fans import with_doubts_explained
-from vision.geometry import card_width
+from vision.geometry import CARD_ASPECT, card_width
 from vision.index_reader import IndexReader, IndexReadings, default_index_reader
 from vision.ink import evenly_lit, redness
 from vision.photo_print import photo_print_agrees, photo_print_lifts
@@ -67,6 +67,7 @@ from vision.preprocess import (
     feeds_of,
 )
 from vision.readings import CardDetections
+from vision.rectify import rectify_cards
 
 __all__ = [
     "CORNER_ACCEPT",
@@ -93,6 +94,7 @@ __all__ = [
     "merge_corners",
     "not_read_whole",
     "piles_unread",
+    "top_card_within",
     "on_paper",
     "propose_corners",
     "read_corners",
@@ -659,10 +661,10 @@ def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections, loo
     index), and the indices under it are those cards. Not the suit twin of the card read
     whole at that card's own index (:func:`at_own_index`): that is its index, its small suit
     misread (a column's next index lies a step further on). An outline holding the indices
-    of two other cards and none of its own is a pile, its whole reading taken back
-    (:func:`piles_unread`)."""
+    of two other cards and none of its own is a pile, its whole reading taken back unless
+    that card lies whole at one end of it (:func:`piles_unread`)."""
     readings = read_corners(classifier, bgr, whole=whole, looked=looked, reader=reader)
-    whole = piles_unread(readings, whole)
+    whole = piles_unread(readings, whole, lambda quad, name: top_card_within(classifier, bgr, quad, name))
     fresh = not_read_whole(readings, whole)
     if not fresh:
         return whole
@@ -674,16 +676,22 @@ def with_corner_cards(classifier: Any, bgr: BgrImage, whole: CardDetections, loo
 PILE_CARDS = 2
 
 
-def piles_unread(readings: Sequence[CornerReading], whole: CardDetections) -> CardDetections:
-    """``whole`` with the reading of each pile's outline taken back (its label None).
+def piles_unread(readings: Sequence[CornerReading], whole: CardDetections,
+                 top_card: Callable[[FloatArray, Card], FloatArray | None]) -> CardDetections:
+    """``whole`` with the reading of each pile's outline taken back (its label None), or
+    taken to its top card's own outline.
 
     A card's face prints its own two indices; an outline holding the indices of
     :data:`PILE_CARDS` other cards read, and no index of the card it was read as, is the
     outline of cards laid over each other, found as one region. Read whole, such a region
     may look like a card none of them is (an 8C and a 2C in a hand read as a 4C). A pile
-    read as its top card keeps its reading: that card's own index shows on it. A suit twin
-    read at the card's own index is that index misread (:func:`not_read_whole`), no card."""
+    read as its top card keeps its reading: that card's own index shows on it, or, where
+    its index was not read, the card itself lies whole at one end of the outline
+    (``top_card``: the card's outline there, or None; :func:`top_card_within`). A suit
+    twin read at the card's own index is that index misread (:func:`not_read_whole`), no
+    card."""
     labels = whole.label.copy()
+    quads = whole.quad_xy.copy()
     for i in range(len(whole)):
         name = whole.label[i]
         if name is None:
@@ -693,10 +701,52 @@ def piles_unread(readings: Sequence[CornerReading], whole: CardDetections) -> Ca
         if any(r.card == name for r in on):
             continue
         if len({r.card for r in on if not _own_twin(name, whole.quad_xy[i], r)}) >= PILE_CARDS:
-            labels[i] = None
-    if all(a is b for a, b in zip(labels, whole.label, strict=True)):
+            top = top_card(whole.quad_xy[i], name)
+            if top is None:
+                labels[i] = None
+            else:
+                quads[i] = top
+    if all(a is b for a, b in zip(labels, whole.label, strict=True)) and np.array_equal(quads, whole.quad_xy):
         return whole
-    return dataclasses.replace(whole, label=labels)
+    return dataclasses.replace(whole, label=labels).with_quads(quads)
+
+
+def top_card_within(classifier: Any, bgr: BgrImage, quad: FloatArray, name: Card) -> FloatArray | None:
+    """The outline of the card ``name`` lying whole at one end of a pile's outline ``quad``
+    (the outline's short side one side of the card, its long or its short one), when
+    ``classifier`` reads the card there; else None. A column's top card lies at one end of
+    the column, a hand's card at one end of the hand."""
+    q = np.asarray(quad, np.float64)
+    across, down = float(np.hypot(*(q[1] - q[0]))), float(np.hypot(*(q[3] - q[0])))
+    long_side, short_side = max(across, down), min(across, down)
+    candidates = []
+    for length in (CARD_ASPECT * short_side, short_side / CARD_ASPECT):  # the card lengthwise, crosswise
+        share = length / max(long_side, 1e-6)
+        if share >= 1.0 - TOP_CARD_SLACK:
+            continue  # the card is the whole outline: nothing to look at apart
+        for start in (0.0, 1.0 - share):
+            s0, s1, t0, t1 = (start, start + share, 0.0, 1.0) if across >= down else (0.0, 1.0, start, start + share)
+            rect = np.array([_bilinear(q, s, t) for s, t in ((s0, t0), (s1, t0), (s1, t1), (s0, t1))], np.float32)
+            if (s1 - s0) * across > (t1 - t0) * down:
+                rect = np.roll(rect, -1, axis=0)  # a card lying across: its own top-left first
+            candidates.append(rect)
+    if not candidates:
+        return None
+    readings = classifier.classify(list(rectify_cards(bgr, np.stack(candidates))))
+    found = [rect for rect, r in zip(candidates, readings, strict=True) if r.label == name]
+    return found[0] if found else None
+
+
+# a pile's outline within this share of a card's length of the card itself has no end to
+# look at apart (:func:`top_card_within`)
+TOP_CARD_SLACK = 0.05
+
+
+def _bilinear(q: npt.NDArray[np.float64], s: float, t: float) -> tuple[float, float]:
+    """The point at (``s``, ``t``) of the quad ``q`` (0..1 from its first corner along its
+    first side, then along its last)."""
+    p = (1 - s) * (1 - t) * q[0] + s * (1 - t) * q[1] + s * t * q[2] + (1 - s) * t * q[3]
+    return float(p[0]), float(p[1])
 
 
 def not_read_whole(readings: Sequence[CornerReading], whole: CardDetections) -> list[CornerReading]:
