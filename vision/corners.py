@@ -753,7 +753,8 @@ def not_read_whole(readings: Sequence[CornerReading], whole: CardDetections) -> 
     """The ``readings`` that are no index of a card read ``whole``: neither one of that card
     lying on it nor one of its suit twin at its own index (:func:`with_corner_cards`)."""
     return [r for r in readings if not any(
-        (whole.label[i] == r.card and _on(whole.quad_xy[i], r.index_xy)) or _own_twin(whole.label[i], whole.quad_xy[i], r)
+        (whole.label[i] == r.card and _on(whole.quad_xy[i], r.index_xy))
+        or _own_twin(whole.label[i], whole.quad_xy[i], r)
         for i in range(len(whole)))]
 
 

@@ -54,7 +54,8 @@ def test_given_a_pile_read_as_its_top_card_when_settled_then_the_reading_stands(
 def test_given_one_other_index_or_others_outside_when_settled_then_the_card_keeps_its_reading() -> None:
     whole = _read_whole("4C")
     assert piles_unread([_reading("8C", UNDER)], whole, _no_top_card).label[0] == Card.parse("4C")
-    assert piles_unread([_reading("8C", UNDER), _reading("9D", OUTSIDE)], whole, _no_top_card).label[0] == Card.parse("4C")
+    settled = piles_unread([_reading("8C", UNDER), _reading("9D", OUTSIDE)], whole, _no_top_card)
+    assert settled.label[0] == Card.parse("4C")
 
 
 def test_given_the_twin_at_the_card_s_own_index_when_counted_then_it_is_no_card_of_a_pile() -> None:
