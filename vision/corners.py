@@ -730,8 +730,6 @@ def top_card_within(classifier: Any, bgr: BgrImage, quad: FloatArray, name: Card
             if (s1 - s0) * across > (t1 - t0) * down:
                 rect = np.roll(rect, -1, axis=0)  # a card lying across: its own top-left first
             candidates.append(rect)
-    if not candidates:
-        return None
     readings = classifier.classify(list(rectify_cards(bgr, np.stack(candidates))))
     found = [rect for rect, r in zip(candidates, readings, strict=True) if r.label == name]
     return found[0] if found else None
