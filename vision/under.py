@@ -13,7 +13,10 @@ paper that shows and that no card found explains is that card (:func:`cards_unde
    outline fitted a little short, a glint, a white chip's rim are thinner), is a card
    under another when it is a card's size or less (:data:`AREA`), lies by a card found
    (under it, or under the card under it) and stays clear of the picture's edge (a pale
-   table top reaches it, and is no card).
+   table top reaches it, and is no card);
+4. and where it does not meet a card found, it ends at its own rim: the paper steps down
+   to the table there (:data:`RIM_STEP`). Paper that fades into the table beside it is the
+   table's own light (a pale streak of wood, a bright patch of laminate), no card's.
 
 Its quad is the smallest rectangle round the paper that shows; it is reported with
 ``under`` set and no label. An outline found but not read that holds a card read (by its
@@ -67,12 +70,36 @@ EDGE_PX = 3  # paper this close to the picture's edge belongs to no card under a
 # it): it fills at most 2 / pi of the smallest circle round it (a square; a whole card
 # 0.60). Paper filling this much of its circle is round: a white chip, no card's part
 ROUND_FILL = 0.75
+# what shows of a card, where it meets no card found, is this share of the read cards' paper
+# level brighter than the table just outside it (its rim: 0.09-0.31 measured on cards under
+# others; a streak of a pale top the paper test takes is 0.005-0.02 brighter than its table)
+RIM_STEP = 0.05
+RIM_SHARE = 0.03  # the rim's bands, inside and out, are this share of a card's width
 CARD_ASPECT = 88.0 / 63.0  # a card's height over its width (a standard deck, as vision.geometry)
 # what shows of a card under another spans the card's side across the card on it (within
 # this share), and no more than the card's other side: otherwise it is no card's part
 WHOLE_SIDE = 0.15
 # what shows of a card is read grown by this share about its middle (its rim, fitted short)
 SHOWS_GROWN = 1.05
+
+
+def _ends_at_a_rim(grey: npt.NDArray[np.uint8], part: npt.NDArray[np.bool_], by_found: npt.NDArray[np.bool_],
+                   band: npt.NDArray[np.uint8], paper_level: float) -> bool:
+    """Whether paper that shows (``part``) steps down to the table where it meets no card
+    found (away from ``by_found``): its band just inside is :data:`RIM_STEP` of
+    ``paper_level`` brighter than the band just outside. Paper wholly among cards found
+    has no such side, and stands."""
+    ys, xs = np.nonzero(part)
+    r = band.shape[0]
+    y0, y1, x0, x1 = max(0, ys.min() - r), ys.max() + r + 1, max(0, xs.min() - r), xs.max() + r + 1
+    inside = part[y0:y1, x0:x1].astype(np.uint8)
+    free = ~by_found[y0:y1, x0:x1]
+    inner = (inside > 0) & ~(cv2.erode(inside, band, borderType=cv2.BORDER_REPLICATE) > 0) & free
+    outer = (cv2.dilate(inside, band) > 0) & (inside == 0) & free
+    if not inner.any() or not outer.any():
+        return True
+    box = grey[y0:y1, x0:x1]
+    return float(np.median(box[inner])) - float(np.median(box[outer])) >= RIM_STEP * paper_level
 
 
 def _filled(paper: npt.NDArray[np.bool_], max_hole_px: float) -> npt.NDArray[np.bool_]:
@@ -283,6 +310,8 @@ def cards_under(bgr: BgrImage, found: CardDetections) -> CardDetections:
     thick = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
     reach = max(3, int(round(TOUCH_SHARE * card_w)) * 2 + 1)
     near_found = cv2.dilate(explained, np.ones((reach, reach), np.uint8)) > 0
+    band = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * max(2, round(RIM_SHARE * card_w)) + 1,) * 2)
+    by_found = cv2.dilate(explained, band) > 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     quads = []
     for label in range(1, n):
@@ -297,6 +326,8 @@ def cards_under(bgr: BgrImage, found: CardDetections) -> CardDetections:
         points = np.column_stack(np.nonzero(part)[::-1]).astype(np.float32)
         if area >= ROUND_FILL * np.pi * cv2.minEnclosingCircle(points)[1] ** 2:
             continue  # a white chip lying by the cards
+        if not _ends_at_a_rim(grey, part, by_found, band, paper_level):
+            continue  # the table's own light
         quads.append(cv2.boxPoints(cv2.minAreaRect(points)).astype(np.float32))
     if not quads:
         return CardDetections.empty()

@@ -283,3 +283,18 @@ def test_given_a_white_chip_beside_the_cards_when_looked_at_then_it_is_no_card_u
     image, found = _two_alone(faces, table, seed=7)
     cv2.circle(image, (560, 510), int(0.4 * CARD_W), (236, 238, 240), -1, cv2.LINE_AA)
     assert len(cards_under(image, found)) == 0
+
+
+@pytest.mark.parametrize("table", ["wood", "dark"])
+def test_given_a_pale_streak_of_the_table_by_the_cards_when_looked_at_then_it_is_no_card_under_another(
+        faces, table) -> None:
+    # a streak of a pale top as bright as the paper at its middle fades into the table: what
+    # shows of a card under another ends at its rim, a step down to the table (RIM_STEP)
+    image, found = _two_alone(faces, table, seed=7)
+    streak = np.zeros(image.shape[:2], np.float32)
+    cv2.rectangle(streak, (470, 440), (730, 500), 1.0, -1)  # between the two cards' lower corners
+    streak = cv2.GaussianBlur(streak, (0, 0), 0.1 * CARD_W)
+    streak *= 0.97 / streak.max()
+    paper = np.array([236, 238, 240], np.float32)
+    image = (image * (1 - streak[..., None]) + paper * streak[..., None]).astype(np.uint8)
+    assert len(cards_under(image, found)) == 0
