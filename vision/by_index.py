@@ -91,6 +91,10 @@ SAME_CARD_IOU = 0.5  # two outlines overlapping this much are one card
 # an outline read whole whose own index's outline covers less than this share of it is a
 # pile's: the card on top lies inside it
 PILE_SHARE = 0.93
+# ... when that card is a card of the deck, as big as the other cards read whole (this share
+# of their median area; one deck is one size): an outline fitted inside a lone card (its
+# printed frame, a side fitted to a row of pips) is smaller, and the card keeps its own
+PILE_TOP_SIZE = 0.9
 SECOND_EDGE_HIGH = 20.0  # grey levels: Canny's high threshold for the second look for outlines
 
 
@@ -261,8 +265,9 @@ def cards_by_index(reader: Any, bgr: BgrImage, whole: CardDetections | None = No
 def _by_index(reader: Any, bgr: BgrImage, whole: CardDetections, looked: FirstLook | None = None
               ) -> tuple[CardDetections, CardDetections]:
     """(:func:`cards_by_index`, ``whole`` with each card read whole whose own index's
-    outline is a good deal smaller taken to that outline: the outline found round a pile
-    is read as its top card, and the cards under it show round that card's own rim)."""
+    outline is a good deal smaller, yet a card of the deck's size, taken to that outline:
+    the outline found round a pile is read as its top card, and the cards under it show
+    round that card's own rim)."""
     classifier = index_network(getattr(reader, "classifier", None))
     if classifier is None:
         return CardDetections.empty(), whole
@@ -273,6 +278,7 @@ def _by_index(reader: Any, bgr: BgrImage, whole: CardDetections, looked: FirstLo
     n_cards = sum(1 for c in classes if c not in ("back", "none"))
     fits: list[tuple[float, OutlineFit, frozenset[Card]]] = []
     tightened = whole.quad_xy.copy()
+    read_areas = {i: _area(whole.quad_xy[i]) for i in range(len(whole)) if whole.label[i] is not None and not whole.cut[i]}
     for proposal, probs in zip(kept, mean, strict=True):
         best = float(probs[:n_cards].max())
         if best < SEED_LOOK:
@@ -283,8 +289,10 @@ def _by_index(reader: Any, bgr: BgrImage, whole: CardDetections, looked: FirstLo
         names = frozenset(Card.parse(classes[int(k)]) for k in np.argsort(-probs[:n_cards])[:SEED_NAMES])
         if on:  # a card read whole already (an outline not read may be a pile's)
             i = on[0]
+            others = [a for j, a in read_areas.items() if j != i]
             if fit.whole and whole.label[i] in names and _area(fit.quad_xy) < PILE_SHARE * _area(tightened[i]) \
-                    and _centre_on(whole.quad_xy[i], fit.quad_xy):
+                    and _centre_on(whole.quad_xy[i], fit.quad_xy) \
+                    and (not others or _area(fit.quad_xy) >= PILE_TOP_SIZE * float(np.median(others))):
                 tightened[i] = _same_order(fit.quad_xy, whole.quad_xy[i])
             continue
         if fit.whole:

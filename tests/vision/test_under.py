@@ -19,6 +19,7 @@ from dealer.app.commands.read import _print_text
 from engine.cards import Card
 from vision.by_index import read_without_mat
 from vision.classify import OnnxClassifier
+from vision.geometry import quad_iou
 from vision.pipeline import CardReader
 from vision.readings import CardDetections
 from vision.synthetic.columns import OverlapScene, render_overlaps
@@ -298,3 +299,28 @@ def test_given_a_pale_streak_of_the_table_by_the_cards_when_looked_at_then_it_is
     paper = np.array([236, 238, 240], np.float32)
     image = (image * (1 - streak[..., None]) + paper * streak[..., None]).astype(np.uint8)
     assert len(cards_under(image, found)) == 0
+
+
+def test_given_a_lone_card_whose_index_outline_fits_its_printed_frame_when_read_then_it_keeps_its_own(
+        faces, monkeypatch) -> None:
+    # a court card's printed frame lies inside its rim, and the outline its index implies may
+    # be fitted to it: a whole outline a good deal smaller than the one found, as a pile's top
+    # card's is. A pile's top card is a card of the deck's size; this one is smaller than the
+    # KS beside it, so the QH keeps its own outline and no strip of it is a card under another
+    import vision.by_index as by_index
+
+    image, truth = _two_alone(faces, "wood", seed=5)
+    queen = truth.quad_xy[0]
+    fit_outline = by_index.outline_of
+
+    def fitted_to_the_frame(bgr: np.ndarray, quad: np.ndarray) -> by_index.OutlineFit:
+        if not _on(queen, np.asarray(quad, np.float64).mean(axis=0)):
+            return fit_outline(bgr, quad)
+        centre = queen.mean(axis=0)
+        return by_index.OutlineFit((centre + 0.85 * (queen - centre)).astype(np.float32), (1.0, 1.0, 1.0, 1.0))
+
+    monkeypatch.setattr(by_index, "outline_of", fitted_to_the_frame)
+    got = read_without_mat(CardReader(OnnxClassifier()), image)
+    queens = [i for i in range(len(got)) if str(got.label[i]) == "QH"]
+    assert len(queens) == 1 and quad_iou(got.quad_xy[queens[0]], queen) > 0.9
+    assert not got.under.any()
