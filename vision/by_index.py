@@ -278,7 +278,8 @@ def _by_index(reader: Any, bgr: BgrImage, whole: CardDetections, looked: FirstLo
     n_cards = sum(1 for c in classes if c not in ("back", "none"))
     fits: list[tuple[float, OutlineFit, frozenset[Card]]] = []
     tightened = whole.quad_xy.copy()
-    read_areas = {i: _area(whole.quad_xy[i]) for i in range(len(whole)) if whole.label[i] is not None and not whole.cut[i]}
+    read_areas = {i: _area(whole.quad_xy[i]) for i in range(len(whole))
+                  if whole.label[i] is not None and not whole.cut[i]}
     for proposal, probs in zip(kept, mean, strict=True):
         best = float(probs[:n_cards].max())
         if best < SEED_LOOK:
