@@ -116,6 +116,27 @@ def score(scene: SurfaceScene, found: CardDetections) -> tuple[set[int], set[int
     return hit, right, wrong
 
 
+UNDER_PLACES = ("on a hidden card", "on a card not read", "on a card read", "on no card")
+
+
+def under_places(scene: SurfaceScene, found: CardDetections, right: set[int]) -> Counter[str]:
+    """Where the reports of a card under another lie (:data:`UNDER_PLACES`): on a laid card
+    no index of which shows, on one not read, on one read, or on the bare top. The first two
+    say something true; the last two are needless."""
+    kinds = laid_kinds(scene)
+    places: Counter[str] = Counter()
+    for i in np.flatnonzero(found.under):
+        centre = found.quad_xy[i].mean(axis=0)
+        on = [t for t in range(len(scene.truth)) if _on(scene.truth.quad_xy[t], centre)]
+        if any(kinds[t] == "hidden" for t in on):
+            places[UNDER_PLACES[0]] += 1
+        elif any(t not in right for t in on):
+            places[UNDER_PLACES[1]] += 1
+        else:
+            places[UNDER_PLACES[2] if on else UNDER_PLACES[3]] += 1
+    return places
+
+
 def run_real(which: str) -> int:
     """The real photographs of ``which``, before (outlines, then indices alone) and after
     (:func:`vision.by_index.read_without_mat`)."""
@@ -218,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
                     wall += time.perf_counter() - t0
                     cpu += time.process_time() - c0
                     hit, right, said = score(scene, found)
+                    tally.update(under_places(scene, found, right))
                     n_found, n_read, n_wrong = len(hit), len(right), len(said)
                     for key, n in (("cards", len(scene.truth)), ("found", n_found), ("read", n_read),
                                    ("wrong", n_wrong), ("scenes", 1), (f"{view} cards", len(scene.truth)),
@@ -253,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
                                            f"index showing {totals['over read']}/{totals['over cards']}; "
                                            if args.hands else "") + f"{wall / max(totals['scenes'], 1):.1f} s a scene "
           f"({cpu / max(totals['scenes'], 1):.1f} CPU s)")
+    print("reports of a card under another: " + ", ".join(f"{place} {totals[place]}" for place in UNDER_PLACES))
     return 0
 
 
