@@ -711,6 +711,11 @@ def piles_unread(readings: Sequence[CornerReading], whole: CardDetections,
     return dataclasses.replace(whole, label=labels).with_quads(quads)
 
 
+# a pile's outline within this share of a card's length of the card itself has no end to
+# look at apart (:func:`top_card_within`)
+TOP_CARD_SLACK = 0.05
+
+
 def top_card_within(classifier: Any, bgr: BgrImage, quad: FloatArray, name: Card) -> FloatArray | None:
     """The outline of the card ``name`` lying whole at one end of a pile's outline ``quad``
     (the outline's short side one side of the card, its long or its short one), when
@@ -733,11 +738,6 @@ def top_card_within(classifier: Any, bgr: BgrImage, quad: FloatArray, name: Card
     readings = classifier.classify(list(rectify_cards(bgr, np.stack(candidates))))
     found = [rect for rect, r in zip(candidates, readings, strict=True) if r.label == name]
     return found[0] if found else None
-
-
-# a pile's outline within this share of a card's length of the card itself has no end to
-# look at apart (:func:`top_card_within`)
-TOP_CARD_SLACK = 0.05
 
 
 def _bilinear(q: npt.NDArray[np.float64], s: float, t: float) -> tuple[float, float]:
