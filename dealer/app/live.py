@@ -34,6 +34,7 @@ from dealer.table.session import DealerSession, SessionConfig, players_from_text
 from dealer.table.protocol import SETTLE_S, TableToken, same_place
 from dealer.table.too_far import TooFarWatch
 from dealer.table.turn_input import Unseen
+from dealer.screen.marked_cards import marked_cards
 from dealer.screen.view_outlet import ViewOutlet, camera_picture
 from dealer.speech.voice import Voice
 from engine.cards import Card
@@ -387,7 +388,7 @@ def _keep(recorder: RecordingWriter | None, frame: Frame, obs: Observation, kept
     for item, name in zip(cards, names, strict=True):
         if name is not None:
             item["named"] = str(name)
-    _keep_frame(recorder, frame.time_s, frame.index, _annotated(frame.bgr, obs.play_detections, names))
+    _keep_frame(recorder, frame.time_s, frame.index, marked_cards(frame.bgr, obs.play_detections, names))
     recorder.write(Seen(t=frame.time_s, frame=frame.index, zone="play", cards=cards,
                         tokens=sorted(t.value for t in obs.view.tokens_in_play)))
 
@@ -404,23 +405,6 @@ def _names_of(obs: Observation, named: Sequence[NamedCard]) -> list[Card | None]
         near = [n.card for n in named if same_place((n.x_mm, n.y_mm), (float(x), float(y)))]
         if near and not detections.is_read[i]:
             out[i] = near[-1]
-    return out
-
-
-def _annotated(bgr: np.ndarray, detections: CardDetections, names: Sequence[Card | None] = ()) -> np.ndarray:
-    """A copy of the frame with each play-zone card's outline and reading, for the review;
-    a card the players named is marked so, in orange."""
-    out = bgr.copy()
-    for i in range(len(detections)):
-        quad = detections.quad_xy[i].reshape(-1, 1, 2).astype(np.int32)
-        card = detections.label[i] if detections.is_read[i] else None
-        name = names[i] if i < len(names) else None
-        colour = (40, 200, 40) if card else (0, 140, 255) if name else (0, 0, 230)
-        text = f"{card} {float(detections.confidence[i]):.2f}" if card else f"{name} named" if name else "unsure"
-        x, y = int(quad[:, 0, 0].min()), int(quad[:, 0, 1].min()) - 8
-        cv2.putText(out, text, (x, max(20, y)), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 0, 0), 5, cv2.LINE_AA)
-        cv2.polylines(out, [quad], True, colour, 3)
-        cv2.putText(out, text, (x, max(20, y)), cv2.FONT_HERSHEY_SIMPLEX, 0.9, colour, 2, cv2.LINE_AA)
     return out
 
 

@@ -1,5 +1,5 @@
-"""`eleusis read IMAGE... [--json] [--single] [--decks N] [--known CARDS] [--deck PROFILE] [--profile TABLE]`:
-read still images.
+"""`eleusis read IMAGE... [--json] [--single] [--decks N] [--known CARDS] [--deck PROFILE] [--profile TABLE]
+[--marked DIR]`: read still images.
 
 A frame of the table with the mat's markers in view is read zone by zone as the live
 dealer reads it (:mod:`vision.table_read`: each zone seen from above, cards found by
@@ -28,6 +28,12 @@ read (null when none was), and ``"too_small": true`` when that is under
 often, and the text output says to take the photo closer or at a higher resolution.
 A missing or unreadable image is reported on stderr, the other images are still
 read, and the exit status is 2.
+
+``--marked DIR`` also writes each image into ``DIR`` as ``<name>-marked.jpg``, every card found
+outlined and named at its index corner (:mod:`dealer.screen.marked_cards`): the picture to
+settle a dispute over which card lies where. The text output names that file on a last line,
+the JSON under ``"marked"``; a file that cannot be written is reported on stderr (exit
+status 2) and the readings are still printed.
 """
 
 from __future__ import annotations
@@ -85,16 +91,18 @@ def register(subparsers: Any) -> None:
                         help="deck profile from `eleusis calibrate deck`: read only the enrolled decks")
     parser.add_argument("--profile", type=Path, default=None, metavar="TABLE",
                         help="table profile from `eleusis calibrate table` (default: the kit's layout)")
+    parser.add_argument("--marked", type=Path, default=None, metavar="DIR",
+                        help="also write each image into DIR with every card found outlined and named")
     parser.add_argument("--model", default=None, help="ONNX model (default models/card_classifier.onnx)")
     parser.add_argument("--meta", default=None, help="model metadata JSON (default next to the model)")
     parser.set_defaults(run=run)
 
 
 def _print_text(path: str, ms: float, cards: list[dict[str, Any]], out: TextIO, how: str = "",
-                too_small: tuple[float, float] | None = None) -> None:
+                too_small: tuple[float, float] | None = None, marked: Path | None = None) -> None:
     """One line for the image, one for each card; with ``too_small`` (the cards' width and
-    the width they need, :data:`vision.photo_size.SMALL_CARD_PX`) a last line asking for a
-    closer photo."""
+    the width they need, :data:`vision.photo_size.SMALL_CARD_PX`) a line asking for a
+    closer photo; with ``marked``, a last line naming the picture marked with the cards."""
     print(f"{path}: {len(cards)} card{'s' if len(cards) != 1 else ''} ({ms:.0f} ms){how}", file=out)
     for item in cards:
         x = sum(c[0] for c in item["corners"]) / 4
@@ -117,6 +125,8 @@ def _print_text(path: str, ms: float, cards: list[dict[str, Any]], out: TextIO, 
         print("  " + _("The cards are about {px} px wide in this photo: cards narrower than {need} px are often "
                        "missed. Take the photo closer, or at a higher resolution.",
                        px=f"{too_small[0]:.0f}", need=f"{too_small[1]:.0f}"), file=out)
+    if marked is not None:
+        print(f"  marked: {marked}", file=out)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -155,6 +165,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             print(f"eleusis read: --profile {args.profile}: {exc}", file=err)
             return 2
     status = 0
+    written: set[Path] = set()
     for path in args.images:
         try:
             image = read_image(path)
@@ -181,8 +192,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         if table is not None:
             for item, zone in zip(cards, table.zones, strict=True):
                 item["zone"] = zone
+        marked = None
+        if args.marked is not None:
+            marked = _write_marked(args.marked, Path(path), image, found, written, err)
+            status = status if marked is not None else 2
         if args.json:
             line: dict[str, Any] = {"image": path, "ms": round(ms, 1), "cards": cards}
+            if marked is not None:
+                line["marked"] = str(marked)
             if not args.single:
                 line["mat"] = table is not None
                 if table is None:
@@ -190,8 +207,33 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
                     line["too_small"] = small is not None
             print(json.dumps(line), file=out, flush=True)
         else:
-            _print_text(path, ms, cards, out, how, small)
+            _print_text(path, ms, cards, out, how, small, marked)
     return status
+
+
+def _write_marked(folder: Path, source: Path, image: Any, found: Any, written: set[Path], err: TextIO) -> Path | None:
+    """``image`` marked with the cards ``found`` (:func:`dealer.screen.marked_cards.marked_cards`),
+    written into ``folder`` as ``<source's name>-marked.jpg`` (``-2``, ``-3`` ... after a name
+    this run already wrote); None, said on ``err``, when it cannot be written."""
+    import cv2
+
+    from dealer.screen.marked_cards import marked_cards
+
+    target = folder / f"{source.stem}-marked.jpg"
+    k = 2
+    while target in written:
+        target, k = folder / f"{source.stem}-marked-{k}.jpg", k + 1
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        ok, jpeg = cv2.imencode(".jpg", marked_cards(image, found), [cv2.IMWRITE_JPEG_QUALITY, 90])
+        if not ok:
+            raise OSError("the picture could not be encoded")
+        target.write_bytes(jpeg.tobytes())
+    except OSError as exc:
+        print(f"eleusis read: --marked {folder}: cannot write {target.name}: {exc}", file=err)
+        return None
+    written.add(target)
+    return target
 
 
 def _layout(profile: Path | None) -> Any:

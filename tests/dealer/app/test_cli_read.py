@@ -171,3 +171,49 @@ def test_given_one_card_crop_when_read_with_single_then_the_still_image_rule_is_
     code = cli.main(["read", str(crop_file)] + (["--single"] if single else []))
     capsys.readouterr()
     assert code == 0 and seen == asked
+
+
+def test_given_marked_when_read_then_the_photo_is_written_with_each_card_outlined_and_named(
+        fake_model, scene_file, tmp_path, capsys) -> None:
+    folder = tmp_path / "marked"  # made when missing
+    assert cli.main(["read", str(scene_file), "--marked", str(folder), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    written = folder / "table-marked.jpg"
+    assert obj["marked"] == str(written) and written.is_file()
+    photo, marked = cv2.imread(str(scene_file)), cv2.imread(str(written))
+    assert marked.shape == photo.shape
+    changed = np.abs(marked.astype(int) - photo.astype(int)).max(axis=2) > 60
+    for card in obj["cards"]:  # each card's outline is drawn: its corners' surroundings changed
+        for x, y in card["corners"]:
+            x, y = int(round(x)), int(round(y))
+            assert changed[max(0, y - 3):y + 4, max(0, x - 3):x + 4].any()
+    far = np.ones(changed.shape, bool)
+    for card in obj["cards"]:
+        xs, ys = zip(*card["corners"], strict=True)
+        far[max(0, int(min(ys)) - 20):int(max(ys)) + 20, max(0, int(min(xs)) - 60):int(max(xs)) + 60] = False
+    assert changed[far].mean() < 0.01  # the table away from the cards is left as it was (JPEG aside)
+    assert cli.main(["read", str(scene_file), "--marked", str(folder)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"  marked: {written}"
+
+
+def test_given_two_photos_of_one_name_when_marked_then_neither_overwrites_the_other(
+        fake_model, scene_file, tmp_path, capsys) -> None:
+    other = tmp_path / "elsewhere" / scene_file.name
+    other.parent.mkdir()
+    other.write_bytes(scene_file.read_bytes())
+    assert cli.main(["read", str(scene_file), str(other), "--marked", str(tmp_path / "m"), "--json"]) == 0
+    marked = [json.loads(line)["marked"] for line in capsys.readouterr().out.splitlines()]
+    assert marked == [str(tmp_path / "m" / "table-marked.jpg"), str(tmp_path / "m" / "table-marked-2.jpg")]
+
+
+def test_given_a_marked_folder_that_cannot_be_made_when_read_then_exit_2_naming_it_and_the_cards_still_given(
+        fake_model, scene_file, tmp_path, capsys) -> None:
+    blocker = tmp_path / "taken"
+    blocker.write_text("a file where the folder would go")
+    code = cli.main(["read", str(scene_file), "--marked", str(blocker), "--json"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert f"--marked {blocker}" in captured.err and "table-marked.jpg" in captured.err
+    assert "Traceback" not in captured.err
+    obj = json.loads(captured.out)
+    assert len(obj["cards"]) == 3 and "marked" not in obj
