@@ -48,14 +48,15 @@ import numpy.typing as npt
 
 from engine.cards import Card
 from vision.corners import CornerProposal, FirstLook, class_probs, first_look, index_network
-from vision.geometry import card_width, corners_where_sides_meet, quad_iou, side_lengths
+from vision.deck_shape import DeckShape
+from vision.geometry import corners_where_sides_meet, quad_iou, side_lengths
 from vision.photo_size import read_at_card_size, sized_by_cards
 from vision.preprocess import RECT_H, RECT_W
 from vision.readings import CardDetections
 from vision.under import with_cards_under
 
-__all__ = ["OutlineFit", "cards_by_index", "corner_shows", "implied_quad", "outline_of", "outlines_again",
-           "read_photo", "read_without_mat", "sized_from_corner", "typical_card_width"]
+__all__ = ["OutlineFit", "cards_by_index", "corner_shows", "deck_shape_of", "implied_quad", "outline_of",
+           "outlines_again", "read_photo", "read_without_mat"]
 
 BgrImage = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float32]
@@ -356,22 +357,11 @@ def outlines_again(reader: Any, bgr: BgrImage, whole: CardDetections) -> CardDet
     return read[read.is_read]
 
 
-def typical_card_width(cards: CardDetections) -> float | None:
-    """The median width in image pixels of the ``cards`` read and not cut by the picture's
-    edge; None when fewer than two tell it."""
-    widths = [card_width(cards.quad_xy[i]) for i in range(len(cards)) if cards.label[i] is not None and not cards.cut[i]]
-    return float(np.median(widths)) if len(widths) >= 2 else None
-
-
-def sized_from_corner(quad: FloatArray, width: float) -> FloatArray:
-    """``quad`` (its first corner the one an index lies at) scaled about that corner to a
-    card ``width`` pixels wide.
-
-    >>> sized_from_corner(np.array([[10, 10], [30, 10], [30, 38], [10, 38]], np.float32), 40.0).tolist()
-    [[10.0, 10.0], [50.0, 10.0], [50.0, 66.0], [10.0, 66.0]]
-    """
-    q = np.asarray(quad, np.float64)
-    return np.asarray(q[0] + width / card_width(q) * (q - q[0]), np.float32)
+def deck_shape_of(cards: CardDetections) -> DeckShape | None:
+    """The size and shape of the ``cards`` read and not cut by the picture's edge, and the
+    table they lie on (:class:`vision.deck_shape.DeckShape`); None when fewer than two tell it."""
+    return DeckShape.of_cards([cards.quad_xy[i] for i in range(len(cards))
+                               if cards.label[i] is not None and not cards.cut[i]])
 
 
 def read_without_mat(reader: Any, bgr: BgrImage) -> CardDetections:
@@ -389,8 +379,8 @@ def read_photo(reader: Any, bgr: BgrImage, card_px: float | None = None) -> Card
     a pile's outline read as its top card taken to that card's own), then those found by an
     index and checked by their outline (:func:`cards_by_index`), then those read by an
     index alone (:func:`vision.corners.with_corner_cards`) whose corner shows
-    (:func:`corner_shows`), each on its outline where the whole of it shows (else as wide as
-    the cards read whole: :func:`sized_from_corner`); last, the
+    (:func:`corner_shows`), each on its outline where the whole of it shows (else of the
+    size and shape of the cards read whole: :class:`vision.deck_shape.DeckShape`); last, the
     cards under others that show no index (:func:`vision.under.with_cards_under`)."""
     from vision.closeup import read_closeup
     from vision.corners import with_corner_cards
@@ -408,15 +398,15 @@ def read_photo(reader: Any, bgr: BgrImage, card_px: float | None = None) -> Card
              if corner_shows(bgr, both.quad_xy[len(whole) + k])]
     out = both[list(range(len(whole))) + alone]
     # an index read alone implies its card's outline only roughly: where the whole
-    # outline shows, it is the card's; elsewhere the card is as wide as the cards read
-    # whole (one deck), laid from the index's corner
+    # outline shows, it is the card's; elsewhere the card is of the size and shape of the
+    # cards read whole (one deck), laid from the index's corner on their table
     quads = out.quad_xy.copy()
-    typical = typical_card_width(both[np.arange(len(whole))])  # as settled: a pile's reading taken back
+    shape = deck_shape_of(both[np.arange(len(whole))])  # as settled: a pile's reading taken back
     for k in range(len(whole), len(out)):
         fit = outline_of(bgr, quads[k])
         if fit.whole:
             quads[k] = fit.quad_xy
-        elif typical is not None:
-            quads[k] = sized_from_corner(quads[k], typical)
+        elif shape is not None:
+            quads[k] = shape.laid_from_corner(quads[k])
     out = out.with_quads(quads)
     return with_cards_under(bgr, out)
