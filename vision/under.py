@@ -19,7 +19,9 @@ paper that shows and that no card found explains is that card (:func:`cards_unde
    table's own light (a pale streak of wood, a bright patch of laminate), no card's.
 
 Its quad is the smallest rectangle round the paper that shows; it is reported with
-``under`` set and no label. An outline found but not read that holds a card read (by its
+``under`` set and no label. Paper that shows as much as a whole card (:data:`WHOLE_SIDE`
+off each side at most) has no card on it: :func:`with_cards_under` reports it as a card lying
+there unread (no label, ``under`` not set), whose index may well show. An outline found but not read that holds a card read (by its
 index) is the outline of a pile, the card on top and the ones under it
 (:func:`with_cards_under`): the pile's outline gives way to the cards under it.
 
@@ -114,13 +116,18 @@ def _filled(paper: npt.NDArray[np.bool_], max_hole_px: float) -> npt.NDArray[np.
 
 def with_cards_under(bgr: BgrImage, found: CardDetections) -> CardDetections:
     """``found`` without the outlines of piles (an outline not read that holds the centre of
-    a card read), and the cards under others after them (:func:`cards_under`)."""
+    a card read), and the cards under others after them (:func:`cards_under`); paper that
+    shows as much as a whole card is a card lying there unread, not one under another."""
     read = [i for i in range(len(found)) if found.label[i] is not None and not found.cut[i]]
     piles = [i for i in range(len(found)) if found.label[i] is None and not found.face_down[i] and not found.cut[i]
              and any(i != j and _holds(found.quad_xy[i], found.quad_xy[j]) for j in read)]
     kept = found[[i for i in range(len(found)) if i not in piles]]
-    under = cards_under(bgr, kept)
-    return CardDetections.concatenate([kept, under]) if len(under) else kept
+    shown = _paper_shown(bgr, kept)
+    if not shown:
+        return kept
+    # as much paper as a whole card (each side within WHOLE_SIDE) is a card lying there unread
+    whole = np.array([share >= (1 - WHOLE_SIDE) ** 2 for _quad, share in shown], bool)
+    return CardDetections.concatenate([kept, CardDetections(quad_xy=np.stack([q for q, _ in shown]), under=~whole)])
 
 
 def completed_cards(shows: npt.ArrayLike, card_w: float, towards: npt.ArrayLike,
@@ -284,9 +291,18 @@ def _holds(outer: npt.NDArray[np.float32], inner: npt.NDArray[np.float32]) -> bo
 def cards_under(bgr: BgrImage, found: CardDetections) -> CardDetections:
     """The cards under others that ``found`` leaves out (``under`` set, no label), from the
     paper that shows round the cards of ``found`` with none of them there."""
+    quads = [quad for quad, _share in _paper_shown(bgr, found)]
+    if not quads:
+        return CardDetections.empty()
+    return CardDetections(quad_xy=np.stack(quads), under=np.ones(len(quads), bool))
+
+
+def _paper_shown(bgr: BgrImage, found: CardDetections) -> list[tuple[npt.NDArray[np.float32], float]]:
+    """Each piece of paper that shows of a card ``found`` leaves out: the smallest rectangle
+    round it, and its area as a share of a card's."""
     read = [i for i in range(len(found)) if found.label[i] is not None and not found.cut[i]]
     if not read:
-        return CardDetections.empty()
+        return []
     h, w = bgr.shape[:2]
     card_w = float(np.median([card_width(found.quad_xy[i]) for i in read]))
     card_area = card_w * card_w * 88.0 / 63.0
@@ -313,7 +329,7 @@ def cards_under(bgr: BgrImage, found: CardDetections) -> CardDetections:
     band = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * max(2, round(RIM_SHARE * card_w)) + 1,) * 2)
     by_found = cv2.dilate(explained, band) > 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-    quads = []
+    shown: list[tuple[npt.NDArray[np.float32], float]] = []
     for label in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[label])
         if not AREA[0] * card_area <= area <= AREA[1] * card_area:
@@ -328,7 +344,5 @@ def cards_under(bgr: BgrImage, found: CardDetections) -> CardDetections:
             continue  # a white chip lying by the cards
         if not _ends_at_a_rim(grey, part, by_found, band, paper_level):
             continue  # the table's own light
-        quads.append(cv2.boxPoints(cv2.minAreaRect(points)).astype(np.float32))
-    if not quads:
-        return CardDetections.empty()
-    return CardDetections(quad_xy=np.stack(quads), under=np.ones(len(quads), bool))
+        shown.append((cv2.boxPoints(cv2.minAreaRect(points)).astype(np.float32), area / card_area))
+    return shown

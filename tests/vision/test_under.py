@@ -324,3 +324,22 @@ def test_given_a_lone_card_whose_index_outline_fits_its_printed_frame_when_read_
     queens = [i for i in range(len(got)) if str(got.label[i]) == "QH"]
     assert len(queens) == 1 and quad_iou(got.quad_xy[queens[0]], queen) > 0.9
     assert not got.under.any()
+
+
+@pytest.mark.parametrize("table", ["wood", "dark"])
+def test_given_a_whole_card_beside_a_card_read_when_not_found_then_it_is_a_card_not_read_not_one_under_another(
+        faces, table) -> None:
+    rng = np.random.default_rng(7)
+    a = render_overlaps([(Card.parse("QH"), faces["QH"])], rng, (1280, 720), "column", CARD_W, table,
+                        centre_xy=(400, 360), turn_deg=5.0)
+    b = render_overlaps([(Card.parse("KS"), faces["KS"])], rng, (1280, 720), "column", CARD_W,
+                        centre_xy=(600, 360), turn_deg=-8.0, base=a.bgr)
+    found = CardDetections(quad_xy=a.quad_xy, label=[Card.parse("QH")])  # the KS not found at all
+    assert len(cards_under(b.bgr, found)) == 1  # its paper is found ...
+    got = with_cards_under(b.bgr, found)
+    assert len(got) == 2 and not got.under.any() and got.label[1] is None  # ... as a card lying there unread
+    assert _on(b.quad_xy[0], got.quad_xy[1].mean(axis=0))
+    image, under, top, alone = _pile(faces, table, 1)  # a strip of a card under another stays one
+    piled = with_cards_under(image, CardDetections(quad_xy=np.concatenate([top.quad_xy, alone.quad_xy]),
+                                                   label=[Card.parse("4H"), Card.parse("7D")]))
+    assert int(piled.under.sum()) == 1
