@@ -40,7 +40,6 @@ from dealer.speech.voice import Voice
 from engine.cards import Card
 from engine.round import Round
 from vision.frames import CameraSource, Frame, FrameSource
-from vision.readings import CardDetections
 
 __all__ = ["LiveOptions", "LoopStats", "run_live"]
 
