@@ -86,7 +86,7 @@ class DeckShape:
     def _laid_in(self, view: npt.NDArray[np.float64], q: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None:
         """``q``'s card laid in the frame of one card read whole (``view``: its frame to the
         picture); None where the corner lies beyond that view's horizon."""
-        back = np.linalg.inv(view)
+        back = np.asarray(np.linalg.inv(view), np.float64)
         centre = view @ np.array([0.5, self.aspect / 2, 1.0])
         back = back if (back @ centre)[2] > 0 else -back  # the card's own centre lies before the horizon
         down = (q[3] - q[0]) / max(float(np.hypot(*(q[3] - q[0]))), 1e-12)
