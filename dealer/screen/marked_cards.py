@@ -37,7 +37,7 @@ UNDER = (200, 60, 200)
 OTHER = (160, 160, 160)
 # the label's height follows the card's: this share of its width per unit of OpenCV's font scale
 FONT_PER_WIDTH = 1 / 250
-FONT_SCALE = (0.4, 1.2)
+FONT_SCALE = (0.6, 1.2)  # legible on a 1280 x 720 frame, whatever the cards' size
 
 
 def label_of(cards: CardDetections, i: int, name: Card | None = None) -> tuple[str, tuple[int, int, int]]:
