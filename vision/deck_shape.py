@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["DeckShape", "NEAREST", "SQUATTEST"]
+__all__ = ["DeckShape", "NEAREST", "SQUATTEST", "WIDTH_RANGE"]
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -44,6 +44,10 @@ SQUATTEST = 88.9 / 63.5
 # a card read by an index is laid in the frames of this many cards read whole, the nearest
 # (one may be a pile's outline read as its top card, or an outline fitted askew)
 NEAREST = 3
+# a frame that lays the card this much narrower or wider than its index implies is a misfit's
+# (a pile's outline, a perspective extrapolated far from a card fitted askew), not the table's:
+# a pair of glyphs gives its card's width within about a fifth
+WIDTH_RANGE = (0.6, 1.7)
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,8 @@ class DeckShape:
 
     def _laid_in(self, view: npt.NDArray[np.float64], q: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None:
         """``q``'s card laid in the frame of one card read whole (``view``: its frame to the
-        picture); None where the corner lies beyond that view's horizon."""
+        picture); None where the corner lies beyond that view's horizon, or where the card
+        laid is far narrower or wider than its index implies (:data:`WIDTH_RANGE`)."""
         back = np.asarray(np.linalg.inv(view), np.float64)
         centre = view @ np.array([0.5, self.aspect / 2, 1.0])
         back = back if (back @ centre)[2] > 0 else -back  # the card's own centre lies before the horizon
@@ -101,7 +106,9 @@ class DeckShape:
         mapped = [_through(view, p) for p in on_table]
         if any(p is None for p in mapped):
             return None
-        return np.asarray(mapped)
+        laid = np.asarray(mapped)
+        width = float(np.hypot(*(laid[1] - laid[0]))) / max(float(np.hypot(*(q[1] - q[0]))), 1e-12)
+        return laid if WIDTH_RANGE[0] <= width <= WIDTH_RANGE[1] else None
 
 
 def _aspect(q: npt.NDArray[np.float64]) -> float:

@@ -92,3 +92,14 @@ def test_given_cards_read_cut_and_unread_when_the_deck_is_measured_then_only_tho
     assert shape is not None and len(shape.views) == 3
     assert deck_shape_of(cards[[0, 3, 4]]) is None  # one card read whole tells nothing
     assert deck_shape_of(CardDetections.empty()) is None
+
+
+def test_given_a_pile_s_outline_among_the_cards_read_whole_when_a_card_is_laid_then_its_frame_is_left_out() -> None:
+    # a pile of three cards side by side found as one outline and read as its top card: a
+    # "card" three times as wide, the nearest to the index
+    card = _card((200, 300), 100, 1.4, 0)
+    pile = np.array([[400, 230], [700, 230], [700, 370], [400, 370]], np.float64)
+    shape = DeckShape.of_cards([card, pile])
+    assert shape is not None
+    truth = _card((550, 600), 100, 1.4, 0)
+    assert np.abs(shape.laid_from_corner(_implied(truth, 90)) - truth).max() < 1.0
