@@ -49,7 +49,8 @@ import numpy.typing as npt
 from engine.cards import Card
 from vision.corners import CornerProposal, FirstLook, class_probs, first_look, index_network
 from vision.deck_shape import DeckShape
-from vision.geometry import corners_where_sides_meet, quad_iou, side_lengths
+from vision.detect import side_ratio
+from vision.geometry import corners_where_sides_meet, quad_iou
 from vision.photo_size import read_at_card_size, sized_by_cards
 from vision.preprocess import RECT_H, RECT_W
 from vision.readings import CardDetections
@@ -113,10 +114,7 @@ class OutlineFit:
         """All four sides show, and the card has a card's proportions."""
         if min(self.support) < SIDE_SUPPORT:
             return False
-        s = side_lengths(self.quad_xy)
-        a, b = (s[0] + s[2]) / 2, (s[1] + s[3]) / 2
-        ratio = float(max(a, b) / max(min(a, b), 1e-6))
-        return ASPECT[0] <= ratio <= ASPECT[1]
+        return ASPECT[0] <= side_ratio(self.quad_xy) <= ASPECT[1]
 
 
 def implied_quad(proposal: CornerProposal) -> FloatArray:

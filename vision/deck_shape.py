@@ -35,6 +35,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.detect import side_ratio
+
 __all__ = ["DeckShape", "NEAREST", "SQUATTEST", "WIDTH_RANGE"]
 
 FloatArray = npt.NDArray[np.float32]
@@ -67,7 +69,7 @@ class DeckShape:
         if len(quads) < 2:
             return None
         qs = [np.asarray(q, np.float64).reshape(4, 2) for q in quads]
-        aspect = max(SQUATTEST, float(np.median([_aspect(q) for q in qs])))
+        aspect = max(SQUATTEST, float(np.median([side_ratio(q) for q in qs])))
         frame = np.array([[0, 0], [1, 0], [1, aspect], [0, aspect]], np.float32)
         views = []
         for q in qs:
@@ -109,12 +111,6 @@ class DeckShape:
         laid = np.asarray(mapped)
         width = float(np.hypot(*(laid[1] - laid[0]))) / max(float(np.hypot(*(q[1] - q[0]))), 1e-12)
         return laid if WIDTH_RANGE[0] <= width <= WIDTH_RANGE[1] else None
-
-
-def _aspect(q: npt.NDArray[np.float64]) -> float:
-    a = (np.hypot(*(q[1] - q[0])) + np.hypot(*(q[2] - q[3]))) / 2
-    b = (np.hypot(*(q[2] - q[1])) + np.hypot(*(q[3] - q[0]))) / 2
-    return float(max(a, b) / max(min(a, b), 1e-12))
 
 
 def _through(homography: npt.NDArray[np.float64], p: npt.ArrayLike) -> npt.NDArray[np.float64] | None:

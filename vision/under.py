@@ -18,12 +18,12 @@ paper that shows and that no card found explains is that card (:func:`cards_unde
    to the table there (:data:`RIM_STEP`). Paper that fades into the table beside it is the
    table's own light (a pale streak of wood, a bright patch of laminate), no card's.
 
-Its quad is the smallest rectangle round the paper that shows; it is reported with
-``under`` set and no label. Paper that shows as much as a whole card (:data:`WHOLE_SIDE`
-off each side at most) has no card on it: :func:`with_cards_under` reports it as a card lying
-there unread (no label, ``under`` not set), whose index may well show. An outline found but not read that holds a card read (by its
-index) is the outline of a pile, the card on top and the ones under it
-(:func:`with_cards_under`): the pile's outline gives way to the cards under it.
+Its quad is the smallest rectangle round the paper that shows; it is reported with ``under``
+set and no label. Paper that shows as much as a whole card (:data:`WHOLE_SIDE` off each side
+at most) has no card on it: :func:`with_cards_under` reports it as a card lying there unread
+(no label, ``under`` not set), whose index may well show. An outline found but not read that
+holds a card read (by its index) is the outline of a pile, the card on top and the ones
+under it (:func:`with_cards_under`): the pile's outline gives way to the cards under it.
 
 What shows of a card under another is still that card: its far edges are its own, and the
 card on it hides the rest. Completed to a card's size towards the card on it
