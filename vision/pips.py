@@ -20,8 +20,9 @@ The count:
    of about their size (a pip cut, two merged) leaves the count in doubt;
 4. *their layout*: every standard layout from 2 to 10 is the same turned half round about
    its centre, which is the card's middle, and mirrored across its long axis (a 7's extra
-   pip lies on that axis). A card turned or framed a few % off keeps both; the pips left
-   showing on a card partly covered, or a count with a pip lost, mostly do not.
+   pip, and a 9's, lies on that axis, off the middle or not). A card turned or framed a few
+   % off keeps both; the pips left showing on a card partly covered, or a count with a pip
+   lost, mostly do not.
 
 >>> import cv2
 >>> card = np.full((280, 200, 3), 235, np.uint8)
@@ -133,8 +134,10 @@ def _one_size(areas: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
 
 
 def _standard_layout(pips: npt.NDArray[np.float64], count: int, w: int, h: int) -> bool:
-    """Whether the pips (px) lie as a standard layout of ``count`` does (module notes, step 4)."""
-    if count == 7:  # the extra pip on the mirror axis of the other six, near their centre
+    """Whether the pips (px) lie as a standard layout of ``count`` does (module notes, step 4).
+    A 7's and a 9's odd pip may lie off the middle, on the axis (a 9 of four rows a side with
+    its odd pip between the upper two, as gnome-bellot prints it)."""
+    if count in (7, 9):  # the extra pip on the mirror axis of the others, near their centre
         for k in range(len(pips)):
             rest = np.delete(pips, k, axis=0)
             centre = rest.mean(axis=0)
