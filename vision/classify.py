@@ -625,6 +625,11 @@ class OnnxClassifier:
           PIP_TWIN_DOUBT (the pips count the rank, and the suit must be left in no doubt); the
           card then needs PIP_MIN_OWN of the rule's confidence, as the index reader's check.
 
+        - a corner reads another rank of the card's suit (a design's index glyph the network
+          never saw: gnome-bellot's narrow 8 read as a 10): the pips settle the rank, and a
+          corner naming a card of another suit still refuses it; as above, the card's twin
+          must be left in no doubt, and the card needs PIP_MIN_OWN.
+
         Every other check of the rule in force (confidence, views, a corner naming another
         card, the doubts of an index, the second opinion) still holds."""
         todo = [i for i, r in enumerate(readings) if r.label is None and not r.face_down and _rank(r.best)]
@@ -632,25 +637,48 @@ class OnnxClassifier:
             return readings
         from vision.pips import count_pips
 
-        without_face = self._accepted_without("face_veto", heads)
-        without_corner = (self._accepted_without("need_corner", heads, PIP_MIN_OWN)
-                          & ~self._twin_in_doubt(heads, PIP_TWIN_DOUBT))
+        twin_settled = ~self._twin_in_doubt(heads, PIP_TWIN_DOUBT)
+        without_face = self._accepted_without(("face_veto",), heads)
+        without_corner = self._accepted_without(("need_corner",), heads, PIP_MIN_OWN) & twin_settled
+        rank_in_doubt = (self._accepted_without(("need_corner", "corner_veto"), heads, PIP_MIN_OWN) & twin_settled
+                         & self._corners_name_its_suit(heads))
         out = list(readings)
         for i in todo:
-            if (without_face[i] or without_corner[i]) and count_pips(rectified_cards[i]) == _rank(readings[i].best):
+            if ((without_face[i] or without_corner[i] or rank_in_doubt[i])
+                    and count_pips(rectified_cards[i]) == _rank(readings[i].best)):
                 out[i] = CardReading(Card.parse(readings[i].best), readings[i].confidence, False, readings[i].best)
         return out
 
-    def _accepted_without(self, check: str, heads: Mapping[str, npt.NDArray[np.float32]],
+    def _accepted_without(self, checks: tuple[str, ...], heads: Mapping[str, npt.NDArray[np.float32]],
                           threshold: float | None = None) -> npt.NDArray[np.bool_]:
-        """:meth:`accepted` by the rule in force less one of its agreement checks (and, with
+        """:meth:`accepted` by the rule in force less some of its agreement checks (and, with
         ``threshold``, that confidence instead of the rule's)."""
         loose = copy.copy(self)
         loose.meta = dataclasses.replace(self.meta, agreement=tuple(
-            (k, v) for k, v in self.meta.agreement if k != check))
+            (k, v) for k, v in self.meta.agreement if k not in checks))
         if threshold is not None:
             loose.meta = dataclasses.replace(loose.meta, accept_threshold=threshold)
         return loose.accepted(heads)
+
+    def _corners_name_its_suit(self, heads: Mapping[str, npt.NDArray[np.float32]]) -> npt.NDArray[np.bool_]:
+        """Where every corner that names another card than the one read (the mean over the
+        views) with the rule's ``corner_veto`` names a card of its suit: the corners doubt
+        the rank alone."""
+        mean = mean_view_probs(heads, self.meta.temperature)
+        best = mean.argmax(axis=1)
+        veto = dict(self.meta.agreement).get("corner_veto", 1.01)
+        if "corner_logits" not in heads:
+            return np.ones(len(best), np.bool_)
+        corners = np.asarray(heads["corner_logits"], np.float32)
+        out = np.ones(len(best), np.bool_)
+        for k in range(corners.shape[1]):
+            pc = _softmax(corners[:, k], 1.0)
+            top, top_p = pc.argmax(axis=1), pc.max(axis=1)
+            for i in np.flatnonzero((top != best) & (top_p >= veto)):
+                mine, theirs = self.meta.classes[int(best[i])], self.meta.classes[int(top[i])]
+                if theirs not in (BACK, NONE):  # as accept_mask: a corner naming no card vetoes nothing
+                    out[i] &= mine not in (BACK, NONE) and theirs[-1] == mine[-1]
+        return out
 
     def _twin_in_doubt(self, heads: Mapping[str, npt.NDArray[np.float32]], at_least: float) -> npt.NDArray[np.bool_]:
         """Where the card read (the mean over the views) has its twin (same rank, the other

@@ -80,10 +80,17 @@ SEVEN = [(0.3, 0.2), (0.7, 0.2), (0.5, 0.35), (0.3, 0.5), (0.7, 0.5), (0.3, 0.8)
 TEN = [(0.3, y) for y in (0.2, 0.4, 0.6, 0.8)] + [(0.7, y) for y in (0.2, 0.4, 0.6, 0.8)] + [(0.5, 0.3), (0.5, 0.7)]
 
 
+# the traditional 9 (gnome-bellot's): four rows a side, the odd pip between the upper two
+NINE = [p for p in TEN if p[0] != 0.5] + [(0.5, 0.3)]
+
+
 @pytest.mark.parametrize("turn", [0.0, -6.0, 7.0])
-def test_a_seven_and_a_ten_are_counted_upright_or_turned_a_little(turn: float) -> None:
+def test_a_seven_a_nine_and_a_ten_are_counted_upright_or_turned_a_little(turn: float) -> None:
     assert count_pips(_drawn(SEVEN, turn)) == 7
+    assert count_pips(_drawn(NINE, turn)) == 9
     assert count_pips(_drawn(TEN, turn)) == 10
+    # and a 9 upside down: its odd pip between the lower two rows
+    assert count_pips(_drawn([(x, 1 - y) for x, y in NINE], turn)) == 9
 
 
 def test_pips_left_showing_by_a_card_laid_over_are_not_a_count() -> None:
@@ -135,6 +142,39 @@ def _class_rank(index: int) -> int:
 
     name = CLASSES[index]
     return int(name[:-1]) if name[:-1].isdigit() else 0
+
+
+@pytest.mark.parametrize(("corner_says", "taken"), [("10S", True), ("7C", False), ("7H", False)])
+def test_a_corner_naming_another_rank_of_its_suit_is_settled_by_the_pips(corner_says: str, taken: bool) -> None:
+    # given a 7S that the network is sure of and whose face head agrees, but whose corners
+    # read another card with confidence (an index glyph of a design it never saw: the rule's
+    # corner veto refuses it)
+    if not (REPO / "models" / "card_classifier.onnx").is_file():
+        pytest.skip("needs the trained model")
+    from vision.classify import OnnxClassifier
+
+    classifier = OnnxClassifier()
+    classes = list(classifier.meta.classes)
+    seven, other = classes.index("7S"), classes.index(corner_says)
+
+    def logits(p: dict[int, float]) -> np.ndarray:
+        probs = np.full(len(classes), 1e-6)
+        for k, v in p.items():
+            probs[k] = v
+        return np.log(probs / probs.sum()).astype(np.float32)
+
+    heads = {"logits": logits({seven: 1.0})[None] * 3,
+             "corner_logits": np.stack([logits({other: 0.8, seven: 0.2})] * 2)[None],
+             "face_logits": logits({seven: 1.0})[None]}
+    readings = classifier.readings_of(heads)
+    assert readings[0].label is None and readings[0].best == "7S"
+    cards = [_drawn(SEVEN)]
+    # then seven pips settle the rank when the corners doubt the rank alone (a 10 of spades),
+    # never the suit: a corner reading the 7 of clubs or of hearts still refuses it
+    assert (classifier.pips_settle(cards, heads, readings)[0].label == Card.parse("7S")) is taken
+    # and pips that are not its rank take nothing
+    eight = [_drawn([p for p in TEN if p[0] != 0.5])]
+    assert classifier.pips_settle(eight, heads, readings)[0].label is None
 
 
 @pytest.mark.parametrize(("twin_on_face", "taken"), [(0.001, True), (0.08, False)])
