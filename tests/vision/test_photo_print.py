@@ -163,3 +163,46 @@ def test_checked_reads_a_doubted_index_the_photos_print_lifts_as_any_other(monke
     seven = Meta.classes.index("7H")
     assert mean[0].argmax() == seven and mean[0, seven] >= 0.4
     assert (mean[1, seven] >= 0.4) == lift and asked == ([([True, False], [False, True])] if lift else [])
+
+
+def test_checked_lifts_an_index_no_card_outweighs_and_keeps_it_a_witness(monkeypatch) -> None:
+    """vision.corners._checked: a 7H read sure of its rank and suit (1.0 x 1.0) and an index at
+    0.45 is over the threshold (0.45 >= 0.4), but "no index" (0.55) outweighs it, so as read it
+    is no card. It is a doubt the photo's print may lift, and, having passed every check, it
+    stays a witness of the others' glyphs."""
+    from vision.index_reader import IndexReadings
+
+    class Meta:
+        classes = [str(c) for c in all_kinds()] + ["back", "none"]
+
+    class Classifier:
+        meta = Meta()
+
+    monkeypatch.setattr(corners, "ink_agrees", lambda bgr, props, cards: np.ones(len(props), bool))
+    monkeypatch.setattr(corners, "second_reader_agrees", lambda clf, bgr, props, cards: np.ones(len(props), bool))
+    asked = []
+
+    def lifts(bgr, props, cards, standing, doubted):
+        asked.append((standing.tolist(), doubted.tolist()))
+        return np.array(doubted)
+
+    monkeypatch.setattr(corners, "photo_print_lifts", lifts)
+    rank, suit = np.zeros((2, 13)), np.zeros((2, 4))
+    rank[:, 6], suit[:, 2] = 1.0, 1.0  # 7, hearts
+    readings = IndexReadings(rank, suit, np.array([0.9, 0.45]))
+    props = [CornerProposal((20.0 + 40 * k, 20.0), (0.0, 1.0), 0.5) for k in range(2)]
+    assert corners.class_probs(readings, Meta.classes)[1].argmax() == Meta.classes.index("none")
+    mean = corners._checked(Classifier(), np.zeros((60, 100, 3), np.uint8), props, readings, 0.4)
+    seven = Meta.classes.index("7H")
+    assert asked == [([True, True], [False, True])]
+    assert mean[1].argmax() == seven and mean[1, seven] >= 0.4
+
+
+def test_a_doubted_reading_that_passed_the_checks_is_lifted_by_other_cards_not_by_itself() -> None:
+    # a doubted 7H that stands as a witness too, with a 7S and a 4H elsewhere: lifted by them
+    img, props = _photo([("7", "H"), ("7", "S"), ("4", "H")])
+    cards = [Card.parse(c) for c in ("7H", "7S", "4H")]
+    standing = np.array([True, True, True])
+    assert photo_print_lifts(img, props, cards, standing, np.array([True, False, False]))[0]
+    # alone, with nothing else of its rank or suit, it is no witness of itself
+    assert not photo_print_lifts(img, props[:1], cards[:1], standing[:1], np.array([True]))[0]
