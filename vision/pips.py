@@ -141,7 +141,7 @@ def _standard_layout(pips: npt.NDArray[np.float64], count: int, w: int, h: int) 
         for k in range(len(pips)):
             rest = np.delete(pips, k, axis=0)
             centre = rest.mean(axis=0)
-            if (np.hypot(*(pips[k] - centre)) <= ODD_PIP * h and _standard_layout(rest, 6, w, h)
+            if (np.hypot(*(pips[k] - centre)) <= ODD_PIP * h and _standard_layout(rest, count - 1, w, h)
                     and _mirrored(pips, centre, PAIR_TOL * w)):
                 return True
         return False
