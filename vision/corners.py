@@ -407,11 +407,7 @@ def _checked(classifier: Any, bgr: BgrImage, proposals: Sequence[CornerProposal]
         return mean
     standing = np.isin(np.arange(len(proposals)), kept)
     glyphs_sure = readings.rank.max(axis=1) * readings.suit.max(axis=1) >= needs
-    # doubted as an index: under the threshold, or over it with "no index" outweighing the
-    # card (its own big pip beside a bridge card's index); such a reading passed every check,
-    # so it still witnesses the others' glyphs
-    doubted = glyphs_sure & ((sureness < needs) | (1 - readings.index > sureness))
-    lifted = np.flatnonzero(photo_print_lifts(bgr, proposals, cards, standing, doubted))
+    lifted = np.flatnonzero(photo_print_lifts(bgr, proposals, cards, standing, glyphs_sure & (sureness < needs)))
     if len(lifted):  # an index after all: its reading checked as any other, the doubt set aside
         again = IndexReadings(readings.rank[lifted], readings.suit[lifted], np.ones(len(lifted)))
         mean[lifted] = _checked(classifier, bgr, [proposals[int(i)] for i in lifted], again, accept, lift=False, ink=ink)

@@ -30,9 +30,7 @@ index of the rival's, leaves the refusal as it was.
 The index reader's own doubt of "an index" (a face pip, a court picture's detail, the next
 card's index in a tight fan) is lifted the same way (:func:`photo_print_lifts`): a reading
 sure of its rank and suit but not of being an index is one when both its glyphs are like a
-witness's (:data:`LIKE`); it is then checked as any other reading is. A reading that passed
-every check but that "no index" outweighs (a bridge card's big pip beside its index) is such a
-doubt, and a witness of the others all the same.
+witness's (:data:`LIKE`); it is then checked as any other reading is.
 
 >>> import numpy as np
 >>> from engine.cards import Card
@@ -171,7 +169,7 @@ def photo_print_lifts(bgr: BgrImage, proposals: Sequence[CornerProposal], cards:
     an index of the photo's print: both its glyphs like a witness's among the ``standing``
     readings (:data:`LIKE`; see the module)."""
     out = np.zeros(len(proposals), bool)
-    standing, doubted = np.asarray(standing, bool), np.asarray(doubted, bool)
+    standing, doubted = np.asarray(standing, bool), np.asarray(doubted, bool) & ~np.asarray(standing, bool)
     if not standing.any() or not doubted.any():
         return out
     patches = _patches(bgr, proposals)
