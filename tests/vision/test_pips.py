@@ -80,6 +80,18 @@ SEVEN = [(0.3, 0.2), (0.7, 0.2), (0.5, 0.35), (0.3, 0.5), (0.7, 0.5), (0.3, 0.8)
 TEN = [(0.3, y) for y in (0.2, 0.4, 0.6, 0.8)] + [(0.7, y) for y in (0.2, 0.4, 0.6, 0.8)] + [(0.5, 0.3), (0.5, 0.7)]
 
 
+def _logits_over(classes: list[str]):
+    """Logits over ``classes`` from a few classes' probabilities (the rest near 0)."""
+
+    def logits(p: dict[int, float]) -> np.ndarray:
+        probs = np.full(len(classes), 1e-6)
+        for k, v in p.items():
+            probs[k] = v
+        return np.log(probs / probs.sum()).astype(np.float32)
+
+    return logits
+
+
 # the traditional 9 (gnome-bellot's): four rows a side, the odd pip between the upper two
 NINE = [p for p in TEN if p[0] != 0.5] + [(0.5, 0.3)]
 
@@ -156,12 +168,7 @@ def test_a_corner_naming_another_rank_of_its_suit_is_settled_by_the_pips(corner_
     classifier = OnnxClassifier()
     classes = list(classifier.meta.classes)
     seven, other = classes.index("7S"), classes.index(corner_says)
-
-    def logits(p: dict[int, float]) -> np.ndarray:
-        probs = np.full(len(classes), 1e-6)
-        for k, v in p.items():
-            probs[k] = v
-        return np.log(probs / probs.sum()).astype(np.float32)
+    logits = _logits_over(classes)
 
     heads = {"logits": logits({seven: 1.0})[None] * 3,
              "corner_logits": np.stack([logits({other: 0.8, seven: 0.2})] * 2)[None],
@@ -189,12 +196,7 @@ def test_a_number_card_no_corner_reads_is_taken_by_its_pips_unless_its_twin_suit
     classifier = OnnxClassifier()
     classes = list(classifier.meta.classes)
     seven, twin, none = classes.index("7S"), classes.index("7C"), classes.index("none")
-
-    def logits(p: dict[int, float]) -> np.ndarray:
-        probs = np.full(len(classes), 1e-6)
-        for k, v in p.items():
-            probs[k] = v
-        return np.log(probs / probs.sum()).astype(np.float32)
+    logits = _logits_over(classes)
 
     heads = {"logits": logits({seven: 1.0})[None] * 3,
              "corner_logits": np.stack([logits({none: 0.9, seven: 0.05})] * 2)[None],
