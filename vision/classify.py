@@ -281,8 +281,7 @@ def accept_mask(heads: Mapping[str, npt.NDArray[np.float32]], temperature: float
     is_card = best < n_cards
     rows = np.arange(len(best))
     if "corner_logits" in heads:
-        corners = np.asarray(heads["corner_logits"], np.float32)
-        pc = np.stack([_softmax(corners[:, i], 1.0) for i in range(corners.shape[1])], axis=1)  # [N, 2, C]
+        pc = _corner_probs(heads)
         top, top_p = pc.argmax(axis=2), pc.max(axis=2)
         other_card = (top != best[:, None]) & (top < n_cards) & (top_p >= agreement.get("corner_veto", 1.01))
         ok &= ~(is_card & other_card.any(axis=1))
@@ -295,6 +294,12 @@ def accept_mask(heads: Mapping[str, npt.NDArray[np.float32]], temperature: float
         veto = (ftop != best) & (ftop < n_cards) & (pf[rows, ftop] >= agreement.get("face_veto", 1.01))
         ok &= ~(is_card & veto)
     return np.asarray(ok, np.bool_)
+
+
+def _corner_probs(heads: Mapping[str, npt.NDArray[np.float32]]) -> npt.NDArray[np.float32]:
+    """[N, 2, C]: each corner index's own probabilities (``corner_logits``, temperature 1)."""
+    corners = np.asarray(heads["corner_logits"], np.float32)
+    return np.stack([_softmax(corners[:, i], 1.0) for i in range(corners.shape[1])], axis=1)
 
 
 def index_doubts(heads: Mapping[str, npt.NDArray[np.float32]], best: npt.NDArray[np.int_],
@@ -326,8 +331,7 @@ def index_doubts(heads: Mapping[str, npt.NDArray[np.float32]], best: npt.NDArray
     doubted = np.zeros(len(best), np.bool_)
     if not classes or not agreement or "corner_logits" not in heads or not len(best):
         return doubted
-    corners = np.asarray(heads["corner_logits"], np.float32)
-    pc = np.stack([_softmax(corners[:, i], 1.0) for i in range(corners.shape[1])], axis=1)  # [N, 2, C]
+    pc = _corner_probs(heads)
     rows = np.arange(len(best))
     names = [classes[int(b)] for b in best]
     if "ace_corner_veto" in agreement:
@@ -664,20 +668,17 @@ class OnnxClassifier:
         """Where every corner that names another card than the one read (the mean over the
         views) with the rule's ``corner_veto`` names a card of its suit: the corners doubt
         the rank alone."""
-        mean = mean_view_probs(heads, self.meta.temperature)
-        best = mean.argmax(axis=1)
-        veto = dict(self.meta.agreement).get("corner_veto", 1.01)
-        if "corner_logits" not in heads:
-            return np.ones(len(best), np.bool_)
-        corners = np.asarray(heads["corner_logits"], np.float32)
+        best = mean_view_probs(heads, self.meta.temperature).argmax(axis=1)
         out = np.ones(len(best), np.bool_)
-        for k in range(corners.shape[1]):
-            pc = _softmax(corners[:, k], 1.0)
-            top, top_p = pc.argmax(axis=1), pc.max(axis=1)
-            for i in np.flatnonzero((top != best) & (top_p >= veto)):
-                mine, theirs = self.meta.classes[int(best[i])], self.meta.classes[int(top[i])]
-                if theirs not in (BACK, NONE):  # as accept_mask: a corner naming no card vetoes nothing
-                    out[i] &= mine not in (BACK, NONE) and theirs[-1] == mine[-1]
+        if "corner_logits" not in heads:
+            return out
+        pc = _corner_probs(heads)
+        top, top_p = pc.argmax(axis=2), pc.max(axis=2)
+        naming = (top != best[:, None]) & (top_p >= dict(self.meta.agreement).get("corner_veto", 1.01))
+        for i, k in zip(*np.nonzero(naming), strict=True):
+            mine, theirs = self.meta.classes[int(best[i])], self.meta.classes[int(top[i, k])]
+            if theirs not in (BACK, NONE):  # as accept_mask: a corner naming no card vetoes nothing
+                out[i] &= mine not in (BACK, NONE) and theirs[-1] == mine[-1]
         return out
 
     def _twin_in_doubt(self, heads: Mapping[str, npt.NDArray[np.float32]], at_least: float) -> npt.NDArray[np.bool_]:
